@@ -1,0 +1,268 @@
+// Package config reads firefox-rdp-mcp's configuration from the environment,
+// once, at start-up.
+//
+// Every value is checked here and an invalid one is an error that names its
+// variable, so the server never starts half-configured. The RDP host must
+// resolve to loopback: the Firefox debugger endpoint has no authentication,
+// so the server refuses to talk to anything that is not this machine. The
+// host is resolved here, before the sandbox is entered, and only the
+// resulting IP literal is used afterwards (a name lookup would read
+// /etc/hosts, which the sandboxed process cannot open).
+package config
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/netip"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Variable names.
+const (
+	EnvHost           = "FIREFOX_RDP_HOST"
+	EnvPort           = "FIREFOX_RDP_PORT"
+	EnvMaxFileBytes   = "FIREFOX_MCP_MAX_FILE_BYTES"
+	EnvMaxUploadBytes = "FIREFOX_MCP_MAX_UPLOAD_BYTES"
+	EnvChunkBytes     = "FIREFOX_MCP_UPLOAD_CHUNK_BYTES"
+	EnvMaxElements    = "FIREFOX_MCP_MAX_ELEMENTS"
+	EnvMaxTextChars   = "FIREFOX_MCP_MAX_TEXT_CHARS"
+	EnvTimeoutMS      = "FIREFOX_MCP_REQUEST_TIMEOUT_MS"
+	EnvLogLevel       = "FIREFOX_MCP_LOG_LEVEL"
+	EnvUploadRoots    = "FIREFOX_MCP_UPLOAD_ROOTS"
+	EnvSandbox        = "FIREFOX_MCP_SANDBOX"
+)
+
+// Sandbox modes.
+const (
+	SandboxEnforce = "enforce"
+	SandboxOff     = "off"
+)
+
+// Config is the validated configuration.
+type Config struct {
+	Host           string         // as configured, for messages
+	Addr           netip.AddrPort // resolved loopback IP literal and port
+	MaxFileBytes   int64
+	MaxUploadBytes int64
+	ChunkBytes     int
+	MaxElements    int
+	MaxTextChars   int
+	RequestTimeout time.Duration
+	LogLevel       slog.Level
+	UploadRoots    []string // absolute, clean directories; empty = anywhere (dev builds)
+	UploadsEnabled bool     // false in packaged builds until UploadRoots is set
+	Sandbox        string   // SandboxEnforce or SandboxOff
+}
+
+// Hard bounds on the numeric settings, so a typo cannot make a limit
+// meaningless.
+const (
+	maxFileBytesCap   = 1 << 30 // 1 GiB
+	maxChunkBytes     = 4 << 20
+	minChunkBytes     = 4 << 10
+	maxElementsCap    = 20000
+	maxTextCharsCap   = 2_000_000
+	minTimeoutMS      = 100
+	maxTimeoutMS      = 600_000
+	maxUploadRoots    = 64
+	maxUploadRootPath = 4096
+)
+
+// Var describes one variable for `-h`.
+type Var struct{ Name, Default, Meaning string }
+
+// Vars lists every variable with its default in this build.
+func Vars() []Var {
+	logDefault, sandboxMeaning, rootsMeaning := "info", "enforce (default) or off (dev builds only): the Landlock and seccomp sandbox", "colon-separated absolute directories; when set, only regular files beneath them can be uploaded"
+	if Packaged {
+		logDefault = "warn"
+		sandboxMeaning = "enforce: the Landlock and seccomp sandbox (cannot be turned off in this build)"
+		rootsMeaning += "; uploads are disabled until it names at least one directory"
+	}
+	return []Var{
+		{EnvHost, "127.0.0.1", "Firefox RDP host; must resolve to loopback"},
+		{EnvPort, "6000", "Firefox RDP WebSocket port (firefox --start-debugger-server ws:PORT)"},
+		{EnvMaxFileBytes, "26214400", "maximum bytes per uploaded file"},
+		{EnvMaxUploadBytes, "52428800", "maximum bytes per upload_files call"},
+		{EnvChunkBytes, "262144", "raw bytes per RDP upload chunk (4 KiB to 4 MiB)"},
+		{EnvMaxElements, "500", "maximum elements per snapshot (a call may ask for fewer)"},
+		{EnvMaxTextChars, "50000", "maximum page-text characters per snapshot"},
+		{EnvTimeoutMS, "30000", "default RDP request timeout in milliseconds"},
+		{EnvLogLevel, logDefault, "debug, info, warn or error (stderr only)"},
+		{EnvUploadRoots, "", rootsMeaning},
+		{EnvSandbox, "enforce", sandboxMeaning},
+	}
+}
+
+// Error is a configuration error naming its variable.
+type Error struct {
+	Var, Value, Reason string
+}
+
+func (e *Error) Error() string {
+	if e.Value == "" {
+		return fmt.Sprintf("%s: %s", e.Var, e.Reason)
+	}
+	return fmt.Sprintf("%s=%q: %s", e.Var, e.Value, e.Reason)
+}
+
+// Resolver resolves a host name; net.DefaultResolver satisfies it.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// Load reads the configuration through getenv (os.Getenv in production) and
+// resolves the host with r. It returns every problem found, joined.
+func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, error) {
+	var errs []error
+	bad := func(name, value, reason string) { errs = append(errs, &Error{name, value, reason}) }
+
+	intVar := func(name string, def, lo, hi int64) int64 {
+		s := strings.TrimSpace(getenv(name))
+		if s == "" {
+			return def
+		}
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			bad(name, s, "not a whole number")
+			return def
+		}
+		if v < lo || v > hi {
+			bad(name, s, fmt.Sprintf("must be between %d and %d", lo, hi))
+			return def
+		}
+		return v
+	}
+
+	c := Config{
+		MaxFileBytes:   intVar(EnvMaxFileBytes, 26214400, 1, maxFileBytesCap),
+		MaxUploadBytes: intVar(EnvMaxUploadBytes, 52428800, 1, 4*maxFileBytesCap),
+		ChunkBytes:     int(intVar(EnvChunkBytes, 262144, minChunkBytes, maxChunkBytes)),
+		MaxElements:    int(intVar(EnvMaxElements, 500, 1, maxElementsCap)),
+		MaxTextChars:   int(intVar(EnvMaxTextChars, 50000, 0, maxTextCharsCap)),
+		RequestTimeout: time.Duration(intVar(EnvTimeoutMS, 30000, minTimeoutMS, maxTimeoutMS)) * time.Millisecond,
+	}
+	if c.MaxUploadBytes < c.MaxFileBytes {
+		// Not an error: a single file is still bounded by the smaller total.
+		c.MaxFileBytes = c.MaxUploadBytes
+	}
+	port := intVar(EnvPort, 6000, 1, 65535)
+
+	// Log level.
+	c.LogLevel = slog.LevelInfo
+	if Packaged {
+		c.LogLevel = slog.LevelWarn
+	}
+	if s := strings.TrimSpace(getenv(EnvLogLevel)); s != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(s)); err != nil || strings.ContainsAny(s, "+-") {
+			bad(EnvLogLevel, s, "must be debug, info, warn or error")
+		}
+	}
+
+	// Sandbox mode.
+	c.Sandbox = SandboxEnforce
+	switch s := strings.TrimSpace(getenv(EnvSandbox)); s {
+	case "", SandboxEnforce:
+	case SandboxOff:
+		if Packaged {
+			bad(EnvSandbox, s, "this is a packaged build: the sandbox cannot be turned off")
+		} else {
+			c.Sandbox = SandboxOff
+		}
+	default:
+		bad(EnvSandbox, s, `must be "enforce" or "off"`)
+	}
+
+	// Upload roots.
+	if s := getenv(EnvUploadRoots); strings.TrimSpace(s) != "" {
+		roots, err := parseRoots(s)
+		if err != nil {
+			bad(EnvUploadRoots, s, err.Error())
+		}
+		c.UploadRoots = roots
+	}
+	c.UploadsEnabled = !Packaged || len(c.UploadRoots) > 0
+
+	// Host: loopback only, resolved now to an IP literal.
+	c.Host = strings.TrimSpace(getenv(EnvHost))
+	if c.Host == "" {
+		c.Host = "127.0.0.1"
+	}
+	if ip, err := resolveLoopback(ctx, c.Host, r); err != nil {
+		bad(EnvHost, c.Host, err.Error())
+	} else {
+		c.Addr = netip.AddrPortFrom(ip, uint16(port))
+	}
+	return c, errors.Join(errs...)
+}
+
+func parseRoots(s string) ([]string, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) > maxUploadRoots {
+		return nil, fmt.Errorf("at most %d directories", maxUploadRoots)
+	}
+	var roots []string
+	for _, p := range parts {
+		switch {
+		case p == "":
+			return nil, errors.New("empty entry (check for a doubled or trailing ':')")
+		case len(p) > maxUploadRootPath:
+			return nil, fmt.Errorf("an entry is longer than %d bytes", maxUploadRootPath)
+		case strings.ContainsRune(p, 0):
+			return nil, errors.New("an entry contains a NUL byte")
+		case !filepath.IsAbs(p):
+			return nil, fmt.Errorf("%q is not an absolute path", p)
+		case filepath.Clean(p) != p:
+			return nil, fmt.Errorf("%q is not clean (write it as %q)", p, filepath.Clean(p))
+		case p == "/":
+			return nil, errors.New(`"/" would allow every file; leave the variable unset instead`)
+		}
+		roots = append(roots, p)
+	}
+	return roots, nil
+}
+
+// resolveLoopback accepts an IP literal or a name; every address must be
+// loopback. It prefers IPv4, where Firefox's debugger server listens.
+func resolveLoopback(ctx context.Context, host string, r Resolver) (netip.Addr, error) {
+	if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+		host = host[1 : len(host)-1]
+	}
+	var addrs []netip.Addr
+	if ip, err := netip.ParseAddr(host); err == nil {
+		addrs = []netip.Addr{ip}
+	} else {
+		if strings.ContainsAny(host, "/:") {
+			return netip.Addr{}, errors.New("not a host name or IP address (give the port in " + EnvPort + ")")
+		}
+		if r == nil {
+			r = net.DefaultResolver
+		}
+		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		addrs, err = r.LookupNetIP(ctx, "ip", host)
+		if err != nil {
+			return netip.Addr{}, fmt.Errorf("cannot resolve: %v", err)
+		}
+		if len(addrs) == 0 {
+			return netip.Addr{}, errors.New("resolves to no address")
+		}
+	}
+	var best netip.Addr
+	for _, a := range addrs {
+		a = a.Unmap()
+		if !a.IsLoopback() {
+			return netip.Addr{}, fmt.Errorf("resolves to %s, which is not loopback: the RDP endpoint has no authentication, so only this machine's loopback is allowed", a)
+		}
+		if !best.IsValid() || (a.Is4() && !best.Is4()) {
+			best = a
+		}
+	}
+	return best.WithZone(""), nil
+}

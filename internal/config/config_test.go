@@ -1,0 +1,143 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+)
+
+type fakeResolver map[string][]netip.Addr
+
+func (f fakeResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	a, ok := f[host]
+	if !ok {
+		return nil, errors.New("no such host")
+	}
+	return a, nil
+}
+
+var resolver = fakeResolver{
+	"localhost":     {netip.MustParseAddr("::1"), netip.MustParseAddr("127.0.0.1")},
+	"v6only":        {netip.MustParseAddr("::1")},
+	"evil.example":  {netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("192.168.1.5")},
+	"lan.example":   {netip.MustParseAddr("10.0.0.2")},
+	"empty.example": {},
+}
+
+func load(t *testing.T, env map[string]string) (Config, error) {
+	t.Helper()
+	return Load(context.Background(), func(k string) string { return env[k] }, resolver)
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := load(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != netip.MustParseAddrPort("127.0.0.1:6000") {
+		t.Errorf("Addr = %v", c.Addr)
+	}
+	if c.MaxFileBytes != 26214400 || c.MaxUploadBytes != 52428800 || c.ChunkBytes != 262144 ||
+		c.MaxElements != 500 || c.MaxTextChars != 50000 || c.RequestTimeout != 30*time.Second {
+		t.Errorf("defaults wrong: %+v", c)
+	}
+	if c.Sandbox != SandboxEnforce {
+		t.Errorf("Sandbox = %q", c.Sandbox)
+	}
+	if c.UploadsEnabled == Packaged {
+		t.Errorf("UploadsEnabled = %v in a build with Packaged = %v", c.UploadsEnabled, Packaged)
+	}
+}
+
+func TestHosts(t *testing.T) {
+	for host, want := range map[string]string{
+		"127.0.0.1": "127.0.0.1", "127.3.4.5": "127.3.4.5", "::1": "::1", "[::1]": "::1",
+		"localhost": "127.0.0.1", "v6only": "::1", "::ffff:127.0.0.1": "127.0.0.1",
+	} {
+		c, err := load(t, map[string]string{EnvHost: host, EnvPort: "6001"})
+		if err != nil {
+			t.Errorf("%s: %v", host, err)
+			continue
+		}
+		if c.Addr.Addr().String() != want || c.Addr.Port() != 6001 {
+			t.Errorf("%s: Addr = %v, want %s:6001", host, c.Addr, want)
+		}
+	}
+	for _, host := range []string{"0.0.0.0", "::", "192.168.1.10", "10.0.0.1", "8.8.8.8",
+		"evil.example", "lan.example", "empty.example", "nosuch.example", "127.0.0.1:6000", "unix:/tmp/x"} {
+		_, err := load(t, map[string]string{EnvHost: host})
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Var != EnvHost {
+			t.Errorf("%s: err = %v, want an error naming %s", host, err, EnvHost)
+		}
+	}
+}
+
+func TestInvalidValuesNameTheirVariable(t *testing.T) {
+	cases := map[string]string{
+		EnvPort: "0", EnvMaxFileBytes: "-1", EnvMaxUploadBytes: "lots", EnvChunkBytes: "100",
+		EnvMaxElements: "1e3", EnvMaxTextChars: "-5", EnvTimeoutMS: "10", EnvLogLevel: "verbose",
+		EnvSandbox: "permissive", EnvUploadRoots: "relative/dir",
+	}
+	for name, value := range cases {
+		_, err := load(t, map[string]string{name: value})
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s=%s: err = %v, want it to name the variable", name, value, err)
+		}
+	}
+	// All problems are reported at once.
+	_, err := load(t, cases)
+	for name := range cases {
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("joined error lacks %s: %v", name, err)
+		}
+	}
+}
+
+func TestUploadRoots(t *testing.T) {
+	c, err := load(t, map[string]string{EnvUploadRoots: "/home/u/Documents:/tmp/x"})
+	if err != nil || len(c.UploadRoots) != 2 || c.UploadRoots[1] != "/tmp/x" || !c.UploadsEnabled {
+		t.Fatalf("roots = %v, enabled = %v, err = %v", c.UploadRoots, c.UploadsEnabled, err)
+	}
+	for _, v := range []string{"/a::/b", "/a/", "/a/../b", "/", "/a:", "/a\x00b", "~/x"} {
+		if _, err := load(t, map[string]string{EnvUploadRoots: v}); err == nil {
+			t.Errorf("%q accepted", v)
+		}
+	}
+}
+
+func TestSandboxOffOnlyInDevBuilds(t *testing.T) {
+	c, err := load(t, map[string]string{EnvSandbox: "off"})
+	if Packaged {
+		if err == nil {
+			t.Fatal("packaged build accepted sandbox off")
+		}
+		return
+	}
+	if err != nil || c.Sandbox != SandboxOff {
+		t.Fatalf("dev build: Sandbox = %q, err = %v", c.Sandbox, err)
+	}
+}
+
+func TestLogLevel(t *testing.T) {
+	c, err := load(t, map[string]string{EnvLogLevel: "DEBUG"})
+	if err != nil || c.LogLevel.String() != "DEBUG" {
+		t.Fatalf("level = %v, err = %v", c.LogLevel, err)
+	}
+}
+
+func TestVarsCoverEveryVariable(t *testing.T) {
+	names := map[string]bool{}
+	for _, v := range Vars() {
+		names[v.Name] = true
+	}
+	for _, n := range []string{EnvHost, EnvPort, EnvMaxFileBytes, EnvMaxUploadBytes, EnvChunkBytes,
+		EnvMaxElements, EnvMaxTextChars, EnvTimeoutMS, EnvLogLevel, EnvUploadRoots, EnvSandbox} {
+		if !names[n] {
+			t.Errorf("Vars() lacks %s", n)
+		}
+	}
+}
