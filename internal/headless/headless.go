@@ -69,8 +69,8 @@ var ErrNotFound = errors.New("headless: no firefox-esr or firefox binary found i
 
 // Options configures Start.
 type Options struct {
-	Binary string                // "" = find firefox-esr or firefox in PATH
-	URL    string                // first tab; "" = about:blank
+	Binary string               // "" = find firefox-esr or firefox in PATH
+	URL    string               // first tab; "" = about:blank
 	Logf   func(string, ...any) // progress messages; nil = silent
 }
 
