@@ -9,4 +9,5 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )
