@@ -1,0 +1,105 @@
+package browser
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes a tool failure carries (seed §15, plus the ones this
+// implementation adds). They are part of the tool contract: an agent branches
+// on them, so never rename one.
+const (
+	CodeInvalidArguments       = "invalid_arguments"
+	CodeNotConnected           = "not_connected"
+	CodeConnectionLost         = "connection_lost"
+	CodeRDPTimeout             = "rdp_timeout"
+	CodeRDPProtocol            = "rdp_protocol_error"
+	CodeNoTabSelected          = "no_tab_selected"
+	CodeTabNotFound            = "tab_not_found"
+	CodeTargetReplaced         = "target_replaced"
+	CodeElementNotFound        = "element_not_found"
+	CodeStaleElement           = "stale_element"
+	CodeElementNotInteractable = "element_not_interactable"
+	CodeInvalidSelector        = "invalid_selector"
+	CodeUnsupportedElement     = "unsupported_element"
+	CodeNavigationTimeout      = "navigation_timeout"
+	CodeWaitTimeout            = "wait_timeout"
+	CodeDialogOpen             = "dialog_open"
+	CodeNoDialog               = "no_dialog"
+	CodeUploadsDisabled        = "uploads_disabled"
+	CodeUploadFileInvalid      = "upload_file_invalid"
+	CodeUploadTooLarge         = "upload_too_large"
+	CodeUploadTargetInvalid    = "upload_target_invalid"
+	CodeUploadTransferFailed   = "upload_transfer_failed"
+	CodeUploadAssignFailed     = "upload_assignment_failed"
+	CodePageScriptFailed       = "page_script_failed"
+	CodeCancelled              = "cancelled"
+	CodeInternal               = "internal_error"
+)
+
+// retryable says whether the same call may succeed later (seed §15; "maybe"
+// is reported as true: the agent should look before retrying).
+var retryable = map[string]bool{
+	CodeInvalidArguments:       false,
+	CodeNotConnected:           true,
+	CodeConnectionLost:         true,
+	CodeRDPTimeout:             true,
+	CodeRDPProtocol:            false,
+	CodeNoTabSelected:          true,
+	CodeTabNotFound:            true,
+	CodeTargetReplaced:         true,
+	CodeElementNotFound:        true,
+	CodeStaleElement:           true,
+	CodeElementNotInteractable: true,
+	CodeInvalidSelector:        false,
+	CodeUnsupportedElement:     false,
+	CodeNavigationTimeout:      true,
+	CodeWaitTimeout:            true,
+	CodeDialogOpen:             true,
+	CodeNoDialog:               false,
+	CodeUploadsDisabled:        false,
+	CodeUploadFileInvalid:      false,
+	CodeUploadTooLarge:         false,
+	CodeUploadTargetInvalid:    true,
+	CodeUploadTransferFailed:   true,
+	CodeUploadAssignFailed:     true,
+	CodePageScriptFailed:       true,
+	CodeCancelled:              true,
+	CodeInternal:               false,
+}
+
+// Error is a tool failure that is safe to show to the model: its message
+// was written by this program, and page-derived text in it is quoted and
+// bounded.
+type Error struct {
+	Code    string
+	Message string
+	// Phase names the upload step that failed (validation, transfer,
+	// construction, assignment, verification); empty elsewhere.
+	Phase string
+	// Details are extra structured fields for the result (e.g. a dialog's
+	// type and text); nil for most errors.
+	Details map[string]any
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Retryable reports whether the call may succeed if repeated later.
+func (e *Error) Retryable() bool { return retryable[e.Code] }
+
+// Is matches by code, so errors.Is(err, &Error{Code: CodeStaleElement}) works.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+func errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// AsError returns err as an *Error when it is one.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}

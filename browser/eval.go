@@ -1,0 +1,215 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+)
+
+// realm is what one content process offers for actions: a console in the
+// privileged, Xray-isolated realm (rdp-notes §11) and which trusted-input
+// APIs work there. ok == false means actions fall back to the page realm,
+// and reason says why.
+type realm struct {
+	ok      bool
+	reason  string
+	console string
+	probe   probeResult
+}
+
+type probeResult struct {
+	TrustedClick bool `json:"trustedClick"`
+	TIP          bool `json:"tip"`
+	FileArray    bool `json:"mozSetFileArray"`
+}
+
+// realmKind says where a script may run.
+type realmKind int
+
+const (
+	// readRealm: the page realm. Reading is safe there: a page lying about
+	// its own content only makes a later action fail its fingerprint check.
+	readRealm realmKind = iota
+	// actionRealm: the isolated realm when Firefox offers it, else the page
+	// realm (reported as trusted: false).
+	actionRealm
+)
+
+// execInfo says where a script ran.
+type execInfo struct {
+	isolated bool
+	reason   string // why the page realm was used for an action
+	target   rdp.Target
+}
+
+// realmFor probes (once per content process) the isolated realm of t.
+func (s *Session) realmFor(ctx context.Context, pg page, t rdp.Target) *realm {
+	s.mu.Lock()
+	r := s.realms[t.ProcessID]
+	s.mu.Unlock()
+	if r != nil {
+		return r
+	}
+	r = &realm{}
+	console, err := pg.c.ContentProcessConsole(ctx, t.ProcessID)
+	if err != nil {
+		if ctx.Err() != nil {
+			return &realm{reason: "cancelled"}
+		}
+		r.reason = "Firefox did not offer the content-process console (is devtools.chrome.enabled true?)"
+		s.log.Info("isolated realm unavailable", "error", err)
+	} else {
+		src, err := pagejs.Probe.Isolated(t.InnerWindowID, struct{}{})
+		if err == nil {
+			var res string
+			res, err = pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
+			if err == nil {
+				err = pagejs.Decode(res, &r.probe)
+			}
+		}
+		switch {
+		case err != nil:
+			r.reason = "the isolated realm did not answer its probe"
+			s.log.Info("isolated realm probe failed", "error", err)
+			if errors.Is(err, rdp.ErrTargetGone) || ctx.Err() != nil {
+				return &realm{reason: r.reason} // do not cache a transient failure
+			}
+		case !r.probe.TrustedClick || !r.probe.TIP:
+			r.reason = "this Firefox lacks the trusted-input interfaces (dispatchDOMEventViaPresShellForTesting, nsITextInputProcessor)"
+		default:
+			r.ok, r.console = true, console
+		}
+	}
+	s.mu.Lock()
+	s.realms[t.ProcessID] = r
+	s.mu.Unlock()
+	return r
+}
+
+// exec runs one page script in the selected tab's current document and
+// decodes its result envelope into out.
+func (s *Session) exec(ctx context.Context, pg page, kind realmKind, script pagejs.Script, args any, out any) (execInfo, error) {
+	t, err := pg.sel.watch.Current(ctx)
+	if err != nil {
+		return execInfo{}, err
+	}
+	info := execInfo{target: t}
+	console := t.ConsoleActor
+	var src string
+	if kind == actionRealm {
+		if r := s.realmFor(ctx, pg, t); r.ok {
+			info.isolated = true
+			console = r.console
+			src, err = script.Isolated(t.InnerWindowID, args)
+		} else {
+			info.reason = r.reason
+		}
+	}
+	if !info.isolated {
+		src, err = script.Page(args)
+	}
+	if err != nil {
+		return info, errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
+	}
+	res, err := s.evaluate(ctx, pg, console, src)
+	if err != nil {
+		return info, err
+	}
+	if err := pagejs.Decode(res, out); err != nil {
+		var se *pagejs.ScriptError
+		if errors.As(err, &se) {
+			return info, scriptError(se)
+		}
+		s.log.Warn("undecodable page-script result", "error", err)
+		return info, errorf(CodePageScriptFailed, "the page script returned an unreadable result")
+	}
+	return info, nil
+}
+
+// scriptError maps a page script's error envelope to a tool error. Codes
+// the scripts may use are ours; anything else is page_script_failed.
+func scriptError(se *pagejs.ScriptError) *Error {
+	code := se.Code
+	if _, known := retryable[code]; !known || code == CodeInternal {
+		code = CodePageScriptFailed
+	}
+	return &Error{Code: code, Message: truncate(se.Message, 500)}
+}
+
+// Dialog watch: an alert(), confirm() or prompt() holds back the result of
+// the evaluation that raised it, and RDP announces nothing. When an
+// evaluation is slow, ask the browser chrome whether the tab shows a dialog
+// and, if so, give up on the evaluation with dialog_open.
+const (
+	dialogFirstCheck = 400 * time.Millisecond
+	dialogRecheck    = time.Second
+)
+
+type dialogState struct {
+	Open bool   `json:"open"`
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+func (s *Session) evaluate(ctx context.Context, pg page, console, src string) (string, error) {
+	ectx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		timer := time.NewTimer(dialogFirstCheck)
+		defer timer.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-timer.C:
+			}
+			cctx, ccancel := context.WithTimeout(ectx, 2*time.Second)
+			st, err := s.dialog(cctx, pg)
+			ccancel()
+			if err == nil && st.Open {
+				cancel(dialogError(st))
+				return
+			}
+			timer.Reset(dialogRecheck)
+		}
+	}()
+	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true})
+	if err != nil {
+		var de *Error
+		if errors.As(context.Cause(ectx), &de) {
+			return "", de
+		}
+	}
+	return res, err
+}
+
+func dialogError(st dialogState) *Error {
+	return &Error{
+		Code:    CodeDialogOpen,
+		Message: "the page opened a " + st.Type + " dialog: " + quoteUntrusted(truncate(st.Text, 300)) + "; answer it with handle_dialog",
+		Details: map[string]any{"dialog": map[string]any{"type": st.Type, "text": truncate(st.Text, 2000)}},
+	}
+}
+
+// dialog asks the parent process whether the selected tab shows a dialog.
+func (s *Session) dialog(ctx context.Context, pg page) (dialogState, error) {
+	var st dialogState
+	console, err := pg.c.ParentProcessConsole(ctx)
+	if err != nil {
+		return st, err
+	}
+	src, err := pagejs.DialogState.Chrome(map[string]any{"browserId": pg.sel.tab.BrowserID})
+	if err != nil {
+		return st, err
+	}
+	res, err := pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
+	if err != nil {
+		return st, err
+	}
+	return st, pagejs.Decode(res, &st)
+}

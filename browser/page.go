@@ -1,0 +1,685 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+)
+
+// snapElement is one element as the snapshot script reports it.
+type snapElement struct {
+	Tag      string          `json:"tag"`
+	Role     string          `json:"role"`
+	Type     string          `json:"type"`
+	Name     string          `json:"name"`
+	Value    *string         `json:"value"`
+	Disabled bool            `json:"disabled"`
+	Readonly bool            `json:"readonly"`
+	Checked  *bool           `json:"checked"`
+	Selected *bool           `json:"selected"`
+	Expanded *bool           `json:"expanded"`
+	Required bool            `json:"required"`
+	Href     string          `json:"href"`
+	Accept   string          `json:"accept"`
+	Multiple bool            `json:"multiple"`
+	Sel      json.RawMessage `json:"sel"`
+	FP       fpFields        `json:"fp"`
+}
+
+type snapResult struct {
+	Title     string        `json:"title"`
+	URL       string        `json:"url"`
+	Elements  []snapElement `json:"elements"`
+	Total     int           `json:"total"`
+	Text      string        `json:"text"`
+	TextTotal int           `json:"textTotal"`
+}
+
+type snapshotArgs struct {
+	IncludeAllText *bool `json:"include_all_text"`
+	MaxElements    *int  `json:"max_elements"`
+	MaxTextChars   *int  `json:"max_text_chars"`
+}
+
+func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress) (Result, error) {
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	maxEl, maxText := s.opts.Config.MaxElements, s.opts.Config.MaxTextChars
+	if a.MaxElements != nil {
+		maxEl = *a.MaxElements
+	}
+	if a.MaxTextChars != nil {
+		maxText = *a.MaxTextChars
+	}
+	withText := a.IncludeAllText != nil && *a.IncludeAllText
+	var r snapResult
+	if _, err := s.exec(ctx, pg, readRealm, pagejs.Snapshot,
+		map[string]any{"maxElements": maxEl, "maxTextChars": maxText, "includeAllText": withText}, &r); err != nil {
+		return Result{}, err
+	}
+
+	s.mu.Lock()
+	if s.sel != pg.sel || s.syncLocked(pg.sel) {
+		s.mu.Unlock()
+		return Result{}, errorf(CodeTargetReplaced, "the page navigated while it was being read; take the snapshot again")
+	}
+	gen := s.generation
+	refs := make([]string, len(r.Elements))
+	for i := range r.Elements {
+		e := &r.Elements[i]
+		refs[i] = s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.fingerprint()})
+	}
+	s.mu.Unlock()
+
+	u := newUntrusted()
+	u.line("Page: " + quote(r.Title, 200))
+	u.line("URL: " + quote(r.URL, 500))
+	for i, e := range r.Elements {
+		u.line(elementLine(refs[i], &e))
+	}
+	if withText && r.Text != "" {
+		u.line("--- page text ---")
+		u.text(r.Text)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tabID(pg.sel.tab.BrowserID), gen, plural(len(r.Elements), "element", "elements"))
+	b.WriteString(u.String())
+	truncated := len(r.Elements) < r.Total
+	if truncated {
+		fmt.Fprintf(&b, "\n[truncated: %d of %d elements shown, in document order; call snapshot_page with max_elements up to %d to see more]",
+			len(r.Elements), r.Total, s.opts.Config.MaxElements)
+	}
+	textCut := withText && utf8.RuneCountInString(r.Text) < r.TextTotal
+	if textCut {
+		fmt.Fprintf(&b, "\n[text truncated: %d of %d characters shown; raise max_text_chars (limit %d)]",
+			utf8.RuneCountInString(r.Text), r.TextTotal, s.opts.Config.MaxTextChars)
+	}
+	st := map[string]any{
+		"tab_id": tabID(pg.sel.tab.BrowserID), "generation": gen, "title": r.Title, "url": r.URL,
+		"elements": len(r.Elements), "total_elements": r.Total, "truncated": truncated,
+	}
+	if withText {
+		st["text_chars"], st["total_text_chars"], st["text_truncated"] = utf8.RuneCountInString(r.Text), r.TextTotal, textCut
+	}
+	return Result{Text: b.String(), Structured: st}, nil
+}
+
+// elementLine renders one element compactly: [ref] role "name" states.
+func elementLine(ref string, e *snapElement) string {
+	var b strings.Builder
+	b.WriteString("[" + ref + "] ")
+	role := e.Role
+	if role == "" {
+		role = e.Tag
+	}
+	b.WriteString(role)
+	if e.Name != "" {
+		b.WriteString(" " + quote(e.Name, 80))
+	}
+	if e.Value != nil && *e.Value != "" {
+		b.WriteString(" value=" + quote(*e.Value, 60))
+	}
+	flag := func(on bool, s string) {
+		if on {
+			b.WriteString(" " + s)
+		}
+	}
+	flag(e.Checked != nil && *e.Checked, "checked")
+	flag(e.Selected != nil && *e.Selected, "selected")
+	flag(e.Expanded != nil, map[bool]string{true: "expanded", false: "collapsed"}[e.Expanded != nil && *e.Expanded])
+	flag(e.Disabled, "disabled")
+	flag(e.Readonly, "readonly")
+	flag(e.Required, "required")
+	flag(e.Multiple, "multiple")
+	if e.Accept != "" {
+		b.WriteString(" accept=" + quote(e.Accept, 60))
+	}
+	return b.String()
+}
+
+// target resolves a ref of the selected tab's current generation.
+func (s *Session) target(pg page, ref string) (*locator, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l, err := s.refs.lookup(ref)
+	if err != nil {
+		return nil, err
+	}
+	if l.generation != pg.generation || l.browserID != pg.sel.tab.BrowserID {
+		return nil, errorf(CodeStaleElement, "%s is from an earlier state of the page; take a new snapshot", ref)
+	}
+	return l, nil
+}
+
+// actionResult is what action scripts report.
+type actionResult struct {
+	Trusted bool    `json:"trusted"`
+	URL     string  `json:"url"`
+	Value   *string `json:"value"`
+	Focused string  `json:"focused"`
+}
+
+// after reports, once an action ran, where the page is and whether it
+// navigated (which starts a new generation: refs stop working).
+func (s *Session) after(ctx context.Context, pg page, before string) (urlNow string, navigated bool) {
+	navigated = s.sync(pg.sel)
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var info struct {
+		URL string `json:"url"`
+	}
+	if _, err := s.exec(cctx, pg, readRealm, pagejs.PageInfo, struct{}{}, &info); err == nil {
+		urlNow = info.URL
+	} else if t, err := pg.sel.watch.Current(cctx); err == nil {
+		urlNow = t.URL
+	}
+	if !navigated && urlNow != "" && before != "" && urlNow != before {
+		// Same-document URL change (history.pushState): the application
+		// changed "page", so refs start over too.
+		s.mu.Lock()
+		if s.sel == pg.sel {
+			s.newGenerationLocked()
+		}
+		s.mu.Unlock()
+		navigated = true
+	}
+	if !navigated {
+		navigated = s.sync(pg.sel)
+	}
+	return urlNow, navigated
+}
+
+func trustNote(trusted bool, info execInfo) string {
+	if trusted {
+		return "trusted input"
+	}
+	if info.reason != "" {
+		return "synthetic page-script event, not trusted: " + info.reason
+	}
+	return "synthetic page-script event, not trusted"
+}
+
+func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool) string {
+	t := fmt.Sprintf("%s %s (%s).", verb, ref, trustNote(trusted, info))
+	if navigated {
+		t += " The page changed to " + quote(urlNow, 300) + " (page text): all refs are now stale, take a new snapshot."
+	}
+	return t
+}
+
+type clickArgs struct {
+	Element     string `json:"element"`
+	WaitAfterMS *int   `json:"wait_after_ms"`
+}
+
+func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, error) {
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	l, err := s.target(pg, a.Element)
+	if err != nil {
+		return Result{}, err
+	}
+	var r actionResult
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, map[string]any{"sel": l.sel, "fp": l.fp}, &r)
+	if err != nil {
+		return Result{}, err
+	}
+	wait := 250
+	if a.WaitAfterMS != nil {
+		wait = *a.WaitAfterMS
+	}
+	if err := sleep(ctx, time.Duration(wait)*time.Millisecond); err != nil {
+		return Result{}, err
+	}
+	urlNow, nav := s.after(ctx, pg, r.URL)
+	return Result{
+		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav),
+		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "url": urlNow, "navigated": nav},
+	}, nil
+}
+
+type fillArgs struct {
+	Element string `json:"element"`
+	Value   string `json:"value"`
+	Submit  *bool  `json:"submit"`
+}
+
+func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, error) {
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	l, err := s.target(pg, a.Element)
+	if err != nil {
+		return Result{}, err
+	}
+	submit := a.Submit != nil && *a.Submit
+	var r actionResult
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, map[string]any{"sel": l.sel, "fp": l.fp, "value": a.Value, "submit": submit}, &r)
+	if err != nil {
+		return Result{}, err
+	}
+	urlNow, nav := r.URL, false
+	if submit {
+		if err := sleep(ctx, 250*time.Millisecond); err != nil {
+			return Result{}, err
+		}
+		urlNow, nav = s.after(ctx, pg, r.URL)
+	}
+	verb := "Filled"
+	if submit {
+		verb = "Filled and submitted the form of"
+	}
+	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": urlNow, "navigated": nav}
+	text := s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav)
+	if r.Value != nil {
+		st["value"] = *r.Value
+		if *r.Value != a.Value {
+			text += " The field now holds " + quote(*r.Value, 200) + " (the page changed or limited the value)."
+		}
+	}
+	return Result{Text: text, Structured: st}, nil
+}
+
+type typeTextArgs struct {
+	Element string `json:"element"`
+	Text    string `json:"text"`
+	DelayMS *int   `json:"delay_ms"`
+}
+
+// typeChunk is how many characters one evaluation types when there is no
+// delay between characters; cancellation is checked between chunks.
+const typeChunk = 200
+
+func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Result, error) {
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	l, err := s.target(pg, a.Element)
+	if err != nil {
+		return Result{}, err
+	}
+	delay := 0
+	if a.DelayMS != nil {
+		delay = *a.DelayMS
+	}
+	size := typeChunk
+	if delay > 0 {
+		size = 1
+	}
+	runes := []rune(a.Text)
+	var r actionResult
+	var info execInfo
+	for i := 0; i < len(runes); i += size {
+		if i > 0 {
+			if err := sleep(ctx, time.Duration(delay)*time.Millisecond); err != nil {
+				return Result{}, fmt.Errorf("after %d of %d characters: %w", i, len(runes), err)
+			}
+		}
+		chunk := string(runes[i:min(i+size, len(runes))])
+		info, err = s.exec(ctx, pg, actionRealm, pagejs.TypeText, map[string]any{"sel": l.sel, "fp": l.fp, "text": chunk, "firstChunk": i == 0}, &r)
+		if err != nil {
+			if e, ok := AsError(err); ok && i > 0 {
+				e.Message = fmt.Sprintf("%s (after %d of %d characters were typed)", e.Message, i, len(runes))
+			}
+			return Result{}, err
+		}
+		p.Report(float64(min(i+size, len(runes))), float64(len(runes)), "typing")
+	}
+	urlNow, nav := s.after(ctx, pg, r.URL)
+	return Result{
+		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav),
+		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": urlNow, "navigated": nav},
+	}, nil
+}
+
+type pressKeyArgs struct {
+	Key     string  `json:"key"`
+	Element *string `json:"element"`
+}
+
+func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Result, error) {
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	args := map[string]any{"key": a.Key}
+	what := "the focused element"
+	if a.Element != nil {
+		l, err := s.target(pg, *a.Element)
+		if err != nil {
+			return Result{}, err
+		}
+		args["sel"], args["fp"] = l.sel, l.fp
+		what = *a.Element
+	}
+	var r actionResult
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.PressKey, args, &r)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := sleep(ctx, 100*time.Millisecond); err != nil {
+		return Result{}, err
+	}
+	urlNow, nav := s.after(ctx, pg, r.URL)
+	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav)
+	if r.Focused != "" && !nav {
+		text += " Focus: " + quote(r.Focused, 120) + " (page text)."
+	}
+	return Result{Text: text, Structured: map[string]any{"key": a.Key, "trusted": r.Trusted, "focused": r.Focused, "url": urlNow, "navigated": nav}}, nil
+}
+
+type navigateArgs struct {
+	URL       string  `json:"url"`
+	Wait      *string `json:"wait"`
+	TimeoutMS *int    `json:"timeout_ms"`
+}
+
+// checkURL accepts only absolute http(s) URLs without credentials.
+func checkURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return nil, errorf(CodeInvalidArguments, "url is not a valid URL: %v", err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, errorf(CodeInvalidArguments, "only http and https URLs can be opened, not %q", truncate(u.Scheme, 20)+":")
+	case u.Host == "" || u.Opaque != "":
+		return nil, errorf(CodeInvalidArguments, "url must be absolute, like https://example.com/path")
+	case u.User != nil:
+		return nil, errorf(CodeInvalidArguments, "url must not carry a user name or password")
+	}
+	return u, nil
+}
+
+func (s *Session) navigate(ctx context.Context, a *navigateArgs, _ Progress) (Result, error) {
+	u, err := checkURL(a.URL)
+	if err != nil {
+		return Result{}, err
+	}
+	wait := "dom"
+	if a.Wait != nil {
+		wait = *a.Wait
+	}
+	timeout := 30 * time.Second
+	if a.TimeoutMS != nil {
+		timeout = time.Duration(*a.TimeoutMS) * time.Millisecond
+	}
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	t, err := pg.sel.watch.Current(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	before := pg.sel.watch.Navigations()
+	sameDoc := sameDocument(t.URL, u)
+	if err := pg.c.Request(ctx, t.Actor, map[string]any{"type": "navigateTo", "url": u.String()}, nil); err != nil {
+		return Result{}, err
+	}
+	// Refs die with the old document, whatever happens next.
+	s.mu.Lock()
+	if s.sel == pg.sel {
+		s.newGenerationLocked()
+		pg.sel.navs = pg.sel.watch.Navigations()
+	}
+	s.mu.Unlock()
+
+	final := u.String()
+	title := ""
+	if wait != "none" {
+		wctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		var werr error
+		if sameDoc {
+			werr = s.pollURL(wctx, pg, u.String())
+		} else {
+			state := map[string]string{"dom": "interactive", "complete": "complete"}[wait]
+			werr = waitNavigated(wctx, pg.sel.watch, before)
+			if werr == nil {
+				t, werr = pg.sel.watch.WaitReady(wctx, state)
+			}
+		}
+		if werr != nil {
+			if ctx.Err() != nil {
+				return Result{}, ctx.Err()
+			}
+			if wctx.Err() != nil {
+				return Result{}, errorf(CodeNavigationTimeout, "the page did not become %s within %v; it may still be loading (check with wait_for or snapshot_page)", wait, timeout)
+			}
+			return Result{}, werr
+		}
+		if !sameDoc {
+			final, title = t.URL, t.Title
+		}
+	}
+	s.mu.Lock()
+	if s.sel == pg.sel {
+		s.syncLocked(pg.sel)
+		pg.sel.navs = pg.sel.watch.Navigations()
+	}
+	gen := s.generation
+	s.mu.Unlock()
+	text := fmt.Sprintf("Navigated %s to %s (generation %d).", tabID(pg.sel.tab.BrowserID), quote(final, 500), gen)
+	if wait == "none" {
+		text = fmt.Sprintf("Started loading %s in %s (not waited for; generation %d).", quote(final, 500), tabID(pg.sel.tab.BrowserID), gen)
+	}
+	st := map[string]any{"url": final, "generation": gen, "waited": wait}
+	if title != "" {
+		st["title"] = title
+	}
+	return Result{Text: text, Structured: st}, nil
+}
+
+// sameDocument reports whether going to u from current only changes the
+// fragment, which loads no new document.
+func sameDocument(current string, u *url.URL) bool {
+	cu, err := url.Parse(current)
+	if err != nil || u.Fragment == "" && u.RawFragment == "" {
+		return false
+	}
+	a, b := *cu, *u
+	a.Fragment, a.RawFragment, b.Fragment, b.RawFragment = "", "", "", ""
+	return a.String() == b.String()
+}
+
+func waitNavigated(ctx context.Context, w *rdp.TabWatch, before uint64) error {
+	for w.Navigations() == before {
+		if err := sleep(ctx, 20*time.Millisecond); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Session) pollURL(ctx context.Context, pg page, want string) error {
+	for {
+		var info struct {
+			URL string `json:"url"`
+		}
+		if _, err := s.exec(ctx, pg, readRealm, pagejs.PageInfo, struct{}{}, &info); err == nil && info.URL == want {
+			return nil
+		}
+		if err := sleep(ctx, 30*time.Millisecond); err != nil {
+			return err
+		}
+	}
+}
+
+type waitForArgs struct {
+	Text        *string `json:"text"`
+	Selector    *string `json:"selector"`
+	URLContains *string `json:"url_contains"`
+	State       *string `json:"state"`
+	TimeoutMS   *int    `json:"timeout_ms"`
+	PollMS      *int    `json:"poll_ms"`
+}
+
+func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Result, error) {
+	n := 0
+	args := map[string]any{}
+	what := ""
+	for _, c := range []struct {
+		v         *string
+		key, desc string
+	}{{a.Text, "text", "text"}, {a.Selector, "selector", "selector"}, {a.URLContains, "urlContains", "URL containing"}} {
+		if c.v != nil {
+			n++
+			args[c.key] = *c.v
+			what = c.desc + " " + quote(*c.v, 100)
+		}
+	}
+	if n != 1 {
+		return Result{}, errorf(CodeInvalidArguments, "give exactly one of text, selector or url_contains")
+	}
+	state := "present"
+	if a.State != nil {
+		state = *a.State
+	}
+	args["state"] = state
+	timeout, poll := 30*time.Second, 250*time.Millisecond
+	if a.TimeoutMS != nil {
+		timeout = time.Duration(*a.TimeoutMS) * time.Millisecond
+	}
+	if a.PollMS != nil {
+		poll = time.Duration(*a.PollMS) * time.Millisecond
+	}
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	deadline := start.Add(timeout)
+	for polls := 1; ; polls++ {
+		var r struct {
+			Met bool   `json:"met"`
+			URL string `json:"url"`
+		}
+		pctx, cancel := context.WithDeadline(ctx, deadline.Add(poll))
+		_, err := s.exec(pctx, pg, readRealm, pagejs.WaitFor, args, &r)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return Result{}, ctx.Err()
+			}
+			// Mid-navigation the document is briefly unavailable: poll on.
+			if e, ok := AsError(s.classify(ctx, err)); !ok || (e.Code != CodeTargetReplaced && e.Code != CodePageScriptFailed) {
+				return Result{}, err
+			}
+		} else if r.Met {
+			elapsed := time.Since(start)
+			s.sync(pg.sel)
+			return Result{
+				Text:       fmt.Sprintf("Condition met after %d ms: %s is %s.", elapsed.Milliseconds(), what, state),
+				Structured: map[string]any{"met": true, "elapsed_ms": elapsed.Milliseconds(), "polls": polls, "url": r.URL},
+			}, nil
+		}
+		if !time.Now().Before(deadline) {
+			return Result{}, errorf(CodeWaitTimeout, "%s was not %s within %d ms (%s)", what, state, timeout.Milliseconds(), plural(polls, "check", "checks"))
+		}
+		p.Report(float64(time.Since(start).Milliseconds()), float64(timeout.Milliseconds()), "waiting for "+what)
+		if err := sleep(ctx, min(poll, time.Until(deadline))); err != nil {
+			return Result{}, err
+		}
+	}
+}
+
+type handleDialogArgs struct {
+	Action     string  `json:"action"`
+	PromptText *string `json:"prompt_text"`
+}
+
+func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progress) (Result, error) {
+	// No page-operation lock: the call that raised the dialog may still hold
+	// it while its evaluation is held back.
+	pg, err := s.selected(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	console, err := pg.c.ParentProcessConsole(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	args := map[string]any{"browserId": pg.sel.tab.BrowserID, "action": a.Action}
+	if a.PromptText != nil {
+		args["text"] = *a.PromptText
+	}
+	src, err := pagejs.DialogAnswer.Chrome(args)
+	if err != nil {
+		return Result{}, err
+	}
+	res, err := pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
+	if err != nil {
+		return Result{}, err
+	}
+	var r struct {
+		Answered bool   `json:"answered"`
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+	}
+	if err := pagejs.Decode(res, &r); err != nil {
+		return Result{}, err
+	}
+	if !r.Answered {
+		return Result{}, errorf(CodeNoDialog, "the selected tab has no open dialog")
+	}
+	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
+	return Result{
+		Text:       fmt.Sprintf("%s the %s dialog %s.", verb, r.Type, quoteUntrusted(truncate(r.Text, 200))),
+		Structured: map[string]any{"action": a.Action, "type": r.Type, "text": r.Text},
+	}, nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

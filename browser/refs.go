@@ -1,0 +1,89 @@
+package browser
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// fpFields are the element properties a reference is tied to (seed §8.4).
+// Page scripts compute them the same way when they re-resolve an element
+// before acting, and refuse to act when any differs.
+type fpFields struct {
+	Tag  string `json:"tag"`
+	Role string `json:"role"`
+	Type string `json:"type"`
+	Name string `json:"name"`
+	Href string `json:"href"`
+}
+
+// fingerprint is SHA-256 over the NUL-joined fields.
+func (f fpFields) fingerprint() [32]byte {
+	return sha256.Sum256([]byte(strings.Join([]string{f.Tag, f.Role, f.Type, f.Name, f.Href}, "\x00")))
+}
+
+// locator is the server-side half of a ref: the page sees only "e17".
+type locator struct {
+	ref        string
+	generation uint64
+	browserID  int64
+	sel        json.RawMessage // the snapshot's selector (a string, or segments through shadow roots)
+	fp         fpFields
+	sum        [32]byte
+}
+
+// maxRefs bounds the refs one generation may hold (repeated snapshots of a
+// page that keeps creating elements).
+const maxRefs = 100_000
+
+// refTable holds the refs of the current generation. Ref numbers are never
+// reused within a session, so a ref from an earlier page state can never
+// name an element of the current one.
+type refTable struct {
+	byRef    map[string]*locator
+	byKey    map[string]string // selector + fingerprint → ref, to reuse refs across snapshots
+	next     int               // next ref number; never goes back
+	genStart int               // first ref number of the current generation
+}
+
+func (t *refTable) reset() {
+	t.byRef = map[string]*locator{}
+	t.byKey = map[string]string{}
+	if t.next == 0 {
+		t.next = 1
+	}
+	t.genStart = t.next
+}
+
+// add returns the ref for an element, reusing the one an earlier snapshot
+// of the same generation gave the same element.
+func (t *refTable) add(l *locator) string {
+	key := string(l.sel) + "\x00" + string(l.sum[:])
+	if ref, ok := t.byKey[key]; ok {
+		return ref
+	}
+	if len(t.byRef) >= maxRefs {
+		t.reset() // old refs of this generation become stale, never wrong
+	}
+	l.ref = "e" + strconv.Itoa(t.next)
+	t.next++
+	t.byRef[l.ref] = l
+	t.byKey[key] = l.ref
+	return l.ref
+}
+
+// lookup finds a ref of the current generation.
+func (t *refTable) lookup(ref string) (*locator, error) {
+	if l := t.byRef[ref]; l != nil {
+		return l, nil
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(ref, "e"))
+	if err != nil || !strings.HasPrefix(ref, "e") || n <= 0 {
+		return nil, errorf(CodeInvalidArguments, "%q is not an element ref; refs look like e12 and come from snapshot_page", truncate(ref, 20))
+	}
+	if n < t.genStart {
+		return nil, errorf(CodeStaleElement, "%s is from an earlier state of the page (it navigated, or another tab was selected); take a new snapshot", ref)
+	}
+	return nil, errorf(CodeElementNotFound, "%s was never issued; take a snapshot and use its refs", ref)
+}
