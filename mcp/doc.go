@@ -1,0 +1,68 @@
+// Package mcp serves the Model Context Protocol over stdio: newline-delimited
+// JSON-RPC 2.0, the initialize lifecycle, protocol version negotiation,
+// tools/list and tools/call dispatch, cancellation, progress notifications,
+// and the shaping of tool results and errors.
+//
+// The package is the boundary to the MCP client, whose every byte is
+// untrusted. It knows nothing of browsers: tools come from a [Handler], which
+// receives the raw "arguments" object and validates it itself. It imports
+// only the standard library.
+//
+// What it guarantees:
+//   - Each input line is capped ([Options].MaxLineBytes, default 8 MiB) before
+//     parsing; the rest of an oversize line is discarded and serving goes on.
+//     Input must be strict UTF-8, one JSON object per line (no batches), with
+//     exact-case, non-duplicated member names; ids are strings or numbers and
+//     are echoed byte for byte.
+//   - Every request gets exactly one response; notifications never get one,
+//     even when invalid (those are logged at debug level).
+//   - Every message is written as one compact JSON line by a single Write under
+//     one mutex, so concurrent calls never interleave. Nothing else is written
+//     to the output; diagnostics go to [Options].Logger only, and never
+//     include argument values.
+//   - tools/call runs each call on its own goroutine. notifications/cancelled
+//     cancels the call's context from the read loop without blocking; the call
+//     is then answered with the tool error "cancelled" (retryable). A handler
+//     panic becomes the tool error "internal_error"; the panic is logged.
+//   - Features are shaped by the negotiated version (2025-11-25, 2025-06-18,
+//     2025-03-26, 2024-11-05; an unknown request gets the newest):
+//     structuredContent, outputSchema and the tool title from 2025-06-18 (older
+//     clients get the structured JSON as a second text item), annotations and
+//     the progress message from 2025-03-26.
+//
+// # Limitations
+//
+//   - Only the tools capability is served: no resources, prompts, logging,
+//     sampling, elicitation, tasks, pagination or list-changed notifications.
+//     The server never sends requests to the client; responses it receives are
+//     ignored.
+//   - Cancellation is cooperative: a call's response waits for its handler to
+//     return, so a handler that ignores ctx delays its own answer (and Serve's
+//     return). A call cancelled after its side effects happened is still
+//     reported as "cancelled".
+//   - Progress reports are queued (64 per call at most; more are dropped) and
+//     written before the call's response; non-increasing reports are dropped.
+//   - Serve cannot interrupt a blocked read of its input: when ctx ends Serve,
+//     the reading goroutine lingers until the input yields data or is closed.
+//
+// # Example
+//
+//	srv := mcp.NewServer(handler, mcp.Options{
+//		Implementation: mcp.Implementation{Name: "firefox-rdp-mcp", Version: version},
+//		Logger:         slog.New(tint.NewHandler(os.Stderr, nil)),
+//	})
+//	if err := srv.Serve(ctx, os.Stdin, os.Stdout); err != nil {
+//		logger.Error("mcp", "err", err)
+//	}
+//
+// where handler implements [Handler]:
+//
+//	func (h *tools) CallTool(ctx context.Context, name string, args json.RawMessage, p mcp.Progress) mcp.Result {
+//		var in selectTabArgs
+//		if err := decodeStrict(args, &in); err != nil {
+//			return mcp.ToolError("invalid_arguments", err.Error(), false)
+//		}
+//		p.Report(1, 2, "selecting")
+//		return mcp.Result{Text: "Selected tab 3", Structured: tabInfo{ID: in.TabID}}
+//	}
+package mcp

@@ -1,0 +1,126 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+)
+
+// Implementation names this server in the initialize result (serverInfo).
+type Implementation struct{ Name, Version string }
+
+// ToolAnnotations are the behaviour hints of a tool. They are advertised to
+// clients that negotiated protocol version 2025-03-26 or newer.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint bool   `json:"destructiveHint"`
+	IdempotentHint  bool   `json:"idempotentHint"`
+	OpenWorldHint   bool   `json:"openWorldHint"`
+}
+
+// Tool describes one tool in tools/list.
+type Tool struct {
+	Name, Title, Description string
+	// InputSchema is a JSON Schema of type object. Empty means
+	// {"type":"object"}.
+	InputSchema json.RawMessage
+	// OutputSchema is optional; it is advertised only for protocol versions
+	// that define it (2025-06-18 and newer).
+	OutputSchema json.RawMessage
+	Annotations  *ToolAnnotations
+}
+
+// Result is the outcome of one tool call.
+type Result struct {
+	Text       string // the text of content[0]
+	Structured any    // structuredContent; must marshal to a JSON object; nil = none
+	IsError    bool
+}
+
+// ErrorDetail is the body of a tool error, as seed §9.5 shapes it.
+type ErrorDetail struct {
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	Retryable bool   `json:"retryable"`
+}
+
+// ErrorContent is the structuredContent of a tool error result built by
+// [ToolError]: {"error":{"code","message","retryable"}}.
+type ErrorContent struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ToolError builds the isError result with structuredContent
+// {"error":{"code","message","retryable"}} and the text "code: message".
+// Structured holds an [ErrorContent].
+func ToolError(code, message string, retryable bool) Result {
+	return Result{
+		Text:       code + ": " + message,
+		Structured: ErrorContent{Error: ErrorDetail{Code: code, Message: message, Retryable: retryable}},
+		IsError:    true,
+	}
+}
+
+// Progress reports notifications/progress for the current call. It is a no-op
+// when the request carried no _meta.progressToken, when progress does not
+// increase over the last report, and once the call's response has been
+// sent. It is safe for concurrent use and never waits for the client: reports
+// are queued (a bounded queue; overflow is dropped) and written in order
+// before the call's response.
+type Progress interface {
+	Report(progress, total float64, message string)
+}
+
+// Handler is the tool provider the server dispatches to.
+type Handler interface {
+	// Tools lists the tools. It is called once, by NewServer, and must not
+	// depend on any external state (tools/list works without a browser).
+	Tools() []Tool
+	// CallTool runs one tool. args is the raw "arguments" object ({} when the
+	// client sent none); validating it is the handler's job (return a
+	// ToolError "invalid_arguments"). CallTool is called concurrently, one
+	// goroutine per call, and must return promptly once ctx is done: the
+	// call's response waits for it.
+	CallTool(ctx context.Context, name string, args json.RawMessage, p Progress) Result
+}
+
+// Options configure a [Server].
+type Options struct {
+	Implementation Implementation
+	// Instructions, when non-empty, is sent as the initialize result's
+	// "instructions".
+	Instructions string
+	Logger       *slog.Logger // stderr logger from cmd; nil = discard
+	MaxLineBytes int          // longest accepted input line, not counting its delimiter; default 8 MiB
+}
+
+// DefaultMaxLineBytes is the input line cap used when Options.MaxLineBytes is 0.
+const DefaultMaxLineBytes = 8 << 20
+
+// supportedVersions are the protocol versions this server speaks, newest first.
+var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// SupportedProtocolVersions returns the MCP protocol versions the server
+// negotiates, newest first.
+func SupportedProtocolVersions() []string {
+	return append([]string(nil), supportedVersions...)
+}
+
+// negotiate picks the version to answer with: the requested one when
+// supported, otherwise the newest.
+func negotiate(requested string) string {
+	for _, v := range supportedVersions {
+		if v == requested {
+			return v
+		}
+	}
+	return supportedVersions[0]
+}
+
+// Feature gates by protocol version. Versions are ISO dates, so string
+// comparison orders them.
+func hasStructuredContent(version string) bool { return version >= "2025-06-18" }
+func hasToolTitle(version string) bool         { return version >= "2025-06-18" }
+func hasAnnotations(version string) bool       { return version >= "2025-03-26" }
+func hasProgressMessage(version string) bool   { return version >= "2025-03-26" }
