@@ -1,0 +1,291 @@
+// Command demo shows firefox-rdp-mcp end to end: it builds the server,
+// starts a throwaway headless Firefox on a bundled job-search page, and
+// talks MCP to the server exactly as an MCP host would, printing a readable
+// transcript. Run it with scripts/demo (or go run ./internal/demo).
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
+)
+
+//go:embed demo.html
+var demoPage []byte
+
+//go:embed sample-resume.pdf
+var sampleResume []byte
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "demo failed:", err)
+		os.Exit(1)
+	}
+}
+
+func step(format string, args ...any) { fmt.Printf("\n\033[1m▶ "+format+"\033[0m\n", args...) }
+
+func show(text string) {
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		fmt.Println("  " + l)
+	}
+}
+
+func run() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	tmp, err := os.MkdirTemp("", "firefox-rdp-mcp-demo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	step("Building the server")
+	bin := filepath.Join(tmp, "firefox-rdp-mcp")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/firefox-rdp-mcp")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("go build: %w", err)
+	}
+	show(bin)
+
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(demoPage)
+	}))
+	defer srv.Close()
+
+	step("Starting a throwaway headless Firefox on the demo page")
+	ff, err := headless.Start(ctx, headless.Options{URL: srv.URL + "/jobs"})
+	if err != nil {
+		return err
+	}
+	defer ff.Stop()
+	show(fmt.Sprintf("Firefox pid %d, debugger server ws://%s/ (profile %s)", ff.PID, ff.Addr, ff.ProfileDir))
+
+	docs := filepath.Join(tmp, "Documents")
+	if err := os.Mkdir(docs, 0o700); err != nil {
+		return err
+	}
+	resume := filepath.Join(docs, "Jane Doe résumé.pdf")
+	if err := os.WriteFile(resume, sampleResume, 0o600); err != nil {
+		return err
+	}
+
+	step("Starting the MCP server as an MCP host would (stdio), sandboxed, uploads confined to %s", docs)
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Env = []string{
+		"FIREFOX_RDP_PORT=" + strconv.Itoa(int(ff.Addr.Port())),
+		"FIREFOX_MCP_UPLOAD_ROOTS=" + docs,
+		"FIREFOX_MCP_LOG_LEVEL=warn",
+	}
+	var serverLog bytes.Buffer
+	cmd.Stderr = &serverLog
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	defer func() {
+		stdin.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+		}
+		if serverLog.Len() > 0 {
+			fmt.Fprintf(os.Stderr, "\nserver stderr:\n%s", serverLog.String())
+		}
+	}()
+	c := newClient(stdin, stdout)
+	c.notes = func(method string, params json.RawMessage) {
+		if method == "notifications/progress" {
+			var p struct{ Progress, Total float64 }
+			json.Unmarshal(params, &p)
+			fmt.Printf("  … progress %.0f / %.0f\n", p.Progress, p.Total)
+		}
+	}
+
+	step("initialize")
+	start := time.Now()
+	raw, err := c.call("initialize", map[string]any{
+		"protocolVersion": "2025-11-25",
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]any{"name": "demo", "version": "1"},
+	})
+	if err != nil {
+		return err
+	}
+	var init struct {
+		ProtocolVersion string `json:"protocolVersion"`
+		ServerInfo      struct{ Name, Version string }
+	}
+	json.Unmarshal(raw, &init)
+	show(fmt.Sprintf("%s %s, protocol %s, answered %d ms after start", init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion, time.Since(start).Milliseconds()))
+	if err := c.send(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"}); err != nil {
+		return err
+	}
+
+	step("tools/list")
+	raw, err = c.call("tools/list", nil)
+	if err != nil {
+		return err
+	}
+	var tl struct{ Tools []struct{ Name string } }
+	json.Unmarshal(raw, &tl)
+	var names []string
+	for _, t := range tl.Tools {
+		names = append(names, t.Name)
+	}
+	show(strings.Join(names, ", "))
+
+	tool := func(name string, args map[string]any) (toolResult, error) {
+		b, _ := json.Marshal(args)
+		step("%s %s", name, b)
+		r, err := c.tool(name, args, name)
+		if err != nil {
+			return r, err
+		}
+		show(r.text())
+		if r.IsError {
+			return r, fmt.Errorf("%s failed: %s", name, r.text())
+		}
+		return r, nil
+	}
+
+	if _, err := tool("browser_status", map[string]any{}); err != nil {
+		return err
+	}
+	if _, err := tool("list_tabs", map[string]any{}); err != nil {
+		return err
+	}
+	if _, err := tool("select_tab", map[string]any{"index": 0}); err != nil {
+		return err
+	}
+	snap, err := tool("snapshot_page", map[string]any{})
+	if err != nil {
+		return err
+	}
+	refs := parseRefs(snap.text())
+	q, err := refs.find("textbox", "Job title")
+	if err != nil {
+		return err
+	}
+	if _, err := tool("fill", map[string]any{"element": q, "value": "AI engineer"}); err != nil {
+		return err
+	}
+	search, err := refs.find("button", "Search")
+	if err != nil {
+		return err
+	}
+	if _, err := tool("click", map[string]any{"element": search}); err != nil {
+		return err
+	}
+	if _, err := tool("wait_for", map[string]any{"text": "job(s) found", "timeout_ms": 5000}); err != nil {
+		return err
+	}
+	snap, err = tool("snapshot_page", map[string]any{})
+	if err != nil {
+		return err
+	}
+	refs = parseRefs(snap.text())
+	apply, err := refs.find("button", "Apply to Acme")
+	if err != nil {
+		return err
+	}
+	if _, err := tool("click", map[string]any{"element": apply}); err != nil {
+		return err
+	}
+	snap, err = tool("snapshot_page", map[string]any{})
+	if err != nil {
+		return err
+	}
+	refs = parseRefs(snap.text())
+	name, err := refs.find("textbox", "Full name")
+	if err != nil {
+		return err
+	}
+	if _, err := tool("type_text", map[string]any{"element": name, "text": "Jane Doe"}); err != nil {
+		return err
+	}
+	file, err := refs.find("", "Attach résumé")
+	if err != nil {
+		return err
+	}
+	if _, err := tool("upload_files", map[string]any{"element": file, "paths": []string{resume}}); err != nil {
+		return err
+	}
+	r, err := tool("wait_for", map[string]any{"text": "sha256", "timeout_ms": 5000})
+	if err != nil {
+		return err
+	}
+	_ = r
+	snap, err = tool("snapshot_page", map[string]any{"include_all_text": true, "max_elements": 1})
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(sampleResume)
+	want := hex.EncodeToString(sum[:])
+	step("Checking what the page received")
+	if !strings.Contains(snap.text(), want) {
+		return errors.New("the page did not report the résumé's SHA-256 " + want)
+	}
+	show(fmt.Sprintf("The page hashed the file it received to %s — the same SHA-256 as the file on disk (%d bytes).", want, len(sampleResume)))
+	if strings.Contains(snap.text(), "SUBMITTED") {
+		return errors.New("the application form was submitted, which must never happen on its own")
+	}
+	show("The application form was not submitted: uploading never submits.")
+	return nil
+}
+
+// refs are the element lines of a snapshot.
+type refs []struct{ ref, role, name string }
+
+var lineRE = regexp.MustCompile(`^\[(e\d+)\] (\S+)(?: ("(?:[^"\\]|\\.)*"))?`)
+
+func parseRefs(text string) refs {
+	var out refs
+	for _, l := range strings.Split(text, "\n") {
+		m := lineRE.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		name, _ := strconv.Unquote(m[3])
+		out = append(out, struct{ ref, role, name string }{m[1], m[2], name})
+	}
+	return out
+}
+
+func (r refs) find(role, name string) (string, error) {
+	for _, e := range r {
+		if (role == "" || e.role == role) && strings.Contains(e.name, name) {
+			return e.ref, nil
+		}
+	}
+	return "", fmt.Errorf("no %s %q in the snapshot", role, name)
+}
