@@ -219,7 +219,8 @@ func SkipOrFail(t testing.TB, err error) {
 }
 
 // Start launches a headless Firefox with a fresh profile and a free debugger
-// port, and returns once the DevTools server has sent its root greeting.
+// port, and returns once the DevTools server has sent its root greeting and
+// lists the first tab.
 func Start(ctx context.Context, opts Options) (*Firefox, error) {
 	bin := opts.Binary
 	if bin == "" {
@@ -376,7 +377,28 @@ func tryGreeting(ctx context.Context, addr netip.AddrPort) error {
 	if g.From != "root" {
 		return fmt.Errorf("greeting from %q, want root", g.From)
 	}
-	return nil
+	// The debugger server greets before the first browser window exists:
+	// wait until the first tab is listed, so tests can use it at once.
+	if err := conn.WriteJSON(map[string]string{"to": "root", "type": "listTabs"}); err != nil {
+		return fmt.Errorf("listTabs: %w", err)
+	}
+	for {
+		var reply struct {
+			From string            `json:"from"`
+			Type string            `json:"type"`
+			Tabs []json.RawMessage `json:"tabs"`
+		}
+		if err := conn.ReadJSON(&reply); err != nil {
+			return fmt.Errorf("reading listTabs reply: %w", err)
+		}
+		if reply.From != "root" || reply.Type != "" {
+			continue // an event
+		}
+		if len(reply.Tabs) == 0 {
+			return errors.New("no tab yet")
+		}
+		return nil
+	}
 }
 
 // kill SIGKILLs the process group and waits until the main process is reaped.

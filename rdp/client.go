@@ -1,0 +1,641 @@
+package rdp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Defaults for Options.
+const (
+	DefaultReadLimit      = 64 << 20
+	DefaultRequestTimeout = 30 * time.Second
+	DefaultMaxStringUnits = 64 << 20
+)
+
+// diagRingSize is how many unhandled packet summaries Diagnostics keeps.
+const diagRingSize = 100
+
+// maxEarlyResults bounds evaluation results kept while their acknowledgement
+// is still on its way, and resultIDs of abandoned evaluations.
+const maxEarlyResults = 256
+
+// Options configures Dial. The zero value is usable.
+type Options struct {
+	ReadLimit      int64         // websocket read limit in bytes; default 64 MiB
+	RequestTimeout time.Duration // deadline for a request when ctx has none earlier; default 30s
+	MaxStringUnits int           // cap for a joined long string, in UTF-16 units; default 64<<20
+	// Logger receives debug records naming to/type/from/error of packets,
+	// never their payloads (scripts and results may hold secrets). nil = discard.
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.ReadLimit <= 0 {
+		o.ReadLimit = DefaultReadLimit
+	}
+	if o.RequestTimeout <= 0 {
+		o.RequestTimeout = DefaultRequestTimeout
+	}
+	if o.MaxStringUnits <= 0 {
+		o.MaxStringUnits = DefaultMaxStringUnits
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Greeting is the root actor's first packet.
+type Greeting struct {
+	ApplicationType string
+	Traits          map[string]any
+}
+
+// Client is one RDP connection. All methods are safe for concurrent use.
+// A Client is not reconnected: when Done is closed, dial a new one.
+type Client struct {
+	conn     *websocket.Conn
+	opts     Options
+	log      *slog.Logger
+	greeting Greeting
+	chunk    int // UTF-16 units per long-string substring request
+
+	wmu sync.Mutex // serializes writes, and enqueue+write so queue order is wire order
+
+	mu sync.Mutex // guards st; change st only through update
+	st state
+
+	done      chan struct{}
+	closeOnce sync.Once
+}
+
+// state is every piece of mutable client state shared with the reader.
+type state struct {
+	err      error              // non-nil (a *closedError) once the connection ended
+	queues   map[string][]*call // per-actor FIFO of requests awaiting a reply
+	evals    map[string]*evalWait
+	early    map[string][]byte // evaluationResult packets whose ack has not been read yet
+	earlyQ   []string          // insertion order of early, for eviction
+	dropped  map[string]bool   // resultIDs of abandoned evaluations
+	droppedQ []string
+	watches  map[string]*TabWatch // by watcher, tab and target actor
+	consoles map[int64]string     // content-process console by processID
+	parent   string               // parent-process console
+	diag     []string             // ring of unhandled packet summaries
+	diagNext int
+}
+
+// call is one request awaiting its reply in an actor's FIFO.
+type call struct {
+	actor   string
+	typ     string
+	eval    bool       // evaluateJSAsync: an abandoned ack's resultID must be dropped
+	retired bool       // the caller gave up; the reply, when it comes, is swallowed
+	ch      chan reply // buffered 1; receives exactly one reply
+}
+
+type reply struct {
+	raw []byte
+	err error
+}
+
+type evalWait struct {
+	console string
+	ch      chan reply // buffered 1
+}
+
+// update runs f with the client state locked. It is the only place the
+// state changes. f must not block: deliveries go to buffered channels.
+func (c *Client) update(f func(s *state)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(&c.st)
+}
+
+// Dial connects to ws://addr/ (addr is an IP literal: names are never
+// resolved), sends no Origin header, and waits for the root greeting.
+func Dial(ctx context.Context, addr netip.AddrPort, opts Options) (*Client, error) {
+	opts = opts.withDefaults()
+	if !addr.IsValid() {
+		return nil, fmt.Errorf("rdp: dial: invalid address %v", addr)
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.RequestTimeout)
+	defer cancel()
+	d := websocket.Dialer{
+		NetDialContext:  (&net.Dialer{}).DialContext,
+		Proxy:           nil, // never a proxy: the peer is the local browser
+		ReadBufferSize:  64 << 10,
+		WriteBufferSize: 64 << 10,
+	}
+	url := "ws://" + addr.String() + "/"
+	conn, resp, err := d.DialContext(ctx, url, http.Header{})
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("rdp: dial %s: %w", url, err)
+	}
+	conn.SetReadLimit(opts.ReadLimit)
+	c := &Client{
+		conn:  conn,
+		opts:  opts,
+		log:   opts.Logger,
+		chunk: 1 << 20,
+		done:  make(chan struct{}),
+		st: state{
+			queues:   map[string][]*call{},
+			evals:    map[string]*evalWait{},
+			early:    map[string][]byte{},
+			dropped:  map[string]bool{},
+			watches:  map[string]*TabWatch{},
+			consoles: map[int64]string{},
+		},
+	}
+	g, err := readGreeting(ctx, conn)
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("rdp: greeting from %s: %w", addr, err)
+	}
+	c.greeting = g
+	c.log.Debug("rdp connected", "addr", addr.String(), "applicationType", g.ApplicationType)
+	go c.readLoop()
+	return c, nil
+}
+
+func readGreeting(ctx context.Context, conn *websocket.Conn) (Greeting, error) {
+	if d, ok := ctx.Deadline(); ok {
+		conn.SetReadDeadline(d)
+	}
+	stop := context.AfterFunc(ctx, func() { conn.SetReadDeadline(time.Now()) })
+	defer stop()
+	mt, data, err := conn.ReadMessage()
+	if err != nil {
+		if ctx.Err() != nil {
+			return Greeting{}, ctx.Err()
+		}
+		return Greeting{}, err
+	}
+	conn.SetReadDeadline(time.Time{})
+	if mt != websocket.TextMessage {
+		return Greeting{}, protocolError("greeting is a binary frame")
+	}
+	pkt, err := parsePacket(data)
+	if err != nil {
+		return Greeting{}, err
+	}
+	if from, _ := pkt.str("from"); from != "root" {
+		return Greeting{}, protocolError("first packet is from %q, want root", from)
+	}
+	if _, ok := pkt["type"]; ok {
+		return Greeting{}, protocolError("first packet is an event, not a greeting")
+	}
+	g := Greeting{}
+	if raw, ok := pkt["applicationType"]; ok {
+		if err := json.Unmarshal(raw, &g.ApplicationType); err != nil {
+			return Greeting{}, protocolError("greeting applicationType: %v", err)
+		}
+		if g.ApplicationType != "browser" {
+			return Greeting{}, protocolError("applicationType %q, want browser", g.ApplicationType)
+		}
+	}
+	if raw, ok := pkt["traits"]; ok {
+		if err := json.Unmarshal(raw, &g.Traits); err != nil {
+			return Greeting{}, protocolError("greeting traits: %v", err)
+		}
+	}
+	return g, nil
+}
+
+// Greeting returns the root greeting received by Dial.
+func (c *Client) Greeting() Greeting { return c.greeting }
+
+// Done is closed when the connection has ended.
+func (c *Client) Done() <-chan struct{} { return c.done }
+
+// Err is nil while the connection is up; afterwards it says why it ended
+// (errors.Is(err, ErrClosed) holds, and the cause is wrapped).
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.st.err
+}
+
+var errClientClosed = errors.New("closed by client")
+
+// Close ends the connection; pending requests fail with ErrClosed.
+func (c *Client) Close() error {
+	c.conn.WriteControl(websocket.CloseMessage,
+		websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""),
+		time.Now().Add(time.Second))
+	c.shutdown(errClientClosed)
+	return nil
+}
+
+// shutdown ends the connection once, failing every waiter with cause.
+func (c *Client) shutdown(cause error) {
+	c.closeOnce.Do(func() {
+		err := &closedError{cause: cause}
+		var watches []*TabWatch
+		c.update(func(s *state) {
+			s.err = err
+			for actor, q := range s.queues {
+				for _, cl := range q {
+					if !cl.retired {
+						cl.ch <- reply{err: err}
+					}
+				}
+				delete(s.queues, actor)
+			}
+			for id, w := range s.evals {
+				w.ch <- reply{err: err}
+				delete(s.evals, id)
+			}
+			seen := map[*TabWatch]bool{}
+			for _, w := range s.watches {
+				if !seen[w] {
+					seen[w] = true
+					watches = append(watches, w)
+				}
+			}
+			clear(s.watches)
+		})
+		for _, w := range watches {
+			w.fail(err)
+		}
+		c.conn.Close()
+		if cause == errClientClosed {
+			c.log.Debug("rdp closed")
+		} else {
+			c.log.Warn("rdp connection ended", "err", cause)
+		}
+		close(c.done)
+	})
+}
+
+// readLoop is the only reader of the websocket.
+func (c *Client) readLoop() {
+	for {
+		mt, data, err := c.conn.ReadMessage()
+		if err != nil {
+			c.shutdown(fmt.Errorf("rdp: read: %w", err))
+			return
+		}
+		if mt != websocket.TextMessage {
+			c.shutdown(protocolError("binary frame"))
+			return
+		}
+		if err := c.dispatch(data); err != nil {
+			c.shutdown(err)
+			return
+		}
+	}
+}
+
+// packet is a decoded RDP packet, top-level keys matched exactly.
+type packet map[string]json.RawMessage
+
+func parsePacket(data []byte) (packet, error) {
+	var p packet
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, protocolError("packet of %d bytes is not a JSON object: %v", len(data), err)
+	}
+	if p == nil {
+		return nil, protocolError("packet is null")
+	}
+	return p, nil
+}
+
+// str returns the string field k; ok is false when absent or not a string.
+func (p packet) str(k string) (string, bool) {
+	raw, ok := p[k]
+	if !ok || len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// dispatch routes one packet: a reply (no "type") pops its actor's FIFO; an
+// event (top-level "type") goes to its handler. A non-nil error ends the
+// connection.
+func (c *Client) dispatch(data []byte) error {
+	pkt, err := parsePacket(data)
+	if err != nil {
+		return err
+	}
+	from, ok := pkt.str("from")
+	if !ok {
+		return protocolError("packet without a string \"from\"")
+	}
+	if _, isEvent := pkt["type"]; isEvent {
+		typ, ok := pkt.str("type")
+		if !ok {
+			return protocolError("packet from %s has a non-string type", from)
+		}
+		c.log.Debug("rdp event", "from", from, "type", typ)
+		c.event(from, typ, pkt, data)
+		return nil
+	}
+	var r reply
+	if _, isErr := pkt["error"]; isErr {
+		code, _ := pkt.str("error")
+		msg, _ := pkt.str("message")
+		r.err = &ActorError{Actor: from, Code: code, Message: msg}
+		c.log.Debug("rdp reply", "from", from, "error", code)
+	} else {
+		r.raw = data
+		c.log.Debug("rdp reply", "from", from)
+	}
+	c.update(func(s *state) {
+		q := s.queues[from]
+		if len(q) == 0 {
+			if r.err != nil {
+				s.note("unexpected error reply from %s: %s", from, r.err.(*ActorError).Code)
+			} else {
+				s.note("unexpected reply from %s", from)
+			}
+			return
+		}
+		cl := q[0]
+		q[0] = nil
+		if len(q) == 1 {
+			delete(s.queues, from)
+		} else {
+			s.queues[from] = q[1:]
+		}
+		if cl.retired {
+			if cl.eval && r.err == nil {
+				if id, ok := pkt.str("resultID"); ok {
+					s.abandon(id)
+				}
+			}
+			return
+		}
+		cl.ch <- r
+	})
+	return nil
+}
+
+// note records a summary (never a payload) of a packet nobody handled.
+func (s *state) note(format string, args ...any) {
+	msg := time.Now().UTC().Format("15:04:05.000 ") + fmt.Sprintf(format, args...)
+	if len(s.diag) < diagRingSize {
+		s.diag = append(s.diag, msg)
+		return
+	}
+	s.diag[s.diagNext] = msg
+	s.diagNext = (s.diagNext + 1) % diagRingSize
+}
+
+// Diagnostics returns summaries of the last (up to 100) packets that no
+// request or watcher handled, oldest first.
+func (c *Client) Diagnostics() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]string, 0, len(c.st.diag))
+	out = append(out, c.st.diag[c.st.diagNext:]...)
+	out = append(out, c.st.diag[:c.st.diagNext]...)
+	return out
+}
+
+// abandon drops the result of an evaluation nobody waits for any more.
+func (s *state) abandon(id string) {
+	if _, ok := s.early[id]; ok {
+		delete(s.early, id)
+		return
+	}
+	if s.dropped[id] {
+		return
+	}
+	s.dropped[id] = true
+	s.droppedQ = append(s.droppedQ, id)
+	if len(s.droppedQ) > maxEarlyResults {
+		delete(s.dropped, s.droppedQ[0])
+		s.droppedQ = s.droppedQ[1:]
+	}
+}
+
+// purge fails and removes every pending request and evaluation whose actor
+// matches; used when Firefox says no reply will ever come
+// (forwardingCancelled, target destroyed).
+func (s *state) purge(match func(actor string) bool, err error) {
+	for actor, q := range s.queues {
+		if !match(actor) {
+			continue
+		}
+		for _, cl := range q {
+			if !cl.retired {
+				cl.ch <- reply{err: err}
+			}
+		}
+		delete(s.queues, actor)
+	}
+	for id, w := range s.evals {
+		if match(w.console) {
+			w.ch <- reply{err: err}
+			delete(s.evals, id)
+		}
+	}
+	for pid, console := range s.consoles {
+		if match(console) {
+			delete(s.consoles, pid)
+		}
+	}
+	if s.parent != "" && match(s.parent) {
+		s.parent = ""
+	}
+}
+
+func (c *Client) event(from, typ string, pkt packet, data []byte) {
+	switch typ {
+	case "evaluationResult":
+		id, ok := pkt.str("resultID")
+		if !ok {
+			c.update(func(s *state) { s.note("evaluationResult from %s without resultID", from) })
+			return
+		}
+		c.update(func(s *state) {
+			if w := s.evals[id]; w != nil {
+				delete(s.evals, id)
+				w.ch <- reply{raw: data}
+				return
+			}
+			if s.dropped[id] {
+				delete(s.dropped, id)
+				return
+			}
+			// The result overtook its {resultID} acknowledgement: keep it
+			// for the evaluation that will register right after the ack.
+			if _, dup := s.early[id]; !dup {
+				s.earlyQ = append(s.earlyQ, id)
+			}
+			s.early[id] = data
+			for len(s.earlyQ) > maxEarlyResults {
+				delete(s.early, s.earlyQ[0])
+				s.earlyQ = s.earlyQ[1:]
+			}
+		})
+	case "forwardingCancelled":
+		prefix, _ := pkt.str("prefix")
+		if from != "root" || prefix == "" {
+			c.update(func(s *state) { s.note("forwardingCancelled from %s", from) })
+			return
+		}
+		if !strings.HasSuffix(prefix, "/") {
+			prefix += "/"
+		}
+		err := fmt.Errorf("%w (forwarding cancelled for %s)", ErrTargetGone, prefix)
+		c.update(func(s *state) {
+			s.purge(func(actor string) bool { return strings.HasPrefix(actor, prefix) }, err)
+		})
+	case "target-available-form", "target-destroyed-form",
+		"resources-available-array", "resources-updated-array", "resources-destroyed-array",
+		"descriptor-destroyed":
+		c.update(func(s *state) {
+			w := s.watches[from]
+			if w == nil {
+				s.note("%s from %s (not watched)", typ, from)
+				return
+			}
+			w.handle(s, from, typ, pkt)
+		})
+	default:
+		c.update(func(s *state) { s.note("%s from %s", typ, from) })
+	}
+}
+
+// encodeRequest builds {"to":to, ...fields of req}.
+func encodeRequest(to string, req any) ([]byte, string, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, "", fmt.Errorf("rdp: encode request to %s: %w", to, err)
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) < 2 || body[0] != '{' {
+		return nil, "", fmt.Errorf("rdp: request to %s is not a JSON object", to)
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	json.Unmarshal(body, &head)
+	if head.Type == "" {
+		return nil, "", fmt.Errorf("rdp: request to %s has no type", to)
+	}
+	toJSON, err := json.Marshal(to)
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]byte, 0, len(body)+len(toJSON)+8)
+	out = append(out, `{"to":`...)
+	out = append(out, toJSON...)
+	if rest := bytes.TrimSpace(body[1:]); len(rest) > 0 && rest[0] != '}' {
+		out = append(out, ',')
+	}
+	out = append(out, body[1:]...)
+	return out, head.Type, nil
+}
+
+// Request sends {"to":to, ...req} (req is a struct or map that includes
+// "type") and decodes the reply into resp (which may be nil). An error reply
+// is an *ActorError. Replies are matched per actor in request order.
+//
+// When ctx ends first, the request is retired (its reply, when it comes, is
+// discarded) and ctx.Err() is returned. When the client's RequestTimeout
+// passes first, the connection is closed as suspect and ErrTimeout returned.
+func (c *Client) Request(ctx context.Context, to string, req any, resp any) error {
+	body, typ, err := encodeRequest(to, req)
+	if err != nil {
+		return err
+	}
+	raw, err := c.roundTrip(ctx, to, typ, body, false, time.Now().Add(c.opts.RequestTimeout))
+	if err != nil {
+		return err
+	}
+	if resp != nil {
+		if err := json.Unmarshal(raw, resp); err != nil {
+			return fmt.Errorf("rdp: %s reply from %s: %w", typ, to, protocolError("%v", err))
+		}
+	}
+	return nil
+}
+
+// roundTrip sends body as a request to actor and waits for its reply.
+func (c *Client) roundTrip(ctx context.Context, actor, typ string, body []byte, eval bool, deadline time.Time) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cl := &call{actor: actor, typ: typ, eval: eval, ch: make(chan reply, 1)}
+	if err := c.write(ctx, body, cl, deadline); err != nil {
+		return nil, err
+	}
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case r := <-cl.ch:
+		return r.raw, r.err
+	case <-ctx.Done():
+		c.update(func(s *state) { cl.retired = true })
+		return nil, ctx.Err()
+	case <-timer.C:
+		err := fmt.Errorf("%w: %s to %s after %v", ErrTimeout, typ, actor, c.opts.RequestTimeout)
+		c.update(func(s *state) { cl.retired = true })
+		c.shutdown(err)
+		return nil, err
+	}
+}
+
+// write sends one packet; when cl is non-nil it joins its actor's FIFO in
+// the same critical section, so queue order is wire order.
+func (c *Client) write(ctx context.Context, body []byte, cl *call, deadline time.Time) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	var closed error
+	c.update(func(s *state) {
+		if s.err != nil {
+			closed = s.err
+			return
+		}
+		if cl != nil {
+			s.queues[cl.actor] = append(s.queues[cl.actor], cl)
+		}
+	})
+	if closed != nil {
+		return closed
+	}
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	c.conn.SetWriteDeadline(deadline)
+	if err := c.conn.WriteMessage(websocket.TextMessage, body); err != nil {
+		// A failed or partial write leaves the stream unusable.
+		c.shutdown(fmt.Errorf("rdp: write: %w", err))
+		return c.Err()
+	}
+	return nil
+}
+
+// notify sends a request that never gets a reply (unwatchTargets,
+// unwatchResources, clearResources). It does not wait.
+func (c *Client) notify(to string, req any) error {
+	body, typ, err := encodeRequest(to, req)
+	if err != nil {
+		return err
+	}
+	c.log.Debug("rdp send (no reply expected)", "to", to, "type", typ)
+	return c.write(context.Background(), body, nil, time.Now().Add(5*time.Second))
+}

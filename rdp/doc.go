@@ -1,0 +1,64 @@
+// Package rdp is a client for Firefox's DevTools Remote Debugging Protocol
+// (RDP) over the WebSocket that `firefox --start-debugger-server ws:PORT`
+// opens. It knows packets and actors, nothing about MCP tools: the rest of
+// the program sees tabs, targets, console actors and string results, never
+// packet shapes.
+//
+// The trust boundary: the peer is the user's own Firefox on a loopback
+// address, but everything it relays from web pages (titles, URLs, evaluation
+// results, exception messages) is untrusted data. Inputs are capped (the
+// WebSocket read limit, the joined long-string size); a malformed packet ends
+// the connection with ErrProtocol instead of a panic. Logs name actors,
+// packet types and error codes only, never scripts or results.
+//
+// How it works:
+//   - One goroutine owns the read side and routes every packet. RDP has no
+//     request ids: a packet with a top-level "type" is an event; any other
+//     packet is the reply to the oldest pending request to the actor it comes
+//     from (each actor answers in order), so pending requests queue per actor.
+//   - evaluateJSAsync answers twice: an acknowledgement carrying a resultID,
+//     then an evaluationResult event matched by that id only (it may overtake
+//     the acknowledgement, and results may come out of order).
+//   - Strings of 10,000 UTF-16 units or more come back as long-string actors;
+//     they are fetched with substring requests and joined as UTF-16, because a
+//     chunk can end inside a surrogate pair.
+//   - WatchTab follows a tab with the watcher actor: every navigation
+//     replaces the top-level target and its console actor, and a pending
+//     evaluation on a destroyed target never gets a result, so it is failed
+//     with ErrTargetGone.
+//
+// # IMPORTANT
+//
+//   - ContentProcessConsole and ParentProcessConsole return consoles that run
+//     code with the system principal (full browser privileges). Evaluate only
+//     constant scripts with JSON-encoded arguments there, never text that came
+//     from a page or a model.
+//   - A request that outlives Options.RequestTimeout makes the connection
+//     suspect (later replies could be attributed to the wrong request): the
+//     client closes itself and every pending call fails. Reconnecting is the
+//     caller's job: Dial a new Client.
+//   - A request cancelled through its ctx stays queued but retired: its reply
+//     is swallowed when it arrives, so the next request to that actor still
+//     gets its own reply.
+//   - unwatchTargets, unwatchResources and clearResources never get a reply;
+//     this package sends them without waiting.
+//
+// # Limitations
+//
+//   - A target obtained with a tab descriptor's getTarget (rather than the
+//     watcher) goes stale silently on navigation; use WatchTab.
+//   - Page scripts run in the page's own realm, where the page can replace
+//     built-ins such as JSON.stringify; see ContentProcessConsole for the
+//     Xray-isolated alternative.
+//
+// Example:
+//
+//	c, err := rdp.Dial(ctx, netip.MustParseAddrPort("127.0.0.1:6000"), rdp.Options{})
+//	if err != nil { … }
+//	defer c.Close()
+//	tabs, err := c.ListTabs(ctx)
+//	w, err := c.WatchTab(ctx, tabs[0])
+//	defer w.Close()
+//	target, err := w.WaitReady(ctx, "interactive")
+//	title, err := c.EvaluateString(ctx, target.ConsoleActor, "JSON.stringify(document.title)", rdp.EvalOptions{})
+package rdp

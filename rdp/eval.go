@@ -1,0 +1,289 @@
+package rdp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// EvalOptions tunes EvaluateString.
+type EvalOptions struct {
+	Await bool // await a returned Promise (mapped:{await:true})
+}
+
+type evalRequest struct {
+	Type   string      `json:"type"`
+	Text   string      `json:"text"`
+	Mapped *evalMapped `json:"mapped,omitempty"`
+}
+
+type evalMapped struct {
+	Await bool `json:"await"`
+}
+
+// grip is the part of an object grip we look at.
+type grip struct {
+	Type    string          `json:"type"`
+	Class   string          `json:"class"`
+	Actor   string          `json:"actor"`
+	Length  int64           `json:"length"`
+	Initial json.RawMessage `json:"initial"`
+}
+
+type stackFrame struct {
+	Filename     string `json:"filename"`
+	LineNumber   int    `json:"lineNumber"`
+	ColumnNumber int    `json:"columnNumber"`
+	FunctionName string `json:"functionName"`
+}
+
+type evalResult struct {
+	Result                json.RawMessage `json:"result"`
+	HasException          bool            `json:"hasException"`
+	ExceptionMessage      json.RawMessage `json:"exceptionMessage"`
+	ExceptionStack        []stackFrame    `json:"exceptionStack"`
+	TopLevelAwaitRejected bool            `json:"topLevelAwaitRejected"`
+}
+
+// EvaluateString evaluates src with evaluateJSAsync on consoleActor and
+// returns its result, which must be a string (page scripts return
+// JSON.stringify(...)). Long strings are fetched in chunks, joined in UTF-16
+// and released.
+//
+// An exception is an *EvalError. A result of another type is an ErrProtocol
+// error naming the type. When the target dies while the evaluation is pending
+// the error is ErrTargetGone. When the client's RequestTimeout passes while
+// waiting for the result (not the acknowledgement), ErrTimeout is returned but
+// the connection stays open: results are matched by id, so a slow script
+// (say, one blocked by an alert) does not make the connection suspect.
+func (c *Client) EvaluateString(ctx context.Context, consoleActor, src string, opts EvalOptions) (string, error) {
+	s, err := c.evaluateString(ctx, consoleActor, src, opts)
+	if err != nil {
+		if IsNoSuchActor(err) || errors.Is(err, ErrTargetGone) {
+			c.forgetConsole(consoleActor)
+		}
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return "", err
+		}
+		return "", fmt.Errorf("rdp: evaluateJSAsync on %s: %w", consoleActor, err)
+	}
+	return s, nil
+}
+
+func (c *Client) evaluateString(ctx context.Context, console, src string, opts EvalOptions) (string, error) {
+	req := evalRequest{Type: "evaluateJSAsync", Text: src}
+	if opts.Await {
+		req.Mapped = &evalMapped{Await: true}
+	}
+	body, typ, err := encodeRequest(console, req)
+	if err != nil {
+		return "", err
+	}
+	deadline := time.Now().Add(c.opts.RequestTimeout)
+	ack, err := c.roundTrip(ctx, console, typ, body, true, deadline)
+	if err != nil {
+		return "", err
+	}
+	ackPkt, err := parsePacket(ack)
+	if err != nil {
+		return "", err
+	}
+	id, ok := ackPkt.str("resultID")
+	if !ok || id == "" {
+		return "", protocolError("evaluateJSAsync acknowledgement without resultID")
+	}
+
+	w := &evalWait{console: console, ch: make(chan reply, 1)}
+	c.update(func(s *state) {
+		switch {
+		case s.err != nil:
+			w.ch <- reply{err: s.err}
+		case s.early[id] != nil:
+			w.ch <- reply{raw: s.early[id]}
+			delete(s.early, id)
+		default:
+			s.evals[id] = w
+		}
+	})
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	var r reply
+	select {
+	case r = <-w.ch:
+	case <-ctx.Done():
+		c.cancelEval(id, w)
+		return "", ctx.Err()
+	case <-timer.C:
+		c.cancelEval(id, w)
+		return "", fmt.Errorf("%w: no evaluation result after %v", ErrTimeout, c.opts.RequestTimeout)
+	}
+	if r.err != nil {
+		return "", r.err
+	}
+	var res evalResult
+	if err := json.Unmarshal(r.raw, &res); err != nil {
+		return "", protocolError("evaluationResult: %v", err)
+	}
+	if res.HasException || res.TopLevelAwaitRejected {
+		return "", evalError(res)
+	}
+	return c.resultString(ctx, res.Result)
+}
+
+// cancelEval unregisters an evaluation nobody waits for any more.
+func (c *Client) cancelEval(id string, w *evalWait) {
+	c.update(func(s *state) {
+		if s.evals[id] == w {
+			delete(s.evals, id)
+			s.abandon(id)
+		}
+	})
+}
+
+func evalError(res evalResult) *EvalError {
+	e := &EvalError{}
+	if len(res.ExceptionMessage) > 0 {
+		switch res.ExceptionMessage[0] {
+		case '"':
+			json.Unmarshal(res.ExceptionMessage, &e.Message)
+		case '{':
+			var g grip
+			json.Unmarshal(res.ExceptionMessage, &g)
+			if g.Type == "longString" {
+				var initial string
+				json.Unmarshal(g.Initial, &initial)
+				e.Message = initial + "…"
+			}
+		}
+	}
+	if e.Message == "" {
+		if res.TopLevelAwaitRejected {
+			e.Message = "promise rejected"
+		} else {
+			e.Message = "exception"
+		}
+	}
+	var b strings.Builder
+	for i, f := range res.ExceptionStack {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s@%s:%d:%d", f.FunctionName, f.Filename, f.LineNumber, f.ColumnNumber)
+	}
+	e.Stack = b.String()
+	return e
+}
+
+// resultString turns an evaluation result into a string: a JSON string as
+// is, a longString grip fetched and released; anything else is an error.
+func (c *Client) resultString(ctx context.Context, raw json.RawMessage) (string, error) {
+	if len(raw) == 0 {
+		return "", protocolError("evaluation result missing")
+	}
+	switch raw[0] {
+	case '"':
+		u, err := appendJSONStringUTF16(nil, raw)
+		if err != nil {
+			return "", protocolError("evaluation result: %v", err)
+		}
+		return utf16String(u), nil
+	case '{':
+		var g grip
+		if err := json.Unmarshal(raw, &g); err != nil {
+			return "", protocolError("evaluation result grip: %v", err)
+		}
+		if g.Type == "longString" {
+			return c.longString(ctx, g)
+		}
+		what := g.Type
+		if g.Class != "" {
+			what += " " + g.Class
+		}
+		return "", protocolError("evaluation returned %s, want a string", what)
+	case 't', 'f':
+		return "", protocolError("evaluation returned a boolean, want a string")
+	case 'n':
+		return "", protocolError("evaluation returned null, want a string")
+	default:
+		return "", protocolError("evaluation returned a number, want a string")
+	}
+}
+
+type substringRequest struct {
+	Type  string `json:"type"`
+	Start int64  `json:"start"`
+	End   int64  `json:"end"`
+}
+
+type typeOnly struct {
+	Type string `json:"type"`
+}
+
+// longString fetches a longString grip with substring requests, joining the
+// chunks as UTF-16 (a chunk may end inside a surrogate pair), then releases
+// the actor.
+func (c *Client) longString(ctx context.Context, g grip) (string, error) {
+	if g.Actor == "" {
+		return "", protocolError("longString grip without actor")
+	}
+	defer c.release(ctx, g.Actor)
+	if g.Length < 0 {
+		return "", protocolError("longString length %d", g.Length)
+	}
+	if g.Length > int64(c.opts.MaxStringUnits) {
+		return "", &LimitError{What: "long string (UTF-16 units)", Size: g.Length, Limit: int64(c.opts.MaxStringUnits)}
+	}
+	units := make([]uint16, 0, g.Length)
+	var err error
+	if len(g.Initial) > 0 {
+		if units, err = appendJSONStringUTF16(units, g.Initial); err != nil {
+			return "", protocolError("longString initial: %v", err)
+		}
+	}
+	if int64(len(units)) > g.Length {
+		return "", protocolError("longString initial longer than its length")
+	}
+	for int64(len(units)) < g.Length {
+		start := int64(len(units))
+		end := min(start+int64(c.chunk), g.Length)
+		var resp struct {
+			Substring json.RawMessage `json:"substring"`
+		}
+		if err := c.Request(ctx, g.Actor, substringRequest{Type: "substring", Start: start, End: end}, &resp); err != nil {
+			return "", err
+		}
+		before := len(units)
+		if units, err = appendJSONStringUTF16(units, resp.Substring); err != nil {
+			return "", protocolError("substring: %v", err)
+		}
+		if got := int64(len(units) - before); got != end-start {
+			return "", protocolError("substring %d..%d returned %d units", start, end, got)
+		}
+	}
+	return utf16String(units), nil
+}
+
+// release frees a long-string actor, best effort, even when ctx is done.
+func (c *Client) release(ctx context.Context, actor string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := c.Request(ctx, actor, typeOnly{Type: "release"}, nil); err != nil {
+		c.log.Debug("rdp release failed", "actor", actor, "err", err)
+	}
+}
+
+func (c *Client) forgetConsole(console string) {
+	c.update(func(s *state) {
+		for pid, a := range s.consoles {
+			if a == console {
+				delete(s.consoles, pid)
+			}
+		}
+		if s.parent == console {
+			s.parent = ""
+		}
+	})
+}

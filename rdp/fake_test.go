@@ -1,0 +1,790 @@
+package rdp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf16"
+
+	"github.com/gorilla/websocket"
+)
+
+// peer is the fake Firefox side of one connection, driven by a test script.
+type peer struct {
+	t    *testing.T
+	conn *websocket.Conn
+	wmu  sync.Mutex
+	reqs chan map[string]any
+}
+
+const greetingJSON = `{"from":"root","applicationType":"browser","testConnectionPrefix":"server1.conn0.","traits":{"networkMonitor":true}}`
+
+// fakeFirefox serves one WebSocket connection and runs script on it.
+// The script sends the greeting itself (p.send(greetingJSON)) unless it
+// tests a bad one.
+func fakeFirefox(t *testing.T, script func(p *peer)) netip.AddrPort {
+	t.Helper()
+	up := websocket.Upgrader{}
+	scriptDone := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Origin") != "" {
+			t.Errorf("client sent Origin %q", r.Header.Get("Origin"))
+		}
+		conn, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			t.Errorf("upgrade: %v", err)
+			return
+		}
+		defer conn.Close()
+		p := &peer{t: t, conn: conn, reqs: make(chan map[string]any, 100)}
+		go func() {
+			defer close(p.reqs)
+			for {
+				_, data, err := conn.ReadMessage()
+				if err != nil {
+					return
+				}
+				var m map[string]any
+				if err := json.Unmarshal(data, &m); err != nil {
+					t.Errorf("client sent non-JSON %q", data)
+					return
+				}
+				p.reqs <- m
+			}
+		}()
+		script(p)
+		close(scriptDone)
+	}))
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	return netip.MustParseAddrPort(strings.TrimPrefix(srv.URL, "http://"))
+}
+
+func (p *peer) send(format string, args ...any) { p.raw(fmt.Sprintf(format, args...)) }
+
+func (p *peer) raw(packet string) {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	if err := p.conn.WriteMessage(websocket.TextMessage, []byte(packet)); err != nil {
+		p.t.Errorf("peer send: %v", err)
+	}
+}
+
+// recv returns the client's next request.
+func (p *peer) recv() map[string]any {
+	select {
+	case m, ok := <-p.reqs:
+		if !ok {
+			p.t.Errorf("peer: connection closed while waiting for a request")
+			return map[string]any{}
+		}
+		return m
+	case <-time.After(10 * time.Second):
+		p.t.Errorf("peer: no request within 10s")
+		return map[string]any{}
+	}
+}
+
+// expect returns the next request and checks its to and type.
+func (p *peer) expect(to, typ string) map[string]any {
+	m := p.recv()
+	if m["to"] != to || m["type"] != typ {
+		p.t.Errorf("peer: got request %v, want to=%s type=%s", m, to, typ)
+	}
+	return m
+}
+
+// idle waits until the client closes the connection or a timeout passes.
+func (p *peer) idle(d time.Duration) {
+	select {
+	case <-p.reqs:
+	case <-time.After(d):
+	}
+}
+
+func dialFake(t *testing.T, addr netip.AddrPort, opts Options) *Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, addr, opts)
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+const console = "server1.conn0.watcher2.process5//consoleActor3"
+
+func TestFakeGreetingAndListTabs(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect("root", "listTabs")
+		p.send(`{"tabs":[{"actor":"server1.conn0.tabDescriptor1","browserId":9,"title":"One","url":"http://a/","selected":false,"traits":{"watcher":true}},` +
+			`{"actor":"server1.conn0.tabDescriptor2","browserId":12,"title":"Two ✓","url":"http://b/","selected":true}],"from":"root"}`)
+		p.expect("root", "getTab")
+		p.send(`{"from":"root","error":"noTab","message":"Unable to find tab with browserId '77'"}`)
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	if g := c.Greeting(); g.ApplicationType != "browser" || g.Traits["networkMonitor"] != true {
+		t.Errorf("Greeting = %+v", g)
+	}
+	tabs, err := c.ListTabs(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Tab{
+		{Actor: "server1.conn0.tabDescriptor1", BrowserID: 9, Title: "One", URL: "http://a/"},
+		{Actor: "server1.conn0.tabDescriptor2", BrowserID: 12, Title: "Two ✓", URL: "http://b/", Selected: true},
+	}
+	if fmt.Sprint(tabs) != fmt.Sprint(want) {
+		t.Errorf("ListTabs = %+v\nwant %+v", tabs, want)
+	}
+	if _, err := c.GetTab(testCtx(t), 77); !errors.Is(err, ErrTabClosed) {
+		t.Errorf("GetTab(77) = %v, want ErrTabClosed", err)
+	}
+}
+
+func evalResultJSON(id, result string) string {
+	return fmt.Sprintf(`{"type":"evaluationResult","resultID":%q,"hasException":false,"input":"…","result":%s,"startTime":1,"timestamp":2,"from":%q}`, id, result, console)
+}
+
+func TestFakeEvaluate(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		m := p.expect(console, "evaluateJSAsync")
+		if m["text"] != "1+1" || m["mapped"] != nil {
+			p.t.Errorf("request = %v", m)
+		}
+		p.send(`{"resultID":"r1","from":%q}`, console)
+		p.raw(evalResultJSON("r1", `"two \"2\" \ud83d\ude00"`))
+		m = p.expect(console, "evaluateJSAsync")
+		if mp, _ := m["mapped"].(map[string]any); mp["await"] != true {
+			p.t.Errorf("Await request = %v", m)
+		}
+		p.send(`{"resultID":"r2","from":%q}`, console)
+		p.raw(evalResultJSON("r2", `""`))
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	got, err := c.EvaluateString(testCtx(t), console, "1+1", EvalOptions{})
+	if err != nil || got != `two "2" 😀` {
+		t.Fatalf("EvaluateString = %q, %v", got, err)
+	}
+	got, err = c.EvaluateString(testCtx(t), console, "2", EvalOptions{Await: true})
+	if err != nil || got != "" {
+		t.Fatalf("EvaluateString (await) = %q, %v", got, err)
+	}
+}
+
+func TestFakeResultBeforeAck(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect(console, "evaluateJSAsync")
+		p.raw(evalResultJSON("r1", `"early"`))
+		p.send(`{"resultID":"r1","from":%q}`, console)
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	got, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
+	if err != nil || got != "early" {
+		t.Fatalf("EvaluateString = %q, %v", got, err)
+	}
+}
+
+func TestFakeResultsOutOfOrder(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		a := p.expect(console, "evaluateJSAsync")
+		b := p.expect(console, "evaluateJSAsync")
+		// ack both in request order, then answer the second first
+		p.send(`{"resultID":"id-%s","from":%q}`, a["text"], console)
+		p.send(`{"resultID":"id-%s","from":%q}`, b["text"], console)
+		p.raw(evalResultJSON(fmt.Sprint("id-", b["text"]), fmt.Sprintf("%q", "result of "+b["text"].(string))))
+		p.raw(evalResultJSON(fmt.Sprint("id-", a["text"]), fmt.Sprintf("%q", "result of "+a["text"].(string))))
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	var wg sync.WaitGroup
+	for _, src := range []string{"alpha", "beta"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, err := c.EvaluateString(testCtx(t), console, src, EvalOptions{})
+			if err != nil || got != "result of "+src {
+				t.Errorf("EvaluateString(%s) = %q, %v", src, got, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func TestFakeResultAfterNotifications(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect(console, "evaluateJSAsync")
+		p.send(`{"resultID":"r1","from":%q}`, console)
+		p.send(`{"from":"root","type":"tabListChanged"}`)
+		p.send(`{"type":"frameUpdate","frames":[],"from":"server1.conn0.child1/windowGlobalTarget2"}`)
+		p.send(`{"type":"evaluationResult","resultID":"someone-else","result":"no","from":%q}`, console)
+		p.send(`{"type":"resources-available-array","array":[["document-event",[]]],"from":"server1.conn0.unknown"}`)
+		p.send(`{"from":"server1.conn0.nobody"}`)
+		p.raw(evalResultJSON("r1", `"mine"`))
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	got, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
+	if err != nil || got != "mine" {
+		t.Fatalf("EvaluateString = %q, %v", got, err)
+	}
+	diag := strings.Join(c.Diagnostics(), "\n")
+	for _, want := range []string{"tabListChanged from root", "frameUpdate from server1.conn0.child1/windowGlobalTarget2", "unexpected reply from server1.conn0.nobody"} {
+		if !strings.Contains(diag, want) {
+			t.Errorf("Diagnostics lacks %q:\n%s", want, diag)
+		}
+	}
+}
+
+func TestFakeDiagnosticsBounded(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		for i := range 250 {
+			p.send(`{"from":"root","type":"note%d"}`, i)
+		}
+		p.expect("root", "listTabs")
+		p.send(`{"tabs":[],"from":"root"}`)
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	if _, err := c.ListTabs(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	d := c.Diagnostics()
+	if len(d) != 100 || !strings.Contains(d[0], "note150 ") || !strings.Contains(d[99], "note249 ") {
+		t.Fatalf("Diagnostics: %d entries, first %q last %q", len(d), d[0], d[len(d)-1])
+	}
+}
+
+func TestFakeException(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect(console, "evaluateJSAsync")
+		p.send(`{"resultID":"r1","from":%q}`, console)
+		p.send(`{"type":"evaluationResult","resultID":"r1","hasException":true,"exception":{"type":"object","class":"Error","actor":"x/obj1"},`+
+			`"exceptionMessage":"Error: boom","exceptionStack":[{"filename":"debugger eval code","lineNumber":1,"columnNumber":7,"functionName":"f"},`+
+			`{"filename":"debugger eval code","lineNumber":2,"columnNumber":1,"functionName":""}],"result":{"type":"undefined"},"from":%q}`, console)
+		p.expect(console, "evaluateJSAsync")
+		p.send(`{"resultID":"r2","from":%q}`, console)
+		p.send(`{"type":"evaluationResult","resultID":"r2","hasException":false,"topLevelAwaitRejected":true,"from":%q}`, console)
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	_, err := c.EvaluateString(testCtx(t), console, "f()", EvalOptions{})
+	var ee *EvalError
+	if !errors.As(err, &ee) {
+		t.Fatalf("err = %v, want *EvalError", err)
+	}
+	if ee.Message != "Error: boom" || ee.Stack != "f@debugger eval code:1:7\n@debugger eval code:2:1" {
+		t.Errorf("EvalError = %+v", ee)
+	}
+	_, err = c.EvaluateString(testCtx(t), console, "g()", EvalOptions{Await: true})
+	if !errors.As(err, &ee) || ee.Message != "promise rejected" {
+		t.Errorf("rejected await: err = %v", err)
+	}
+}
+
+func TestFakeNonStringResults(t *testing.T) {
+	results := []struct{ json, want string }{
+		{`{"type":"undefined"}`, "undefined"},
+		{`42`, "number"},
+		{`null`, "null"},
+		{`true`, "boolean"},
+		{`{"type":"object","class":"Array","actor":"a/obj2"}`, "object Array"},
+	}
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		for i, r := range results {
+			p.expect(console, "evaluateJSAsync")
+			p.send(`{"resultID":"r%d","from":%q}`, i, console)
+			p.raw(evalResultJSON(fmt.Sprint("r", i), r.json))
+		}
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	for _, r := range results {
+		_, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
+		if !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), r.want) {
+			t.Errorf("result %s: err = %v, want ErrProtocol naming %q", r.json, err, r.want)
+		}
+	}
+}
+
+// jsonUTF16 encodes UTF-16 units as a JSON string the way Firefox does for
+// a lone surrogate: every non-ASCII unit as a \u escape.
+func jsonUTF16(u []uint16) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, x := range u {
+		switch {
+		case x == '"' || x == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(byte(x))
+		case x < 0x20 || x >= 0x7f:
+			fmt.Fprintf(&b, `\u%04x`, x)
+		default:
+			b.WriteByte(byte(x))
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func TestFakeLongStringSurrogateSplit(t *testing.T) {
+	// 4 ASCII units then an emoji (a surrogate pair) at units 4-5: the
+	// initial (5 units) and each 7-unit chunk boundary split pairs.
+	want := "abcd😀" + strings.Repeat("xy😀\"\\é", 20) + "end"
+	units := utf16.Encode([]rune(want))
+	const actor = "server1.conn0.watcher2.process5//longstractor9"
+	released := make(chan bool, 1)
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect(console, "evaluateJSAsync")
+		p.send(`{"resultID":"r1","from":%q}`, console)
+		p.raw(evalResultJSON("r1", fmt.Sprintf(`{"type":"longString","actor":%q,"length":%d,"initial":%s}`, actor, len(units), jsonUTF16(units[:5]))))
+		for {
+			m := p.recv()
+			switch m["type"] {
+			case "substring":
+				start, end := int(m["start"].(float64)), int(m["end"].(float64))
+				end = min(end, len(units))
+				p.send(`{"substring":%s,"from":%q}`, jsonUTF16(units[start:end]), actor)
+			case "release":
+				p.send(`{"from":%q}`, actor)
+				released <- true
+				p.idle(time.Second)
+				return
+			default:
+				p.t.Errorf("unexpected request %v", m)
+				return
+			}
+		}
+	})
+	c := dialFake(t, addr, Options{})
+	c.chunk = 7
+	got, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Fatalf("long string mismatch:\n got %q\nwant %q", got, want)
+	}
+	select {
+	case <-released:
+	case <-time.After(5 * time.Second):
+		t.Fatal("long string not released")
+	}
+}
+
+func TestFakeLongStringLimit(t *testing.T) {
+	const actor = "server1.conn0.watcher2.process5//longstractor9"
+	released := make(chan bool, 1)
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect(console, "evaluateJSAsync")
+		p.send(`{"resultID":"r1","from":%q}`, console)
+		p.raw(evalResultJSON("r1", fmt.Sprintf(`{"type":"longString","actor":%q,"length":20000,"initial":"aaa"}`, actor)))
+		p.expect(actor, "release")
+		p.send(`{"from":%q}`, actor)
+		released <- true
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{MaxStringUnits: 10000})
+	_, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
+	var le *LimitError
+	if !errors.As(err, &le) || le.Limit != 10000 || le.Size != 20000 {
+		t.Fatalf("err = %v, want LimitError 20000 > 10000", err)
+	}
+	select {
+	case <-released:
+	case <-time.After(5 * time.Second):
+		t.Fatal("long string not released")
+	}
+}
+
+func TestFakeActorError(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect(console, "evaluateJSAsync")
+		p.send(`{"from":%q,"error":"noSuchActor","message":"No such actor for ID: %s"}`, console, console)
+		p.expect("root", "getRoot")
+		p.send(`{"from":"root","screenshotActor":"server1.conn0.screenshotActor2"}`)
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	_, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
+	var ae *ActorError
+	if !errors.As(err, &ae) || ae.Code != "noSuchActor" || ae.Actor != console || !strings.Contains(ae.Message, "No such actor") {
+		t.Fatalf("err = %v, want noSuchActor ActorError", err)
+	}
+	if !IsNoSuchActor(err) || !errors.Is(err, &ActorError{Code: "noSuchActor"}) || errors.Is(err, &ActorError{Code: "other"}) {
+		t.Errorf("ActorError matching is wrong for %v", err)
+	}
+	// The connection is still fine.
+	var resp struct {
+		ScreenshotActor string `json:"screenshotActor"`
+	}
+	if err := c.Request(testCtx(t), "root", map[string]string{"type": "getRoot"}, &resp); err != nil || resp.ScreenshotActor == "" {
+		t.Fatalf("getRoot = %+v, %v", resp, err)
+	}
+}
+
+func TestFakeTimeoutClosesClient(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.recv()
+		p.recv()
+		p.idle(5 * time.Second) // never answers
+	})
+	c := dialFake(t, addr, Options{RequestTimeout: 300 * time.Millisecond})
+	other := make(chan error, 1)
+	go func() {
+		// Its own deadline is later: it must fail because the connection closes.
+		c2ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		time.Sleep(100 * time.Millisecond)
+		other <- c.Request(c2ctx, "server1.conn0.other", map[string]string{"type": "ping"}, nil)
+	}()
+	start := time.Now()
+	err := c.Request(context.Background(), "root", map[string]string{"type": "listTabs"}, nil)
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("err = %v, want ErrTimeout", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("timeout took %v", d)
+	}
+	select {
+	case <-c.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("client not closed after a timeout")
+	}
+	if err := <-other; !errors.Is(err, ErrClosed) {
+		t.Errorf("other pending request: %v, want ErrClosed", err)
+	}
+	if !errors.Is(c.Err(), ErrClosed) || !errors.Is(c.Err(), ErrTimeout) {
+		t.Errorf("Err() = %v, want ErrClosed caused by ErrTimeout", c.Err())
+	}
+	if err := c.Request(testCtx(t), "root", map[string]string{"type": "listTabs"}, nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("request after close: %v", err)
+	}
+}
+
+func TestFakeForwardingCancelled(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect(console, "evaluateJSAsync")
+		p.send(`{"resultID":"r1","from":%q}`, console)
+		// a plain request to an actor under the same prefix, still unanswered
+		p.expect("server1.conn0.watcher2.process5//inspectorActor4", "getWalker")
+		// and one under another prefix, which must survive
+		p.expect("server1.conn0.watcher2.process7//inspectorActor4", "getWalker")
+		p.send(`{"from":"root","type":"forwardingCancelled","prefix":"server1.conn0.watcher2.process5/"}`)
+		p.send(`{"from":"server1.conn0.watcher2.process7//inspectorActor4","walker":{}}`)
+		p.idle(2 * time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	errs := make(chan error, 3)
+	go func() {
+		_, err := c.EvaluateString(testCtx(t), console, "new Promise(()=>{})", EvalOptions{Await: true})
+		errs <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	go func() {
+		errs <- c.Request(testCtx(t), "server1.conn0.watcher2.process5//inspectorActor4", map[string]string{"type": "getWalker"}, nil)
+	}()
+	time.Sleep(100 * time.Millisecond)
+	go func() {
+		errs <- c.Request(testCtx(t), "server1.conn0.watcher2.process7//inspectorActor4", map[string]string{"type": "getWalker"}, nil)
+	}()
+	gone, ok := 0, 0
+	for range 3 {
+		select {
+		case err := <-errs:
+			switch {
+			case err == nil:
+				ok++
+			case errors.Is(err, ErrTargetGone):
+				gone++
+			default:
+				t.Errorf("unexpected error %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a pending request hangs after forwardingCancelled")
+		}
+	}
+	if gone != 2 || ok != 1 {
+		t.Errorf("gone=%d ok=%d, want 2 and 1", gone, ok)
+	}
+}
+
+func TestFakeCancelThenNextRequestGetsItsReply(t *testing.T) {
+	const actor = "server1.conn0.child1/inspectorActor4"
+	firstSeen := make(chan struct{})
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect(actor, "first")
+		close(firstSeen)
+		p.expect(actor, "second")
+		p.send(`{"from":%q,"answer":"to first"}`, actor)
+		p.send(`{"from":%q,"answer":"to second"}`, actor)
+		// an evaluation cancelled before its ack: its ack and result are dropped
+		p.expect(console, "evaluateJSAsync")
+		p.expect(console, "evaluateJSAsync")
+		p.send(`{"resultID":"cancelled","from":%q}`, console)
+		p.send(`{"resultID":"kept","from":%q}`, console)
+		p.raw(evalResultJSON("kept", `"kept result"`))
+		p.raw(evalResultJSON("cancelled", `"cancelled result"`))
+		p.idle(2 * time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-firstSeen; cancel() }()
+	if err := c.Request(ctx, actor, map[string]string{"type": "first"}, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled request: %v", err)
+	}
+	var resp struct {
+		Answer string `json:"answer"`
+	}
+	if err := c.Request(testCtx(t), actor, map[string]string{"type": "second"}, &resp); err != nil || resp.Answer != "to second" {
+		t.Fatalf("next request got %+v, %v; want its own reply", resp, err)
+	}
+
+	ectx, ecancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() {
+		_, err := c.EvaluateString(ectx, console, "first", EvalOptions{})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	ecancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled eval: %v", err)
+	}
+	got, err := c.EvaluateString(testCtx(t), console, "second", EvalOptions{})
+	if err != nil || got != "kept result" {
+		t.Fatalf("eval after a cancelled one = %q, %v", got, err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	c.update(func(s *state) {
+		if len(s.early) != 0 || len(s.evals) != 0 || len(s.queues) != 0 {
+			t.Errorf("leftover state: early=%d evals=%d queues=%d", len(s.early), len(s.evals), len(s.queues))
+		}
+	})
+}
+
+func TestFakePeerCloses(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.recv()
+		p.recv()
+		p.conn.Close()
+	})
+	c := dialFake(t, addr, Options{})
+	errs := make(chan error, 2)
+	go func() { errs <- c.Request(testCtx(t), "root", map[string]string{"type": "listTabs"}, nil) }()
+	go func() {
+		_, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
+		errs <- err
+	}()
+	for range 2 {
+		if err := <-errs; !errors.Is(err, ErrClosed) {
+			t.Errorf("waiter got %v, want ErrClosed", err)
+		}
+	}
+	<-c.Done()
+	if !errors.Is(c.Err(), ErrClosed) {
+		t.Errorf("Err() = %v", c.Err())
+	}
+}
+
+func TestFakeBadGreeting(t *testing.T) {
+	for _, g := range []string{
+		`{"from":"server1.conn0.tab1","applicationType":"browser"}`,
+		`{"from":"root","applicationType":"webextension"}`,
+		`{"from":"root","type":"tabListChanged"}`,
+		`not json`,
+		`[1,2]`,
+	} {
+		addr := fakeFirefox(t, func(p *peer) {
+			p.send("%s", g)
+			p.idle(time.Second)
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		c, err := Dial(ctx, addr, Options{})
+		cancel()
+		if err == nil {
+			c.Close()
+			t.Errorf("greeting %s accepted", g)
+		} else if !errors.Is(err, ErrProtocol) {
+			t.Errorf("greeting %s: %v, want ErrProtocol", g, err)
+		}
+	}
+	// no greeting at all: Dial gives up at its deadline
+	addr := fakeFirefox(t, func(p *peer) { p.idle(3 * time.Second) })
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if _, err := Dial(ctx, addr, Options{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("silent peer: %v, want DeadlineExceeded", err)
+	}
+}
+
+func TestFakeNonJSONFrame(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.recv()
+		p.send("{not json")
+		p.idle(2 * time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	err := c.Request(testCtx(t), "root", map[string]string{"type": "listTabs"}, nil)
+	if !errors.Is(err, ErrClosed) || !errors.Is(err, ErrProtocol) {
+		t.Fatalf("err = %v, want ErrClosed caused by ErrProtocol", err)
+	}
+	<-c.Done()
+}
+
+func TestFakeReadLimit(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.recv()
+		p.send(`{"from":"root","tabs":[],"pad":"%s"}`, strings.Repeat("x", 4096))
+		p.idle(2 * time.Second)
+	})
+	c := dialFake(t, addr, Options{ReadLimit: 1024})
+	err := c.Request(testCtx(t), "root", map[string]string{"type": "listTabs"}, nil)
+	if !errors.Is(err, ErrClosed) || !errors.Is(err, websocket.ErrReadLimit) {
+		t.Fatalf("err = %v, want ErrClosed caused by the read limit", err)
+	}
+}
+
+// TestFakeWatchTargetGone follows a tab through a navigation on the fake:
+// a pending evaluation fails with ErrTargetGone, Current waits for the new
+// target, Navigations and ReadyState move, and a closed tab ends the watch.
+func TestFakeWatchTargetGone(t *testing.T) {
+	const (
+		tab     = "server1.conn0.tabDescriptor1"
+		watcher = "server1.conn0.watcher3"
+		t1      = "server1.conn0.watcher2.process5//windowGlobalTarget2"
+		c1      = "server1.conn0.watcher2.process5//consoleActor3"
+		t2      = "server1.conn0.watcher2.process7//windowGlobalTarget2"
+		c2      = "server1.conn0.watcher2.process7//consoleActor3"
+		frame   = "server1.conn0.watcher2.process5//windowGlobalTarget19"
+	)
+	form := func(actor, console string, top bool, url string, bc, iw int64) string {
+		return fmt.Sprintf(`{"actor":%q,"consoleActor":%q,"isTopLevelTarget":%t,"url":%q,"title":"","browsingContextID":%d,"innerWindowId":%d,"processID":17}`, actor, console, top, url, bc, iw)
+	}
+	step := make(chan struct{})
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		m := p.expect(tab, "getWatcher")
+		if m["isServerTargetSwitchingEnabled"] != true {
+			p.t.Errorf("getWatcher = %v", m)
+		}
+		p.send(`{"actor":%q,"traits":{},"from":%q}`, watcher, tab)
+		p.expect(watcher, "watchTargets")
+		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t1, c1, true, "http://a/", 10, 100), watcher)
+		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(frame, "x", false, "http://a/frame", 11, 101), watcher)
+		p.send(`{"from":%q}`, watcher)
+		p.expect(watcher, "watchResources")
+		p.send(`{"type":"resources-available-array","array":[["document-event",[{"name":"dom-loading","url":"http://a/"},{"name":"dom-interactive","title":"A","url":"http://a/"}]]],"from":%q}`, t1)
+		p.send(`{"type":"resources-available-array","array":[["document-event",[{"name":"dom-complete"}]]],"from":%q}`, frame)
+		p.send(`{"from":%q}`, watcher)
+		<-step
+		p.expect(c1, "evaluateJSAsync")
+		p.send(`{"resultID":"pending","from":%q}`, c1)
+		<-step
+		// navigation: will-navigate, slim destroy notice (no consoleActor), new target
+		p.send(`{"type":"resources-available-array","array":[["document-event",[{"browsingContextID":10,"innerWindowId":100,"name":"will-navigate","newURI":"http://b/"}]]],"from":%q}`, watcher)
+		p.send(`{"type":"target-destroyed-form","target":{"actor":%q,"innerWindowId":100,"isTopLevelTarget":true},"options":{},"from":%q}`, t1, watcher)
+		<-step
+		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t2, c2, true, "http://b/", 12, 200), watcher)
+		p.send(`{"type":"resources-available-array","array":[["document-event",[{"name":"dom-loading","url":"http://b/"}]],["document-event",[{"name":"dom-interactive","title":"B","url":"http://b/"},{"name":"dom-complete"}]]],"from":%q}`, t2)
+		<-step
+		p.send(`{"type":"descriptor-destroyed","from":%q}`, tab)
+		p.idle(2 * time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	ctx := testCtx(t)
+	w, err := c.WatchTab(ctx, Tab{Actor: tab, BrowserID: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	cur, err := w.WaitReady(ctx, "interactive")
+	if err != nil || cur.Actor != t1 || cur.ConsoleActor != c1 || cur.Title != "A" || cur.InnerWindowID != 100 || cur.ProcessID != 17 {
+		t.Fatalf("WaitReady = %+v, %v", cur, err)
+	}
+	if w.ReadyState() != "interactive" { // the frame's dom-complete does not count
+		t.Errorf("ReadyState = %q", w.ReadyState())
+	}
+	nav0 := w.Navigations()
+	evalErr := make(chan error, 1)
+	go func() {
+		_, err := c.EvaluateString(ctx, c1, "new Promise(()=>{})", EvalOptions{Await: true})
+		evalErr <- err
+	}()
+	step <- struct{}{}
+	time.Sleep(100 * time.Millisecond)
+	step <- struct{}{}
+	select {
+	case err := <-evalErr:
+		if !errors.Is(err, ErrTargetGone) {
+			t.Errorf("pending eval across navigation: %v, want ErrTargetGone", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("pending evaluation hangs after its target was destroyed")
+	}
+	// no top target now: Current waits
+	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	if _, err := w.Current(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Current mid-navigation = %v, want to wait", err)
+	}
+	cancel()
+	step <- struct{}{}
+	cur, err = w.WaitReady(ctx, "complete")
+	if err != nil || cur.Actor != t2 || cur.ConsoleActor != c2 || cur.URL != "http://b/" || cur.Title != "B" {
+		t.Fatalf("after navigation WaitReady = %+v, %v", cur, err)
+	}
+	if w.Navigations() <= nav0 {
+		t.Errorf("Navigations %d -> %d", nav0, w.Navigations())
+	}
+	step <- struct{}{}
+	short, cancel = context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	for {
+		_, err := w.Current(short)
+		if errors.Is(err, ErrTabClosed) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("Current after tab close = %v, want ErrTabClosed", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,375 @@
+package rdp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// Target is one document (top-level or frame) as the watcher describes it.
+// Every top-level navigation creates a new Target with a new ConsoleActor.
+type Target struct {
+	Actor             string
+	ConsoleActor      string
+	BrowsingContextID int64
+	InnerWindowID     int64
+	ProcessID         int64 // content process id, see Client.ContentProcessConsole
+	URL               string
+	Title             string
+}
+
+type targetForm struct {
+	Actor             string `json:"actor"`
+	ConsoleActor      string `json:"consoleActor"`
+	BrowsingContextID int64  `json:"browsingContextID"`
+	InnerWindowID     int64  `json:"innerWindowId"`
+	ProcessID         int64  `json:"processID"`
+	URL               string `json:"url"`
+	Title             string `json:"title"`
+	IsTopLevelTarget  bool   `json:"isTopLevelTarget"`
+}
+
+func (f targetForm) target() Target {
+	return Target{Actor: f.Actor, ConsoleActor: f.ConsoleActor, BrowsingContextID: f.BrowsingContextID,
+		InnerWindowID: f.InnerWindowID, ProcessID: f.ProcessID, URL: f.URL, Title: f.Title}
+}
+
+type documentEvent struct {
+	Name              string  `json:"name"`
+	URL               *string `json:"url"`
+	Title             *string `json:"title"`
+	BrowsingContextID int64   `json:"browsingContextID"`
+	InnerWindowID     int64   `json:"innerWindowId"`
+}
+
+// TabWatch follows one tab through the RDP watcher: it always knows the
+// tab's current top-level target, across navigations and process switches.
+type TabWatch struct {
+	c       *Client
+	tab     Tab
+	watcher string
+
+	mu      sync.Mutex
+	top     *Target // nil between the old target's destruction and the new one's arrival
+	hadTop  bool
+	ready   string // readyState of top: "", "loading", "interactive", "complete"
+	navs    uint64
+	err     error         // ErrTabClosed, a closed connection, or errWatchClosed
+	changed chan struct{} // closed and replaced on every change
+	actors  []string      // routes registered in the client's state
+	// forms holds every live target of the tab (frames too): destroy
+	// notices may carry only the actor, not its console.
+	forms map[string]targetForm
+}
+
+var errWatchClosed = fmt.Errorf("%w: tab watch closed", ErrClosed)
+
+type getWatcherRequest struct {
+	Type                           string `json:"type"`
+	IsServerTargetSwitchingEnabled bool   `json:"isServerTargetSwitchingEnabled"`
+	IsPopupDebuggingEnabled        bool   `json:"isPopupDebuggingEnabled"`
+}
+
+type watchTargetsRequest struct {
+	Type       string `json:"type"`
+	TargetType string `json:"targetType"`
+}
+
+type watchResourcesRequest struct {
+	Type          string   `json:"type"`
+	ResourceTypes []string `json:"resourceTypes"`
+}
+
+// watchedResources are the resource types WatchTab subscribes to.
+var watchedResources = []string{"document-event"}
+
+// WatchTab starts following tab: getWatcher (with server-side target
+// switching), watchTargets "frame", watchResources document-event. Close
+// the watch when done.
+func (c *Client) WatchTab(ctx context.Context, tab Tab) (*TabWatch, error) {
+	var resp struct {
+		Actor string `json:"actor"`
+	}
+	err := c.Request(ctx, tab.Actor, getWatcherRequest{Type: "getWatcher", IsServerTargetSwitchingEnabled: true}, &resp)
+	if err != nil {
+		if IsNoSuchActor(err) {
+			err = fmt.Errorf("%w (%v)", ErrTabClosed, err)
+		}
+		return nil, fmt.Errorf("rdp: getWatcher on %s: %w", tab.Actor, err)
+	}
+	if resp.Actor == "" {
+		return nil, fmt.Errorf("rdp: getWatcher on %s: %w", tab.Actor, protocolError("no watcher actor"))
+	}
+	w := &TabWatch{c: c, tab: tab, watcher: resp.Actor, changed: make(chan struct{}), forms: map[string]targetForm{}}
+	var closed error
+	c.update(func(s *state) {
+		if s.err != nil {
+			closed = s.err
+			return
+		}
+		w.route(s, resp.Actor)
+		w.route(s, tab.Actor)
+	})
+	if closed != nil {
+		return nil, closed
+	}
+	if err := c.Request(ctx, w.watcher, watchTargetsRequest{Type: "watchTargets", TargetType: "frame"}, nil); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("rdp: watchTargets on %s: %w", w.watcher, err)
+	}
+	if err := c.Request(ctx, w.watcher, watchResourcesRequest{Type: "watchResources", ResourceTypes: watchedResources}, nil); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("rdp: watchResources on %s: %w", w.watcher, err)
+	}
+	return w, nil
+}
+
+// route makes packets from actor reach w. Called with the client state locked.
+func (w *TabWatch) route(s *state, actor string) {
+	s.watches[actor] = w
+	w.mu.Lock()
+	w.actors = append(w.actors, actor)
+	w.mu.Unlock()
+}
+
+func (w *TabWatch) unroute(s *state, actor string) {
+	if s.watches[actor] == w {
+		delete(s.watches, actor)
+	}
+}
+
+// broadcast wakes waiters. Called with w.mu held.
+func (w *TabWatch) broadcast() {
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+// fail ends the watch with err (first error wins).
+func (w *TabWatch) fail(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == nil {
+		w.err = err
+		w.top = nil
+		w.broadcast()
+	}
+}
+
+// handle processes one watcher-related event. It runs on the reader
+// goroutine with the client state locked; it must not block.
+func (w *TabWatch) handle(s *state, from, typ string, pkt packet) {
+	switch typ {
+	case "descriptor-destroyed":
+		if from == w.tab.Actor {
+			w.fail(fmt.Errorf("%w: tab %d", ErrTabClosed, w.tab.BrowserID))
+			w.mu.Lock()
+			actors := w.actors
+			w.mu.Unlock()
+			for _, a := range actors {
+				w.unroute(s, a)
+			}
+		}
+	case "target-available-form":
+		var f targetForm
+		if err := json.Unmarshal(pkt["target"], &f); err != nil || f.Actor == "" {
+			s.note("target-available-form from %s: bad target", from)
+			return
+		}
+		w.route(s, f.Actor)
+		w.mu.Lock()
+		w.forms[f.Actor] = f
+		if !f.IsTopLevelTarget {
+			w.mu.Unlock()
+			return
+		}
+		t := f.target()
+		if w.hadTop {
+			w.navs++
+		}
+		w.hadTop = true
+		w.top = &t
+		w.ready = "loading"
+		w.broadcast()
+		w.mu.Unlock()
+	case "target-destroyed-form":
+		var f targetForm
+		if err := json.Unmarshal(pkt["target"], &f); err != nil || f.Actor == "" {
+			s.note("target-destroyed-form from %s: bad target", from)
+			return
+		}
+		w.unroute(s, f.Actor)
+		w.mu.Lock()
+		if known, ok := w.forms[f.Actor]; ok {
+			if f.ConsoleActor == "" {
+				f.ConsoleActor = known.ConsoleActor
+			}
+			delete(w.forms, f.Actor)
+		}
+		// A destroyed actor never answers: fail what waits on it.
+		err := fmt.Errorf("%w: %s", ErrTargetGone, f.Actor)
+		s.purge(func(a string) bool { return a == f.Actor || (f.ConsoleActor != "" && a == f.ConsoleActor) }, err)
+		if w.top != nil && w.top.Actor == f.Actor {
+			w.top = nil
+			w.ready = ""
+			w.broadcast()
+		}
+		w.mu.Unlock()
+	case "resources-available-array", "resources-updated-array":
+		var arr []json.RawMessage
+		if err := json.Unmarshal(pkt["array"], &arr); err != nil {
+			s.note("%s from %s: bad array", typ, from)
+			return
+		}
+		for _, pair := range arr {
+			var tr []json.RawMessage
+			if json.Unmarshal(pair, &tr) != nil || len(tr) != 2 {
+				s.note("%s from %s: bad entry", typ, from)
+				continue
+			}
+			var rtype string
+			json.Unmarshal(tr[0], &rtype)
+			if rtype != "document-event" || typ != "resources-available-array" {
+				continue
+			}
+			var evs []documentEvent
+			if json.Unmarshal(tr[1], &evs) != nil {
+				s.note("document-event from %s: bad resources", from)
+				continue
+			}
+			for _, ev := range evs {
+				w.documentEvent(from, ev)
+			}
+		}
+	}
+}
+
+var readyRank = map[string]int{"": 0, "loading": 1, "interactive": 2, "complete": 3}
+
+func (w *TabWatch) documentEvent(from string, ev documentEvent) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	top := w.top
+	if top == nil {
+		return
+	}
+	if from == w.watcher {
+		// will-navigate comes from the watcher (parent process) and names
+		// the window that is about to be replaced.
+		if ev.Name == "will-navigate" && (ev.InnerWindowID == top.InnerWindowID || ev.BrowsingContextID == top.BrowsingContextID) {
+			w.navs++
+			w.ready = "loading"
+			w.broadcast()
+		}
+		return
+	}
+	if from != top.Actor {
+		return // a frame's document
+	}
+	t := *top
+	if ev.URL != nil && *ev.URL != "" && *ev.URL != t.URL {
+		t.URL = *ev.URL
+		w.navs++
+	}
+	if ev.Title != nil {
+		t.Title = *ev.Title
+	}
+	switch ev.Name {
+	case "dom-loading":
+		w.ready = "loading"
+	case "dom-interactive":
+		w.ready = "interactive"
+	case "dom-complete":
+		w.ready = "complete"
+	case "will-navigate":
+		w.navs++
+		w.ready = "loading"
+	}
+	w.top = &t
+	w.broadcast()
+}
+
+// Tab returns the tab as it was when the watch started.
+func (w *TabWatch) Tab() Tab { return w.tab }
+
+// Current returns the tab's current top-level target, waiting (bounded by
+// ctx) while there is none (mid-navigation). ErrTabClosed when the tab is
+// gone; ErrClosed when the connection or the watch is.
+func (w *TabWatch) Current(ctx context.Context) (Target, error) {
+	return w.wait(ctx, func() bool { return true })
+}
+
+// WaitReady waits until the current top-level document reached state:
+// "loading", "interactive" (interactive or complete) or "complete".
+func (w *TabWatch) WaitReady(ctx context.Context, state string) (Target, error) {
+	want, ok := readyRank[state]
+	if !ok || state == "" {
+		return Target{}, fmt.Errorf("rdp: WaitReady: unknown state %q", state)
+	}
+	return w.wait(ctx, func() bool { return readyRank[w.ready] >= want })
+}
+
+// wait returns the top target once ok (called with w.mu held) holds.
+func (w *TabWatch) wait(ctx context.Context, ok func() bool) (Target, error) {
+	for {
+		w.mu.Lock()
+		top, err, ch := w.top, w.err, w.changed
+		good := top != nil && ok()
+		w.mu.Unlock()
+		if err != nil {
+			return Target{}, err
+		}
+		if good {
+			return *top, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return Target{}, ctx.Err()
+		}
+	}
+}
+
+// Navigations counts top-level document changes seen so far: it increments
+// when the top-level target is replaced, when it announces a navigation
+// (will-navigate) and when its URL changes. Compare values for inequality;
+// one navigation may count more than once.
+func (w *TabWatch) Navigations() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.navs
+}
+
+// ReadyState is "loading", "interactive" or "complete" for the current top
+// document, from document-event resources; "" when no target is current.
+func (w *TabWatch) ReadyState() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.ready
+}
+
+// Close stops watching. The unwatch requests never get replies, so they
+// are sent without waiting.
+func (w *TabWatch) Close() {
+	w.fail(errWatchClosed)
+	w.mu.Lock()
+	actors := w.actors
+	w.actors = nil
+	w.mu.Unlock()
+	w.c.update(func(s *state) {
+		for _, a := range actors {
+			w.unroute(s, a)
+		}
+	})
+	if w.c.Err() != nil {
+		return
+	}
+	err := errors.Join(
+		w.c.notify(w.watcher, watchResourcesRequest{Type: "unwatchResources", ResourceTypes: watchedResources}),
+		w.c.notify(w.watcher, watchTargetsRequest{Type: "unwatchTargets", TargetType: "frame"}),
+	)
+	if err != nil {
+		w.c.log.Debug("rdp unwatch failed", "watcher", w.watcher, "err", err)
+	}
+}
