@@ -1,0 +1,121 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// connect starts the real binary under the official SDK's client.
+func connect(t *testing.T, ctx context.Context, env ...string) *sdk.ClientSession {
+	t.Helper()
+	cmd := exec.Command(binary)
+	cmd.Env = env
+	client := sdk.NewClient(&sdk.Implementation{Name: "interop-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func callTool(t *testing.T, ctx context.Context, cs *sdk.ClientSession, name string, args map[string]any) (*sdk.CallToolResult, map[string]any) {
+	t.Helper()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s: tool error: %s", name, text(res))
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	var st map[string]any
+	if err := json.Unmarshal(b, &st); err != nil {
+		t.Fatalf("%s: structuredContent %s: %v", name, b, err)
+	}
+	return res, st
+}
+
+func text(res *sdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// TestSDKClientInterop: initialize → tools/list → browser_status →
+// list_tabs → select_tab through the official Go SDK against real Firefox.
+func TestSDKClientInterop(t *testing.T) {
+	ff := firefox.Get(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cs := connect(t, ctx, "FIREFOX_RDP_PORT="+strconv.Itoa(int(ff.Addr.Port())))
+
+	init := cs.InitializeResult()
+	if init.ServerInfo.Name != "firefox-rdp-mcp" || init.ProtocolVersion == "" {
+		t.Fatalf("initialize result: %+v", init)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"browser_status": true, "list_tabs": true, "select_tab": true, "snapshot_page": true,
+		"click": true, "fill": true, "type_text": true, "press_key": true, "navigate": true, "wait_for": true, "upload_files": true}
+	for _, tool := range tools.Tools {
+		delete(want, tool.Name)
+		if tool.Annotations == nil {
+			t.Errorf("%s: no annotations", tool.Name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("tools missing from tools/list: %v", want)
+	}
+
+	_, st := callTool(t, ctx, cs, "browser_status", map[string]any{})
+	if st["connected"] != true {
+		t.Fatalf("browser_status: not connected: %v", st)
+	}
+	if sb, _ := st["sandbox"].(map[string]any); sb["mode"] != "enforce" || sb["seccomp"] != true {
+		t.Errorf("browser_status sandbox = %v, want enforce with seccomp", st["sandbox"])
+	}
+	_, st = callTool(t, ctx, cs, "list_tabs", map[string]any{})
+	tabs, _ := st["tabs"].([]any)
+	if len(tabs) == 0 {
+		t.Fatalf("list_tabs: no tabs: %v", st)
+	}
+	first := tabs[0].(map[string]any)
+	if !strings.HasPrefix(first["url"].(string), pages.URL) {
+		t.Errorf("first tab url = %v, want the fixture", first["url"])
+	}
+	res, st := callTool(t, ctx, cs, "select_tab", map[string]any{"tab_id": first["tab_id"]})
+	if st["tab_id"] != first["tab_id"] || st["title"] != "E2E fixture" {
+		t.Errorf("select_tab = %v", st)
+	}
+	if !strings.Contains(text(res), "<<<untrusted-page-content ") {
+		t.Errorf("select_tab text lacks the untrusted-content markers: %s", text(res))
+	}
+	_, st = callTool(t, ctx, cs, "browser_status", map[string]any{})
+	if sel, _ := st["selected_tab"].(map[string]any); sel["tab_id"] != first["tab_id"] {
+		t.Errorf("browser_status selected_tab = %v", st["selected_tab"])
+	}
+
+	// A tool error reaches the SDK as isError with the stable shape.
+	r, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "click", Arguments: map[string]any{"element": "e999999"}})
+	if err != nil || !r.IsError {
+		t.Fatalf("click on an unknown ref: %v, %+v", err, r)
+	}
+	b, _ := json.Marshal(r.StructuredContent)
+	if !strings.Contains(string(b), `"code":"element_not_found"`) {
+		t.Errorf("error structuredContent = %s", b)
+	}
+}
