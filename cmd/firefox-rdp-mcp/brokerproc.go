@@ -1,0 +1,150 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/broker"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/sandbox"
+)
+
+// brokerFD is where the broker finds its end of the socketpair.
+const brokerFD = 3
+
+// startBroker starts the file broker: a socketpair (SOCK_SEQPACKET,
+// close-on-exec), then /proc/self/exe re-executed with the hidden broker
+// role, its end of the pair as fd 3, an empty environment, /dev/null as
+// stdin and stdout (the MCP pipes never reach it) and our stderr. The
+// broker's configuration travels in argv. A goroutine reaps the broker;
+// callers must not Wait on the returned process. The broker exits when the
+// client is closed or this process dies (socketpair EOF).
+func startBroker(cfg broker.Config, sandboxMode sandbox.Mode) (*broker.Client, *os.Process, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, nil, err
+	}
+	if sandboxMode == sandbox.ModeOff && !sandbox.OffAllowed {
+		return nil, nil, errors.New(`sandbox mode "off" is not available in packaged builds`)
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("broker socketpair: %w", err)
+	}
+	ours := os.NewFile(uintptr(fds[0]), "broker-socket")
+	theirs := os.NewFile(uintptr(fds[1]), "broker-socket-child")
+	defer theirs.Close()
+
+	cmd := &exec.Cmd{
+		Path:       "/proc/self/exe",
+		Args:       brokerArgs(cfg, sandboxMode),
+		Env:        []string{},
+		Stdin:      nil,
+		Stdout:     nil,
+		Stderr:     os.Stderr,
+		ExtraFiles: []*os.File{theirs},
+	}
+	if err := cmd.Start(); err != nil {
+		ours.Close()
+		return nil, nil, fmt.Errorf("start broker: %w", err)
+	}
+	conn, err := unixConn(ours)
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, nil, err
+	}
+	go cmd.Wait() // reap; the client sees the broker's death as EOF
+	return broker.NewClient(conn), cmd.Process, nil
+}
+
+// unixConn turns a socketpair end into a *net.UnixConn and closes f.
+func unixConn(f *os.File) (*net.UnixConn, error) {
+	c, err := net.FileConn(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("broker socket: %w", err)
+	}
+	uc, ok := c.(*net.UnixConn)
+	if !ok || uc.LocalAddr().Network() != "unixpacket" {
+		c.Close()
+		return nil, errors.New("broker socket: not a SOCK_SEQPACKET unix socket")
+	}
+	return uc, nil
+}
+
+func brokerArgs(cfg broker.Config, mode sandbox.Mode) []string {
+	if mode == "" {
+		mode = sandbox.ModeEnforce
+	}
+	args := []string{"firefox-rdp-mcp", roleBroker,
+		"-sandbox=" + string(mode),
+		"-max-file-bytes=" + strconv.FormatInt(cfg.MaxFileBytes, 10),
+		"-max-call-bytes=" + strconv.FormatInt(cfg.MaxCallBytes, 10),
+		"--"}
+	return append(args, cfg.Roots...)
+}
+
+// brokerFlags parses the broker role's argv (after the role name).
+func brokerFlags(args []string, stderr io.Writer) (broker.Config, sandbox.Mode, error) {
+	fs := flag.NewFlagSet("broker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	mode := fs.String("sandbox", "enforce", "enforce or off")
+	var cfg broker.Config
+	fs.Int64Var(&cfg.MaxFileBytes, "max-file-bytes", 0, "per-file limit")
+	fs.Int64Var(&cfg.MaxCallBytes, "max-call-bytes", 0, "per-call limit")
+	if err := fs.Parse(args); err != nil {
+		return cfg, "", err
+	}
+	cfg.Roots = fs.Args()
+	m, err := sandbox.ParseMode(*mode)
+	if err != nil {
+		return cfg, "", err
+	}
+	return cfg, m, cfg.Check()
+}
+
+// runBroker is the broker role: open the roots and the inherited socket,
+// sandbox itself, then serve until EOF. Exit codes: 0 on EOF, 1 on a
+// start-up failure, 3 on a malformed message or channel error.
+func runBroker(args []string) int {
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(os.Stderr, "firefox-rdp-mcp broker: "+format+"\n", a...)
+	}
+	cfg, mode, err := brokerFlags(args, os.Stderr)
+	if err != nil {
+		logf("bad arguments: %v", err)
+		return 1
+	}
+	conn, err := unixConn(os.NewFile(brokerFD, "broker-socket"))
+	if err != nil {
+		logf("%v", err)
+		return 1
+	}
+	b, err := broker.Open(cfg)
+	if err != nil {
+		logf("%v", err)
+		return 1
+	}
+	defer b.Close()
+	if mode == sandbox.ModeOff {
+		logf("WARNING: sandbox disabled (FIREFOX_MCP_SANDBOX=off)")
+	} else {
+		sandbox.PrepareRuntime()
+		if _, err := sandbox.ApplyBroker(cfg.Roots); err != nil {
+			logf("cannot enter the sandbox: %v", explainSandboxError(err))
+			return 1
+		}
+	}
+	if err := b.Serve(conn); err != nil {
+		logf("stopping: %v", err)
+		return 3
+	}
+	return 0
+}
