@@ -141,6 +141,9 @@ func objectFields(raw []byte) ([]field, error) {
 }
 
 func (p *schema) check(name string, v json.RawMessage) error {
+	if bytes.Equal(v, []byte("null")) {
+		return fmt.Errorf("argument %q must be a %s, not null", name, p.Type)
+	}
 	switch p.Type {
 	case "string":
 		var s string

@@ -137,7 +137,7 @@ func TestDecodeArgs(t *testing.T) {
 		{"fill", `{"element":"e1","value":"x","value":"y"}`, `given twice`},
 		{"fill", `{"element":"e1","value":1}`, `must be a string`},
 		{"fill", `{"element":"e1","value":"x","submit":"yes"}`, `true or false`},
-		{"fill", `{"element":null,"value":"x"}`, `must be a string`},
+		{"fill", `{"element":null,"value":"x"}`, `must be a string, not null`},
 		{"fill", `[1]`, `JSON object`},
 		{"fill", `{"element":"e1","value":"` + strings.Repeat("é", 100001) + `"}`, `100001 characters; the maximum is 100000`},
 		{"wait_for", `{"text":"a","poll_ms":49}`, `at least 50`},
