@@ -17,13 +17,7 @@ type realm struct {
 	ok      bool
 	reason  string
 	console string
-	probe   probeResult
-}
-
-type probeResult struct {
-	TrustedClick bool `json:"trustedClick"`
-	TIP          bool `json:"tip"`
-	FileArray    bool `json:"mozSetFileArray"`
+	probe   pagejs.ProbeResult
 }
 
 // realmKind says where a script may run.
@@ -148,12 +142,6 @@ const (
 	dialogRecheck    = time.Second
 )
 
-type dialogState struct {
-	Open bool   `json:"open"`
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
 func (s *Session) evaluate(ctx context.Context, pg page, console, src string) (string, error) {
 	ectx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -188,7 +176,7 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string) (s
 	return res, err
 }
 
-func dialogError(st dialogState) *Error {
+func dialogError(st pagejs.DialogStateResult) *Error {
 	return &Error{
 		Code:    CodeDialogOpen,
 		Message: "the page opened a " + st.Type + " dialog: " + quoteUntrusted(truncate(st.Text, 300)) + "; answer it with handle_dialog",
@@ -197,19 +185,32 @@ func dialogError(st dialogState) *Error {
 }
 
 // dialog asks the parent process whether the selected tab shows a dialog.
-func (s *Session) dialog(ctx context.Context, pg page) (dialogState, error) {
-	var st dialogState
+func (s *Session) dialog(ctx context.Context, pg page) (pagejs.DialogStateResult, error) {
+	var st pagejs.DialogStateResult
+	err := s.chrome(ctx, pg, pagejs.DialogState, pagejs.DialogStateArgs{BrowserID: pg.sel.tab.BrowserID}, &st)
+	return st, err
+}
+
+// chrome runs a browser-chrome script in the parent process.
+func (s *Session) chrome(ctx context.Context, pg page, script pagejs.Script, args, out any) error {
 	console, err := pg.c.ParentProcessConsole(ctx)
 	if err != nil {
-		return st, err
+		return err
 	}
-	src, err := pagejs.DialogState.Chrome(map[string]any{"browserId": pg.sel.tab.BrowserID})
+	src, err := script.Chrome(args)
 	if err != nil {
-		return st, err
+		return err
 	}
 	res, err := pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
 	if err != nil {
-		return st, err
+		return err
 	}
-	return st, pagejs.Decode(res, &st)
+	if err := pagejs.Decode(res, out); err != nil {
+		var se *pagejs.ScriptError
+		if errors.As(err, &se) {
+			return scriptError(se)
+		}
+		return err
+	}
+	return nil
 }

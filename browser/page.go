@@ -1,46 +1,17 @@
 package browser
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
-	"unicode/utf8"
+	"unicode/utf16"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
-
-// snapElement is one element as the snapshot script reports it.
-type snapElement struct {
-	Tag      string          `json:"tag"`
-	Role     string          `json:"role"`
-	Type     string          `json:"type"`
-	Name     string          `json:"name"`
-	Value    *string         `json:"value"`
-	Disabled bool            `json:"disabled"`
-	Readonly bool            `json:"readonly"`
-	Checked  *bool           `json:"checked"`
-	Selected *bool           `json:"selected"`
-	Expanded *bool           `json:"expanded"`
-	Required bool            `json:"required"`
-	Href     string          `json:"href"`
-	Accept   string          `json:"accept"`
-	Multiple bool            `json:"multiple"`
-	Sel      json.RawMessage `json:"sel"`
-	FP       fpFields        `json:"fp"`
-}
-
-type snapResult struct {
-	Title     string        `json:"title"`
-	URL       string        `json:"url"`
-	Elements  []snapElement `json:"elements"`
-	Total     int           `json:"total"`
-	Text      string        `json:"text"`
-	TextTotal int           `json:"textTotal"`
-}
 
 type snapshotArgs struct {
 	IncludeAllText *bool `json:"include_all_text"`
@@ -65,9 +36,9 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		maxText = *a.MaxTextChars
 	}
 	withText := a.IncludeAllText != nil && *a.IncludeAllText
-	var r snapResult
+	var r pagejs.SnapshotResult
 	if _, err := s.exec(ctx, pg, readRealm, pagejs.Snapshot,
-		map[string]any{"maxElements": maxEl, "maxTextChars": maxText, "includeAllText": withText}, &r); err != nil {
+		pagejs.SnapshotArgs{MaxElements: maxEl, MaxTextChars: maxText, IncludeAllText: withText}, &r); err != nil {
 		return Result{}, err
 	}
 
@@ -80,7 +51,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	refs := make([]string, len(r.Elements))
 	for i := range r.Elements {
 		e := &r.Elements[i]
-		refs[i] = s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.fingerprint()})
+		refs[i] = s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum()})
 	}
 	s.mu.Unlock()
 
@@ -90,9 +61,13 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	for i, e := range r.Elements {
 		u.line(elementLine(refs[i], &e))
 	}
-	if withText && r.Text != "" {
+	text := ""
+	if r.Text != nil {
+		text = *r.Text
+	}
+	if withText && text != "" {
 		u.line("--- page text ---")
-		u.text(r.Text)
+		u.text(text)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tabID(pg.sel.tab.BrowserID), gen, plural(len(r.Elements), "element", "elements"))
@@ -102,27 +77,33 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		fmt.Fprintf(&b, "\n[truncated: %d of %d elements shown, in document order; call snapshot_page with max_elements up to %d to see more]",
 			len(r.Elements), r.Total, s.opts.Config.MaxElements)
 	}
-	textCut := withText && utf8.RuneCountInString(r.Text) < r.TextTotal
+	textCut := withText && utf16Len(text) < r.TextTotal
 	if textCut {
 		fmt.Fprintf(&b, "\n[text truncated: %d of %d characters shown; raise max_text_chars (limit %d)]",
-			utf8.RuneCountInString(r.Text), r.TextTotal, s.opts.Config.MaxTextChars)
+			utf16Len(text), r.TextTotal, s.opts.Config.MaxTextChars)
 	}
 	st := map[string]any{
 		"tab_id": tabID(pg.sel.tab.BrowserID), "generation": gen, "title": r.Title, "url": r.URL,
 		"elements": len(r.Elements), "total_elements": r.Total, "truncated": truncated,
 	}
 	if withText {
-		st["text_chars"], st["total_text_chars"], st["text_truncated"] = utf8.RuneCountInString(r.Text), r.TextTotal, textCut
+		st["text_chars"], st["total_text_chars"], st["text_truncated"] = utf16Len(text), r.TextTotal, textCut
 	}
 	return Result{Text: b.String(), Structured: st}, nil
 }
 
 // elementLine renders one element compactly: [ref] role "name" states.
-func elementLine(ref string, e *snapElement) string {
+func elementLine(ref string, e *pagejs.Element) string {
 	var b strings.Builder
 	b.WriteString("[" + ref + "] ")
 	role := e.Role
-	if role == "" {
+	switch {
+	case role != "":
+	case e.Tag == "input" && e.Type == "file":
+		role = "file"
+	case e.Tag == "input" && e.Type != "":
+		role = e.Type
+	default:
 		role = e.Tag
 	}
 	b.WriteString(role)
@@ -138,6 +119,7 @@ func elementLine(ref string, e *snapElement) string {
 		}
 	}
 	flag(e.Checked != nil && *e.Checked, "checked")
+	flag(e.Mixed, "mixed")
 	flag(e.Selected != nil && *e.Selected, "selected")
 	flag(e.Expanded != nil, map[bool]string{true: "expanded", false: "collapsed"}[e.Expanded != nil && *e.Expanded])
 	flag(e.Disabled, "disabled")
@@ -164,23 +146,13 @@ func (s *Session) target(pg page, ref string) (*locator, error) {
 	return l, nil
 }
 
-// actionResult is what action scripts report.
-type actionResult struct {
-	Trusted bool    `json:"trusted"`
-	URL     string  `json:"url"`
-	Value   *string `json:"value"`
-	Focused string  `json:"focused"`
-}
-
 // after reports, once an action ran, where the page is and whether it
 // navigated (which starts a new generation: refs stop working).
 func (s *Session) after(ctx context.Context, pg page, before string) (urlNow string, navigated bool) {
 	navigated = s.sync(pg.sel)
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	var info struct {
-		URL string `json:"url"`
-	}
+	var info pagejs.PageInfoResult
 	if _, err := s.exec(cctx, pg, readRealm, pagejs.PageInfo, struct{}{}, &info); err == nil {
 		urlNow = info.URL
 	} else if t, err := pg.sel.watch.Current(cctx); err == nil {
@@ -238,8 +210,8 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	var r actionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, map[string]any{"sel": l.sel, "fp": l.fp}, &r)
+	var r pagejs.ActionResult
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp}, &r)
 	if err != nil {
 		return Result{}, err
 	}
@@ -277,8 +249,8 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 		return Result{}, err
 	}
 	submit := a.Submit != nil && *a.Submit
-	var r actionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, map[string]any{"sel": l.sel, "fp": l.fp, "value": a.Value, "submit": submit}, &r)
+	var r pagejs.ActionResult
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit}, &r)
 	if err != nil {
 		return Result{}, err
 	}
@@ -336,7 +308,7 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 		size = 1
 	}
 	runes := []rune(a.Text)
-	var r actionResult
+	var r pagejs.ActionResult
 	var info execInfo
 	for i := 0; i < len(runes); i += size {
 		if i > 0 {
@@ -345,7 +317,7 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 			}
 		}
 		chunk := string(runes[i:min(i+size, len(runes))])
-		info, err = s.exec(ctx, pg, actionRealm, pagejs.TypeText, map[string]any{"sel": l.sel, "fp": l.fp, "text": chunk, "firstChunk": i == 0}, &r)
+		info, err = s.exec(ctx, pg, actionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.sel, FP: l.fp, Text: chunk, FirstChunk: i == 0}, &r)
 		if err != nil {
 			if e, ok := AsError(err); ok && i > 0 {
 				e.Message = fmt.Sprintf("%s (after %d of %d characters were typed)", e.Message, i, len(runes))
@@ -375,17 +347,18 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	args := map[string]any{"key": a.Key}
+	args := pagejs.PressKeyArgs{Key: a.Key}
 	what := "the focused element"
 	if a.Element != nil {
 		l, err := s.target(pg, *a.Element)
 		if err != nil {
 			return Result{}, err
 		}
-		args["sel"], args["fp"] = l.sel, l.fp
+		fp := l.fp
+		args.Sel, args.FP = l.sel, &fp
 		what = *a.Element
 	}
-	var r actionResult
+	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.PressKey, args, &r)
 	if err != nil {
 		return Result{}, err
@@ -530,9 +503,7 @@ func waitNavigated(ctx context.Context, w *rdp.TabWatch, before uint64) error {
 
 func (s *Session) pollURL(ctx context.Context, pg page, want string) error {
 	for {
-		var info struct {
-			URL string `json:"url"`
-		}
+		var info pagejs.PageInfoResult
 		if _, err := s.exec(ctx, pg, readRealm, pagejs.PageInfo, struct{}{}, &info); err == nil && info.URL == want {
 			return nil
 		}
@@ -553,15 +524,16 @@ type waitForArgs struct {
 
 func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Result, error) {
 	n := 0
-	args := map[string]any{}
+	var args pagejs.WaitForArgs
 	what := ""
 	for _, c := range []struct {
-		v         *string
-		key, desc string
-	}{{a.Text, "text", "text"}, {a.Selector, "selector", "selector"}, {a.URLContains, "urlContains", "URL containing"}} {
+		v    *string
+		dst  *string
+		desc string
+	}{{a.Text, &args.Text, "text"}, {a.Selector, &args.Selector, "selector"}, {a.URLContains, &args.URLContains, "URL containing"}} {
 		if c.v != nil {
 			n++
-			args[c.key] = *c.v
+			*c.dst = *c.v
 			what = c.desc + " " + quote(*c.v, 100)
 		}
 	}
@@ -572,7 +544,7 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 	if a.State != nil {
 		state = *a.State
 	}
-	args["state"] = state
+	args.State = state
 	timeout, poll := 30*time.Second, 250*time.Millisecond
 	if a.TimeoutMS != nil {
 		timeout = time.Duration(*a.TimeoutMS) * time.Millisecond
@@ -591,10 +563,7 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 	start := time.Now()
 	deadline := start.Add(timeout)
 	for polls := 1; ; polls++ {
-		var r struct {
-			Met bool   `json:"met"`
-			URL string `json:"url"`
-		}
+		var r pagejs.WaitForResult
 		pctx, cancel := context.WithDeadline(ctx, deadline.Add(poll))
 		_, err := s.exec(pctx, pg, readRealm, pagejs.WaitFor, args, &r)
 		cancel()
@@ -611,7 +580,7 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 			s.sync(pg.sel)
 			return Result{
 				Text:       fmt.Sprintf("Condition met after %d ms: %s is %s.", elapsed.Milliseconds(), what, state),
-				Structured: map[string]any{"met": true, "elapsed_ms": elapsed.Milliseconds(), "polls": polls, "url": r.URL},
+				Structured: map[string]any{"met": true, "elapsed_ms": elapsed.Milliseconds(), "polls": polls},
 			}, nil
 		}
 		if !time.Now().Before(deadline) {
@@ -636,37 +605,25 @@ func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progr
 	if err != nil {
 		return Result{}, err
 	}
-	console, err := pg.c.ParentProcessConsole(ctx)
+	st, err := s.dialog(ctx, pg)
 	if err != nil {
 		return Result{}, err
 	}
-	args := map[string]any{"browserId": pg.sel.tab.BrowserID, "action": a.Action}
-	if a.PromptText != nil {
-		args["text"] = *a.PromptText
+	if !st.Open {
+		return Result{}, errorf(CodeNoDialog, "the selected tab has no open dialog")
 	}
-	src, err := pagejs.DialogAnswer.Chrome(args)
-	if err != nil {
-		return Result{}, err
-	}
-	res, err := pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
-	if err != nil {
-		return Result{}, err
-	}
-	var r struct {
-		Answered bool   `json:"answered"`
-		Type     string `json:"type"`
-		Text     string `json:"text"`
-	}
-	if err := pagejs.Decode(res, &r); err != nil {
+	var r pagejs.DialogAnswerResult
+	if err := s.chrome(ctx, pg, pagejs.DialogAnswer, pagejs.DialogAnswerArgs{BrowserID: pg.sel.tab.BrowserID, Action: a.Action, Text: a.PromptText}, &r); err != nil {
 		return Result{}, err
 	}
 	if !r.Answered {
-		return Result{}, errorf(CodeNoDialog, "the selected tab has no open dialog")
+		return Result{}, errorf(CodeNoDialog, "the dialog closed before it could be answered")
 	}
+	r.Type = cmp.Or(r.Type, st.Type)
 	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
 	return Result{
-		Text:       fmt.Sprintf("%s the %s dialog %s.", verb, r.Type, quoteUntrusted(truncate(r.Text, 200))),
-		Structured: map[string]any{"action": a.Action, "type": r.Type, "text": r.Text},
+		Text:       fmt.Sprintf("%s the %s dialog %s.", verb, r.Type, quoteUntrusted(truncate(st.Text, 200))),
+		Structured: map[string]any{"action": a.Action, "type": r.Type, "text": st.Text},
 	}, nil
 }
 
@@ -682,4 +639,13 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// utf16Len counts UTF-16 code units, the unit page scripts measure text in.
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
 }

@@ -1,36 +1,20 @@
 package browser
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
-
-// fpFields are the element properties a reference is tied to (seed §8.4).
-// Page scripts compute them the same way when they re-resolve an element
-// before acting, and refuse to act when any differs.
-type fpFields struct {
-	Tag  string `json:"tag"`
-	Role string `json:"role"`
-	Type string `json:"type"`
-	Name string `json:"name"`
-	Href string `json:"href"`
-}
-
-// fingerprint is SHA-256 over the NUL-joined fields.
-func (f fpFields) fingerprint() [32]byte {
-	return sha256.Sum256([]byte(strings.Join([]string{f.Tag, f.Role, f.Type, f.Name, f.Href}, "\x00")))
-}
 
 // locator is the server-side half of a ref: the page sees only "e17".
 type locator struct {
 	ref        string
 	generation uint64
 	browserID  int64
-	sel        json.RawMessage // the snapshot's selector (a string, or segments through shadow roots)
-	fp         fpFields
-	sum        [32]byte
+	sel        pagejs.Sel         // the snapshot's selector, one segment per shadow root
+	fp         pagejs.Fingerprint // the fields the page re-checks before acting (seed §8.4)
+	sum        [32]byte           // fp.Sum(): SHA-256 of the fields
 }
 
 // maxRefs bounds the refs one generation may hold (repeated snapshots of a
@@ -59,7 +43,7 @@ func (t *refTable) reset() {
 // add returns the ref for an element, reusing the one an earlier snapshot
 // of the same generation gave the same element.
 func (t *refTable) add(l *locator) string {
-	key := string(l.sel) + "\x00" + string(l.sum[:])
+	key := strings.Join(l.sel, "\x00") + "\x01" + string(l.sum[:])
 	if ref, ok := t.byKey[key]; ok {
 		return ref
 	}

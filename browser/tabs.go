@@ -84,7 +84,7 @@ func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Res
 				r := s.realmFor(ctx, page{c: c, sel: sel, generation: gen}, t)
 				st["isolated_realm"] = map[string]any{
 					"available": r.ok, "reason": r.reason,
-					"trusted_click": r.probe.TrustedClick, "trusted_keys": r.probe.TIP, "privileged_files": r.probe.FileArray,
+					"trusted_click": r.probe.TrustedClick, "trusted_keys": r.probe.TIP, "privileged_files": r.probe.MozSetFileArray,
 				}
 				trust := "trusted input available"
 				if !r.ok {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
 // argTypes maps each tool to its argument struct; the test below holds the
@@ -159,16 +160,16 @@ func TestDecodeArgs(t *testing.T) {
 func TestRefTable(t *testing.T) {
 	var rt refTable
 	rt.reset()
-	l1 := &locator{sel: json.RawMessage(`"#a"`), fp: fpFields{Tag: "button", Name: "Go"}}
-	l1.sum = l1.fp.fingerprint()
+	l1 := &locator{sel: pagejs.Sel{"#a"}, fp: pagejs.Fingerprint{Tag: "button", Name: "Go"}}
+	l1.sum = l1.fp.Sum()
 	r1 := rt.add(l1)
-	l1b := &locator{sel: json.RawMessage(`"#a"`), fp: fpFields{Tag: "button", Name: "Go"}}
-	l1b.sum = l1b.fp.fingerprint()
+	l1b := &locator{sel: pagejs.Sel{"#a"}, fp: pagejs.Fingerprint{Tag: "button", Name: "Go"}}
+	l1b.sum = l1b.fp.Sum()
 	if r := rt.add(l1b); r != r1 {
 		t.Errorf("same element got a new ref %s (was %s)", r, r1)
 	}
-	l2 := &locator{sel: json.RawMessage(`"#a"`), fp: fpFields{Tag: "button", Name: "Stop"}}
-	l2.sum = l2.fp.fingerprint()
+	l2 := &locator{sel: pagejs.Sel{"#a"}, fp: pagejs.Fingerprint{Tag: "button", Name: "Stop"}}
+	l2.sum = l2.fp.Sum()
 	if r := rt.add(l2); r == r1 {
 		t.Errorf("a changed element reused ref %s", r)
 	}
@@ -179,8 +180,8 @@ func TestRefTable(t *testing.T) {
 	if _, err := rt.lookup(r1); !errors.Is(err, &Error{Code: CodeStaleElement}) {
 		t.Errorf("old ref after reset: %v, want stale_element", err)
 	}
-	l3 := &locator{sel: json.RawMessage(`"#a"`), fp: fpFields{Tag: "button", Name: "Go"}}
-	l3.sum = l3.fp.fingerprint()
+	l3 := &locator{sel: pagejs.Sel{"#a"}, fp: pagejs.Fingerprint{Tag: "button", Name: "Go"}}
+	l3.sum = l3.fp.Sum()
 	if r := rt.add(l3); r == r1 {
 		t.Errorf("ref number %s reused across generations", r)
 	}
@@ -191,15 +192,6 @@ func TestRefTable(t *testing.T) {
 		if _, err := rt.lookup(bad); !errors.Is(err, &Error{Code: CodeInvalidArguments}) {
 			t.Errorf("lookup(%q) = %v, want invalid_arguments", bad, err)
 		}
-	}
-}
-
-func TestFingerprintSeparatesFields(t *testing.T) {
-	a := fpFields{Tag: "a", Role: "b"}.fingerprint()
-	b := fpFields{Tag: "a\x00b"}.fingerprint()
-	c := fpFields{Tag: "ab"}.fingerprint()
-	if a == c || b == c {
-		t.Error("fingerprints collide across field boundaries")
 	}
 }
 
@@ -240,11 +232,11 @@ func TestCheckURL(t *testing.T) {
 func TestElementLine(t *testing.T) {
 	v := "AI engineer"
 	tr := true
-	e := snapElement{Role: "textbox", Name: "Search by title", Value: &v, Checked: &tr, Required: true}
+	e := pagejs.Element{Role: "textbox", Name: "Search by title", Value: &v, Checked: &tr, Required: true}
 	if got, want := elementLine("e1", &e), `[e1] textbox "Search by title" value="AI engineer" checked required`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	e = snapElement{Tag: "div", Name: "line\nbreak \"quoted\""}
+	e = pagejs.Element{Tag: "div", Name: "line\nbreak \"quoted\""}
 	if got := elementLine("e2", &e); strings.Contains(got, "\n") || !strings.Contains(got, `\"quoted\"`) {
 		t.Errorf("unsafe line: %s", got)
 	}

@@ -2,7 +2,9 @@ package browser
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -30,23 +32,6 @@ type uploadArgs struct {
 // pipe full hides the round trip (measured: one at a time ≈12 MiB/s, 4–16 in
 // flight 21–27 MiB/s on this machine).
 const chunksInFlight = 8
-
-type uploadedFile struct {
-	Name string `json:"name"`
-	Size int64  `json:"size"`
-	Type string `json:"type"`
-}
-
-type uploadBeginResult struct {
-	Key      string   `json:"key"`
-	Warnings []string `json:"warnings"`
-}
-
-type uploadFinishResult struct {
-	Files      []uploadedFile `json:"files"`
-	Warnings   []string       `json:"warnings"`
-	Dispatched bool           `json:"dispatched"`
-}
 
 func phaseError(phase string, err error) error {
 	if e, ok := AsError(err); ok {
@@ -81,11 +66,11 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	}
 	handles := make([]uint32, len(infos))
 	var total int64
-	meta := make([]map[string]any, len(infos))
+	meta := make([]pagejs.UploadFile, len(infos))
 	for i, f := range infos {
 		handles[i] = f.Handle
 		total += f.Size
-		meta[i] = map[string]any{"name": f.Name, "size": f.Size, "type": f.MIME, "lastModified": f.ModTime.UnixMilli()}
+		meta[i] = pagejs.UploadFile{Name: f.Name, Size: f.Size, Type: f.MIME, LastModified: f.ModTime.UnixMilli()}
 	}
 	defer func() {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -96,8 +81,11 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	}()
 
 	// 2. Target checks and page-side staging.
-	var begin uploadBeginResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.UploadBegin, map[string]any{"sel": l.sel, "fp": l.fp, "files": meta}, &begin)
+	var key [32]byte // 256 random bits name the page-side staging
+	rand.Read(key[:])
+	var begin pagejs.UploadBeginResult
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.UploadBegin,
+		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta}, &begin)
 	if err != nil {
 		return Result{}, phaseError("validation", err)
 	}
@@ -109,8 +97,8 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 		// Best effort, also after cancellation: drop the staged chunks.
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		var ignored any
-		if _, err := s.execIn(actx, pg, info, pagejs.UploadAbort, map[string]any{"key": begin.Key}, &ignored); err != nil {
+		var ignored pagejs.UploadAbortResult
+		if _, err := s.execIn(actx, pg, info, pagejs.UploadAbort, pagejs.UploadAbortArgs{Key: begin.Key}, &ignored); err != nil {
 			s.log.Debug("upload cleanup failed", "error", err)
 		}
 	}()
@@ -122,8 +110,8 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 
 	// 4. Construction, assignment, verification: one script, so nothing
 	// runs on the page between them.
-	var fin uploadFinishResult
-	if _, err := s.execIn(ctx, pg, info, pagejs.UploadFinish, map[string]any{"key": begin.Key, "sel": l.sel, "fp": l.fp}, &fin); err != nil {
+	var fin pagejs.UploadFinishResult
+	if _, err := s.execIn(ctx, pg, info, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: begin.Key, Sel: l.sel, FP: l.fp}, &fin); err != nil {
 		phase := "construction"
 		if e, ok := AsError(err); ok && e.Code == CodeUploadAssignFailed {
 			phase = "assignment"
@@ -136,7 +124,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	}
 	warnings := append(begin.Warnings, fin.Warnings...)
 	text := fmt.Sprintf("Put %s (%s) into %s", plural(len(infos), "file", "files"), byteSize(total), a.Element)
-	if info.isolated {
+	if fin.Trusted {
 		text += " through Firefox's privileged file assignment"
 	}
 	text += "; input and change events were dispatched. Nothing was submitted."
@@ -149,7 +137,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	}
 	return Result{Text: text, Structured: map[string]any{
 		"element": a.Element, "files": files, "dispatched": fin.Dispatched,
-		"warnings": warnings, "trusted": info.isolated,
+		"warnings": warnings, "trusted": fin.Trusted,
 	}}, nil
 }
 
@@ -174,6 +162,7 @@ func (s *Session) transfer(ctx context.Context, pg page, info execInfo, key stri
 		mu   sync.Mutex
 		sent int64
 	)
+	var cumulative int64 // bytes of the current file handed to send so far
 	send := func(file, index int, raw []byte) error {
 		select {
 		case slot <- struct{}{}:
@@ -182,21 +171,21 @@ func (s *Session) transfer(ctx context.Context, pg page, info execInfo, key stri
 		}
 		data := base64.StdEncoding.EncodeToString(raw)
 		n := int64(len(raw))
+		cumulative += n
+		want := cumulative
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-slot }()
-			var r struct {
-				File  int `json:"file"`
-				Index int `json:"index"`
-				Bytes int `json:"bytes"`
-			}
-			if _, err := s.execIn(ctx, pg, info, pagejs.UploadChunk, map[string]any{"key": key, "file": file, "index": index, "data": data}, &r); err != nil {
+			var r pagejs.UploadChunkResult
+			if _, err := s.execIn(ctx, pg, info, pagejs.UploadChunk, pagejs.UploadChunkArgs{Key: key, File: file, Index: index, Data: data}, &r); err != nil {
 				cancel(err)
 				return
 			}
-			if r.File != file || r.Index != index || int64(r.Bytes) != n {
-				cancel(errorf(CodeUploadTransferFailed, "the page acknowledged chunk %d of file %d wrongly", index, file))
+			// The console runs evaluations in order, so the page's running
+			// total after chunk i is exactly the bytes of chunks 0…i.
+			if r.File != file || r.Index != index || r.Received != want {
+				cancel(errorf(CodeUploadTransferFailed, "the page confirmed chunk %d of file %d with %d bytes received, expected %d", index, file, r.Received, want))
 				return
 			}
 			mu.Lock()
@@ -211,6 +200,7 @@ func (s *Session) transfer(ctx context.Context, pg page, info execInfo, key stri
 	for i, f := range infos {
 		buf := make([]byte, 0, min(int64(chunk), max(f.Size, 1)))
 		index := 0
+		cumulative = 0
 		err := s.opts.Files.Stream(ctx, f.Handle, func(piece []byte) error {
 			for len(piece) > 0 {
 				n := min(len(piece), chunk-len(buf))
@@ -242,7 +232,7 @@ func (s *Session) transfer(ctx context.Context, pg page, info execInfo, key stri
 }
 
 // verifyUpload compares what the page reports with what the broker sent.
-func verifyUpload(infos []broker.FileInfo, got []uploadedFile) error {
+func verifyUpload(infos []broker.FileInfo, got []pagejs.FileInfo) error {
 	if len(got) != len(infos) {
 		return errorf(CodeUploadAssignFailed, "the input holds %d file(s) after assignment, expected %d", len(got), len(infos))
 	}
