@@ -1,0 +1,71 @@
+function typeText(win, args, lib) {
+  // Types one chunk of text at the caret, character by character; the server sends the
+  // chunks (and can stop between them). args.firstChunk puts the caret at the end first.
+  // Isolated realm: nsITextInputProcessor (trusted keydown/keypress/input/keyup, real
+  // insertion). Page realm: synthetic keydown, native setter append, input, keyup.
+  // Newlines are Enter in textareas and editors and are dropped in single-line inputs
+  // (which cannot hold them); \r is ignored.
+  const el = lib.target(args);
+  lib.requireEnabled(el);
+  const text = typeof args.text === "string" ? args.text : lib.fail("invalid_argument", "text must be a string");
+  const kind = lib.textEntry(el);
+  if (!kind) lib.fail("unsupported_element", "type_text works on text inputs, textareas and contenteditable elements");
+  if (kind !== "editable" && el.readOnly) lib.fail("element_not_interactable", "the element is read-only");
+  const doc = win.document;
+  if (typeof el.focus === "function") el.focus();
+  if (args.firstChunk) lib.caretToEnd(el);
+  const secret = kind === "single" && String(el.type).toLowerCase() === "password";
+  const tip = lib.tip();
+  let typed = 0;
+  for (const ch of text) {
+    if (ch === "\r" || (ch === "\n" && kind === "single")) continue;
+    const key = ch === "\n" ? "Enter" : ch;
+    if (tip) {
+      const init = key === "Enter" ? {key, code: "Enter", keyCode: 13} : {key};
+      const ev = new win.KeyboardEvent("", init);
+      tip.keydown(ev);
+      tip.keyup(ev);
+    } else {
+      synthetic(key);
+    }
+    typed++;
+  }
+  const extra = {typed};
+  if (!secret) {
+    const v = kind === "editable" ? lib.collapse(el.textContent) : String(el.value);
+    extra.value = lib.cap(v, lib.VALUE_MAX);
+  }
+  return lib.result(!!tip, extra);
+
+  function synthetic(key) {
+    const init = {key, bubbles: true, cancelable: true, composed: true, view: win};
+    if (!el.dispatchEvent(new win.KeyboardEvent("keydown", init))) return;
+    const data = key === "Enter" ? "\n" : key;
+    if (kind === "editable") {
+      if (!doc.execCommand("insertText", false, data)) {
+        el.append(data);
+        lib.fire(el, "input", {inputType: "insertText", data});
+      }
+    } else {
+      const v = String(el.value);
+      let start = v.length;
+      let end = v.length;
+      try {
+        if (typeof el.selectionStart === "number") {
+          start = el.selectionStart;
+          end = el.selectionEnd;
+        }
+      } catch (e) {
+        // no selection API (email, number): append
+      }
+      lib.setValue(el, v.slice(0, start) + data + v.slice(end));
+      try {
+        el.setSelectionRange(start + data.length, start + data.length);
+      } catch (e) {
+        // no selection API
+      }
+      lib.fire(el, "input", {inputType: key === "Enter" ? "insertLineBreak" : "insertText", data});
+    }
+    el.dispatchEvent(new win.KeyboardEvent("keyup", init));
+  }
+}

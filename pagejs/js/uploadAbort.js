@@ -1,0 +1,9 @@
+function uploadAbort(win, args, lib, env) {
+  // Deletes a staging; runs even after the page's window is gone (win may be null).
+  const holder = env.realm === "isolated" ? globalThis : win;
+  if (!holder || typeof args.key !== "string") return {removed: false};
+  const prop = "fxmcp" + args.key;
+  const had = Object.prototype.hasOwnProperty.call(holder, prop);
+  if (had) delete holder[prop];
+  return {removed: had};
+}

@@ -1,0 +1,33 @@
+function uploadBegin(win, args, lib, env) {
+  // Checks the target file input and creates the staging for one upload, keyed by a
+  // random key from the server. Isolated realm: the staging lives on the console
+  // sandbox's global, invisible to the page. Page realm: a non-enumerable property of
+  // window named by the key (≥128 random bits), deleted by uploadFinish/uploadAbort.
+  const key = args.key;
+  if (typeof key !== "string" || !/^[0-9a-f]{32,128}$/.test(key)) lib.fail("invalid_argument", "bad staging key");
+  const files = args.files;
+  if (!Array.isArray(files) || files.length === 0) lib.fail("invalid_argument", "no files");
+  for (const f of files) {
+    if (!f || typeof f.name !== "string" || f.name === "" || !Number.isSafeInteger(f.size) || f.size < 0) {
+      lib.fail("invalid_argument", "bad file metadata");
+    }
+  }
+  const el = lib.target(args);
+  const warnings = lib.uploadTarget(el, files);
+  const holder = env.realm === "isolated" ? globalThis : win;
+  const now = Date.now();
+  if (env.realm === "isolated") {
+    // Forget stagings a vanished server left behind (older than 30 minutes).
+    for (const k of Object.keys(holder)) {
+      if (k.startsWith("fxmcp") && holder[k] && now - holder[k].created > 30 * 60 * 1000) delete holder[k];
+    }
+  }
+  const staging = {
+    created: now,
+    innerWindowID: env.innerWindowID || 0,
+    files: files.map(f => ({name: f.name, type: String(f.type || ""), size: f.size,
+      lastModified: Number.isSafeInteger(f.lastModified) ? f.lastModified : now, chunks: [], received: 0})),
+  };
+  Object.defineProperty(holder, "fxmcp" + key, {value: staging, configurable: true, enumerable: false, writable: false});
+  return {key, warnings};
+}

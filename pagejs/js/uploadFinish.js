@@ -1,0 +1,54 @@
+function uploadFinish(win, args, lib, env) {
+  // Builds the Files from the staged chunks, assigns them to the verified file input,
+  // dispatches bubbling input and change, verifies the assignment, and always deletes the
+  // staging. Isolated realm: input.mozSetFileArray (the page cannot intercept it), trusted
+  // events. Page realm: DataTransfer and the files setter. Never clicks, never submits.
+  const isolated = env.realm === "isolated";
+  const holder = isolated ? globalThis : win;
+  const prop = "fxmcp" + args.key;
+  const st = typeof args.key === "string" ? holder[prop] : undefined;
+  try {
+    if (!st) lib.fail("upload_transfer_failed", "no such staging (expired or the page was replaced)");
+    if (isolated && st.innerWindowID && st.innerWindowID !== env.innerWindowID) {
+      lib.fail("target_replaced", "the page was replaced during the upload");
+    }
+    const el = lib.target(args);
+    const warnings = lib.uploadTarget(el, st.files);
+    const made = [];
+    for (const f of st.files) {
+      let n = 0;
+      for (let i = 0; i < f.chunks.length; i++) {
+        if (!f.chunks[i]) lib.fail("upload_transfer_failed", "chunk " + i + " of " + f.name + " is missing");
+        n += f.chunks[i].length;
+      }
+      if (n !== f.size) lib.fail("upload_transfer_failed", f.name + ": received " + n + " of " + f.size + " bytes");
+      const parts = isolated ? f.chunks.map(c => env.Cu.cloneInto(c, win)) : f.chunks;
+      made.push(new win.File(parts, f.name, {type: f.type, lastModified: f.lastModified}));
+      f.chunks = [];
+    }
+    let trusted = false;
+    try {
+      if (isolated && typeof el.mozSetFileArray === "function") {
+        el.mozSetFileArray(made);
+        trusted = true;
+      } else {
+        const dt = new win.DataTransfer();
+        for (const f of made) dt.items.add(f);
+        el.files = dt.files;
+      }
+    } catch (e) {
+      lib.fail("upload_assignment_failed", "the page rejected the file list: " + String(e));
+    }
+    const got = el.files;
+    const ok = got && got.length === made.length && made.every((f, i) =>
+      got[i] && got[i].name === f.name && got[i].size === f.size && got[i].type === f.type);
+    if (!ok) lib.fail("upload_assignment_failed", "the input does not hold the assigned files");
+    lib.fire(el, "input");
+    lib.fire(el, "change");
+    const out = [];
+    for (let i = 0; i < got.length; i++) out.push({name: got[i].name, size: got[i].size, type: got[i].type});
+    return {files: out, warnings, dispatched: true, trusted};
+  } finally {
+    if (Object.prototype.hasOwnProperty.call(holder, prop)) delete holder[prop];
+  }
+}

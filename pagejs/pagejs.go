@@ -1,0 +1,296 @@
+// Package pagejs holds the JavaScript that firefox-rdp-mcp runs inside Firefox, and
+// the only code that turns it into expressions for the RDP console.
+//
+// Every script is a constant file under js/, embedded at build time, holding one plain
+// named function. A page script is `function name(win, args, lib, env)`: it reaches the
+// page only through win, so the same file runs in either realm:
+//
+//   - the page realm (the tab target's console), built with [Script.Page]: win is the
+//     page's own window, and the page can monkeypatch anything the script calls;
+//   - the isolated realm (the content-process target's console, system principal),
+//     built with [Script.Isolated]: win is an Xray view of the page's current inner
+//     window, page monkeypatches are invisible, and privileged helpers (trusted events,
+//     nsITextInputProcessor, mozSetFileArray) are reached through env.
+//
+// Chrome scripts ([DialogState], [DialogAnswer], tab management) run in the parent
+// process console and are `function name(args, env)`.
+//
+// A builder emits a fixed wrapper, the embedded function sources, and the arguments as
+// one JSON literal produced by encoding/json (which escapes <, >, &, U+2028 and U+2029).
+// No value is ever formatted into source, and no exported function accepts source
+// text: the only scripts that exist are the variables of this package.
+//
+// Every expression evaluates (with mapped:{await:true}) to a JSON string, the envelope
+// {"ok":true,"value":…} or {"ok":false,"error":{"code":…,"message":…}}; [Decode]
+// turns it into a value or a [*ScriptError].
+//
+// # IMPORTANT
+//
+// The isolated and chrome realms are fully privileged. Only constant scripts may ever
+// run there; this package is the boundary that keeps it so. In the page realm the page
+// controls every API the script calls (including JSON.stringify): results read there
+// are page claims, and actions there are untrusted (isTrusted false) and can be
+// redirected by a hostile page.
+//
+// Example:
+//
+//	expr, err := pagejs.Click.Isolated(innerWindowID, pagejs.ClickArgs{Sel: sel, FP: fp})
+//	// evaluate expr on the content-process console with mapped:{await:true}
+//	var res pagejs.ActionResult
+//	err = pagejs.Decode(resultString, &res)
+package pagejs
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+//go:embed js/*.js
+var jsFS embed.FS
+
+// realms a script may be built for.
+type realms uint8
+
+const (
+	realmPage realms = 1 << iota
+	realmIsolated
+	realmChrome
+)
+
+// Script is one embedded script (pagejs/js/<name>.js). Only the values declared in
+// this package exist: no builder ever accepts source text.
+type Script struct {
+	name   string
+	src    string
+	realms realms
+	noLib  bool // the wrapper omits lib.js (keeps per-chunk upload evaluations tiny)
+	anyWin bool // isolated: run even when the inner window is gone (win is null)
+}
+
+var libSrc = mustRead("lib")
+
+// Page scripts (both realms unless noted).
+var (
+	// Snapshot lists the visible actionable elements; args SnapshotArgs, result SnapshotResult.
+	Snapshot = pageScript("snapshot")
+	// Describe re-resolves one element and returns its fields; args DescribeArgs, result Element.
+	Describe = pageScript("describe")
+	// Click clicks a verified element; args ClickArgs, result ActionResult.
+	Click = pageScript("click")
+	// Fill replaces a control's value; args FillArgs, result ActionResult.
+	Fill = pageScript("fill")
+	// TypeText types one chunk of characters; args TypeTextArgs, result ActionResult.
+	TypeText = pageScript("typeText")
+	// PressKey presses one allowlisted key; args PressKeyArgs, result ActionResult.
+	PressKey = pageScript("pressKey")
+	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
+	WaitFor = pageScript("waitFor")
+	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
+	PageInfo = pageScript("pageInfo")
+	// UploadBegin checks the target and creates the staging; args UploadBeginArgs, result UploadBeginResult.
+	UploadBegin = pageScript("uploadBegin")
+	// UploadChunk stores one base64 chunk (no lib.js: the expression is the data plus a
+	// few hundred bytes); args UploadChunkArgs, result UploadChunkResult.
+	UploadChunk = Script{name: "uploadChunk", src: mustRead("uploadChunk"), realms: realmPage | realmIsolated, noLib: true}
+	// UploadFinish builds the Files, assigns and verifies them; args UploadFinishArgs, result UploadFinishResult.
+	UploadFinish = pageScript("uploadFinish")
+	// UploadAbort deletes a staging (works after the window is gone); args UploadAbortArgs, result UploadAbortResult.
+	UploadAbort = Script{name: "uploadAbort", src: mustRead("uploadAbort"), realms: realmPage | realmIsolated, noLib: true, anyWin: true}
+	// Probe feature-detects the privileged APIs (isolated realm only); args nil, result ProbeResult.
+	Probe = Script{name: "probe", src: mustRead("probe"), realms: realmIsolated, noLib: true}
+)
+
+// Chrome (parent-process) scripts, built with [Script.Chrome].
+var (
+	// DialogState reports the tab-modal dialog open in a tab; args DialogStateArgs, result DialogStateResult.
+	DialogState = chromeScript("dialogState")
+	// DialogAnswer accepts or dismisses it; args DialogAnswerArgs, result DialogAnswerResult.
+	DialogAnswer = chromeScript("dialogAnswer")
+	// TabOpen opens an http(s) URL in a new tab; args TabOpenArgs, result TabResult.
+	TabOpen = chromeScript("tabOpen")
+	// TabSelect makes a tab the selected one of its window; args TabArgs, result TabResult.
+	TabSelect = chromeScript("tabSelect")
+	// TabClose closes a tab; args TabArgs, result TabResult.
+	TabClose = chromeScript("tabClose")
+)
+
+// Scripts lists every script, for tests and tooling.
+func Scripts() []Script {
+	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo,
+		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
+		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose}
+}
+
+func pageScript(name string) Script {
+	return Script{name: name, src: mustRead(name), realms: realmPage | realmIsolated}
+}
+
+func chromeScript(name string) Script {
+	return Script{name: name, src: mustRead(name), realms: realmChrome}
+}
+
+// mustRead loads an embedded file; a missing or malformed file is a build mistake.
+func mustRead(name string) string {
+	b, err := jsFS.ReadFile("js/" + name + ".js")
+	if err != nil {
+		panic("pagejs: " + err.Error())
+	}
+	src := strings.TrimSpace(string(b))
+	if !strings.HasPrefix(src, "function "+name+"(") || !strings.HasSuffix(src, "}") {
+		panic("pagejs: js/" + name + ".js must be one function named " + name)
+	}
+	return src
+}
+
+// Name is the script's file name without extension.
+func (s Script) Name() string { return s.name }
+
+// ErrRealm is returned when a script is built for a realm it was not written for.
+var ErrRealm = errors.New("pagejs: script not available in this realm")
+
+// Fixed wrapper pieces. The catch clause turns a thrown {code, message} into an error
+// envelope and anything else into page_script_failed.
+const (
+	catchTail = `} catch (e) { let code = "page_script_failed", message = "script failed"; ` +
+		`try { if (e && typeof e === "object" && typeof e.code === "string" && typeof e.message === "string" && !(e instanceof Error)) { code = e.code; message = e.message; } else { message = String(e); } } catch (_) {} ` +
+		`return JSON.stringify({ok: false, error: {code, message}}); } })()`
+
+	pageHead     = `(async () => { try { const win = window; const env = {realm: "page"}; `
+	isolatedHead = `(async () => { try { const innerWindowID = `
+	isolatedWin  = `; const env = {realm: "isolated", innerWindowID, Cc, Ci, Cu, Services}; const win = Services.wm.getCurrentInnerWindowWithId(innerWindowID); `
+	noWinCheck   = `if (!win || win.closed) { return JSON.stringify({ok: false, error: {code: "target_replaced", message: "the page's document was replaced"}}); } `
+	chromeHead   = `(async () => { try { const env = {realm: "chrome", Cc, Ci, Cu, Services}; `
+)
+
+// Page builds an expression for the page realm (the tab target's console): win is the
+// page's window.
+func (s Script) Page(args any) (string, error) {
+	if s.realms&realmPage == 0 {
+		return "", fmt.Errorf("%w: %s in the page realm", ErrRealm, s.name)
+	}
+	a, err := encodeArgs(args)
+	if err != nil {
+		return "", fmt.Errorf("pagejs: %s: %w", s.name, err)
+	}
+	return s.assemble(realmPage, 0, a), nil
+}
+
+// Isolated builds an expression for the content-process console (system principal,
+// rdp-notes §7/§11): win is Services.wm.getCurrentInnerWindowWithId(innerWindowID), an
+// Xray view of the page. When that window is no longer current the envelope is the error
+// "target_replaced".
+func (s Script) Isolated(innerWindowID int64, args any) (string, error) {
+	if s.realms&realmIsolated == 0 {
+		return "", fmt.Errorf("%w: %s in the isolated realm", ErrRealm, s.name)
+	}
+	if innerWindowID <= 0 || innerWindowID > 1<<53 {
+		return "", fmt.Errorf("pagejs: %s: inner window id %d out of range", s.name, innerWindowID)
+	}
+	a, err := encodeArgs(args)
+	if err != nil {
+		return "", fmt.Errorf("pagejs: %s: %w", s.name, err)
+	}
+	return s.assemble(realmIsolated, innerWindowID, a), nil
+}
+
+// Chrome builds an expression for the parent-process (browser chrome) console.
+func (s Script) Chrome(args any) (string, error) {
+	if s.realms&realmChrome == 0 {
+		return "", fmt.Errorf("%w: %s in the chrome realm", ErrRealm, s.name)
+	}
+	a, err := encodeArgs(args)
+	if err != nil {
+		return "", fmt.Errorf("pagejs: %s: %w", s.name, err)
+	}
+	return s.assemble(realmChrome, 0, a), nil
+}
+
+// assemble writes the fixed wrapper for realm around the embedded sources and the JSON
+// arguments. It is the only place where expressions are put together.
+func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string {
+	var b strings.Builder
+	b.Grow(len(libSrc) + len(s.src) + len(args) + 1024)
+	switch realm {
+	case realmChrome:
+		b.WriteString(chromeHead)
+		b.WriteString(`return JSON.stringify({ok: true, value: await (`)
+		b.WriteString(s.src)
+		b.WriteString(`)(`)
+		b.Write(args)
+		b.WriteString(`, env)}); `)
+		b.WriteString(catchTail)
+		return b.String()
+	case realmIsolated:
+		id, _ := json.Marshal(innerWindowID)
+		b.WriteString(isolatedHead)
+		b.Write(id)
+		b.WriteString(isolatedWin)
+		if !s.anyWin {
+			b.WriteString(noWinCheck)
+		}
+	default:
+		b.WriteString(pageHead)
+	}
+	if s.noLib {
+		b.WriteString(`const lib = null; `)
+	} else {
+		b.WriteString(`const lib = (`)
+		b.WriteString(libSrc)
+		b.WriteString(`)(win, env); `)
+	}
+	b.WriteString(`return JSON.stringify({ok: true, value: await (`)
+	b.WriteString(s.src)
+	b.WriteString(`)(win, `)
+	b.Write(args)
+	b.WriteString(`, lib, env)}); `)
+	b.WriteString(catchTail)
+	return b.String()
+}
+
+// encodeArgs marshals args as one JSON value usable as a JavaScript expression. nil
+// becomes {}. A "__proto__" key is refused: in a JavaScript object literal it would set
+// the prototype instead of a property.
+func encodeArgs(args any) ([]byte, error) {
+	if args == nil {
+		return []byte("{}"), nil
+	}
+	a, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Contains(a, []byte(`"__proto__"`)) && hasProtoKey(a) {
+		return nil, errors.New(`argument key "__proto__" is not allowed`)
+	}
+	return a, nil
+}
+
+// hasProtoKey reports whether any object in the JSON document has the key __proto__.
+func hasProtoKey(doc []byte) bool {
+	var v any
+	if json.Unmarshal(doc, &v) != nil {
+		return true // cannot happen for json.Marshal output; refuse rather than guess
+	}
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, e := range t {
+				if k == "__proto__" || walk(e) {
+					return true
+				}
+			}
+		case []any:
+			for _, e := range t {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
+}

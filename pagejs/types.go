@@ -1,0 +1,350 @@
+package pagejs
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Error codes a script reports in its error envelope (seed §15, plus option_not_found
+// and invalid_argument for arguments a page script cannot use).
+const (
+	CodeTargetReplaced         = "target_replaced"
+	CodeElementNotFound        = "element_not_found"
+	CodeStaleElement           = "stale_element"
+	CodeElementNotInteractable = "element_not_interactable"
+	CodeInvalidSelector        = "invalid_selector"
+	CodeUnsupportedElement     = "unsupported_element"
+	CodeOptionNotFound         = "option_not_found"
+	CodeInvalidArgument        = "invalid_argument"
+	CodeTabNotFound            = "tab_not_found"
+	CodeUploadTargetInvalid    = "upload_target_invalid"
+	CodeUploadTransferFailed   = "upload_transfer_failed"
+	CodeUploadAssignmentFailed = "upload_assignment_failed"
+	CodePageScriptFailed       = "page_script_failed"
+)
+
+// ScriptError is an error envelope returned by a script.
+type ScriptError struct {
+	Code    string
+	Message string
+}
+
+func (e *ScriptError) Error() string { return "pagejs: " + e.Code + ": " + e.Message }
+
+// Is matches another *ScriptError by code, so errors.Is(err, &ScriptError{Code: c}) works.
+func (e *ScriptError) Is(target error) bool {
+	t, ok := target.(*ScriptError)
+	return ok && t.Code == e.Code
+}
+
+// ErrMalformed is returned by Decode when the result is not an envelope.
+var ErrMalformed = errors.New("pagejs: malformed script result")
+
+type envelope struct {
+	OK    *bool           `json:"ok"`
+	Value json.RawMessage `json:"value"`
+	Error *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// Decode parses the JSON string a built expression evaluated to. {ok:true,value} →
+// json.Unmarshal(value, out) (out may be nil); {ok:false,error} → *ScriptError.
+func Decode(result string, out any) error {
+	var env envelope
+	if err := json.Unmarshal([]byte(result), &env); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	switch {
+	case env.OK == nil:
+		return ErrMalformed
+	case !*env.OK:
+		if env.Error == nil || env.Error.Code == "" {
+			return ErrMalformed
+		}
+		return &ScriptError{Code: env.Error.Code, Message: env.Error.Message}
+	}
+	if out == nil {
+		return nil
+	}
+	if len(env.Value) == 0 {
+		return fmt.Errorf("%w: no value", ErrMalformed)
+	}
+	if err := json.Unmarshal(env.Value, out); err != nil {
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
+	}
+	return nil
+}
+
+// Sel locates an element: CSS selectors, one per tree. The first is resolved in the
+// document, each further one in the open shadow root of the element found before.
+type Sel []string
+
+// Fingerprint holds the fields that identify an element across re-resolution; absent
+// fields are empty strings. Href is origin+path (no credentials, query or fragment).
+type Fingerprint struct {
+	Tag  string `json:"tag"`
+	Role string `json:"role,omitempty"`
+	Type string `json:"type,omitempty"`
+	Name string `json:"name,omitempty"`
+	Href string `json:"href,omitempty"`
+}
+
+// Sum is the SHA-256 digest of the fields joined by NUL (seed §8.4).
+func (f Fingerprint) Sum() [32]byte {
+	h := sha256.New()
+	for i, s := range []string{f.Tag, f.Role, f.Type, f.Name, f.Href} {
+		if i > 0 {
+			h.Write([]byte{0})
+		}
+		h.Write([]byte(s))
+	}
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// Element is one snapshot entry (also the Describe result). Optional fields are absent
+// when empty/false; Checked is set for checkable elements, Selected and Expanded only
+// where the page states them.
+type Element struct {
+	Tag      string      `json:"tag"`
+	Role     string      `json:"role,omitempty"`
+	Type     string      `json:"type,omitempty"`
+	Name     string      `json:"name,omitempty"`
+	Value    *string     `json:"value,omitempty"` // never for passwords; capped at 200 chars
+	Disabled bool        `json:"disabled,omitempty"`
+	Readonly bool        `json:"readonly,omitempty"`
+	Checked  *bool       `json:"checked,omitempty"`
+	Mixed    bool        `json:"mixed,omitempty"`
+	Selected *bool       `json:"selected,omitempty"`
+	Expanded *bool       `json:"expanded,omitempty"`
+	Required bool        `json:"required,omitempty"`
+	Href     string      `json:"href,omitempty"` // origin-relative when same-origin
+	Accept   string      `json:"accept,omitempty"`
+	Multiple bool        `json:"multiple,omitempty"`
+	Sel      Sel         `json:"sel"`
+	FP       Fingerprint `json:"fp"`
+	Visible  *bool       `json:"visible,omitempty"` // Describe only
+}
+
+// SnapshotArgs are Snapshot's arguments. Zero MaxElements means none.
+type SnapshotArgs struct {
+	MaxElements    int  `json:"maxElements"`
+	MaxTextChars   int  `json:"maxTextChars"`
+	IncludeAllText bool `json:"includeAllText"`
+}
+
+// SnapshotResult is Snapshot's value. Text is present only when IncludeAllText was set;
+// TextTotal is the length (UTF-16 units) of the whole collapsed visible text.
+type SnapshotResult struct {
+	Title             string    `json:"title"`
+	URL               string    `json:"url"`
+	Elements          []Element `json:"elements"`
+	Total             int       `json:"total"`
+	TruncatedElements int       `json:"truncatedElements"`
+	Text              *string   `json:"text,omitempty"`
+	TextTotal         int       `json:"textTotal"`
+}
+
+// DescribeArgs are Describe's arguments.
+type DescribeArgs struct {
+	Sel Sel `json:"sel"`
+}
+
+// ClickArgs are Click's arguments.
+type ClickArgs struct {
+	Sel Sel         `json:"sel"`
+	FP  Fingerprint `json:"fp"`
+}
+
+// FillArgs are Fill's arguments.
+type FillArgs struct {
+	Sel    Sel         `json:"sel"`
+	FP     Fingerprint `json:"fp"`
+	Value  string      `json:"value"`
+	Submit bool        `json:"submit"`
+}
+
+// TypeTextArgs are TypeText's arguments: one chunk of the text; FirstChunk moves the
+// caret to the end before typing.
+type TypeTextArgs struct {
+	Sel        Sel         `json:"sel"`
+	FP         Fingerprint `json:"fp"`
+	Text       string      `json:"text"`
+	FirstChunk bool        `json:"firstChunk"`
+}
+
+// PressKeyArgs are PressKey's arguments; without Sel the key goes to the focused
+// element. Key is one of PressKeys.
+type PressKeyArgs struct {
+	Sel Sel          `json:"sel,omitempty"`
+	FP  *Fingerprint `json:"fp,omitempty"`
+	Key string       `json:"key"`
+}
+
+// PressKeys is the key allowlist of PressKey (seed §10.8).
+var PressKeys = []string{"Enter", "Tab", "Escape", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
+	"Backspace", "Delete", "Home", "End"}
+
+// ActionResult is the value of Click, Fill, TypeText and PressKey. Trusted tells whether
+// the input went through Firefox's trusted path (isolated realm). Value (Fill, TypeText)
+// is the control's resulting value, capped, never for passwords; Focused (PressKey)
+// describes the focused element afterwards; Submitted (Fill) tells whether a form was
+// submitted; Typed (TypeText) counts the characters sent.
+type ActionResult struct {
+	Trusted   bool    `json:"trusted"`
+	URL       string  `json:"url"`
+	Value     *string `json:"value,omitempty"`
+	Focused   string  `json:"focused,omitempty"`
+	Submitted bool    `json:"submitted,omitempty"`
+	Typed     int     `json:"typed,omitempty"`
+}
+
+// WaitForArgs are WaitFor's arguments; State is "present" (default) or "absent".
+type WaitForArgs struct {
+	Text        string `json:"text,omitempty"`
+	Selector    string `json:"selector,omitempty"`
+	URLContains string `json:"urlContains,omitempty"`
+	State       string `json:"state,omitempty"`
+}
+
+// WaitForResult is WaitFor's value.
+type WaitForResult struct {
+	Met bool `json:"met"`
+}
+
+// PageInfoResult is PageInfo's value.
+type PageInfoResult struct {
+	URL        string `json:"url"`
+	Title      string `json:"title"`
+	ReadyState string `json:"readyState"`
+}
+
+// UploadFile describes one file of an upload. LastModified is in milliseconds since
+// the epoch.
+type UploadFile struct {
+	Name         string `json:"name"`
+	Type         string `json:"type"`
+	Size         int64  `json:"size"`
+	LastModified int64  `json:"lastModified"`
+}
+
+// UploadBeginArgs are UploadBegin's arguments. Key is 32–128 lowercase hex digits of
+// randomness chosen by the server.
+type UploadBeginArgs struct {
+	Key   string       `json:"key"`
+	Sel   Sel          `json:"sel"`
+	FP    Fingerprint  `json:"fp"`
+	Files []UploadFile `json:"files"`
+}
+
+// UploadBeginResult is UploadBegin's value; Warnings list accept mismatches.
+type UploadBeginResult struct {
+	Key      string   `json:"key"`
+	Warnings []string `json:"warnings"`
+}
+
+// UploadChunkArgs are UploadChunk's arguments (short names: the expression is mostly
+// Data, base64 of the raw chunk).
+type UploadChunkArgs struct {
+	Key   string `json:"k"`
+	File  int    `json:"f"`
+	Index int    `json:"i"`
+	Data  string `json:"d"`
+}
+
+// UploadChunkResult confirms a chunk: Received is the file's cumulative byte count.
+type UploadChunkResult struct {
+	File     int   `json:"file"`
+	Index    int   `json:"index"`
+	Received int64 `json:"received"`
+}
+
+// UploadFinishArgs are UploadFinish's arguments.
+type UploadFinishArgs struct {
+	Key string      `json:"key"`
+	Sel Sel         `json:"sel"`
+	FP  Fingerprint `json:"fp"`
+}
+
+// FileInfo is what the page's input holds after an upload.
+type FileInfo struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	Type string `json:"type"`
+}
+
+// UploadFinishResult is UploadFinish's value. Trusted tells that the privileged
+// assignment (mozSetFileArray) and trusted events were used.
+type UploadFinishResult struct {
+	Files      []FileInfo `json:"files"`
+	Warnings   []string   `json:"warnings"`
+	Dispatched bool       `json:"dispatched"`
+	Trusted    bool       `json:"trusted"`
+}
+
+// UploadAbortArgs are UploadAbort's arguments.
+type UploadAbortArgs struct {
+	Key string `json:"key"`
+}
+
+// UploadAbortResult tells whether a staging was deleted.
+type UploadAbortResult struct {
+	Removed bool `json:"removed"`
+}
+
+// ProbeResult is Probe's value.
+type ProbeResult struct {
+	TrustedClick    bool `json:"trustedClick"`
+	TIP             bool `json:"tip"`
+	MozSetFileArray bool `json:"mozSetFileArray"`
+}
+
+// DialogStateArgs are DialogState's arguments.
+type DialogStateArgs struct {
+	BrowserID int64 `json:"browserId"`
+}
+
+// DialogStateResult is DialogState's value. Type is the prompt type ("alert",
+// "confirm", "prompt", "alertCheck", "confirmCheck", "confirmEx" for beforeunload…);
+// Ready is false while the dialog is still loading; Value is a prompt's current text.
+type DialogStateResult struct {
+	Open  bool   `json:"open"`
+	Type  string `json:"type,omitempty"`
+	Text  string `json:"text,omitempty"`
+	Value string `json:"value,omitempty"`
+	Ready bool   `json:"ready,omitempty"`
+}
+
+// DialogAnswerArgs are DialogAnswer's arguments: Action "accept" or "dismiss".
+type DialogAnswerArgs struct {
+	BrowserID int64   `json:"browserId"`
+	Action    string  `json:"action"`
+	Text      *string `json:"text,omitempty"`
+}
+
+// DialogAnswerResult is DialogAnswer's value.
+type DialogAnswerResult struct {
+	Answered bool   `json:"answered"`
+	Type     string `json:"type,omitempty"`
+}
+
+// TabOpenArgs are TabOpen's arguments (http and https only).
+type TabOpenArgs struct {
+	URL        string `json:"url"`
+	Background bool   `json:"background,omitempty"`
+}
+
+// TabArgs are TabSelect's and TabClose's arguments.
+type TabArgs struct {
+	BrowserID int64 `json:"browserId"`
+}
+
+// TabResult is the value of TabOpen, TabSelect and TabClose.
+type TabResult struct {
+	BrowserID int64 `json:"browserId"`
+}
