@@ -310,6 +310,18 @@ func (w *TabWatch) WaitReady(ctx context.Context, state string) (Target, error) 
 	return w.wait(ctx, func() bool { return readyRank[w.ready] >= want })
 }
 
+// WaitNavigation waits until Navigations() has moved past after and the
+// then-current top-level document reached state (as in WaitReady). Record
+// after := w.Navigations() before triggering a navigation, so that the old
+// document's readiness cannot be mistaken for the new one's.
+func (w *TabWatch) WaitNavigation(ctx context.Context, after uint64, state string) (Target, error) {
+	want, ok := readyRank[state]
+	if !ok || state == "" {
+		return Target{}, fmt.Errorf("rdp: WaitNavigation: unknown state %q", state)
+	}
+	return w.wait(ctx, func() bool { return w.navs > after && readyRank[w.ready] >= want })
+}
+
 // wait returns the top target once ok (called with w.mu held) holds.
 func (w *TabWatch) wait(ctx context.Context, ok func() bool) (Target, error) {
 	for {
