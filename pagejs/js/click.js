@@ -23,8 +23,18 @@ function click(win, args, lib) {
     lib.presShellDispatch(el, mouse("mousedown", 1, 1));
     if (typeof el.focus === "function") el.focus();
     lib.presShellDispatch(el, pointer("pointerup", 0));
-    lib.presShellDispatch(el, mouse("mouseup", 0, 1));
-    lib.presShellDispatch(el, mouse("click", 0, 1));
+    // A trusted mouseup after a trusted mousedown on the same element makes Firefox
+    // synthesize the click itself (measured): dispatching another would click twice.
+    // A system-group listener (pages cannot stop it) tells whether that happened.
+    let clicked = false;
+    const seen = () => { clicked = true; };
+    win.addEventListener("click", seen, {capture: true, mozSystemGroup: true});
+    try {
+      lib.presShellDispatch(el, mouse("mouseup", 0, 1));
+    } finally {
+      win.removeEventListener("click", seen, {capture: true, mozSystemGroup: true});
+    }
+    if (!clicked) lib.presShellDispatch(el, mouse("click", 0, 1));
     return lib.result(true);
   }
   el.dispatchEvent(pointer("pointerdown", 1));

@@ -1,0 +1,397 @@
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
+)
+
+// These tests drive a real headless Firefox ESR through Session.Call, the
+// same entry point the MCP server uses, against the pages in testdata/.
+// They share one Firefox and its first tab, so they do not run in parallel.
+
+var (
+	firefox = &headless.Shared{}
+	pages   *httptest.Server
+)
+
+func TestMain(m *testing.M) {
+	pages = httptest.NewServer(http.FileServer(http.Dir("testdata")))
+	firefox.Options.URL = pages.URL + "/form.html"
+	code := m.Run()
+	firefox.Stop()
+	pages.Close()
+	os.Exit(code)
+}
+
+func testConfig(ff *headless.Firefox) config.Config {
+	return config.Config{
+		Host: "127.0.0.1", Addr: ff.Addr,
+		MaxElements: 500, MaxTextChars: 50000, RequestTimeout: 15 * time.Second,
+		ChunkBytes: 64 << 10, MaxFileBytes: 8 << 20, MaxUploadBytes: 16 << 20,
+		UploadsEnabled: true, Sandbox: "off",
+	}
+}
+
+func newSession(t testing.TB, opts ...func(*Options)) *Session {
+	t.Helper()
+	ff := firefox.Get(t)
+	o := Options{Config: testConfig(ff), Version: "test"}
+	for _, f := range opts {
+		f(&o)
+	}
+	s := New(o)
+	t.Cleanup(s.Close)
+	return s
+}
+
+func callCtx(ctx context.Context, t testing.TB, s *Session, name string, args any) (Result, *Error) {
+	t.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err, ok := s.Call(ctx, name, raw, nil)
+	if !ok {
+		t.Fatalf("unknown tool %s", name)
+	}
+	if err != nil {
+		e, isErr := AsError(err)
+		if !isErr {
+			t.Fatalf("%s: error of type %T: %v", name, err, err)
+		}
+		return res, e
+	}
+	return res, nil
+}
+
+func call(t testing.TB, s *Session, name string, args any) (Result, *Error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return callCtx(ctx, t, s, name, args)
+}
+
+func must(t testing.TB, s *Session, name string, args any) Result {
+	t.Helper()
+	res, e := call(t, s, name, args)
+	if e != nil {
+		t.Fatalf("%s %v: %v", name, args, e)
+	}
+	return res
+}
+
+func wantCode(t testing.TB, e *Error, code string) {
+	t.Helper()
+	if e == nil || e.Code != code {
+		t.Fatalf("error = %v, want code %s", e, code)
+	}
+}
+
+// open selects the first tab and loads a fixture page in it.
+func open(t testing.TB, s *Session, page string) {
+	t.Helper()
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/" + page, "wait": "complete"})
+}
+
+var refLine = regexp.MustCompile(`(?m)^\[(e\d+)\] (\S+)(?: ("(?:[^"\\]|\\.)*"))?(.*)$`)
+
+// ref finds an element line by role and exact name in a snapshot.
+func ref(t testing.TB, snapshot, role, name string) string {
+	t.Helper()
+	for _, m := range refLine.FindAllStringSubmatch(snapshot, -1) {
+		n, _ := strconv.Unquote(m[3])
+		if m[2] == role && n == name {
+			return m[1]
+		}
+	}
+	t.Fatalf("no %s %q in snapshot:\n%s", role, name, snapshot)
+	return ""
+}
+
+func snapshot(t testing.TB, s *Session) string {
+	t.Helper()
+	return must(t, s, "snapshot_page", map[string]any{}).Text
+}
+
+// pageText returns the page's visible text (where fixtures log events).
+func pageText(t testing.TB, s *Session) string {
+	t.Helper()
+	return must(t, s, "snapshot_page", map[string]any{"include_all_text": true, "max_elements": 1}).Text
+}
+
+// waitText waits until the page shows text.
+func waitText(t testing.TB, s *Session, text string) {
+	t.Helper()
+	if _, e := call(t, s, "wait_for", map[string]any{"text": text, "timeout_ms": 5000, "poll_ms": 50}); e != nil {
+		t.Fatalf("waiting for %q: %v\npage:\n%s", text, e, pageText(t, s))
+	}
+}
+
+func TestStatusWithoutFirefox(t *testing.T) {
+	cfg := config.Config{Host: "127.0.0.1", RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
+	cfg.Addr = freeAddr(t)
+	s := New(Options{Config: cfg})
+	res, e := call(t, s, "browser_status", map[string]any{})
+	if e != nil {
+		t.Fatal(e)
+	}
+	st := res.Structured.(map[string]any)
+	if st["connected"] != false || !strings.Contains(st["error"].(string), "--start-debugger-server") {
+		t.Errorf("status = %v", st)
+	}
+	_, e = call(t, s, "list_tabs", map[string]any{})
+	wantCode(t, e, CodeNotConnected)
+	_, e = call(t, s, "snapshot_page", map[string]any{})
+	wantCode(t, e, CodeNotConnected)
+}
+
+func TestListSelectAndStatus(t *testing.T) {
+	s := newSession(t)
+	_, e := call(t, s, "snapshot_page", map[string]any{})
+	wantCode(t, e, CodeNoTabSelected)
+	res := must(t, s, "list_tabs", map[string]any{})
+	tabs := res.Structured.(map[string]any)["tabs"].([]tabInfo)
+	if len(tabs) == 0 || !strings.HasPrefix(tabs[0].TabID, "tab-") {
+		t.Fatalf("tabs = %+v", tabs)
+	}
+	if !strings.Contains(res.Text, "<<<untrusted-page-content ") {
+		t.Errorf("list_tabs text lacks markers:\n%s", res.Text)
+	}
+	must(t, s, "select_tab", map[string]any{"tab_id": tabs[0].TabID})
+	_, e = call(t, s, "select_tab", map[string]any{"tab_id": "tab-999999"})
+	wantCode(t, e, CodeTabNotFound)
+	_, e = call(t, s, "select_tab", map[string]any{"index": 1000})
+	wantCode(t, e, CodeTabNotFound)
+	_, e = call(t, s, "select_tab", map[string]any{})
+	wantCode(t, e, CodeInvalidArguments)
+	_, e = call(t, s, "select_tab", map[string]any{"index": 0, "tab_id": tabs[0].TabID})
+	wantCode(t, e, CodeInvalidArguments)
+
+	st := must(t, s, "browser_status", map[string]any{}).Structured.(map[string]any)
+	if st["connected"] != true || st["selected_tab"].(map[string]any)["tab_id"] != tabs[0].TabID {
+		t.Errorf("status = %v", st)
+	}
+	iso := st["isolated_realm"].(map[string]any)
+	if iso["available"] != true || iso["trusted_click"] != true || iso["trusted_keys"] != true {
+		t.Errorf("isolated realm = %v, want available with trusted click and keys", iso)
+	}
+}
+
+func TestSnapshotContent(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	snap := snapshot(t, s)
+	for _, want := range []string{
+		`textbox "Name"`, `textbox "Controlled"`, `checkbox "I agree"`, `combobox "Color" value="Red"`,
+		`button "Go"`, `button "Disabled" disabled`, `button "Send"`, `link "Other page"`,
+		`Page: "Form fixture"`,
+	} {
+		if !strings.Contains(snap, want) {
+			t.Errorf("snapshot lacks %s:\n%s", want, snap)
+		}
+	}
+	if strings.Contains(snap, "hunter2") {
+		t.Errorf("snapshot leaks a password value:\n%s", snap)
+	}
+	// Refs are stable across snapshots of the same page state.
+	if a, b := ref(t, snap, "button", "Go"), ref(t, snapshot(t, s), "button", "Go"); a != b {
+		t.Errorf("ref changed between snapshots: %s, %s", a, b)
+	}
+	// Truncation is explicit.
+	res := must(t, s, "snapshot_page", map[string]any{"max_elements": 2})
+	if !strings.Contains(res.Text, "[truncated: 2 of ") || res.Structured.(map[string]any)["truncated"] != true {
+		t.Errorf("no truncation line:\n%s", res.Text)
+	}
+	_, e := call(t, s, "snapshot_page", map[string]any{"max_elements": 501})
+	wantCode(t, e, CodeInvalidArguments)
+}
+
+func TestClickIsTrustedAndDisabledRefused(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	snap := snapshot(t, s)
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Go"), "wait_after_ms": 0})
+	if res.Structured.(map[string]any)["trusted"] != true {
+		t.Errorf("click not trusted: %s", res.Text)
+	}
+	waitText(t, s, "go clicked trusted=true")
+	if n := strings.Count(pageText(t, s), "go clicked"); n != 1 {
+		t.Errorf("one click reached the button %d times", n)
+	}
+	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Disabled")})
+	wantCode(t, e, CodeElementNotInteractable)
+}
+
+func TestFillControlledInputAndSelect(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	snap := snapshot(t, s)
+	must(t, s, "fill", map[string]any{"element": ref(t, snap, "textbox", "Controlled"), "value": "Grüße <b>bold</b>"})
+	waitText(t, s, "react state: Grüße <b>bold</b>")
+	must(t, s, "fill", map[string]any{"element": ref(t, snap, "combobox", "Color"), "value": "Green"})
+	if !strings.Contains(snapshot(t, s), `combobox "Color" value="Green"`) {
+		t.Error("select did not change")
+	}
+	res := must(t, s, "fill", map[string]any{"element": ref(t, snap, "textbox", "Password"), "value": "s3cret!"})
+	if b, _ := json.Marshal(res); strings.Contains(string(b), "s3cret") {
+		t.Errorf("fill result echoes a password: %s", b)
+	}
+	must(t, s, "fill", map[string]any{"element": ref(t, snap, "textbox", "Editor"), "value": "<i>plain</i> text"})
+	waitText(t, s, "editor: <i>plain</i> text")
+}
+
+func TestTypeTextTrustedAndCancellable(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	name := ref(t, snapshot(t, s), "textbox", "Name")
+	must(t, s, "type_text", map[string]any{"element": name, "text": "ab"})
+	waitText(t, s, "trusted key b")
+	if !strings.Contains(snapshot(t, s), `textbox "Name" value="ab"`) {
+		t.Error("typed text missing")
+	}
+	// Cancel a slow typing run midway: it stops between characters.
+	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
+	defer cancel()
+	_, e := callCtx(ctx, t, s, "type_text", map[string]any{"element": name, "text": strings.Repeat("x", 40), "delay_ms": 50})
+	if e == nil || (e.Code != CodeCancelled && e.Code != CodeRDPTimeout) {
+		t.Fatalf("cancelled typing: %v", e)
+	}
+	v := regexp.MustCompile(`textbox "Name" value="ab(x*)"`).FindStringSubmatch(snapshot(t, s))
+	if v == nil || len(v[1]) == 0 || len(v[1]) >= 40 {
+		t.Errorf("after cancellation the field holds %v, want some but not all x", v)
+	}
+}
+
+func TestPressKeyTabAndEnter(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	snap := snapshot(t, s)
+	name := ref(t, snap, "textbox", "Name")
+	must(t, s, "click", map[string]any{"element": name, "wait_after_ms": 0})
+	res := must(t, s, "press_key", map[string]any{"key": "Tab"})
+	waitText(t, s, "focus react")
+	if !strings.Contains(res.Text, "Focus:") {
+		t.Errorf("no focus report: %s", res.Text)
+	}
+	if strings.Contains(pageText(t, s), "submitted") {
+		t.Fatal("the form was submitted before Enter was sent")
+	}
+	must(t, s, "press_key", map[string]any{"key": "Enter", "element": name})
+	waitText(t, s, "submitted trusted=true")
+	_, e := call(t, s, "press_key", map[string]any{"key": "F5"})
+	wantCode(t, e, CodeInvalidArguments)
+}
+
+func TestStaleElementNeverActsOnALookalike(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "stale.html")
+	snap := snapshot(t, s)
+	target := ref(t, snap, "button", "Delete item")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Swap"), "wait_after_ms": 0})
+	_, e := call(t, s, "click", map[string]any{"element": target})
+	wantCode(t, e, CodeStaleElement)
+	if txt := pageText(t, s); strings.Contains(txt, "clicked Delete") {
+		t.Fatalf("a stale ref clicked a look-alike:\n%s", txt)
+	}
+	// A new snapshot gives a new ref for the new element.
+	if n := ref(t, snapshot(t, s), "button", "Delete account"); n == target {
+		t.Errorf("the replacement got the stale ref %s", n)
+	}
+}
+
+func TestNavigateInvalidatesRefs(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	snap := snapshot(t, s)
+	old := ref(t, snap, "button", "Go")
+	res := must(t, s, "navigate", map[string]any{"url": pages.URL + "/other.html"})
+	if res.Structured.(map[string]any)["url"] != pages.URL+"/other.html" {
+		t.Errorf("navigate result = %v", res.Structured)
+	}
+	_, e := call(t, s, "click", map[string]any{"element": old})
+	wantCode(t, e, CodeStaleElement)
+	if !strings.Contains(snapshot(t, s), `Page: "Other page"`) {
+		t.Error("snapshot after navigate does not show the new page")
+	}
+	// A click that follows a link reports the navigation and starts a new generation.
+	open(t, s, "form.html")
+	snap = snapshot(t, s)
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Other page"), "wait_after_ms": 500})
+	if res.Structured.(map[string]any)["navigated"] != true {
+		t.Errorf("link click did not report navigation: %s", res.Text)
+	}
+	_, e = call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Go")})
+	wantCode(t, e, CodeStaleElement)
+	for _, bad := range []string{"file:///etc/passwd", "javascript:alert(1)", "about:config"} {
+		_, e := call(t, s, "navigate", map[string]any{"url": bad})
+		wantCode(t, e, CodeInvalidArguments)
+	}
+	// Fragment-only navigation (no new document) completes too.
+	open(t, s, "form.html")
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/form.html#anchor", "timeout_ms": 5000})
+}
+
+func TestWaitFor(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "delayed.html")
+	res := must(t, s, "wait_for", map[string]any{"selector": "p.ready", "timeout_ms": 5000, "poll_ms": 50})
+	if res.Structured.(map[string]any)["met"] != true {
+		t.Errorf("wait_for = %v", res.Structured)
+	}
+	must(t, s, "wait_for", map[string]any{"text": "Loading", "state": "absent", "timeout_ms": 1000})
+	must(t, s, "wait_for", map[string]any{"url_contains": "delayed.html", "timeout_ms": 0})
+	_, e := call(t, s, "wait_for", map[string]any{"text": "never shown", "timeout_ms": 300, "poll_ms": 50})
+	wantCode(t, e, CodeWaitTimeout)
+	_, e = call(t, s, "wait_for", map[string]any{"selector": "p[[", "timeout_ms": 300})
+	wantCode(t, e, CodeInvalidSelector)
+	_, e = call(t, s, "wait_for", map[string]any{"text": "a", "selector": "p"})
+	wantCode(t, e, CodeInvalidArguments)
+}
+
+func TestDialogNeverHangs(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "dialog.html")
+	snap := snapshot(t, s)
+	start := time.Now()
+	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Confirm")})
+	wantCode(t, e, CodeDialogOpen)
+	if !strings.Contains(e.Message, "Delete the draft?") || time.Since(start) > 10*time.Second {
+		t.Errorf("dialog error %q after %v", e.Message, time.Since(start))
+	}
+	must(t, s, "handle_dialog", map[string]any{"action": "dismiss"})
+	waitText(t, s, "confirm=false")
+	_, e = call(t, s, "handle_dialog", map[string]any{"action": "accept"})
+	wantCode(t, e, CodeNoDialog)
+
+	_, e = call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Prompt")})
+	wantCode(t, e, CodeDialogOpen)
+	must(t, s, "handle_dialog", map[string]any{"action": "accept", "prompt_text": "Zed"})
+	waitText(t, s, "prompt=Zed")
+}
+
+func TestUnknownAndOldRefs(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	_, e := call(t, s, "click", map[string]any{"element": "e99999"})
+	wantCode(t, e, CodeElementNotFound)
+	_, e = call(t, s, "click", map[string]any{"element": "button"})
+	wantCode(t, e, CodeInvalidArguments)
+	_, e = call(t, s, "fill", map[string]any{"element": "e1"})
+	wantCode(t, e, CodeInvalidArguments)
+	if !errors.Is(e, &Error{Code: CodeInvalidArguments}) || e.Retryable() {
+		t.Errorf("invalid_arguments should not be retryable")
+	}
+}
