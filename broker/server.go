@@ -394,6 +394,8 @@ func (f *openFile) unchanged() error {
 		return errors.New("the file shrank while it was being uploaded")
 	case st.Size > f.size:
 		return errors.New("the file grew while it was being uploaded")
+	case st.Nlink == 0:
+		return errors.New("the file was removed or replaced while it was being uploaded")
 	case st.Mtim != f.mtime || st.Ctim != f.ctime:
 		return errors.New("the file was modified while it was being uploaded")
 	}
@@ -414,7 +416,7 @@ func (b *Broker) samePath(f *openFile) error {
 	defer unix.Close(pfd)
 	var st unix.Stat_t
 	if err := unix.Fstat(pfd, &st); err != nil || st.Dev != f.dev || st.Ino != f.ino {
-		return errors.New("the file was replaced while it was being uploaded")
+		return errors.New("the file was removed or replaced while it was being uploaded")
 	}
 	return nil
 }
