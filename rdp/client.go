@@ -90,7 +90,7 @@ type state struct {
 	earlyQ   []string          // insertion order of early, for eviction
 	dropped  map[string]bool   // resultIDs of abandoned evaluations
 	droppedQ []string
-	watches  map[string]*TabWatch // by watcher, tab and target actor
+	watches  map[string]*tabWatch // by watcher, tab and target actor
 	consoles map[int64]string     // content-process console by processID
 	parent   string               // parent-process console
 	diag     []string             // ring of unhandled packet summaries
@@ -159,7 +159,7 @@ func Dial(ctx context.Context, addr netip.AddrPort, opts Options) (*Client, erro
 			evals:    map[string]*evalWait{},
 			early:    map[string][]byte{},
 			dropped:  map[string]bool{},
-			watches:  map[string]*TabWatch{},
+			watches:  map[string]*tabWatch{},
 			consoles: map[int64]string{},
 		},
 	}
@@ -247,7 +247,7 @@ func (c *Client) Close() error {
 func (c *Client) shutdown(cause error) {
 	c.closeOnce.Do(func() {
 		err := &closedError{cause: cause}
-		var watches []*TabWatch
+		var watches []*tabWatch
 		c.update(func(s *state) {
 			s.err = err
 			for actor, q := range s.queues {
@@ -262,7 +262,7 @@ func (c *Client) shutdown(cause error) {
 				w.ch <- reply{err: err}
 				delete(s.evals, id)
 			}
-			seen := map[*TabWatch]bool{}
+			seen := map[*tabWatch]bool{}
 			for _, w := range s.watches {
 				if !seen[w] {
 					seen[w] = true

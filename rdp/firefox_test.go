@@ -512,3 +512,51 @@ func BenchmarkEvaluate(b *testing.B) {
 		}
 	}
 }
+
+func TestFirefoxWatchesShareOneWatcher(t *testing.T) {
+	c := liveClient(t)
+	ctx := testCtx(t)
+	srv := fixture(t)
+	tab := openTab(t, ctx, c, srv.URL+"/page/Shared")
+	w1, err := c.WatchTab(ctx, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2, err := c.WatchTab(ctx, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := w1.WaitReady(ctx, "complete")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := w2.WaitReady(ctx, "complete")
+	if err != nil || b != a {
+		t.Fatalf("second watch of the same tab: %+v, %v; want %+v", b, err, a)
+	}
+	w1.Close()
+	if _, err := w1.Current(ctx); !errors.Is(err, ErrClosed) {
+		t.Errorf("closed handle: %v", err)
+	}
+	next := navigate(t, ctx, c, w2, srv.URL+"/page/After")
+	if next.Title != "After" {
+		t.Errorf("remaining handle after navigation: %+v", next)
+	}
+	w2.Close()
+	// All handles closed: a fresh watch re-announces the current document
+	// (under new actor ids: unwatching destroyed the old target actors).
+	w3, err := c.WatchTab(ctx, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w3.Close()
+	cur, err := w3.WaitReady(ctx, "interactive")
+	if err != nil || cur.InnerWindowID != next.InnerWindowID || cur.URL != next.URL {
+		t.Fatalf("re-watch: %+v, %v; want the document of %+v", cur, err, next)
+	}
+	var title string
+	evalJSON(t, ctx, c, cur.ConsoleActor, "JSON.stringify(document.title)", &title)
+	if title != "After" {
+		t.Errorf("re-watched console sees %q", title)
+	}
+}

@@ -46,10 +46,22 @@ type documentEvent struct {
 
 // TabWatch follows one tab through the RDP watcher: it always knows the
 // tab's current top-level target, across navigations and process switches.
+//
+// Firefox has one watcher actor per tab and connection, so watches of the
+// same tab on one Client share their state; each TabWatch is a handle, and
+// the watcher is unwatched when the last handle closes.
 type TabWatch struct {
+	w         *tabWatch
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+// tabWatch is the state shared by the handles watching one tab.
+type tabWatch struct {
 	c       *Client
 	tab     Tab
 	watcher string
+	refs    int // open handles; guarded by the client's state lock
 
 	mu      sync.Mutex
 	top     *Target // nil between the old target's destruction and the new one's arrival
@@ -102,52 +114,69 @@ func (c *Client) WatchTab(ctx context.Context, tab Tab) (*TabWatch, error) {
 	if resp.Actor == "" {
 		return nil, fmt.Errorf("rdp: getWatcher on %s: %w", tab.Actor, protocolError("no watcher actor"))
 	}
-	w := &TabWatch{c: c, tab: tab, watcher: resp.Actor, changed: make(chan struct{}), forms: map[string]targetForm{}}
-	var closed error
+	var (
+		w      *tabWatch
+		shared bool
+		closed error
+	)
 	c.update(func(s *state) {
 		if s.err != nil {
 			closed = s.err
 			return
 		}
+		if old := s.watches[resp.Actor]; old != nil && old.watcher == resp.Actor && old.refs > 0 {
+			old.refs++
+			w, shared = old, true
+			return
+		}
+		w = &tabWatch{c: c, tab: tab, watcher: resp.Actor, refs: 1, changed: make(chan struct{}), forms: map[string]targetForm{}}
 		w.route(s, resp.Actor)
 		w.route(s, tab.Actor)
 	})
 	if closed != nil {
 		return nil, closed
 	}
+	h := &TabWatch{w: w, closed: make(chan struct{})}
+	if shared {
+		return h, nil
+	}
 	if err := c.Request(ctx, w.watcher, watchTargetsRequest{Type: "watchTargets", TargetType: "frame"}, nil); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("rdp: watchTargets on %s: %w", w.watcher, err)
+		err = fmt.Errorf("rdp: watchTargets on %s: %w", w.watcher, err)
+		w.fail(err)
+		h.Close()
+		return nil, err
 	}
 	if err := c.Request(ctx, w.watcher, watchResourcesRequest{Type: "watchResources", ResourceTypes: watchedResources}, nil); err != nil {
-		w.Close()
-		return nil, fmt.Errorf("rdp: watchResources on %s: %w", w.watcher, err)
+		err = fmt.Errorf("rdp: watchResources on %s: %w", w.watcher, err)
+		w.fail(err)
+		h.Close()
+		return nil, err
 	}
-	return w, nil
+	return h, nil
 }
 
 // route makes packets from actor reach w. Called with the client state locked.
-func (w *TabWatch) route(s *state, actor string) {
+func (w *tabWatch) route(s *state, actor string) {
 	s.watches[actor] = w
 	w.mu.Lock()
 	w.actors = append(w.actors, actor)
 	w.mu.Unlock()
 }
 
-func (w *TabWatch) unroute(s *state, actor string) {
+func (w *tabWatch) unroute(s *state, actor string) {
 	if s.watches[actor] == w {
 		delete(s.watches, actor)
 	}
 }
 
 // broadcast wakes waiters. Called with w.mu held.
-func (w *TabWatch) broadcast() {
+func (w *tabWatch) broadcast() {
 	close(w.changed)
 	w.changed = make(chan struct{})
 }
 
 // fail ends the watch with err (first error wins).
-func (w *TabWatch) fail(err error) {
+func (w *tabWatch) fail(err error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err == nil {
@@ -159,7 +188,7 @@ func (w *TabWatch) fail(err error) {
 
 // handle processes one watcher-related event. It runs on the reader
 // goroutine with the client state locked; it must not block.
-func (w *TabWatch) handle(s *state, from, typ string, pkt packet) {
+func (w *tabWatch) handle(s *state, from, typ string, pkt packet) {
 	switch typ {
 	case "descriptor-destroyed":
 		if from == w.tab.Actor {
@@ -247,7 +276,7 @@ func (w *TabWatch) handle(s *state, from, typ string, pkt packet) {
 
 var readyRank = map[string]int{"": 0, "loading": 1, "interactive": 2, "complete": 3}
 
-func (w *TabWatch) documentEvent(from string, ev documentEvent) {
+func (w *tabWatch) documentEvent(from string, ev documentEvent) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	top := w.top
@@ -291,40 +320,47 @@ func (w *TabWatch) documentEvent(from string, ev documentEvent) {
 }
 
 // Tab returns the tab as it was when the watch started.
-func (w *TabWatch) Tab() Tab { return w.tab }
+func (h *TabWatch) Tab() Tab { return h.w.tab }
 
 // Current returns the tab's current top-level target, waiting (bounded by
 // ctx) while there is none (mid-navigation). ErrTabClosed when the tab is
 // gone; ErrClosed when the connection or the watch is.
-func (w *TabWatch) Current(ctx context.Context) (Target, error) {
-	return w.wait(ctx, func() bool { return true })
+func (h *TabWatch) Current(ctx context.Context) (Target, error) {
+	return h.w.wait(ctx, h.closed, func() bool { return true })
 }
 
 // WaitReady waits until the current top-level document reached state:
 // "loading", "interactive" (interactive or complete) or "complete".
-func (w *TabWatch) WaitReady(ctx context.Context, state string) (Target, error) {
+func (h *TabWatch) WaitReady(ctx context.Context, state string) (Target, error) {
 	want, ok := readyRank[state]
 	if !ok || state == "" {
 		return Target{}, fmt.Errorf("rdp: WaitReady: unknown state %q", state)
 	}
-	return w.wait(ctx, func() bool { return readyRank[w.ready] >= want })
+	w := h.w
+	return w.wait(ctx, h.closed, func() bool { return readyRank[w.ready] >= want })
 }
 
 // WaitNavigation waits until Navigations() has moved past after and the
 // then-current top-level document reached state (as in WaitReady). Record
 // after := w.Navigations() before triggering a navigation, so that the old
 // document's readiness cannot be mistaken for the new one's.
-func (w *TabWatch) WaitNavigation(ctx context.Context, after uint64, state string) (Target, error) {
+func (h *TabWatch) WaitNavigation(ctx context.Context, after uint64, state string) (Target, error) {
 	want, ok := readyRank[state]
 	if !ok || state == "" {
 		return Target{}, fmt.Errorf("rdp: WaitNavigation: unknown state %q", state)
 	}
-	return w.wait(ctx, func() bool { return w.navs > after && readyRank[w.ready] >= want })
+	w := h.w
+	return w.wait(ctx, h.closed, func() bool { return w.navs > after && readyRank[w.ready] >= want })
 }
 
 // wait returns the top target once ok (called with w.mu held) holds.
-func (w *TabWatch) wait(ctx context.Context, ok func() bool) (Target, error) {
+func (w *tabWatch) wait(ctx context.Context, closed <-chan struct{}, ok func() bool) (Target, error) {
 	for {
+		select {
+		case <-closed:
+			return Target{}, errWatchClosed
+		default:
+		}
 		w.mu.Lock()
 		top, err, ch := w.top, w.err, w.changed
 		good := top != nil && ok()
@@ -337,6 +373,8 @@ func (w *TabWatch) wait(ctx context.Context, ok func() bool) (Target, error) {
 		}
 		select {
 		case <-ch:
+		case <-closed:
+			return Target{}, errWatchClosed
 		case <-ctx.Done():
 			return Target{}, ctx.Err()
 		}
@@ -347,7 +385,8 @@ func (w *TabWatch) wait(ctx context.Context, ok func() bool) (Target, error) {
 // when the top-level target is replaced, when it announces a navigation
 // (will-navigate) and when its URL changes. Compare values for inequality;
 // one navigation may count more than once.
-func (w *TabWatch) Navigations() uint64 {
+func (h *TabWatch) Navigations() uint64 {
+	w := h.w
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.navs
@@ -355,27 +394,50 @@ func (w *TabWatch) Navigations() uint64 {
 
 // ReadyState is "loading", "interactive" or "complete" for the current top
 // document, from document-event resources; "" when no target is current.
-func (w *TabWatch) ReadyState() string {
+func (h *TabWatch) ReadyState() string {
+	w := h.w
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.ready
 }
 
-// Close stops watching. The unwatch requests never get replies, so they
-// are sent without waiting.
-func (w *TabWatch) Close() {
-	w.fail(errWatchClosed)
-	w.mu.Lock()
-	actors := w.actors
-	w.actors = nil
-	w.mu.Unlock()
+// Close ends this handle; its waits return an ErrClosed error. When it is
+// the tab's last open handle, the watcher is unwatched: those requests never
+// get replies, so they are sent without waiting.
+func (h *TabWatch) Close() {
+	h.closeOnce.Do(func() {
+		close(h.closed)
+		h.w.release()
+	})
+}
+
+// release drops one handle's reference; the last one unwatches.
+func (w *tabWatch) release() {
+	last := false
+	var actors []string
 	w.c.update(func(s *state) {
+		w.refs--
+		if w.refs > 0 {
+			return
+		}
+		last = true
+		w.mu.Lock()
+		actors = w.actors
+		w.actors = nil
+		w.mu.Unlock()
 		for _, a := range actors {
 			w.unroute(s, a)
 		}
 	})
-	if w.c.Err() != nil {
+	if !last {
 		return
+	}
+	w.mu.Lock()
+	alive := w.err == nil
+	w.mu.Unlock()
+	w.fail(errWatchClosed)
+	if !alive || w.c.Err() != nil {
+		return // tab closed or connection gone: nothing to unwatch
 	}
 	err := errors.Join(
 		w.c.notify(w.watcher, watchResourcesRequest{Type: "unwatchResources", ResourceTypes: watchedResources}),
