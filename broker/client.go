@@ -35,6 +35,31 @@ type Client struct {
 	done    chan struct{}
 }
 
+// ReadHello waits up to timeout for the broker's Hello. Call it before
+// NewClient: a broker that dies or cannot sandbox itself never says hello.
+func ReadHello(conn *net.UnixConn, timeout time.Duration) (Hello, error) {
+	unavailable := &Error{Code: CodeUnavailable, Index: -1, Message: "the upload broker did not start"}
+	if err := conn.SetReadDeadline(time.Now().Add(timeout)); err != nil {
+		return Hello{}, unavailable
+	}
+	defer conn.SetReadDeadline(time.Time{})
+	buf := make([]byte, MaxMessage)
+	oob := make([]byte, 64)
+	n, oobn, flags, _, err := conn.ReadMsgUnix(buf, oob)
+	if err != nil || n == 0 {
+		return Hello{}, unavailable
+	}
+	if flags&(unix.MSG_TRUNC|unix.MSG_CTRUNC) != 0 || oobn != 0 {
+		return Hello{}, protoErr("the upload broker sent an oversized hello")
+	}
+	_, m, err := Decode(buf[:n])
+	h, ok := m.(Hello)
+	if err != nil || !ok {
+		return Hello{}, protoErr("the upload broker did not start with hello")
+	}
+	return h, nil
+}
+
 // NewClient starts the reader goroutine on conn.
 func NewClient(conn *net.UnixConn) *Client {
 	c := &Client{

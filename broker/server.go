@@ -427,3 +427,14 @@ func (b *Broker) release(h uint32) {
 		delete(b.files, h)
 	}
 }
+
+// SendHello tells the server the broker is ready (and how it is confined).
+// The broker role sends it once, after its sandbox and before Serve.
+func SendHello(conn *net.UnixConn, h Hello) error {
+	b, err := Encode(nil, 0, h)
+	if err != nil {
+		return err
+	}
+	_, _, err = conn.WriteMsgUnix(b, nil, nil)
+	return err
+}

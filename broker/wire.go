@@ -38,6 +38,7 @@ const (
 	tReleaseReq  = 5
 	tReleaseResp = 6
 	tErrorResp   = 7
+	tHello       = 8
 )
 
 // Wire error codes (Error.Code is the string form).
@@ -87,6 +88,14 @@ type ErrorResp struct {
 	Message string
 }
 
+// Hello is the broker's first message, sent once it is confined and ready.
+type Hello struct {
+	Sandboxed   bool
+	LandlockABI uint16
+	Syscalls    uint16
+}
+
+func (Hello) msgType() uint8       { return tHello }
 func (StatReq) msgType() uint8     { return tStatReq }
 func (StatResp) msgType() uint8    { return tStatResp }
 func (ReadReq) msgType() uint8     { return tReadReq }
@@ -170,6 +179,14 @@ func Encode(dst []byte, id uint32, m Message) ([]byte, error) {
 			e.u32(h)
 		}
 	case ReleaseResp:
+	case Hello:
+		var fl uint8
+		if m.Sandboxed {
+			fl = 1
+		}
+		e.u8(fl)
+		e.u16(m.LandlockABI)
+		e.u16(m.Syscalls)
 	case ErrorResp:
 		c := codeNum(m.Code)
 		if c == 0 || len(m.Message) > MaxMsgText || !utf8.ValidString(m.Message) {
@@ -350,6 +367,16 @@ func Decode(b []byte) (id uint32, m Message, err error) {
 		m = req
 	case tReleaseResp:
 		m = ReleaseResp{}
+	case tHello:
+		var h Hello
+		fl := d.u8("flags")
+		if d.err == nil && fl > 1 {
+			d.fail("flags")
+		}
+		h.Sandboxed = fl == 1
+		h.LandlockABI = d.u16("abi")
+		h.Syscalls = d.u16("syscalls")
+		m = h
 	case tErrorResp:
 		var resp ErrorResp
 		c := d.u8("code")

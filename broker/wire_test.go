@@ -18,6 +18,7 @@ func sampleMessages() []Message {
 		ReleaseReq{Handles: []uint32{1, 2, 3}},
 		ReleaseReq{},
 		ReleaseResp{},
+		Hello{Sandboxed: true, LandlockABI: 7, Syscalls: 40},
 		ErrorResp{Code: CodeTooLarge, Index: -1, Message: "too big"},
 	}
 }

@@ -175,9 +175,18 @@ func presetFor(abi int) landlock.Config {
 	return presets[i]
 }
 
-// loadFilter installs prog on all threads. NO_NEW_PRIVS is set first on the
-// calling thread; TSYNC copies it to every thread together with the filter.
+// LoadFilter installs a compiled program on every thread of the process.
+// NO_NEW_PRIVS is set first on the calling thread; TSYNC copies it to every
+// thread together with the filter. ApplyServer and ApplyBroker use it; it
+// is exported for tests that need a custom filter.
+func LoadFilter(prog []unix.SockFilter) error {
+	return loadFilter(prog)
+}
+
 func loadFilter(prog []unix.SockFilter) error {
+	if len(prog) == 0 {
+		return errors.New("sandbox: empty filter")
+	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {

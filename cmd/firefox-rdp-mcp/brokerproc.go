@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -18,6 +19,9 @@ import (
 
 // brokerFD is where the broker finds its end of the socketpair.
 const brokerFD = 3
+
+// brokerStartTimeout bounds the wait for the broker's hello.
+const brokerStartTimeout = 10 * time.Second
 
 // startBroker starts the file broker: a socketpair (SOCK_SEQPACKET,
 // close-on-exec), then /proc/self/exe re-executed with the hidden broker
@@ -55,10 +59,22 @@ func startBroker(cfg broker.Config, sandboxMode sandbox.Mode) (*broker.Client, *
 		return nil, nil, fmt.Errorf("start broker: %w", err)
 	}
 	conn, err := unixConn(ours)
+	if err == nil {
+		// The broker says hello once it is confined: a broker that cannot
+		// sandbox itself stops the server's start-up, not the first upload.
+		var h broker.Hello
+		h, err = broker.ReadHello(conn, brokerStartTimeout)
+		if err == nil && sandboxMode != sandbox.ModeOff && !h.Sandboxed {
+			err = errors.New("the broker reports it is not sandboxed")
+		}
+		if err != nil {
+			conn.Close()
+		}
+	}
 	if err != nil {
 		cmd.Process.Kill()
 		cmd.Wait()
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("start broker: %w", err)
 	}
 	go cmd.Wait() // reap; the client sees the broker's death as EOF
 	return broker.NewClient(conn), cmd.Process, nil
@@ -133,14 +149,21 @@ func runBroker(args []string) int {
 		return 1
 	}
 	defer b.Close()
+	var hello broker.Hello
 	if mode == sandbox.ModeOff {
 		logf("WARNING: sandbox disabled (FIREFOX_MCP_SANDBOX=off)")
 	} else {
 		sandbox.PrepareRuntime()
-		if _, err := sandbox.ApplyBroker(cfg.Roots); err != nil {
+		rep, err := sandbox.ApplyBroker(cfg.Roots)
+		if err != nil {
 			logf("cannot enter the sandbox: %v", explainSandboxError(err))
 			return 1
 		}
+		hello = broker.Hello{Sandboxed: true, LandlockABI: uint16(rep.LandlockABI), Syscalls: uint16(rep.Syscalls)}
+	}
+	if err := broker.SendHello(conn, hello); err != nil {
+		logf("hello: %v", err)
+		return 3
 	}
 	if err := b.Serve(conn); err != nil {
 		logf("stopping: %v", err)
