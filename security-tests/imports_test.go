@@ -1,0 +1,120 @@
+package securitytests
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/firefox-rdp-mcp/firefox-rdp-mcp"
+
+// goList runs `go list` at the module root with CGO_ENABLED=0 (the build
+// the project ships).
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go tool")
+	}
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=-mod=mod")
+	out, err := cmd.Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			t.Fatalf("go list %v: %v\n%s", args, err, ee.Stderr)
+		}
+		t.Fatal(err)
+	}
+	return strings.Fields(string(out))
+}
+
+// Banned imports, each with the reason it is banned. Checked over the full
+// (transitive) dependency graph of each package.
+var banned = []struct {
+	pkgs   []string
+	banned []string
+	reason string
+}{
+	{[]string{"mcp", "rdp", "browser", "pagejs", "broker", "sandbox"}, []string{"os/exec", "plugin"},
+		"code that runs after the sandbox never starts programs; only cmd starts the broker, before sandboxing"},
+	{[]string{"broker"}, []string{"net/http", "crypto/tls", "net/rpc", "net/smtp", "net/mail", "mime", "os/user", "os/signal"},
+		"the broker is a minimal file reader: no network protocols, no lazy reads of /etc (mime.types, passwd)"},
+	{[]string{"sandbox"}, []string{"net/http", "crypto/tls", "net", "mime", "os/user"},
+		"the sandbox package only talks to the kernel"},
+	{[]string{"mcp"}, []string{module + "/rdp", module + "/browser", "net/http"},
+		"mcp knows nothing of browsers; it speaks JSON-RPC on stdio"},
+	{[]string{"rdp"}, []string{module + "/mcp", module + "/browser"},
+		"rdp knows packets and actors, never tools"},
+}
+
+func TestBannedImports(t *testing.T) {
+	for _, rule := range banned {
+		for _, p := range rule.pkgs {
+			path := module + "/" + p
+			if _, err := os.Stat(filepath.Join("..", p)); err != nil {
+				t.Logf("package %s not present; rule skipped", p)
+				continue
+			}
+			deps := goList(t, "-deps", "-f", "{{.ImportPath}}", path)
+			for _, b := range rule.banned {
+				got := "no"
+				if slices.Contains(deps, b) {
+					got = "yes"
+				}
+				record(t, "imports", p+" depends on "+b, "no", got)
+			}
+		}
+	}
+}
+
+// Within the shipped binary, only cmd imports os/exec directly.
+func TestOnlyCmdImportsExec(t *testing.T) {
+	lines := goList(t, "-deps", "-f", `{{.ImportPath}}:{{range .Imports}}{{if eq . "os/exec"}}EXEC{{end}}{{end}}`, "./cmd/firefox-rdp-mcp")
+	var users []string
+	for _, l := range lines {
+		if strings.HasSuffix(l, ":EXEC") && strings.HasPrefix(l, module) {
+			users = append(users, strings.TrimSuffix(l, ":EXEC"))
+		}
+	}
+	record(t, "imports", "module packages in the binary importing os/exec", module+"/cmd/firefox-rdp-mcp", strings.Join(users, ","))
+}
+
+// The broker uses package net only for its already-connected socketpair:
+// no Dial, Listen or resolver.
+func TestBrokerNetUsage(t *testing.T) {
+	allowed := map[string]bool{"UnixConn": true, "ErrClosed": true}
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("../broker/*.go")
+	if err != nil || len(files) == 0 {
+		t.Skip("broker sources not present")
+	}
+	var used []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(af, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == "net" && !allowed[sel.Sel.Name] {
+					used = append(used, "net."+sel.Sel.Name)
+				}
+			}
+			return true
+		})
+	}
+	got := strings.Join(used, ",")
+	if got == "" {
+		got = "none"
+	}
+	record(t, "imports", "broker uses net beyond UnixConn/ErrClosed", "none", got)
+}
