@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -134,7 +133,7 @@ func Dial(ctx context.Context, addr netip.AddrPort, opts Options) (*Client, erro
 	ctx, cancel := context.WithTimeout(ctx, opts.RequestTimeout)
 	defer cancel()
 	d := websocket.Dialer{
-		NetDialContext:  (&net.Dialer{}).DialContext,
+		NetDialContext:  dialQuickAck,
 		Proxy:           nil, // never a proxy: the peer is the local browser
 		ReadBufferSize:  64 << 10,
 		WriteBufferSize: 64 << 10,
@@ -175,9 +174,8 @@ func Dial(ctx context.Context, addr netip.AddrPort, opts Options) (*Client, erro
 }
 
 func readGreeting(ctx context.Context, conn *websocket.Conn) (Greeting, error) {
-	if d, ok := ctx.Deadline(); ok {
-		conn.SetReadDeadline(d)
-	}
+	// ctx (bounded by Dial) interrupts the read; ctx.Err() is then set
+	// before the read returns, so the caller sees why.
 	stop := context.AfterFunc(ctx, func() { conn.SetReadDeadline(time.Now()) })
 	defer stop()
 	mt, data, err := conn.ReadMessage()
@@ -580,7 +578,8 @@ func (c *Client) roundTrip(ctx context.Context, actor, typ string, body []byte, 
 		return nil, err
 	}
 	cl := &call{actor: actor, typ: typ, eval: eval, ch: make(chan reply, 1)}
-	if err := c.write(ctx, body, cl, deadline); err != nil {
+	c.log.Debug("rdp send", "to", actor, "type", typ)
+	if err := c.write(body, cl, deadline); err != nil {
 		return nil, err
 	}
 	timer := time.NewTimer(time.Until(deadline))
@@ -601,7 +600,7 @@ func (c *Client) roundTrip(ctx context.Context, actor, typ string, body []byte, 
 
 // write sends one packet; when cl is non-nil it joins its actor's FIFO in
 // the same critical section, so queue order is wire order.
-func (c *Client) write(ctx context.Context, body []byte, cl *call, deadline time.Time) error {
+func (c *Client) write(body []byte, cl *call, deadline time.Time) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	var closed error
@@ -617,9 +616,9 @@ func (c *Client) write(ctx context.Context, body []byte, cl *call, deadline time
 	if closed != nil {
 		return closed
 	}
-	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
-		deadline = d
-	}
+	// The write deadline is the request's own, never ctx's: a write cut
+	// short leaves a partial frame and kills the connection, which a
+	// caller's short deadline must not do. Writes are small and local.
 	c.conn.SetWriteDeadline(deadline)
 	if err := c.conn.WriteMessage(websocket.TextMessage, body); err != nil {
 		// A failed or partial write leaves the stream unusable.
@@ -637,5 +636,5 @@ func (c *Client) notify(to string, req any) error {
 		return err
 	}
 	c.log.Debug("rdp send (no reply expected)", "to", to, "type", typ)
-	return c.write(context.Background(), body, nil, time.Now().Add(5*time.Second))
+	return c.write(body, nil, time.Now().Add(5*time.Second))
 }

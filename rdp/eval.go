@@ -18,6 +18,10 @@ type evalRequest struct {
 	Type   string      `json:"type"`
 	Text   string      `json:"text"`
 	Mapped *evalMapped `json:"mapped,omitempty"`
+	// DisableBreaks keeps the evaluation out of the debugger: no breakpoints,
+	// no Debugger.Source per evaluation. Measured on ESR 153: a tiny
+	// evaluation takes ≈3 ms with it and ≈7–70 ms without.
+	DisableBreaks bool `json:"disableBreaks"`
 }
 
 type evalMapped struct {
@@ -74,7 +78,7 @@ func (c *Client) EvaluateString(ctx context.Context, consoleActor, src string, o
 }
 
 func (c *Client) evaluateString(ctx context.Context, console, src string, opts EvalOptions) (string, error) {
-	req := evalRequest{Type: "evaluateJSAsync", Text: src}
+	req := evalRequest{Type: "evaluateJSAsync", Text: src, DisableBreaks: true}
 	if opts.Await {
 		req.Mapped = &evalMapped{Await: true}
 	}

@@ -170,7 +170,7 @@ func TestFakeEvaluate(t *testing.T) {
 	addr := fakeFirefox(t, func(p *peer) {
 		p.send(greetingJSON)
 		m := p.expect(console, "evaluateJSAsync")
-		if m["text"] != "1+1" || m["mapped"] != nil {
+		if m["text"] != "1+1" || m["mapped"] != nil || m["disableBreaks"] != true {
 			p.t.Errorf("request = %v", m)
 		}
 		p.send(`{"resultID":"r1","from":%q}`, console)
