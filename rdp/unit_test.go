@@ -19,7 +19,7 @@ func TestAppendJSONStringUTF16(t *testing.T) {
 	}{
 		{`""`, nil},
 		{`"abc"`, []uint16{'a', 'b', 'c'}},
-		{`"\ud83d"`, []uint16{0xd83d}},        // lone high surrogate kept
+		{`"\ud83d"`, []uint16{0xd83d}},       // lone high surrogate kept
 		{`"\ude00x"`, []uint16{0xde00, 'x'}}, // lone low surrogate kept
 		{`"😀"`, utf16.Encode([]rune("😀"))},
 		{`"\"\\\/\b\f\n\r\t\u00e9\u2028"`, []uint16{'"', '\\', '/', '\b', '\f', '\n', '\r', '\t', 0xe9, 0x2028}},
