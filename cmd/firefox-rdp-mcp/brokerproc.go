@@ -43,7 +43,6 @@ func startBroker(cfg broker.Config, sandboxMode sandbox.Mode) (*broker.Client, *
 	}
 	ours := os.NewFile(uintptr(fds[0]), "broker-socket")
 	theirs := os.NewFile(uintptr(fds[1]), "broker-socket-child")
-	defer theirs.Close()
 
 	cmd := &exec.Cmd{
 		Path:       "/proc/self/exe",
@@ -54,7 +53,11 @@ func startBroker(cfg broker.Config, sandboxMode sandbox.Mode) (*broker.Client, *
 		Stderr:     os.Stderr,
 		ExtraFiles: []*os.File{theirs},
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	// Close our copy of the child's end now: only then does the broker's
+	// death (or a failed start) reach us as EOF.
+	theirs.Close()
+	if err != nil {
 		ours.Close()
 		return nil, nil, fmt.Errorf("start broker: %w", err)
 	}
@@ -118,7 +121,9 @@ func brokerFlags(args []string, stderr io.Writer) (broker.Config, sandbox.Mode, 
 	if err := fs.Parse(args); err != nil {
 		return cfg, "", err
 	}
-	cfg.Roots = fs.Args()
+	if fs.NArg() > 0 {
+		cfg.Roots = fs.Args()
+	}
 	m, err := sandbox.ParseMode(*mode)
 	if err != nil {
 		return cfg, "", err
