@@ -155,9 +155,9 @@ func connectTCP(port int) unix.Errno {
 	})
 }
 
-// commonProbes are forbidden for both roles.
-func commonProbes(tmp string) []probeFn {
-	ppid := os.Getppid()
+// commonProbes are forbidden for both roles. ppid is taken before the
+// sandbox (getppid itself is not on the allowlist).
+func commonProbes(tmp string, ppid int) []probeFn {
 	return []probeFn{
 		{"open /etc/passwd (openat)", func() unix.Errno {
 			return closing(unix.SYS_OPENAT, atFDCWD, cstr("/etc/passwd"), unix.O_RDONLY|unix.O_CLOEXEC)
@@ -294,6 +294,7 @@ func selftestServer(args []string) int {
 		return report(res)
 	}
 	tmp := args[2]
+	ppid := os.Getppid()
 	sandbox.PrepareRuntime()
 	rep, err := sandbox.ApplyServer(uint16(rdp))
 	if err != nil {
@@ -335,7 +336,7 @@ func selftestServer(args []string) int {
 			return e
 		}},
 	}
-	res.Probes = runProbes(append(ps, commonProbes(tmp)...))
+	res.Probes = runProbes(append(ps, commonProbes(tmp, ppid)...))
 	return report(res)
 }
 
@@ -353,6 +354,7 @@ func selftestBroker(args []string) int {
 		res.Error = err.Error()
 		return report(res)
 	}
+	ppid := os.Getppid()
 	slashFD, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		res.Error = err.Error()
@@ -386,7 +388,7 @@ func selftestBroker(args []string) int {
 			return errnoOf(unix.Bind(3, &unix.SockaddrUnix{Name: "@selftest"}))
 		}},
 	}
-	res.Probes = runProbes(append(ps, commonProbes(root)...))
+	res.Probes = runProbes(append(ps, commonProbes(root, ppid)...))
 	return report(res)
 }
 
