@@ -90,7 +90,7 @@ var (
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
-	PageInfo = pageScript("pageInfo")
+	PageInfo = Script{name: "pageInfo", src: mustRead("pageInfo"), realms: realmPage | realmIsolated, noLib: true}
 	// UploadBegin checks the target and creates the staging; args UploadBeginArgs, result UploadBeginResult.
 	UploadBegin = pageScript("uploadBegin")
 	// UploadChunk stores one base64 chunk (no lib.js: the expression is the data plus a

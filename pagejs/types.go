@@ -131,6 +131,25 @@ type Element struct {
 	Visible  *bool       `json:"visible,omitempty"` // Describe only
 }
 
+// UnmarshalJSON decodes an element as the scripts send it: the fingerprint is not
+// repeated on the wire but rebuilt from Tag, Role, Type, Name and "fh" (the fingerprint
+// href of links), exactly the fields the scripts compare on re-resolution.
+func (e *Element) UnmarshalJSON(b []byte) error {
+	type plain Element
+	var w struct {
+		plain
+		FH string `json:"fh"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*e = Element(w.plain)
+	if e.FP == (Fingerprint{}) {
+		e.FP = Fingerprint{Tag: e.Tag, Role: e.Role, Type: e.Type, Name: e.Name, Href: w.FH}
+	}
+	return nil
+}
+
 // SnapshotArgs are Snapshot's arguments. Zero MaxElements means none.
 type SnapshotArgs struct {
 	MaxElements    int  `json:"maxElements"`
@@ -138,8 +157,9 @@ type SnapshotArgs struct {
 	IncludeAllText bool `json:"includeAllText"`
 }
 
-// SnapshotResult is Snapshot's value. Text is present only when IncludeAllText was set;
-// TextTotal is the length (UTF-16 units) of the whole collapsed visible text.
+// SnapshotResult is Snapshot's value. Text and TextTotal (the length, in UTF-16 units,
+// of the whole collapsed visible text) are set only when IncludeAllText was; Text is then
+// capped at MaxTextChars (the last kept character being "…" when cut).
 type SnapshotResult struct {
 	Title             string    `json:"title"`
 	URL               string    `json:"url"`
@@ -310,7 +330,8 @@ type DialogStateArgs struct {
 }
 
 // DialogStateResult is DialogState's value. Type is the prompt type ("alert",
-// "confirm", "prompt", "alertCheck", "confirmCheck", "confirmEx" for beforeunload…);
+// "confirm", "prompt"; "confirmEx" for beforeunload and other multi-button prompts;
+// alertCheck/confirmCheck are reported as alert/confirm);
 // Ready is false while the dialog is still loading; Value is a prompt's current text.
 type DialogStateResult struct {
 	Open  bool   `json:"open"`

@@ -7,7 +7,10 @@ function dialogState(args, env) {
   if (!d) return {open: false};
   const D = d.frameContentWindow && d.frameContentWindow.Dialog;
   if (!D || !D.args || !D.ui) return {open: true, type: "", text: "", ready: false};
-  const out = {open: true, type: String(D.args.promptType || ""), text: String(D.ui.infoBody ? D.ui.infoBody.textContent : ""), ready: true};
+  // alertCheck/confirmCheck are alert/confirm with Firefox's "don't allow more dialogs"
+  // checkbox (shown from the second dialog of a page on).
+  const type = String(D.args.promptType || "").replace(/Check$/, "");
+  const out = {open: true, type, text: String(D.ui.infoBody ? D.ui.infoBody.textContent : ""), ready: true};
   if (out.type === "prompt" && D.ui.loginTextbox) out.value = String(D.ui.loginTextbox.value);
   return out;
 

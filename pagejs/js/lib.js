@@ -46,11 +46,29 @@ function lib(win, env) {
     return collapse(el.getAttribute(name));
   }
 
+  // Attributes entry() looks at, read in one pass over el.attributes (far fewer DOM calls
+  // than one getAttribute per name on pages with thousands of elements).
+  const WANTED = new Set(["role", "title", "placeholder", "aria-label", "aria-labelledby", "aria-placeholder",
+    "aria-disabled", "aria-readonly", "aria-checked", "aria-selected", "aria-expanded", "aria-required", "href",
+    "contenteditable", "list", "accept"]);
+
+  function attrsOf(el) {
+    const out = {};
+    const list = el.attributes;
+    for (let i = 0; i < list.length; i++) {
+      const a = list[i];
+      const n = a.name;
+      if (WANTED.has(n)) out[n] = a.value;
+    }
+    return out;
+  }
+
   function isHTML(el) {
     return el.namespaceURI === "http://www.w3.org/1999/xhtml";
   }
 
   // ---- element classification ----
+  // Functions taking (el, A) read attributes from A = attrsOf(el).
 
   function typeOf(el, tag) {
     if (!isHTML(el)) return "";
@@ -58,12 +76,12 @@ function lib(win, env) {
     return "";
   }
 
-  function implicitRole(el, tag, type) {
+  function implicitRole(el, tag, type, A) {
     if (!isHTML(el)) return "";
     switch (tag) {
       case "a":
       case "area":
-        return el.hasAttribute("href") ? "link" : "";
+        return A.href !== undefined ? "link" : "";
       case "button":
       case "summary":
         return "button";
@@ -78,19 +96,23 @@ function lib(win, env) {
           case "radio": return "radio";
           case "range": return "slider";
           case "number": return "spinbutton";
-          case "search": return el.hasAttribute("list") ? "combobox" : "searchbox";
+          case "search": return A.list !== undefined ? "combobox" : "searchbox";
           case "text": case "email": case "tel": case "url": case "password":
-            return el.hasAttribute("list") ? "combobox" : "textbox";
+            return A.list !== undefined ? "combobox" : "textbox";
           default: return "";
         }
     }
-    return editingHost(el) ? "textbox" : "";
+    return A.contenteditable !== undefined && editingHost(el) ? "textbox" : "";
   }
 
-  function roleOf(el, tag, type) {
-    const explicit = attr(el, "role").toLowerCase().split(" ")[0];
+  function firstToken(v) {
+    return v ? collapse(v).toLowerCase().split(" ")[0] : "";
+  }
+
+  function roleOf(el, tag, type, A) {
+    const explicit = firstToken(A.role);
     if (explicit && !PRESENTATIONAL.has(explicit)) return explicit;
-    return implicitRole(el, tag, type);
+    return implicitRole(el, tag, type, A);
   }
 
   function editingHost(el) {
@@ -108,8 +130,7 @@ function lib(win, env) {
       }
     }
     if (el.hasAttribute("contenteditable") && editingHost(el)) return true;
-    const r = attr(el, "role").toLowerCase().split(" ")[0];
-    return ROLES.has(r);
+    return ROLES.has(firstToken(el.getAttribute("role")));
   }
 
   function isFileInput(el) {
@@ -126,9 +147,47 @@ function lib(win, env) {
     return r.width > 0 || r.height > 0;
   }
 
+  // Per tree root (document or shadow root): whether it has disabled fieldsets, and which
+  // labels label which control (label.control), computed once. Element.labels is avoided:
+  // it creates a live list per element that walks the whole tree (≈0.8 s on the large
+  // fixture) and stays attached to the page.
+  const rootInfo = new Map();
+
+  function infoOf(root) {
+    let info = rootInfo.get(root);
+    if (!info) {
+      info = {fieldsets: root.querySelector("fieldset[disabled]") !== null, labels: null};
+      rootInfo.set(root, info);
+    }
+    return info;
+  }
+
+  function labelsOf(el) {
+    const info = infoOf(el.getRootNode());
+    if (!info.labels) {
+      info.labels = new Map();
+      const all = el.getRootNode().querySelectorAll("label");
+      for (let i = 0; i < all.length; i++) {
+        const c = all[i].control;
+        if (!c) continue;
+        const list = info.labels.get(c);
+        if (list) list.push(all[i]);
+        else info.labels.set(c, [all[i]]);
+      }
+    }
+    return info.labels.get(el) || null;
+  }
+
+  function disabledA(el, A) {
+    if (isHTML(el) && LABELABLE.has(el.localName)) {
+      if (el.disabled) return true;
+      if (infoOf(el.getRootNode()).fieldsets && el.matches(":disabled")) return true;
+    }
+    return A["aria-disabled"] === "true";
+  }
+
   function disabled(el) {
-    if (isHTML(el) && LABELABLE.has(el.localName) && el.matches(":disabled")) return true;
-    return el.getAttribute("aria-disabled") === "true";
+    return disabledA(el, attrsOf(el));
   }
 
   // ---- accessible name (seed order: aria-label, aria-labelledby, label, alt, title,
@@ -145,10 +204,10 @@ function lib(win, env) {
     return collapse(parts.join(" "));
   }
 
-  function nameOf(el, tag, role, type) {
-    let s = attr(el, "aria-label");
+  function nameOf(el, tag, role, type, A) {
+    let s = collapse(A["aria-label"]);
     if (s) return cap(s, NAME_MAX);
-    const ids = attr(el, "aria-labelledby");
+    const ids = collapse(A["aria-labelledby"]);
     if (ids) {
       const root = el.getRootNode();
       const parts = [];
@@ -159,9 +218,9 @@ function lib(win, env) {
       s = collapse(parts.join(" "));
       if (s) return cap(s, NAME_MAX);
     }
-    if (isHTML(el) && LABELABLE.has(tag) && !(tag === "input" && type === "hidden")) {
-      const labels = el.labels;
-      if (labels && labels.length) {
+    if (isHTML(el) && LABELABLE.has(tag)) {
+      const labels = labelsOf(el);
+      if (labels) {
         const parts = [];
         for (let i = 0; i < labels.length; i++) parts.push(textOf(labels[i], el));
         s = collapse(parts.join(" "));
@@ -172,9 +231,9 @@ function lib(win, env) {
       s = attr(el, "alt");
       if (s) return cap(s, NAME_MAX);
     }
-    s = attr(el, "title");
+    s = collapse(A.title);
     if (s) return cap(s, NAME_MAX);
-    s = attr(el, "placeholder") || attr(el, "aria-placeholder");
+    s = collapse(A.placeholder) || collapse(A["aria-placeholder"]);
     if (s) return cap(s, NAME_MAX);
     if (tag === "input" && isHTML(el)) {
       if (type === "submit" || type === "reset" || type === "button") {
@@ -238,61 +297,68 @@ function lib(win, env) {
     return undefined;
   }
 
-  function fingerprint(tag, role, type, name, fpHref) {
-    const fp = {tag};
-    if (role) fp.role = role;
-    if (type) fp.type = type;
-    if (name) fp.name = name;
-    if (fpHref) fp.href = fpHref;
+  // fields computes what identifies an element: the fingerprint fields.
+  function fields(el, A) {
+    const tag = el.localName;
+    const type = typeOf(el, tag);
+    const role = roleOf(el, tag, type, A);
+    const name = nameOf(el, tag, role, type, A);
+    const link = (tag === "a" || tag === "area") && isHTML(el);
+    const h = link ? hrefs(el) : null;
+    return {tag, type, role, name, href: h ? h[0] : "", fpHref: h ? h[1] : ""};
+  }
+
+  function fingerprint(f) {
+    const fp = {tag: f.tag};
+    if (f.role) fp.role = f.role;
+    if (f.type) fp.type = f.type;
+    if (f.name) fp.name = f.name;
+    if (f.fpHref) fp.href = f.fpHref;
     return fp;
   }
 
-  // entry describes one element: the snapshot line fields, its selector and fingerprint.
+  // entry describes one element: the snapshot line fields and its selector. The
+  // fingerprint is not repeated on the wire: it is {tag, role, type, name} plus "fh" (the
+  // fingerprint href, links only); the Go side rebuilds Element.FP from them.
   function entry(el) {
-    const tag = el.localName;
-    const type = typeOf(el, tag);
-    const role = roleOf(el, tag, type);
-    const name = nameOf(el, tag, role, type);
+    const A = attrsOf(el);
+    const f = fields(el, A);
+    const tag = f.tag, type = f.type, role = f.role;
     const e = {tag};
     if (role) e.role = role;
     if (type) e.type = type;
-    if (name) e.name = name;
+    if (f.name) e.name = f.name;
     const v = valueOf(el, tag, type, role);
     if (v !== undefined && v !== "") e.value = v;
-    if (disabled(el)) e.disabled = true;
-    if ((isHTML(el) && (tag === "input" || tag === "textarea") && el.readOnly) || el.getAttribute("aria-readonly") === "true") e.readonly = true;
+    if (disabledA(el, A)) e.disabled = true;
+    if ((isHTML(el) && (tag === "input" || tag === "textarea") && el.readOnly) || A["aria-readonly"] === "true") e.readonly = true;
     if (isHTML(el) && tag === "input" && (type === "checkbox" || type === "radio")) {
       e.checked = !!el.checked;
       if (el.indeterminate) e.mixed = true;
     } else if (CHECKABLE.has(role)) {
-      const c = el.getAttribute("aria-checked");
+      const c = A["aria-checked"];
       e.checked = c === "true";
       if (c === "mixed") e.mixed = true;
     }
     if (SELECTABLE.has(role)) {
-      const s = el.getAttribute("aria-selected");
-      if (s !== null) e.selected = s === "true";
+      const s = A["aria-selected"];
+      if (s !== undefined) e.selected = s === "true";
       else if (tag === "option" && isHTML(el)) e.selected = !!el.selected;
     }
-    const x = el.getAttribute("aria-expanded");
-    if (x !== null) e.expanded = x === "true";
+    const x = A["aria-expanded"];
+    if (x !== undefined) e.expanded = x === "true";
     else if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") e.expanded = !!el.parentElement.open;
-    if ((isHTML(el) && el.required) || el.getAttribute("aria-required") === "true") e.required = true;
-    let fpHref = "";
-    if ((tag === "a" || tag === "area") && isHTML(el)) {
-      const h = hrefs(el);
-      if (h[0]) e.href = h[0];
-      fpHref = h[1];
-    }
+    if ((isHTML(el) && el.required) || A["aria-required"] === "true") e.required = true;
+    if (f.href) e.href = f.href;
+    if (f.fpHref) e.fh = f.fpHref;
     if (isFileInput(el)) {
-      const a = attr(el, "accept");
+      const a = collapse(A.accept);
       if (a) e.accept = cap(a, VALUE_MAX);
       if (el.multiple) e.multiple = true;
     } else if (tag === "select" && isHTML(el) && el.multiple) {
       e.multiple = true;
     }
     e.sel = selector(el);
-    e.fp = fingerprint(tag, role, type, name, fpHref);
     return e;
   }
 
@@ -305,6 +371,7 @@ function lib(win, env) {
   const idCache = new Map();
   const pathCache = new Map();
   const stepCache = new Map();
+  const tagCache = new Map();
 
   function stableId(el, root) {
     const id = el.id;
@@ -339,7 +406,11 @@ function lib(win, env) {
       stepCache.set(parent, s);
     }
     const t = el.localName;
-    const tag = win.CSS.escape(t);
+    let tag = tagCache.get(t);
+    if (tag === undefined) {
+      tag = win.CSS.escape(t);
+      tagCache.set(t, tag);
+    }
     return s.counts.get(t) === 1 ? tag : tag + ":nth-of-type(" + s.idx.get(el) + ")";
   }
 
@@ -352,8 +423,8 @@ function lib(win, env) {
     else if (el === doc.body) p = "body";
     else {
       const parent = el.parentElement;
-      if (!parent) p = (root === doc ? "" : ":host > ") + step(el);
-      else p = pathIn(parent, root) + " > " + step(el);
+      if (!parent) p = (root === doc ? "" : ":host>") + step(el);
+      else p = pathIn(parent, root) + ">" + step(el);
     }
     pathCache.set(el, p);
     return p;
@@ -399,7 +470,7 @@ function lib(win, env) {
     const el = resolve(args.sel);
     const fp = args.fp;
     if (!fp || typeof fp !== "object") fail("invalid_argument", "fingerprint missing");
-    const now = entry(el).fp;
+    const now = fingerprint(fields(el, attrsOf(el)));
     for (const f of FP_FIELDS) {
       if ((now[f] || "") !== (fp[f] || "")) {
         fail("stale_element", "the element changed since the snapshot (" + f + "); take a new snapshot");
@@ -522,10 +593,8 @@ function lib(win, env) {
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
     if (!a || a === doc.body || a === doc.documentElement) return "";
     const tag = a.localName;
-    const type = typeOf(a, tag);
-    const role = roleOf(a, tag, type);
-    const name = nameOf(a, tag, role, type);
-    return (role || tag) + (name ? ' "' + name + '"' : "");
+    const f = fields(a, attrsOf(a));
+    return (f.role || f.tag) + (f.name ? ' "' + f.name + '"' : "");
   }
 
   // uploadTarget checks a file input for an upload of files ([{name, type}]) and returns

@@ -15,14 +15,13 @@ function snapshot(win, args, lib) {
     total: all.length,
     truncatedElements: all.length - n,
   };
-  const body = doc.body || doc.documentElement;
   if (args.includeAllText) {
+    const body = doc.body || doc.documentElement;
     const text = body ? lib.collapse(body.innerText) : "";
     out.textTotal = text.length;
-    out.text = lib.cap(text, maxText);
-    if (maxText === 0) out.text = "";
+    out.text = maxText === 0 ? "" : lib.cap(text, maxText);
   } else {
-    out.textTotal = body ? lib.collapse(body.textContent).length : 0;
+    out.textTotal = 0;
   }
   return out;
 }

@@ -1,0 +1,224 @@
+package pagejs_test
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+)
+
+// firefox is one headless Firefox shared by this package's tests.
+var firefox headless.Shared
+
+var fixtureServer *httptest.Server
+
+func TestMain(m *testing.M) {
+	fixtureServer = fixtures.Server()
+	code := m.Run()
+	firefox.Stop()
+	fixtureServer.Close()
+	os.Exit(code)
+}
+
+type realm string
+
+const (
+	pageRealm     realm = "page"
+	isolatedRealm realm = "isolated"
+)
+
+var realms = []realm{pageRealm, isolatedRealm}
+
+// page is one fixture page open in its own selected tab.
+type page struct {
+	t   testing.TB
+	ctx context.Context
+	c   *rdp.Client
+	w   *rdp.TabWatch
+	id  int64
+}
+
+func dial(t testing.TB) (*rdp.Client, context.Context) {
+	t.Helper()
+	ff := firefox.Get(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	t.Cleanup(cancel)
+	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, ctx
+}
+
+// chrome runs a chrome script and decodes its value.
+func chrome(t testing.TB, ctx context.Context, c *rdp.Client, s pagejs.Script, args, out any) error {
+	t.Helper()
+	expr, err := s.Chrome(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := c.ParentProcessConsole(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.EvaluateString(ctx, pc, expr, rdp.EvalOptions{Await: true})
+	if err != nil {
+		t.Fatalf("%s: %v", s.Name(), err)
+	}
+	return pagejs.Decode(res, out)
+}
+
+// open opens path of the fixture server in a new, selected tab (pagejs.TabOpen) and
+// waits for it to load.
+func open(t testing.TB, path string) *page {
+	t.Helper()
+	c, ctx := dial(t)
+	var tr pagejs.TabResult
+	if err := chrome(t, ctx, c, pagejs.TabOpen, pagejs.TabOpenArgs{URL: fixtureServer.URL + path}, &tr); err != nil {
+		t.Fatalf("TabOpen: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if c.Err() == nil {
+			_ = chrome(t, ctx, c, pagejs.TabClose, pagejs.TabArgs(tr), nil)
+		}
+	})
+	var tab rdp.Tab
+	for {
+		var err error
+		tab, err = c.GetTab(ctx, tr.BrowserID)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("tab never listed: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w, err := c.WatchTab(ctx, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	p := &page{t: t, ctx: ctx, c: c, w: w, id: tr.BrowserID}
+	for {
+		tg, err := w.WaitReady(ctx, "complete")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(tg.URL, fixtureServer.URL) {
+			break
+		}
+		after := w.Navigations()
+		if _, err := w.WaitNavigation(ctx, after, "complete"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+func (p *page) target() rdp.Target {
+	p.t.Helper()
+	tg, err := p.w.WaitReady(p.ctx, "interactive")
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return tg
+}
+
+// expr builds s for realm against the current document.
+func (p *page) expr(r realm, s pagejs.Script, args any) (console, expr string) {
+	p.t.Helper()
+	tg := p.target()
+	var err error
+	if r == pageRealm {
+		console = tg.ConsoleActor
+		expr, err = s.Page(args)
+	} else {
+		console, err = p.c.ContentProcessConsole(p.ctx, tg.ProcessID)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		expr, err = s.Isolated(tg.InnerWindowID, args)
+	}
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return console, expr
+}
+
+// run evaluates s in realm and decodes the envelope; script errors are returned.
+func (p *page) run(r realm, s pagejs.Script, args, out any) error {
+	p.t.Helper()
+	console, expr := p.expr(r, s, args)
+	res, err := p.c.EvaluateString(p.ctx, console, expr, rdp.EvalOptions{Await: true})
+	if err != nil {
+		p.t.Fatalf("%s (%s): %v", s.Name(), r, err)
+	}
+	return pagejs.Decode(res, out)
+}
+
+// must is run that fails the test on a script error.
+func (p *page) must(r realm, s pagejs.Script, args, out any) {
+	p.t.Helper()
+	if err := p.run(r, s, args, out); err != nil {
+		p.t.Fatalf("%s (%s): %v", s.Name(), r, err)
+	}
+}
+
+// js evaluates a test-side expression in the page realm and returns its string value
+// (test code reading the fixture's DOM; the product never does this).
+func (p *page) js(src string) string {
+	p.t.Helper()
+	res, err := p.c.EvaluateString(p.ctx, p.target().ConsoleActor, "String("+src+")", rdp.EvalOptions{Await: true})
+	if err != nil {
+		p.t.Fatalf("js %q: %v", src, err)
+	}
+	return res
+}
+
+// waitJS polls a test-side expression until it returns want.
+func (p *page) waitJS(src, want string) string {
+	p.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := p.js(src)
+		if got == want || time.Now().After(deadline) {
+			return got
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+func (p *page) snapshot(r realm) pagejs.SnapshotResult {
+	p.t.Helper()
+	var s pagejs.SnapshotResult
+	p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 5000, MaxTextChars: 1000}, &s)
+	return s
+}
+
+// find returns the first snapshot element with name (and role, when given).
+func find(t testing.TB, s pagejs.SnapshotResult, role, name string) pagejs.Element {
+	t.Helper()
+	for _, e := range s.Elements {
+		if e.Name == name && (role == "" || e.Role == role) {
+			return e
+		}
+	}
+	t.Fatalf("no element %s %q in snapshot", role, name)
+	return pagejs.Element{}
+}
+
+func isCode(err error, code string) bool {
+	return errors.Is(err, &pagejs.ScriptError{Code: code})
+}
