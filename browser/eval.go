@@ -20,16 +20,21 @@ type realm struct {
 	probe   pagejs.ProbeResult
 }
 
-// realmKind says where a script may run.
+// realmKind says what a script does, which decides where it may run.
 type realmKind int
 
 const (
-	// readRealm: the page realm. Reading is safe there: a page lying about
-	// its own content only makes a later action fail its fingerprint check.
+	// readRealm: reading (snapshots, waits, page info). Runs in the isolated
+	// realm when available, where a page cannot fake the results by
+	// replacing JSON.stringify or querySelector; else in the page realm,
+	// where a lie only makes a later action fail its fingerprint check.
 	readRealm realmKind = iota
-	// actionRealm: the isolated realm when Firefox offers it, else the page
-	// realm (reported as trusted: false).
+	// actionRealm: acting. The isolated realm when Firefox offers it (trusted
+	// input), else the page realm (reported as trusted: false).
 	actionRealm
+	// pageRealm: the page realm, always (a step that must run where an
+	// earlier one did).
+	pageRealm
 )
 
 // execInfo says where a script ran.
@@ -93,7 +98,7 @@ func (s *Session) exec(ctx context.Context, pg page, kind realmKind, script page
 	info := execInfo{target: t}
 	console := t.ConsoleActor
 	var src string
-	if kind == actionRealm {
+	if !s.opts.PageRealmOnly && kind != pageRealm && (kind == actionRealm || !s.opts.ReadInPageRealm) {
 		if r := s.realmFor(ctx, pg, t); r.ok {
 			info.isolated = true
 			console = r.console
@@ -101,6 +106,8 @@ func (s *Session) exec(ctx context.Context, pg page, kind realmKind, script page
 		} else {
 			info.reason = r.reason
 		}
+	} else if s.opts.PageRealmOnly {
+		info.reason = "the page realm was chosen by configuration"
 	}
 	if !info.isolated {
 		src, err = script.Page(args)

@@ -29,6 +29,12 @@ type Options struct {
 	Files   Files // the broker client; nil = uploads unavailable
 	Sandbox SandboxInfo
 	Version string
+	// PageRealmOnly runs every script in the page realm, as when Firefox
+	// offers no isolated realm. For tests and benchmarks of that fallback.
+	PageRealmOnly bool
+	// ReadInPageRealm runs read-only scripts (snapshots, waits) in the page
+	// realm even when the isolated realm is available. For benchmarks.
+	ReadInPageRealm bool
 }
 
 // Session is the server's view of one Firefox: the RDP connection (dialled

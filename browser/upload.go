@@ -144,7 +144,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 // execIn runs a script in the same realm an earlier step of the same
 // operation used (the staging lives there).
 func (s *Session) execIn(ctx context.Context, pg page, prev execInfo, script pagejs.Script, args, out any) (execInfo, error) {
-	kind := readRealm
+	kind := pageRealm
 	if prev.isolated {
 		kind = actionRealm
 	}
