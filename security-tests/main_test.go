@@ -1,8 +1,12 @@
 // Package securitytests is the audit suite a reviewer runs against the real
-// firefox-rdp-mcp binary: `go test ./security-tests/...`. TestMain builds
-// the binary from this tree (CGO_ENABLED=0), or uses FIREFOX_MCP_BINARY
-// (e.g. /usr/bin/firefox-rdp-mcp from the installed .deb), and prints a
-// summary table of every check at the end.
+// firefox-rdp-mcp binary: `go test -v ./security-tests/...` (or without -v,
+// with SECURITY_TESTS_SUMMARY=/path/summary.txt). TestMain builds the binary
+// from this tree (CGO_ENABLED=0; SECURITY_TESTS_TAGS=packaged for the
+// packaged build), or uses FIREFOX_MCP_BINARY (e.g. /usr/bin/firefox-rdp-mcp
+// from the installed .deb), and prints a summary table of every check at
+// the end. Tests skip when the kernel cannot sandbox, unless
+// FIREFOX_MCP_REQUIRE_SANDBOX is set; the trace test needs strace
+// (FIREFOX_MCP_REQUIRE_STRACE makes its absence a failure).
 package securitytests
 
 import (
@@ -75,6 +79,14 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "security-tests: binary %s: %s", binary, out)
 		code := m.Run()
 		printSummary(os.Stderr)
+		// `go test ./security-tests/` hides a passing package's output; the
+		// table is also written where SECURITY_TESTS_SUMMARY says.
+		if p := os.Getenv("SECURITY_TESTS_SUMMARY"); p != "" {
+			if f, err := os.Create(p); err == nil {
+				printSummary(f)
+				f.Close()
+			}
+		}
 		return code
 	}()
 	os.Exit(code)
@@ -115,7 +127,7 @@ func printSummary(w io.Writer) {
 	for _, r := range rows {
 		wa, wc, ww = max(wa, len(r.area)), max(wc, len(r.check)), max(ww, len(r.want))
 	}
-	wc = min(wc, 64)
+	wc, ww = min(wc, 64), min(ww, 22)
 	pass := 0
 	fmt.Fprintf(w, "\n%-*s  %-*s  %-*s  %s\n", wa, "AREA", wc, "CHECK", ww, "EXPECTED", "RESULT")
 	fmt.Fprintf(w, "%s\n", strings.Repeat("-", wa+wc+ww+24))
@@ -126,14 +138,18 @@ func printSummary(w io.Writer) {
 		} else {
 			mark = "FAIL got " + r.got
 		}
-		c := r.check
-		if len(c) > wc {
-			c = c[:wc-1] + "…"
-		}
-		fmt.Fprintf(w, "%-*s  %-*s  %-*s  %s\n", wa, r.area, wc, c, ww, r.want, mark)
+		fmt.Fprintf(w, "%-*s  %-*s  %-*s  %s\n", wa, r.area, wc, clip(r.check, wc), ww, clip(r.want, ww), mark)
 	}
 	fmt.Fprintf(w, "%s\n%d of %d checks passed (binary %s, %s)\n\n", strings.Repeat("-", wa+wc+ww+24), pass, len(rows), binary,
 		map[bool]string{true: "packaged build", false: "development build"}[packaged])
+}
+
+func clip(s string, n int) string {
+	s = strings.ReplaceAll(s, module+"/", "./")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // requireSandbox skips (or, with FIREFOX_MCP_REQUIRE_SANDBOX set, fails)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -100,7 +101,13 @@ func checkProbes(t *testing.T, area string, res selftest, want map[string]string
 	for _, p := range res.Probes {
 		got[p.Name] = p.Errno
 	}
-	for name, w := range want {
+	names := make([]string, 0, len(want))
+	for name := range want {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		w := want[name]
 		g, ok := got[name]
 		if !ok {
 			g = "not run"
