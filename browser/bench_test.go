@@ -25,13 +25,15 @@ func benchSession(b *testing.B, realm string) *Session {
 			o.PageRealmOnly = true
 		case "read-page":
 			o.ReadInPageRealm = true
+		case "read-isolated":
+			o.ReadInIsolatedRealm = true
 		}
 	})
 }
 
 var fixtureServer *httptest.Server
 
-func fixtureURL(b *testing.B, path string) string {
+func fixtureURL(b testing.TB, path string) string {
 	if fixtureServer == nil {
 		fixtureServer = fixtures.Server()
 	}
@@ -62,7 +64,7 @@ func timed(b *testing.B, setup, f func()) {
 }
 
 func BenchmarkSnapshotLarge(b *testing.B) {
-	for _, realm := range []string{"isolated", "read-page"} {
+	for _, realm := range []string{"default", "read-isolated"} {
 		b.Run("realm="+realm, func(b *testing.B) {
 			s := benchSession(b, realm)
 			must(b, s, "select_tab", map[string]any{"index": 0})

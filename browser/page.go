@@ -36,9 +36,8 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		maxText = *a.MaxTextChars
 	}
 	withText := a.IncludeAllText != nil && *a.IncludeAllText
-	var r pagejs.SnapshotResult
-	if _, err := s.exec(ctx, pg, readRealm, pagejs.Snapshot,
-		pagejs.SnapshotArgs{MaxElements: maxEl, MaxTextChars: maxText, IncludeAllText: withText}, &r); err != nil {
+	r, err := s.snapshot(ctx, pg, pagejs.SnapshotArgs{MaxElements: maxEl, MaxTextChars: maxText, IncludeAllText: withText})
+	if err != nil {
 		return Result{}, err
 	}
 
@@ -90,6 +89,32 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		st["text_chars"], st["total_text_chars"], st["text_truncated"] = utf16Len(text), r.TextTotal, textCut
 	}
 	return Result{Text: b.String(), Structured: st}, nil
+}
+
+// snapshot reads the page. It walks the DOM in the page realm first, which
+// is several times faster than walking it through Xray wrappers (measured
+// on the 3,000-element fixture: ≈90 ms against ≈330 ms in-page). The page
+// can lie there, but a lie only makes a later action fail its fingerprint
+// check in the isolated realm. A page that breaks the walk outright (say, by
+// replacing JSON.stringify) gets it redone in the isolated realm.
+func (s *Session) snapshot(ctx context.Context, pg page, args pagejs.SnapshotArgs) (pagejs.SnapshotResult, error) {
+	var r pagejs.SnapshotResult
+	kind := pageRealm
+	if s.opts.ReadInIsolatedRealm {
+		kind = readRealm
+	}
+	_, err := s.exec(ctx, pg, kind, pagejs.Snapshot, args, &r)
+	if kind == pageRealm && !s.opts.PageRealmOnly && ctx.Err() == nil && (err != nil || r.Elements == nil || r.URL == "") {
+		if e, ok := AsError(err); !ok || e.Code == CodePageScriptFailed || e.Code == CodeInvalidSelector {
+			s.log.Info("page-realm snapshot unusable; reading through the isolated realm", "error", err)
+			r = pagejs.SnapshotResult{}
+			_, err = s.exec(ctx, pg, readRealm, pagejs.Snapshot, args, &r)
+		}
+	}
+	if err == nil && r.Elements == nil {
+		err = errorf(CodePageScriptFailed, "the page returned an unreadable snapshot")
+	}
+	return r, err
 }
 
 // elementLine renders one element compactly: [ref] role "name" states.

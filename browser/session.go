@@ -32,9 +32,13 @@ type Options struct {
 	// PageRealmOnly runs every script in the page realm, as when Firefox
 	// offers no isolated realm. For tests and benchmarks of that fallback.
 	PageRealmOnly bool
-	// ReadInPageRealm runs read-only scripts (snapshots, waits) in the page
-	// realm even when the isolated realm is available. For benchmarks.
+	// ReadInPageRealm runs the small read-only scripts (waits, page info) in
+	// the page realm even when the isolated realm is available. For
+	// benchmarks.
 	ReadInPageRealm bool
+	// ReadInIsolatedRealm walks snapshots through the isolated realm from the
+	// start instead of only when the page realm fails. For benchmarks.
+	ReadInIsolatedRealm bool
 }
 
 // Session is the server's view of one Firefox: the RDP connection (dialled
