@@ -3,6 +3,7 @@ package pagejs_test
 import (
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,5 +69,43 @@ func BenchmarkSnapshotLarge(b *testing.B) {
 			b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/roundtrip")
 			b.ReportMetric(median(inPage), "ms-in-page")
 		})
+	}
+}
+
+// BenchmarkActions: round trip of one script evaluation per op (build, evaluate, decode)
+// for the actions, in both realms side by side, on the forms fixture.
+func BenchmarkActions(b *testing.B) {
+	p := open(b, "/forms.html")
+	s := p.snapshot(isolatedRealm)
+	btn := find(b, s, "button", "Trusted only")
+	user := find(b, s, "textbox", "User")
+	text100 := strings.Repeat("abcdefghij", 10)
+	cases := []struct {
+		name   string
+		script pagejs.Script
+		args   any
+	}{
+		{"click", pagejs.Click, pagejs.ClickArgs{Sel: btn.Sel, FP: btn.FP}},
+		{"fill", pagejs.Fill, pagejs.FillArgs{Sel: user.Sel, FP: user.FP, Value: "Ada Lovelace"}},
+		{"typeText100", pagejs.TypeText, pagejs.TypeTextArgs{Sel: user.Sel, FP: user.FP, Text: text100, FirstChunk: true}},
+		{"pressKeyEnd", pagejs.PressKey, pagejs.PressKeyArgs{Sel: user.Sel, FP: &user.FP, Key: "End"}},
+		{"pageInfo", pagejs.PageInfo, nil},
+	}
+	for _, c := range cases {
+		for _, r := range realms {
+			b.Run(c.name+"/"+string(r), func(b *testing.B) {
+				p.t = b
+				var times []float64
+				for i := 0; i < b.N; i++ {
+					start := time.Now()
+					p.must(r, c.script, c.args, nil)
+					times = append(times, float64(time.Since(start).Microseconds())/1000)
+					if c.name == "typeText100" {
+						p.js(`document.getElementById("user").value = ""`)
+					}
+				}
+				b.ReportMetric(median(times), "ms-median")
+			})
+		}
 	}
 }

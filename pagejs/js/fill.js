@@ -38,7 +38,7 @@ function fill(win, args, lib) {
     lib.fire(el, "input");
     lib.fire(el, "change");
   } else if (kind === "editable") {
-    el.focus();
+    lib.focus(el);
     const sel = win.getSelection();
     sel.selectAllChildren(el);
     const tip = lib.tip();

@@ -588,9 +588,24 @@ function lib(win, env) {
     }
   }
 
-  function focusedDescription() {
+  function deepActive() {
     let a = doc.activeElement;
     while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  }
+
+  // focus focuses el and checks that it holds the focus, so that keys and text sent to
+  // "the focused element" cannot land anywhere else.
+  function focus(el) {
+    if (typeof el.focus === "function") el.focus();
+    const a = deepActive();
+    if (a !== el && !(a && editingHost(el) && el.contains(a))) {
+      fail("element_not_interactable", "the element could not be focused");
+    }
+  }
+
+  function focusedDescription() {
+    const a = deepActive();
     if (!a || a === doc.body || a === doc.documentElement) return "";
     const tag = a.localName;
     const f = fields(a, attrsOf(a));
@@ -625,7 +640,7 @@ function lib(win, env) {
 
   return {
     env, isolated, fail, collapse, cap, collect, entry, selector, resolve, target, visible, disabled,
-    requireEnabled, isFileInput, textEntry, caretToEnd, setValue, fire, tip, presShellDispatch,
+    requireEnabled, focus, deepActive, isFileInput, textEntry, caretToEnd, setValue, fire, tip, presShellDispatch,
     focusedDescription, uploadTarget, result, VALUE_MAX,
   };
 }

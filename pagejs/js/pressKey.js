@@ -14,7 +14,7 @@ function pressKey(win, args, lib) {
   if (args.sel !== undefined && args.sel !== null) {
     const el = lib.target(args);
     lib.requireEnabled(el);
-    if (typeof el.focus === "function") el.focus();
+    lib.focus(el);
   }
   const tip = lib.tip();
   if (tip) {
@@ -23,8 +23,7 @@ function pressKey(win, args, lib) {
     tip.keyup(ev);
     return lib.result(true, {focused: lib.focusedDescription()});
   }
-  let t = doc.activeElement || doc.body;
-  while (t && t.shadowRoot && t.shadowRoot.activeElement) t = t.shadowRoot.activeElement;
+  const t = lib.deepActive() || doc.body;
   const init = {key, code: key, bubbles: true, cancelable: true, composed: true, view: win};
   const go = t.dispatchEvent(new win.KeyboardEvent("keydown", init));
   if (go) defaultAction(t);

@@ -12,7 +12,7 @@ function typeText(win, args, lib) {
   if (!kind) lib.fail("unsupported_element", "type_text works on text inputs, textareas and contenteditable elements");
   if (kind !== "editable" && el.readOnly) lib.fail("element_not_interactable", "the element is read-only");
   const doc = win.document;
-  if (typeof el.focus === "function") el.focus();
+  lib.focus(el);
   if (args.firstChunk) lib.caretToEnd(el);
   const secret = kind === "single" && String(el.type).toLowerCase() === "password";
   const tip = lib.tip();
