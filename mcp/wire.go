@@ -94,8 +94,9 @@ func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
 	if tooLong {
 		return nil, true, nil
 	}
-	buf = bytes.TrimSuffix(buf, []byte("\n"))
-	buf = bytes.TrimSuffix(buf, []byte("\r"))
+	if n := len(buf); n > 0 && buf[n-1] == '\n' {
+		buf = bytes.TrimSuffix(buf[:n-1], []byte("\r"))
+	}
 	if len(buf) > lr.max {
 		return nil, true, nil
 	}
