@@ -90,6 +90,8 @@ func BenchmarkActions(b *testing.B) {
 		{"typeText100", pagejs.TypeText, pagejs.TypeTextArgs{Sel: user.Sel, FP: user.FP, Text: text100, FirstChunk: true}},
 		{"pressKeyEnd", pagejs.PressKey, pagejs.PressKeyArgs{Sel: user.Sel, FP: &user.FP, Key: "End"}},
 		{"pageInfo", pagejs.PageInfo, nil},
+		{"describe", pagejs.Describe, pagejs.DescribeArgs{Sel: user.Sel}},
+		{"waitForSelector", pagejs.WaitFor, pagejs.WaitForArgs{Selector: "#user"}},
 	}
 	for _, c := range cases {
 		for _, r := range realms {

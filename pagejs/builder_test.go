@@ -203,6 +203,10 @@ func TestScriptFiles(t *testing.T) {
 		if !used[name] {
 			t.Errorf("js/%s is not a script of the package", e.Name())
 		}
+		raw, _ := jsFS.ReadFile("js/" + e.Name())
+		if strings.Contains(string(raw), "`") {
+			t.Errorf("js/%s uses a template literal (compact would break one spanning lines)", e.Name())
+		}
 		src := mustRead(name)
 		for _, banned := range []string{"eval(", "new Function", "Function(", "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "setTimeout(\"", "import("} {
 			if strings.Contains(src, banned) {

@@ -139,11 +139,31 @@ func mustRead(name string) string {
 	if err != nil {
 		panic("pagejs: " + err.Error())
 	}
-	src := strings.TrimSpace(string(b))
+	src := compact(string(b))
 	if !strings.HasPrefix(src, "function "+name+"(") || !strings.HasSuffix(src, "}") {
 		panic("pagejs: js/" + name + ".js must be one function named " + name)
 	}
 	return src
+}
+
+// compact drops whole-line // comments, blank lines and indentation: every evaluation
+// sends (and Firefox echoes back) the source, and its size costs ≈1.5 ms per 10 KB per
+// evaluation (measured). Line breaks stay, so automatic semicolon insertion is unchanged;
+// no script has a template literal or string spanning lines.
+func compact(src string) string {
+	var b strings.Builder
+	b.Grow(len(src))
+	for _, line := range strings.Split(src, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "//") {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // Name is the script's file name without extension.
