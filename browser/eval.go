@@ -91,6 +91,12 @@ func (s *Session) realmFor(ctx context.Context, pg page, t rdp.Target) *realm {
 // exec runs one page script in the selected tab's current document and
 // decodes its result envelope into out.
 func (s *Session) exec(ctx context.Context, pg page, kind realmKind, script pagejs.Script, args any, out any) (execInfo, error) {
+	return s.execSent(ctx, pg, kind, script, args, out, nil)
+}
+
+// execSent is exec with a callback for when the evaluation request is on
+// the wire (see rdp.EvalOptions.Sent).
+func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script pagejs.Script, args any, out any, sent func()) (execInfo, error) {
 	t, err := pg.sel.watch.Current(ctx)
 	if err != nil {
 		return execInfo{}, err
@@ -115,7 +121,7 @@ func (s *Session) exec(ctx context.Context, pg page, kind realmKind, script page
 	if err != nil {
 		return info, errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
 	}
-	res, err := s.evaluate(ctx, pg, console, src)
+	res, err := s.evaluate(ctx, pg, console, src, sent)
 	if err != nil {
 		return info, err
 	}
@@ -149,7 +155,7 @@ const (
 	dialogRecheck    = time.Second
 )
 
-func (s *Session) evaluate(ctx context.Context, pg page, console, src string) (string, error) {
+func (s *Session) evaluate(ctx context.Context, pg page, console, src string, sent func()) (string, error) {
 	ectx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	done := make(chan struct{})
@@ -173,7 +179,7 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string) (s
 			timer.Reset(dialogRecheck)
 		}
 	}()
-	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true})
+	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Sent: sent})
 	if err != nil {
 		var de *Error
 		if errors.As(context.Cause(ectx), &de) {

@@ -144,11 +144,15 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 // execIn runs a script in the same realm an earlier step of the same
 // operation used (the staging lives there).
 func (s *Session) execIn(ctx context.Context, pg page, prev execInfo, script pagejs.Script, args, out any) (execInfo, error) {
+	return s.execInSent(ctx, pg, prev, script, args, out, nil)
+}
+
+func (s *Session) execInSent(ctx context.Context, pg page, prev execInfo, script pagejs.Script, args, out any, sent func()) (execInfo, error) {
 	kind := pageRealm
 	if prev.isolated {
 		kind = actionRealm
 	}
-	return s.exec(ctx, pg, kind, script, args, out)
+	return s.execSent(ctx, pg, kind, script, args, out, sent)
 }
 
 // transfer streams every file from the broker into the page's staging, with
@@ -173,17 +177,23 @@ func (s *Session) transfer(ctx context.Context, pg page, info execInfo, key stri
 		n := int64(len(raw))
 		cumulative += n
 		want := cumulative
+		// Chunks go on the wire in order (the next one waits until this
+		// one's request is written); their results are awaited in parallel.
+		written := make(chan struct{})
+		var once sync.Once
+		onWire := func() { once.Do(func() { close(written) }) }
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-slot }()
+			defer onWire()
 			var r pagejs.UploadChunkResult
-			if _, err := s.execIn(ctx, pg, info, pagejs.UploadChunk, pagejs.UploadChunkArgs{Key: key, File: file, Index: index, Data: data}, &r); err != nil {
+			if _, err := s.execInSent(ctx, pg, info, pagejs.UploadChunk, pagejs.UploadChunkArgs{Key: key, File: file, Index: index, Data: data}, &r, onWire); err != nil {
 				cancel(err)
 				return
 			}
-			// The console runs evaluations in order, so the page's running
-			// total after chunk i is exactly the bytes of chunks 0…i.
+			// The console runs evaluations in wire order, so the page's
+			// running total after chunk i is exactly the bytes of chunks 0…i.
 			if r.File != file || r.Index != index || r.Received != want {
 				cancel(errorf(CodeUploadTransferFailed, "the page confirmed chunk %d of file %d with %d bytes received, expected %d", index, file, r.Received, want))
 				return
@@ -194,7 +204,12 @@ func (s *Session) transfer(ctx context.Context, pg page, info execInfo, key stri
 			mu.Unlock()
 			p.Report(float64(done), float64(total), "uploading")
 		}()
-		return nil
+		select {
+		case <-written:
+			return nil
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		}
 	}
 	chunk := s.opts.Config.ChunkBytes
 	for i, f := range infos {

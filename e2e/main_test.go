@@ -10,15 +10,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 )
 
 var (
-	binary  string // the server binary under test
-	firefox = &headless.Shared{}
-	pages   *httptest.Server
+	binary       string // the server binary under test
+	packagedPath string // where packagedBinary builds the -tags packaged one
+	firefox      = &headless.Shared{}
+	pages        *httptest.Server // the interop page
+	fx           *httptest.Server // internal/fixtures
 )
 
 const page = `<!doctype html><html><head><meta charset="utf-8"><title>E2E fixture</title></head>
@@ -45,12 +49,36 @@ func run(m *testing.M) int {
 			return 1
 		}
 	}
+	packagedPath = filepath.Join(dir, "firefox-rdp-mcp-packaged")
 	pages = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, page)
 	}))
 	defer pages.Close()
+	fx = fixtures.Server()
+	defer fx.Close()
 	firefox.Options.URL = pages.URL + "/"
 	defer firefox.Stop()
 	return m.Run()
+}
+
+var packagedOnce sync.Once
+
+// packagedBinary builds the server with -tags packaged (once).
+func packagedBinary(t testing.TB) string {
+	t.Helper()
+	var err error
+	var out []byte
+	packagedOnce.Do(func() {
+		build := exec.Command("go", "build", "-tags", "packaged", "-o", packagedPath, "../cmd/firefox-rdp-mcp")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		out, err = build.CombinedOutput()
+	})
+	if err != nil {
+		t.Fatalf("building the packaged server: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(packagedPath); err != nil {
+		t.Fatalf("no packaged binary: %v", err)
+	}
+	return packagedPath
 }

@@ -560,7 +560,7 @@ func (c *Client) Request(ctx context.Context, to string, req any, resp any) erro
 	if err != nil {
 		return err
 	}
-	raw, err := c.roundTrip(ctx, to, typ, body, false, time.Now().Add(c.opts.RequestTimeout))
+	raw, err := c.roundTrip(ctx, to, typ, body, false, time.Now().Add(c.opts.RequestTimeout), nil)
 	if err != nil {
 		return err
 	}
@@ -573,7 +573,8 @@ func (c *Client) Request(ctx context.Context, to string, req any, resp any) erro
 }
 
 // roundTrip sends body as a request to actor and waits for its reply.
-func (c *Client) roundTrip(ctx context.Context, actor, typ string, body []byte, eval bool, deadline time.Time) ([]byte, error) {
+// sent, when not nil, is called once the request is on the wire.
+func (c *Client) roundTrip(ctx context.Context, actor, typ string, body []byte, eval bool, deadline time.Time, sent func()) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -581,6 +582,9 @@ func (c *Client) roundTrip(ctx context.Context, actor, typ string, body []byte, 
 	c.log.Debug("rdp send", "to", actor, "type", typ)
 	if err := c.write(body, cl, deadline); err != nil {
 		return nil, err
+	}
+	if sent != nil {
+		sent()
 	}
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()

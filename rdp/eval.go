@@ -12,6 +12,11 @@ import (
 // EvalOptions tunes EvaluateString.
 type EvalOptions struct {
 	Await bool // await a returned Promise (mapped:{await:true})
+	// Sent, when not nil, is called as soon as the request has been written,
+	// before its result arrives. A caller keeping several evaluations in
+	// flight on one console uses it to put them on the wire in order (the
+	// console runs them in wire order).
+	Sent func()
 }
 
 type evalRequest struct {
@@ -87,7 +92,7 @@ func (c *Client) evaluateString(ctx context.Context, console, src string, opts E
 		return "", err
 	}
 	deadline := time.Now().Add(c.opts.RequestTimeout)
-	ack, err := c.roundTrip(ctx, console, typ, body, true, deadline)
+	ack, err := c.roundTrip(ctx, console, typ, body, true, deadline, opts.Sent)
 	if err != nil {
 		return "", err
 	}

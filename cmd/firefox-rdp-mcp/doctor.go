@@ -39,7 +39,7 @@ func doctor(w io.Writer) int {
 		detail: fmt.Sprintf("Landlock ABI %d, seccomp %v", sup.LandlockABI, sup.Seccomp), blocking: true}
 	if !sbx.ok {
 		sbx.detail += "; missing: " + strings.Join(sup.Missing, ", ")
-		sbx.fix = "use a kernel with Landlock ABI ≥ 4 (Linux 6.7+) enabled in the lsm= boot list and seccomp"
+		sbx.fix = "use a kernel with Landlock ABI ≥ 6 (Linux 6.12+) enabled in the lsm= boot list and seccomp"
 		if !config.Packaged {
 			sbx.fix += ", or run with FIREFOX_MCP_SANDBOX=off for debugging only"
 		}
