@@ -3,6 +3,7 @@ package browser
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -596,9 +597,12 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 			if ctx.Err() != nil {
 				return Result{}, ctx.Err()
 			}
-			// Mid-navigation the document is briefly unavailable: poll on.
-			if e, ok := AsError(s.classify(ctx, err)); !ok || (e.Code != CodeTargetReplaced && e.Code != CodePageScriptFailed) {
-				return Result{}, err
+			// A poll cut short by the deadline is simply not met; mid-navigation
+			// the document is briefly unavailable: poll on.
+			if !errors.Is(err, context.DeadlineExceeded) {
+				if e, ok := AsError(s.classify(ctx, err)); !ok || (e.Code != CodeTargetReplaced && e.Code != CodePageScriptFailed) {
+					return Result{}, err
+				}
 			}
 		} else if r.Met {
 			elapsed := time.Since(start)

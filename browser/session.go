@@ -173,9 +173,11 @@ func (s *Session) classify(ctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil && errors.Is(err, context.Canceled):
 		return errorf(CodeCancelled, "the call was cancelled")
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, rdp.ErrTimeout):
+	case errors.Is(err, rdp.ErrTimeout):
 		s.dropBroken()
 		return errorf(CodeRDPTimeout, "Firefox did not answer in time; the connection was reset and element refs invalidated (take a new snapshot)")
+	case errors.Is(err, context.DeadlineExceeded):
+		return errorf(CodeRDPTimeout, "the operation did not finish in time")
 	case errors.Is(err, rdp.ErrTargetGone):
 		return errorf(CodeTargetReplaced, "the page navigated or its document was replaced during the call; take a new snapshot")
 	case errors.Is(err, rdp.ErrTabClosed):
