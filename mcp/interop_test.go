@@ -101,6 +101,16 @@ func TestGoSDKClient(t *testing.T) {
 	if sc, _ := json.Marshal(res.StructuredContent); string(sc) != `{"echo":"hi"}` {
 		t.Errorf("structuredContent = %s", sc)
 	}
+	// The SDK may run notification handlers after the call has returned,
+	// though the server wrote them first.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		mu.Lock()
+		n := len(progress)
+		mu.Unlock()
+		if n >= 2 {
+			break
+		}
+	}
 	mu.Lock()
 	if len(progress) != 2 || progress[0].ProgressToken != "tok" || progress[1].Message != "done" {
 		t.Errorf("progress notifications: %+v", progress)

@@ -120,7 +120,8 @@ type lineOrErr struct {
 // Serve reads requests from in and writes responses to out until in reaches
 // EOF or ctx is done; then cancels in-flight calls, waits for them, and
 // returns (nil on clean EOF, ctx's error when ctx ended it, otherwise the
-// read or write error).
+// read or write error; a failed write after input EOF, to a client that has
+// gone, only ends the session).
 //
 // Reading happens on a goroutine of its own. If ctx ends Serve while that
 // goroutine is blocked in in.Read, it stays blocked until in is closed or
@@ -151,6 +152,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	}()
 
 	var result error
+	eof := false
 loop:
 	for {
 		select {
@@ -164,6 +166,7 @@ loop:
 				if !errors.Is(item.err, io.EOF) {
 					result = fmt.Errorf("mcp: reading input: %w", item.err)
 				}
+				eof = c.currentWriteErr() == nil
 				break loop
 			}
 			c.handleLine(ctx, item)
@@ -178,14 +181,19 @@ loop:
 	c.mu.Unlock()
 	c.calls.Wait()
 
-	c.outMu.Lock()
-	werr := c.writeErr
-	c.outMu.Unlock()
-	if werr != nil && result == nil {
+	// A write that fails once the client has closed its end (answers to the
+	// calls cancelled above) is not an error of the session.
+	if werr := c.currentWriteErr(); werr != nil && result == nil && !eof {
 		result = fmt.Errorf("mcp: writing output: %w", werr)
 	}
 	c.log.Debug("mcp session ended", "err", result)
 	return result
+}
+
+func (c *conn) currentWriteErr() error {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	return c.writeErr
 }
 
 // handleLine processes one input line on the read loop.
