@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -395,5 +396,33 @@ func TestNegotiate(t *testing.T) {
 		if got := negotiate(v); got != "2025-11-25" {
 			t.Errorf("negotiate(%q) = %q, want the newest", v, got)
 		}
+	}
+}
+
+// TestServeLeavesNoGoroutines runs a session with calls, progress and
+// cancellation to EOF and checks every goroutine it started has exited.
+func TestServeLeavesNoGoroutines(t *testing.T) {
+	before := runtime.NumGoroutine()
+	in := strings.Join([]string{
+		initLine,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"progress","_meta":{"progressToken":1}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow"}}`,
+	}, "\n") + "\n"
+	var out syncBuffer
+	if err := NewServer(fakeHandler{}, Options{}).Serve(context.Background(), strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != 4+3 {
+		t.Errorf("got %d output lines, want 7:\n%s", n, out.String())
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines before Serve, %d after:\n%s", before, n, buf[:runtime.Stack(buf, true)])
 	}
 }
