@@ -25,10 +25,6 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		return Result{}, err
 	}
 	defer s.unlock()
-	pg, err := s.selected(ctx)
-	if err != nil {
-		return Result{}, err
-	}
 	maxEl, maxText := s.opts.Config.MaxElements, s.opts.Config.MaxTextChars
 	if a.MaxElements != nil {
 		maxEl = *a.MaxElements
@@ -37,23 +33,46 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		maxText = *a.MaxTextChars
 	}
 	withText := a.IncludeAllText != nil && *a.IncludeAllText
-	r, err := s.snapshot(ctx, pg, pagejs.SnapshotArgs{MaxElements: maxEl, MaxTextChars: maxText, IncludeAllText: withText})
-	if err != nil {
-		return Result{}, err
-	}
+	args := pagejs.SnapshotArgs{MaxElements: maxEl, MaxTextChars: maxText, IncludeAllText: withText}
 
-	s.mu.Lock()
-	if s.sel != pg.sel || s.syncLocked(pg.sel) {
-		s.mu.Unlock()
-		return Result{}, errorf(CodeTargetReplaced, "the page navigated while it was being read; take the snapshot again")
+	// Reading is safe to repeat: when the page navigates under the walk,
+	// read the new document once more.
+	var (
+		pg   page
+		r    pagejs.SnapshotResult
+		gen  uint64
+		refs []string
+	)
+	for attempt := 0; ; attempt++ {
+		var err error
+		if pg, err = s.selected(ctx); err != nil {
+			return Result{}, err
+		}
+		r, err = s.snapshot(ctx, pg, args)
+		if err == nil {
+			s.mu.Lock()
+			if s.sel != pg.sel || s.syncLocked(pg.sel) {
+				err = errorf(CodeTargetReplaced, "the page navigated while it was being read; take the snapshot again")
+			} else {
+				gen = s.generation
+				refs = make([]string, len(r.Elements))
+				for i := range r.Elements {
+					e := &r.Elements[i]
+					refs[i] = s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum()})
+				}
+			}
+			s.mu.Unlock()
+		}
+		if err == nil {
+			break
+		}
+		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != CodeTargetReplaced {
+			return Result{}, err
+		}
+		if _, err := pg.sel.watch.Current(ctx); err != nil { // wait for the new document
+			return Result{}, err
+		}
 	}
-	gen := s.generation
-	refs := make([]string, len(r.Elements))
-	for i := range r.Elements {
-		e := &r.Elements[i]
-		refs[i] = s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum()})
-	}
-	s.mu.Unlock()
 
 	u := newUntrusted()
 	u.line("Page: " + quote(r.Title, 200))
