@@ -171,7 +171,8 @@ func (s *Session) classify(ctx context.Context, err error) error {
 	var ae *rdp.ActorError
 	var ee *rdp.EvalError
 	switch {
-	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+	case errors.Is(ctx.Err(), context.Canceled):
+		// Whatever the step reported, the client cancelled the call.
 		return errorf(CodeCancelled, "the call was cancelled")
 	case errors.Is(err, rdp.ErrTimeout):
 		s.dropBroken()

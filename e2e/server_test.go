@@ -92,11 +92,13 @@ func (s *server) open(t testing.TB, ctx context.Context, path string) string {
 
 var refLine = regexp.MustCompile(`(?m)^\[(e\d+)\] (\S+)(?: ("(?:[^"\\]|\\.)*"))?`)
 
+// ref finds an element by role and name in a snapshot; a name ending in
+// "*" matches as a prefix.
 func ref(t testing.TB, snapshot, role, name string) string {
 	t.Helper()
 	for _, m := range refLine.FindAllStringSubmatch(snapshot, -1) {
 		n, _ := strconv.Unquote(m[3])
-		if m[2] == role && n == name {
+		if m[2] == role && (n == name || strings.HasSuffix(name, "*") && strings.HasPrefix(n, strings.TrimSuffix(name, "*"))) {
 			return m[1]
 		}
 	}
