@@ -743,3 +743,30 @@ func TestFirefoxUploadIncomplete(t *testing.T) {
 		t.Errorf("page-realm staging left on window: %s", got)
 	}
 }
+
+// TestFirefoxNoFilePicker: a click that reaches a file input (through a label, or a page
+// handler calling input.click()) is default-prevented and reported. Measured: the
+// isolated click's trusted pointerdown/mousedown grant user activation (a bare pres-shell
+// click event does not), so a page handler's input.click() could open the OS picker
+// without the guard. A chrome preventDefault is invisible to the page (defaultPrevented
+// stays false there), so the fixture cannot observe the prevention itself.
+func TestFirefoxNoFilePicker(t *testing.T) {
+	for _, r := range realms {
+		t.Run(string(r), func(t *testing.T) {
+			p := open(t, "/upload.html")
+			s := p.snapshot(r)
+			for _, name := range []string{"Choose attachments", "Browse photos"} {
+				b := find(t, s, "button", name)
+				var res pagejs.ActionResult
+				p.must(r, pagejs.Click, pagejs.ClickArgs{Sel: b.Sel, FP: b.FP}, &res)
+				if !res.FilePickerBlocked {
+					t.Errorf("%s: filePickerBlocked not reported (%+v)", name, res)
+				}
+			}
+			want := fmt.Sprint(r == isolatedRealm)
+			if got := p.js(`navigator.userActivation.hasBeenActive`); got != want {
+				t.Errorf("user activation after our clicks: %s, want %s", got, want)
+			}
+		})
+	}
+}

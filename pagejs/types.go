@@ -214,7 +214,9 @@ var PressKeys = []string{"Enter", "Tab", "Escape", "ArrowUp", "ArrowDown", "Arro
 // the input went through Firefox's trusted path (isolated realm). Value (Fill, TypeText)
 // is the control's resulting value, capped, never for passwords; Focused (PressKey)
 // describes the focused element afterwards; Submitted (Fill) tells whether a form was
-// submitted; Typed (TypeText) counts the characters sent.
+// submitted; Typed (TypeText) counts the characters sent; FilePickerBlocked (Click) tells
+// that the click reached a file input (a label, or a page handler calling input.click())
+// and was default-prevented so that no OS file picker opened: use upload_files.
 type ActionResult struct {
 	Trusted   bool    `json:"trusted"`
 	URL       string  `json:"url"`
@@ -222,6 +224,8 @@ type ActionResult struct {
 	Focused   string  `json:"focused,omitempty"`
 	Submitted bool    `json:"submitted,omitempty"`
 	Typed     int     `json:"typed,omitempty"`
+
+	FilePickerBlocked bool `json:"filePickerBlocked,omitempty"`
 }
 
 // WaitForArgs are WaitFor's arguments; State is "present" (default) or "absent".

@@ -1,6 +1,8 @@
 function click(win, args, lib) {
   // Clicks the element the snapshot saw. Isolated realm: trusted pointer/mouse events
   // through the pres shell (default actions included). Page realm: el.click().
+  // Clicks reaching a file input meanwhile are default-prevented (no OS file picker);
+  // the result then says filePickerBlocked.
   const el = lib.target(args);
   lib.requireEnabled(el);
   if (lib.isFileInput(el)) lib.fail("unsupported_element", "file inputs open a file picker; use upload_files");
@@ -19,7 +21,12 @@ function click(win, args, lib) {
     const o = Object.assign({}, base, {buttons, pointerId: 1, pointerType: "mouse", isPrimary: true});
     return new win.PointerEvent(type, o);
   };
-  if (lib.isolated && lib.presShellDispatch(el, pointer("pointerdown", 1))) {
+  const trusted = lib.isolated && lib.presShellDispatch(el, pointer("pointermove", 0));
+  const blocked = lib.withoutFilePicker(trusted ? trustedClick : syntheticClick);
+  return lib.result(trusted, blocked ? {filePickerBlocked: true} : null);
+
+  function trustedClick() {
+    lib.presShellDispatch(el, pointer("pointerdown", 1));
     lib.presShellDispatch(el, mouse("mousedown", 1, 1));
     if (typeof el.focus === "function") el.focus();
     lib.presShellDispatch(el, pointer("pointerup", 0));
@@ -35,14 +42,15 @@ function click(win, args, lib) {
       win.removeEventListener("click", seen, {capture: true, mozSystemGroup: true});
     }
     if (!clicked) lib.presShellDispatch(el, mouse("click", 0, 1));
-    return lib.result(true);
   }
-  el.dispatchEvent(pointer("pointerdown", 1));
-  el.dispatchEvent(mouse("mousedown", 1, 1));
-  if (typeof el.focus === "function") el.focus();
-  el.dispatchEvent(pointer("pointerup", 0));
-  el.dispatchEvent(mouse("mouseup", 0, 1));
-  if (typeof el.click === "function") el.click();
-  else el.dispatchEvent(mouse("click", 0, 1));
-  return lib.result(false);
+
+  function syntheticClick() {
+    el.dispatchEvent(pointer("pointerdown", 1));
+    el.dispatchEvent(mouse("mousedown", 1, 1));
+    if (typeof el.focus === "function") el.focus();
+    el.dispatchEvent(pointer("pointerup", 0));
+    el.dispatchEvent(mouse("mouseup", 0, 1));
+    if (typeof el.click === "function") el.click();
+    else el.dispatchEvent(mouse("click", 0, 1));
+  }
 }

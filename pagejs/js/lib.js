@@ -563,6 +563,30 @@ function lib(win, env) {
     return true;
   }
 
+  // withoutFilePicker runs fn while every click that targets a file input is
+  // default-prevented, so a click on a label of a file input, or a page handler calling
+  // input.click() during our click, cannot open the OS file picker (use upload_files).
+  // Isolated realm: a system-group listener, which the page cannot see or stop. Clicks the
+  // page defers (setTimeout → input.click()) are not covered.
+  function withoutFilePicker(fn) {
+    const opts = isolated ? {capture: true, mozSystemGroup: true} : {capture: true};
+    let blocked = 0;
+    const stop = (e) => {
+      const t = e.target;
+      if (t && t.localName === "input" && isFileInput(t)) {
+        e.preventDefault();
+        blocked++;
+      }
+    };
+    win.addEventListener("click", stop, opts);
+    try {
+      fn();
+    } finally {
+      win.removeEventListener("click", stop, opts);
+    }
+    return blocked;
+  }
+
   function textEntry(el) {
     if (!isHTML(el)) return editingHost(el) ? "editable" : "";
     const tag = el.localName;
@@ -640,7 +664,7 @@ function lib(win, env) {
 
   return {
     env, isolated, fail, collapse, cap, collect, entry, selector, resolve, target, visible, disabled,
-    requireEnabled, focus, deepActive, isFileInput, textEntry, caretToEnd, setValue, fire, tip, presShellDispatch,
+    requireEnabled, withoutFilePicker, focus, deepActive, isFileInput, textEntry, caretToEnd, setValue, fire, tip, presShellDispatch,
     focusedDescription, uploadTarget, result, VALUE_MAX,
   };
 }
