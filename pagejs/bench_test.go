@@ -111,3 +111,37 @@ func BenchmarkActions(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUpload stages and assigns files through UploadBegin/Chunk/Finish, one chunk
+// evaluation at a time (the server pipelines; this is the scripts' floor), and reports
+// MiB/s for 20 MiB in 256 KiB chunks and the time of a 10 KiB file.
+func BenchmarkUpload(b *testing.B) {
+	p := open(b, "/upload.html")
+	multi := find(b, p.snapshot(isolatedRealm), "", "Attachments")
+	big := testFile{"big.bin", "application/octet-stream", randomBytes(b, 20<<20)}
+	small := testFile{"small.bin", "application/octet-stream", randomBytes(b, 10<<10)}
+	for _, r := range realms {
+		b.Run("20MiB/"+string(r), func(b *testing.B) {
+			p.t = b
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				if _, err := p.upload(r, multi, []testFile{big}, 256<<10); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(big.data))/(1<<20)/time.Since(start).Seconds(), "MiB/s")
+		})
+		b.Run("10KiB/"+string(r), func(b *testing.B) {
+			p.t = b
+			var ts []float64
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				if _, err := p.upload(r, multi, []testFile{small}, 256<<10); err != nil {
+					b.Fatal(err)
+				}
+				ts = append(ts, float64(time.Since(t0).Microseconds())/1000)
+			}
+			b.ReportMetric(median(ts), "ms-median")
+		})
+	}
+}

@@ -49,7 +49,7 @@ type page struct {
 func dial(t testing.TB) (*rdp.Client, context.Context) {
 	t.Helper()
 	ff := firefox.Get(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
 	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
 	if err != nil {

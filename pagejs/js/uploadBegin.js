@@ -18,7 +18,7 @@ function uploadBegin(win, args, lib, env) {
   const now = Date.now();
   if (env.realm === "isolated") {
     // Forget stagings a vanished server left behind (older than 30 minutes).
-    for (const k of Object.keys(holder)) {
+    for (const k of Object.getOwnPropertyNames(holder)) {
       if (k.startsWith("fxmcp") && holder[k] && now - holder[k].created > 30 * 60 * 1000) delete holder[k];
     }
   }
