@@ -24,6 +24,52 @@
 // {"ok":true,"value":…} or {"ok":false,"error":{"code":…,"message":…}}; [Decode]
 // turns it into a value or a [*ScriptError].
 //
+// # Scripts
+//
+//	script        realms          args                → value
+//	Snapshot      page, isolated  SnapshotArgs        → SnapshotResult
+//	Describe      page, isolated  DescribeArgs        → Element (+ Visible)
+//	Click         page, isolated  ClickArgs           → ActionResult
+//	Fill          page, isolated  FillArgs            → ActionResult
+//	TypeText      page, isolated  TypeTextArgs        → ActionResult
+//	PressKey      page, isolated  PressKeyArgs        → ActionResult
+//	WaitFor       page, isolated  WaitForArgs         → WaitForResult
+//	PageInfo      page, isolated  nil                 → PageInfoResult
+//	UploadBegin   page, isolated  UploadBeginArgs     → UploadBeginResult
+//	UploadChunk   page, isolated  UploadChunkArgs     → UploadChunkResult
+//	UploadFinish  page, isolated  UploadFinishArgs    → UploadFinishResult
+//	UploadAbort   page, isolated  UploadAbortArgs     → UploadAbortResult
+//	Probe         isolated        nil                 → ProbeResult
+//	DialogState   chrome          DialogStateArgs     → DialogStateResult
+//	DialogAnswer  chrome          DialogAnswerArgs    → DialogAnswerResult
+//	TabOpen       chrome          TabOpenArgs         → TabResult
+//	TabSelect     chrome          TabArgs             → TabResult
+//	TabClose      chrome          TabArgs             → TabResult
+//
+// Behaviour worth knowing (measured on Firefox ESR 153):
+//
+//   - Every action re-resolves Sel and compares the element's fingerprint fields with FP
+//     (stale_element on any difference, element_not_found when nothing matches), refuses
+//     disabled elements (element_not_interactable), and runs in whichever realm it was
+//     built for. Results say Trusted: true only for the isolated realm's input path.
+//   - Click never acts on a file input (unsupported_element), and any click that reaches
+//     one meanwhile (a label, a handler calling input.click()) is default-prevented and
+//     reported as FilePickerBlocked. Isolated clicks grant user activation (their
+//     pointerdown/mousedown are trusted); page-realm clicks do not.
+//   - Fill refuses checkboxes, radios, buttons and file inputs (unsupported_element: click
+//     toggles, upload_files assigns). Selects match an option's value, then its label
+//     (exact, then case-insensitive; option_not_found otherwise). Editors (contenteditable)
+//     get plain text: committed through nsITextInputProcessor in the isolated realm (each
+//     newline an Enter keypress), execCommand("insertText") in the page realm.
+//   - TypeText and PressKey (with Sel) require the element to hold the focus after
+//     focus(), so keys can never land in another element. Newlines typed into a
+//     single-line input are dropped; \r is ignored.
+//   - Upload staging lives on the content-process console's sandbox global (isolated;
+//     it persists between evaluations, measured) or on a non-enumerable window property
+//     named by the ≥128-bit key (page). UploadFinish always deletes it. The chunk
+//     expression carries no lib.js: it is the base64 data plus ≈1.5 KB.
+//   - Trusted input works in background tabs too (measured in headless Firefox).
+//
 // # IMPORTANT
 //
 // The isolated and chrome realms are fully privileged. Only constant scripts may ever
