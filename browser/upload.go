@@ -104,9 +104,12 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	}()
 
 	// 3. Transfer.
+	tTransfer := time.Now()
 	if err := s.transfer(ctx, pg, info, begin.Key, infos, total, p); err != nil {
 		return Result{}, phaseError("transfer", err)
 	}
+	s.log.Debug("upload transfer done", "bytes", total, "ms", time.Since(tTransfer).Milliseconds())
+	tFinish := time.Now()
 
 	// 4. Construction, assignment, verification: one script, so nothing
 	// runs on the page between them.
@@ -119,6 +122,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 		return Result{}, phaseError(phase, err)
 	}
 	finished = true
+	s.log.Debug("upload assigned", "ms", time.Since(tFinish).Milliseconds())
 	if err := verifyUpload(infos, fin.Files); err != nil {
 		return Result{}, phaseError("verification", err)
 	}

@@ -136,7 +136,7 @@ func Dial(ctx context.Context, addr netip.AddrPort, opts Options) (*Client, erro
 		NetDialContext:  dialQuickAck,
 		Proxy:           nil, // never a proxy: the peer is the local browser
 		ReadBufferSize:  64 << 10,
-		WriteBufferSize: 64 << 10,
+		WriteBufferSize: 1 << 20, // upload chunks go out as one frame; Firefox is slower with many fragments (measured)
 	}
 	url := "ws://" + addr.String() + "/"
 	conn, resp, err := d.DialContext(ctx, url, http.Header{})
