@@ -17,11 +17,6 @@ type EvalOptions struct {
 	// flight on one console uses it to put them on the wire in order (the
 	// console runs them in wire order).
 	Sent func()
-	// Bindings are string variables the source can read by name. Their
-	// values travel in the request but, unlike the source, are not echoed
-	// back in the result, and the JavaScript parser never scans them: the
-	// cheap way to hand a script bulk data (upload chunks).
-	Bindings map[string]string
 }
 
 type evalRequest struct {
@@ -31,8 +26,7 @@ type evalRequest struct {
 	// DisableBreaks keeps the evaluation out of the debugger: no breakpoints,
 	// no Debugger.Source per evaluation. Measured on ESR 153: a tiny
 	// evaluation takes ≈3 ms with it and ≈7–70 ms without.
-	DisableBreaks bool              `json:"disableBreaks"`
-	Bindings      map[string]string `json:"bindings,omitempty"`
+	DisableBreaks bool `json:"disableBreaks"`
 }
 
 type evalMapped struct {
@@ -89,7 +83,7 @@ func (c *Client) EvaluateString(ctx context.Context, consoleActor, src string, o
 }
 
 func (c *Client) evaluateString(ctx context.Context, console, src string, opts EvalOptions) (string, error) {
-	req := evalRequest{Type: "evaluateJSAsync", Text: src, DisableBreaks: true, Bindings: opts.Bindings}
+	req := evalRequest{Type: "evaluateJSAsync", Text: src, DisableBreaks: true}
 	if opts.Await {
 		req.Mapped = &evalMapped{Await: true}
 	}
