@@ -114,7 +114,7 @@ func newLogger(level slog.Level) *slog.Logger {
 		return a
 	}
 	if isTerminal(os.Stderr) {
-		return slog.New(tint.NewHandler(os.Stderr, &tint.Options{Level: level, TimeFormat: "15:04:05.000Z", ReplaceAttr: utc}))
+		return slog.New(tint.NewTextHandler(os.Stderr, &tint.Options{Level: level, TimeFormat: "15:04:05.000Z", ReplaceAttr: utc}))
 	}
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level, ReplaceAttr: utc}))
 }
