@@ -172,11 +172,15 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, se
 			cctx, ccancel := context.WithTimeout(ectx, 2*time.Second)
 			st, err := s.dialog(cctx, pg)
 			ccancel()
-			if err == nil && st.Open {
+			switch {
+			case err == nil && st.Open && st.Ready:
 				cancel(dialogError(st))
 				return
+			case err == nil && st.Open: // still being built: look again soon
+				timer.Reset(50 * time.Millisecond)
+			default:
+				timer.Reset(dialogRecheck)
 			}
-			timer.Reset(dialogRecheck)
 		}
 	}()
 	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Sent: sent})
@@ -202,6 +206,22 @@ func (s *Session) dialog(ctx context.Context, pg page) (pagejs.DialogStateResult
 	var st pagejs.DialogStateResult
 	err := s.chrome(ctx, pg, pagejs.DialogState, pagejs.DialogStateArgs{BrowserID: pg.sel.tab.BrowserID}, &st)
 	return st, err
+}
+
+// readyDialog is dialog, waiting (briefly) for a dialog that is still being
+// built to become ready.
+func (s *Session) readyDialog(ctx context.Context, pg page) (pagejs.DialogStateResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	for {
+		st, err := s.dialog(ctx, pg)
+		if err != nil || !st.Open || st.Ready {
+			return st, err
+		}
+		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+			return st, nil
+		}
+	}
 }
 
 // chrome runs a browser-chrome script in the parent process.

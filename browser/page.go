@@ -462,14 +462,27 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, _ Progress) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	t, err := pg.sel.watch.Current(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	before := pg.sel.watch.Navigations()
-	sameDoc := sameDocument(t.URL, u)
-	if err := pg.c.Request(ctx, t.Actor, map[string]any{"type": "navigateTo", "url": u.String()}, nil); err != nil {
-		return Result{}, err
+	// The request goes to the current document's target; if that document
+	// is replaced before the request lands (a load already under way), send
+	// it to the new one. Loading a URL twice is harmless (idempotent).
+	var (
+		t       rdp.Target
+		before  uint64
+		sameDoc bool
+	)
+	for attempt := 0; ; attempt++ {
+		if t, err = pg.sel.watch.Current(ctx); err != nil {
+			return Result{}, err
+		}
+		before = pg.sel.watch.Navigations()
+		sameDoc = sameDocument(t.URL, u)
+		err = pg.c.Request(ctx, t.Actor, map[string]any{"type": "navigateTo", "url": u.String()}, nil)
+		if err == nil {
+			break
+		}
+		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != CodeTargetReplaced {
+			return Result{}, err
+		}
 	}
 	// Refs die with the old document, whatever happens next.
 	s.mu.Lock()
@@ -653,7 +666,7 @@ func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progr
 	if err != nil {
 		return Result{}, err
 	}
-	st, err := s.dialog(ctx, pg)
+	st, err := s.readyDialog(ctx, pg)
 	if err != nil {
 		return Result{}, err
 	}
