@@ -156,6 +156,12 @@ const (
 )
 
 func (s *Session) evaluate(ctx context.Context, pg page, console, src string, sent func()) (string, error) {
+	if sent != nil {
+		// Pipelined evaluations (upload chunks) queue behind each other, so
+		// they are slow by design, and they run no page code that could open
+		// a dialog: watching for one would only add work for Firefox.
+		return pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true, Sent: sent})
+	}
 	ectx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	done := make(chan struct{})
@@ -183,7 +189,7 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, se
 			}
 		}
 	}()
-	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Sent: sent})
+	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true})
 	if err != nil {
 		var de *Error
 		if errors.As(context.Cause(ectx), &de) {

@@ -502,10 +502,7 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, _ Progress) (Re
 			werr = s.pollURL(wctx, pg, u.String())
 		} else {
 			state := map[string]string{"dom": "interactive", "complete": "complete"}[wait]
-			werr = waitNavigated(wctx, pg.sel.watch, before)
-			if werr == nil {
-				t, werr = pg.sel.watch.WaitReady(wctx, state)
-			}
+			t, werr = s.waitLoaded(wctx, pg, before, u.String(), state)
 		}
 		if werr != nil {
 			if ctx.Err() != nil {
@@ -548,6 +545,36 @@ func sameDocument(current string, u *url.URL) bool {
 	a, b := *cu, *u
 	a.Fragment, a.RawFragment, b.Fragment, b.RawFragment = "", "", "", ""
 	return a.String() == b.String()
+}
+
+// redirectGrace is how long a navigation that ended on another URL than
+// the one requested waits for one more navigation: a load that was already
+// under way ends first, and ours follows; a redirect has nothing after it.
+const redirectGrace = 500 * time.Millisecond
+
+// waitLoaded waits for the navigation that follows the count before to
+// reach state, and for the document at want, or at its redirect target.
+func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, state string) (rdp.Target, error) {
+	w := pg.sel.watch
+	for {
+		if err := waitNavigated(ctx, w, before); err != nil {
+			return rdp.Target{}, err
+		}
+		t, err := w.WaitReady(ctx, state)
+		if err != nil || t.URL == want {
+			return t, err
+		}
+		before = w.Navigations()
+		gctx, cancel := context.WithTimeout(ctx, redirectGrace)
+		err = waitNavigated(gctx, w, before)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return rdp.Target{}, ctx.Err()
+			}
+			return t, nil // nothing followed: a redirect
+		}
+	}
 }
 
 func waitNavigated(ctx context.Context, w *rdp.TabWatch, before uint64) error {
