@@ -177,6 +177,22 @@ func elementLine(ref string, e *pagejs.Element) string {
 	return b.String()
 }
 
+// acting takes the page-operation lock and resolves ref in the selected
+// tab; release gives the lock back.
+func (s *Session) acting(ctx context.Context, ref string) (pg page, l *locator, release func(), err error) {
+	if err := s.lock(ctx); err != nil {
+		return page{}, nil, nil, err
+	}
+	if pg, err = s.selected(ctx); err == nil {
+		l, err = s.target(pg, ref)
+	}
+	if err != nil {
+		s.unlock()
+		return page{}, nil, nil, err
+	}
+	return pg, l, s.unlock, nil
+}
+
 // target resolves a ref of the selected tab's current generation.
 func (s *Session) target(pg page, ref string) (*locator, error) {
 	s.mu.Lock()
@@ -243,18 +259,11 @@ type clickArgs struct {
 }
 
 func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, error) {
-	if err := s.lock(ctx); err != nil {
-		return Result{}, err
-	}
-	defer s.unlock()
-	pg, err := s.selected(ctx)
+	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
 		return Result{}, err
 	}
-	l, err := s.target(pg, a.Element)
-	if err != nil {
-		return Result{}, err
-	}
+	defer release()
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp}, &r)
 	if err != nil {
@@ -281,18 +290,11 @@ type fillArgs struct {
 }
 
 func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, error) {
-	if err := s.lock(ctx); err != nil {
-		return Result{}, err
-	}
-	defer s.unlock()
-	pg, err := s.selected(ctx)
+	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
 		return Result{}, err
 	}
-	l, err := s.target(pg, a.Element)
-	if err != nil {
-		return Result{}, err
-	}
+	defer release()
 	submit := a.Submit != nil && *a.Submit
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit}, &r)
@@ -332,18 +334,11 @@ type typeTextArgs struct {
 const typeChunk = 200
 
 func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Result, error) {
-	if err := s.lock(ctx); err != nil {
-		return Result{}, err
-	}
-	defer s.unlock()
-	pg, err := s.selected(ctx)
+	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
 		return Result{}, err
 	}
-	l, err := s.target(pg, a.Element)
-	if err != nil {
-		return Result{}, err
-	}
+	defer release()
 	delay := 0
 	if a.DelayMS != nil {
 		delay = *a.DelayMS

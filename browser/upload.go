@@ -46,18 +46,11 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	if !cfg.UploadsEnabled || s.opts.Files == nil {
 		return Result{}, errorf(CodeUploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
 	}
-	if err := s.lock(ctx); err != nil {
-		return Result{}, err
-	}
-	defer s.unlock()
-	pg, err := s.selected(ctx)
+	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
 		return Result{}, err
 	}
-	l, err := s.target(pg, a.Element)
-	if err != nil {
-		return Result{}, err
-	}
+	defer release()
 
 	// 1. Validation: every path, in the broker, before any byte moves.
 	infos, err := s.opts.Files.Stat(ctx, a.Paths)
