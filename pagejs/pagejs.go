@@ -186,7 +186,7 @@ func mustRead(name string) string {
 		panic("pagejs: " + err.Error())
 	}
 	src := compact(string(b))
-	if !strings.HasPrefix(src, "function "+name+"(") || !strings.HasSuffix(src, "}") {
+	if !(strings.HasPrefix(src, "function "+name+"(") || strings.HasPrefix(src, "async function "+name+"(")) || !strings.HasSuffix(src, "}") {
 		panic("pagejs: js/" + name + ".js must be one function named " + name)
 	}
 	return src

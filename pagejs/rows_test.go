@@ -1,8 +1,12 @@
 package pagejs
 
 import (
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -48,5 +52,38 @@ func TestSnapshotRows(t *testing.T) {
 		if err := json.Unmarshal([]byte(bad), &r); err == nil {
 			t.Errorf("accepted %s", bad)
 		}
+	}
+}
+
+func deflated(t *testing.T, b []byte) string {
+	t.Helper()
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	w.Write(b)
+	w.Close()
+	return base64.StdEncoding.EncodeToString(buf.Bytes())
+}
+
+// TestSnapshotCompressed: a deflated result decodes like the plain one; a
+// nested one and one that inflates beyond MaxInflated are refused.
+func TestSnapshotCompressed(t *testing.T) {
+	plain := `{"title":"T","url":"u","total":1,"truncatedElements":0,"textTotal":0,"rows":[["button","button","","Go","",0,"#b",0]]}`
+	var r SnapshotResult
+	if err := json.Unmarshal([]byte(`{"z":"`+deflated(t, []byte(plain))+`"}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Title != "T" || len(r.Elements) != 1 || r.Elements[0].Name != "Go" {
+		t.Errorf("decoded %+v", r)
+	}
+	nested := `{"z":"` + deflated(t, []byte(plain)) + `"}`
+	if err := json.Unmarshal([]byte(`{"z":"`+deflated(t, []byte(nested))+`"}`), &r); err == nil {
+		t.Error("nested compression accepted")
+	}
+	bomb := bytes.Repeat([]byte(" "), MaxInflated+10)
+	if err := json.Unmarshal([]byte(`{"z":"`+deflated(t, bomb)+`"}`), &r); err == nil || !strings.Contains(err.Error(), "beyond") {
+		t.Errorf("deflate bomb: %v", err)
+	}
+	if err := json.Unmarshal([]byte(`{"z":"not base64!"}`), &r); err == nil {
+		t.Error("bad base64 accepted")
 	}
 }

@@ -1,10 +1,14 @@
 package pagejs
 
 import (
+	"bytes"
+	"compress/flate"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf16"
 )
@@ -175,14 +179,29 @@ type SnapshotResult struct {
 // UnmarshalJSON decodes Snapshot's compact rows (see js/snapshot.js) into Elements.
 // It decodes the rows generically in one pass and picks the columns out by hand:
 // per-column json.Unmarshal calls cost ≈30 ms on a 3,000-element page (measured).
-func (r *SnapshotResult) UnmarshalJSON(b []byte) error {
+func (r *SnapshotResult) UnmarshalJSON(b []byte) error { return r.decode(b, true) }
+
+// decode decodes a result; a compressed one ({z}) only when compressed is
+// allowed, so a page cannot nest compression.
+func (r *SnapshotResult) decode(b []byte, compressed bool) error {
 	type plain SnapshotResult
 	var w struct {
 		plain
 		Rows [][]any `json:"rows"`
+		Z    *string `json:"z"` // base64 of the deflated JSON of a large result
 	}
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
+	}
+	if w.Z != nil {
+		if !compressed {
+			return errors.New("snapshot: nested compression")
+		}
+		inner, err := inflate(*w.Z)
+		if err != nil {
+			return fmt.Errorf("snapshot: %w", err)
+		}
+		return r.decode(inner, false)
 	}
 	*r = SnapshotResult(w.plain)
 	if w.Rows == nil {
@@ -225,6 +244,25 @@ func (r *SnapshotResult) UnmarshalJSON(b []byte) error {
 		}
 	}
 	return nil
+}
+
+// MaxInflated caps a compressed snapshot's inflated size: the page chose the
+// bytes, so a deflate bomb must not exhaust the server's memory.
+const MaxInflated = 64 << 20
+
+func inflate(b64 string) ([]byte, error) {
+	raw, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return nil, fmt.Errorf("compressed result is not base64: %w", err)
+	}
+	out, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(raw)), MaxInflated+1))
+	if err != nil {
+		return nil, fmt.Errorf("compressed result does not inflate: %w", err)
+	}
+	if len(out) > MaxInflated {
+		return nil, fmt.Errorf("compressed result inflates beyond %d bytes", MaxInflated)
+	}
+	return out, nil
 }
 
 // joinPrefix returns the first k UTF-16 units of prev followed by rest.
