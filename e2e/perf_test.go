@@ -101,10 +101,12 @@ func BenchmarkUpload(b *testing.B) {
 		chunk int
 	}{
 		{"10KiB", 10 << 10, 256 << 10},
+		{"20MiB/chunk=64KiB", 20 << 20, 64 << 10},
+		{"20MiB/chunk=128KiB", 20 << 20, 128 << 10},
 		{"20MiB/chunk=256KiB", 20 << 20, 256 << 10},
 		{"20MiB/chunk=1MiB", 20 << 20, 1 << 20},
 		{"20MiB/chunk=2MiB", 20 << 20, 2 << 20},
-		{"25MiB/chunk=1MiB", 25 << 20, 1 << 20},
+		{"25MiB/chunk=256KiB", 25 << 20, 256 << 10},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			ctx := context.Background()

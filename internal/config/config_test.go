@@ -40,7 +40,7 @@ func TestDefaults(t *testing.T) {
 	if c.Addr != netip.MustParseAddrPort("127.0.0.1:6000") {
 		t.Errorf("Addr = %v", c.Addr)
 	}
-	if c.MaxFileBytes != 26214400 || c.MaxUploadBytes != 52428800 || c.ChunkBytes != 262144 ||
+	if c.MaxFileBytes != 26214400 || c.MaxUploadBytes != 52428800 || c.ChunkBytes != 131072 ||
 		c.MaxElements != 500 || c.MaxTextChars != 50000 || c.RequestTimeout != 30*time.Second {
 		t.Errorf("defaults wrong: %+v", c)
 	}
