@@ -22,10 +22,13 @@ func newUntrusted() *untrusted {
 	return u
 }
 
+// flatten turns line breaks into spaces and defuses marker openings.
+var flatten = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "<<<", "<< <")
+
 // line adds one line; line breaks inside it are flattened and marker-like
 // text defused, so one call is always exactly one line.
 func (u *untrusted) line(s string) {
-	s = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "<<<", "<< <").Replace(s)
+	s = flatten.Replace(s)
 	u.b.WriteString(s)
 	u.b.WriteByte('\n')
 }
