@@ -52,12 +52,20 @@ func liveClient(t testing.TB) *Client {
 	return c
 }
 
-func jsonArg(t testing.TB, v any) string {
-	b, err := json.Marshal(v)
+// script builds a test script the way pagejs builds page scripts: the
+// constant function in testdata/js/<name>.js, called with arg as one JSON
+// value. No value is ever formatted into source.
+func script(t testing.TB, name string, arg any) string {
+	t.Helper()
+	src, err := os.ReadFile("testdata/js/" + name + ".js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	a, err := json.Marshal(arg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "(" + strings.TrimSpace(string(src)) + ")(" + string(a) + ")"
 }
 
 // chromeEval runs a constant script in the parent process and decodes its
@@ -84,14 +92,13 @@ func chromeEval(t testing.TB, ctx context.Context, c *Client, src string, out an
 func openTab(t testing.TB, ctx context.Context, c *Client, url string) Tab {
 	t.Helper()
 	var id int64
-	chromeEval(t, ctx, c, `(() => { const url = `+jsonArg(t, url)+`;
-		const tab = gBrowser.addTab(url, {triggeringPrincipal: Services.scriptSecurityManager.getSystemPrincipal()});
-		return JSON.stringify(tab.linkedBrowser.browserId); })()`, &id)
+	chromeEval(t, ctx, c, script(t, "openTab", url), &id)
+	closeSrc := script(t, "closeTab", id)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if c.Err() == nil {
-			closeTab(ctx, c, id)
+			closeTab(ctx, c, closeSrc)
 		}
 	})
 	for {
@@ -106,17 +113,12 @@ func openTab(t testing.TB, ctx context.Context, c *Client, url string) Tab {
 	}
 }
 
-func closeTab(ctx context.Context, c *Client, browserID int64) error {
+func closeTab(ctx context.Context, c *Client, src string) error {
 	pc, err := c.ParentProcessConsole(ctx)
 	if err != nil {
 		return err
 	}
-	id, _ := json.Marshal(browserID)
-	_, err = c.EvaluateString(ctx, pc, `(() => { const id = `+string(id)+`;
-		const b = [...gBrowser.browsers].find(b => b.browserId == id);
-		if (!b) return JSON.stringify("missing");
-		gBrowser.removeTab(gBrowser.getTabForBrowser(b), {animate: false});
-		return JSON.stringify("closed"); })()`, EvalOptions{})
+	_, err = c.EvaluateString(ctx, pc, src, EvalOptions{})
 	return err
 }
 
@@ -213,7 +215,7 @@ func TestFirefoxLongString(t *testing.T) {
 	// 1000 + 1001k fall inside surrogate pairs.
 	block := "ab😀c\"\\é\u2028"
 	want := strings.Repeat(block, 5556)
-	src := "(" + jsonArg(t, block) + ").repeat(5556)"
+	src := script(t, "repeat", map[string]any{"s": block, "n": 5556})
 	for _, chunk := range []int{1 << 20, 1001} {
 		c.chunk = chunk
 		got, err := c.EvaluateString(ctx, cur.ConsoleActor, src, EvalOptions{})
@@ -252,7 +254,7 @@ func navigate(t testing.TB, ctx context.Context, c *Client, w *TabWatch, url str
 	}
 	n := w.Navigations()
 	if _, err := c.EvaluateString(ctx, cur.ConsoleActor,
-		"setTimeout(() => { location.href = "+jsonArg(t, url)+" }, 0); JSON.stringify(1)", EvalOptions{}); err != nil {
+		script(t, "navigateLater", url), EvalOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	next, err := w.WaitNavigation(ctx, n, "complete")
@@ -332,7 +334,7 @@ func TestFirefoxPendingEvalAcrossNavigation(t *testing.T) {
 		}()
 		time.Sleep(200 * time.Millisecond)
 		n := w.Navigations()
-		if _, err := c.EvaluateString(ctx, cur.ConsoleActor, "location.href = "+jsonArg(t, url)+"; JSON.stringify(1)", EvalOptions{}); err != nil {
+		if _, err := c.EvaluateString(ctx, cur.ConsoleActor, script(t, "navigateNow", url), EvalOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		select {
@@ -374,8 +376,7 @@ func TestFirefoxContentProcessConsole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := `(() => { const w = Services.wm.getCurrentInnerWindowWithId(` + jsonArg(t, cur.InnerWindowID) + `);
-		return JSON.stringify(w.document.title); })()`
+	src := script(t, "isolatedTitle", cur.InnerWindowID)
 	var title string
 	evalJSON(t, ctx, c, pc, src, &title)
 	if title != "Isolated Title ✓" {
@@ -391,8 +392,7 @@ func TestFirefoxContentProcessConsole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src = `(() => { const w = Services.wm.getCurrentInnerWindowWithId(` + jsonArg(t, next.InnerWindowID) + `);
-		return JSON.stringify(w.document.title); })()`
+	src = script(t, "isolatedTitle", next.InnerWindowID)
 	evalJSON(t, ctx, c, pc2, src, &title)
 	if title != "Elsewhere" {
 		t.Errorf("after navigation the content-process console saw %q", title)
@@ -414,7 +414,7 @@ func TestFirefoxClosedTab(t *testing.T) {
 	if _, err := w.WaitReady(ctx, "interactive"); err != nil {
 		t.Fatal(err)
 	}
-	if err := closeTab(ctx, c, tab.BrowserID); err != nil {
+	if err := closeTab(ctx, c, script(t, "closeTab", tab.BrowserID)); err != nil {
 		t.Fatal(err)
 	}
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)

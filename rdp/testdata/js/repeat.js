@@ -1,0 +1,4 @@
+function repeat(a) {
+  // A long string result: a.s repeated a.n times.
+  return a.s.repeat(a.n);
+}
