@@ -113,6 +113,23 @@ func openTab(t testing.TB, ctx context.Context, c *Client, url string) Tab {
 	}
 }
 
+// watched opens url in a new tab, watches it (closed at cleanup) and waits
+// until its document reaches state.
+func watched(t testing.TB, ctx context.Context, c *Client, url, state string) (Tab, *TabWatch, Target) {
+	t.Helper()
+	tab := openTab(t, ctx, c, url)
+	w, err := c.WatchTab(ctx, tab)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Close)
+	cur, err := w.WaitReady(ctx, state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab, w, cur
+}
+
 func closeTab(ctx context.Context, c *Client, src string) error {
 	pc, err := c.ParentProcessConsole(ctx)
 	if err != nil {
@@ -201,16 +218,8 @@ func TestFirefoxListTabsAndEvaluate(t *testing.T) {
 func TestFirefoxLongString(t *testing.T) {
 	c := liveClient(t)
 	ctx := testCtx(t)
-	tab := openTab(t, ctx, c, fixture(t).URL+"/page/Long")
-	w, err := c.WatchTab(ctx, tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	cur, err := w.WaitReady(ctx, "interactive")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, cur := watched(t, ctx, c, fixture(t).URL+"/page/Long", "interactive")
+	var err error
 	// 9 UTF-16 units per block (the emoji is two): chunk boundaries at
 	// 1000 + 1001k fall inside surrogate pairs.
 	block := "ab😀c\"\\é\u2028"
@@ -268,16 +277,7 @@ func TestFirefoxNavigationReplacesTarget(t *testing.T) {
 	c := liveClient(t)
 	ctx := testCtx(t)
 	srv := fixture(t)
-	tab := openTab(t, ctx, c, srv.URL+"/page/One")
-	w, err := c.WatchTab(ctx, tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	first, err := w.WaitReady(ctx, "complete")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, w, first := watched(t, ctx, c, srv.URL+"/page/One", "complete")
 	prev := first
 	// same origin (same process), then cross-site (process switch)
 	crossSite := strings.Replace(srv.URL, "127.0.0.1", "localhost", 1)
@@ -355,16 +355,7 @@ func TestFirefoxContentProcessConsole(t *testing.T) {
 	c := liveClient(t)
 	ctx := testCtx(t)
 	srv := fixture(t)
-	tab := openTab(t, ctx, c, srv.URL+"/page/Isolated Title ✓")
-	w, err := c.WatchTab(ctx, tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	cur, err := w.WaitReady(ctx, "complete")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, w, cur := watched(t, ctx, c, srv.URL+"/page/Isolated Title ✓", "complete")
 	// The page lies through its own realm...
 	var x string
 	evalJSON(t, ctx, c, cur.ConsoleActor, `Object.defineProperty(document, "title", {get: () => "PWNED"}); JSON.stringify(document.title)`, &x)
@@ -405,15 +396,7 @@ func TestFirefoxContentProcessConsole(t *testing.T) {
 func TestFirefoxClosedTab(t *testing.T) {
 	c := liveClient(t)
 	ctx := testCtx(t)
-	tab := openTab(t, ctx, c, fixture(t).URL+"/page/Closing")
-	w, err := c.WatchTab(ctx, tab)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	if _, err := w.WaitReady(ctx, "interactive"); err != nil {
-		t.Fatal(err)
-	}
+	tab, w, _ := watched(t, ctx, c, fixture(t).URL+"/page/Closing", "interactive")
 	if err := closeTab(ctx, c, script(t, "closeTab", tab.BrowserID)); err != nil {
 		t.Fatal(err)
 	}
@@ -495,16 +478,7 @@ func TestFirefoxKilledAndRestarted(t *testing.T) {
 func BenchmarkEvaluate(b *testing.B) {
 	c := liveClient(b)
 	ctx := context.Background()
-	tab := openTab(b, ctx, c, fixture(b).URL+"/page/Bench")
-	w, err := c.WatchTab(ctx, tab)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
-	cur, err := w.WaitReady(ctx, "complete")
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, _, cur := watched(b, ctx, c, fixture(b).URL+"/page/Bench", "complete")
 	b.ResetTimer()
 	for b.Loop() {
 		if _, err := c.EvaluateString(ctx, cur.ConsoleActor, "JSON.stringify(1)", EvalOptions{}); err != nil {
