@@ -2,11 +2,10 @@ package browser
 
 import (
 	"net/http/httptest"
-	"sort"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/benchutil"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 )
 
@@ -40,29 +39,6 @@ func fixtureURL(b testing.TB, path string) string {
 	return fixtureServer.URL + path
 }
 
-func reportMedian(b *testing.B, d []time.Duration) {
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	b.ReportMetric(float64(d[len(d)/2].Microseconds())/1000, "ms-median")
-	b.ReportMetric(0, "ns/op")
-}
-
-// timed runs f b.N times and reports its median; setup (may be nil) runs
-// before each f, untimed.
-func timed(b *testing.B, setup, f func()) {
-	d := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if setup != nil {
-			setup()
-		}
-		start := time.Now()
-		f()
-		d = append(d, time.Since(start))
-	}
-	b.StopTimer()
-	reportMedian(b, d)
-}
-
 func BenchmarkSnapshotLarge(b *testing.B) {
 	for _, realm := range []string{"default", "read-isolated"} {
 		b.Run("realm="+realm, func(b *testing.B) {
@@ -70,18 +46,10 @@ func BenchmarkSnapshotLarge(b *testing.B) {
 			must(b, s, "select_tab", map[string]any{"index": 0})
 			must(b, s, "navigate", map[string]any{"url": fixtureURL(b, "/large.html"), "wait": "complete"})
 			var text string
-			timed(b, nil, func() {
+			benchutil.Run(b, nil, func() {
 				text = must(b, s, "snapshot_page", map[string]any{"max_elements": 5000}).Text
 			})
-			n, chars := 0, 0
-			for _, l := range strings.Split(text, "\n") {
-				if strings.HasPrefix(l, "[e") {
-					n++
-					chars += len([]rune(l))
-				}
-			}
-			b.ReportMetric(float64(n), "elements")
-			b.ReportMetric(float64(chars)/float64(max(n, 1)), "chars/line")
+			benchutil.ReportLines(b, text)
 		})
 	}
 }
@@ -94,16 +62,16 @@ func BenchmarkActions(b *testing.B) {
 			snap := snapshot(b, s)
 			goBtn, name, notes := ref(b, snap, "button", "Go"), ref(b, snap, "textbox", "Name"), ref(b, snap, "textbox", "Notes")
 			b.Run("click-wait0", func(b *testing.B) {
-				timed(b, nil, func() { must(b, s, "click", map[string]any{"element": goBtn, "wait_after_ms": 0}) })
+				benchutil.Run(b, nil, func() { must(b, s, "click", map[string]any{"element": goBtn, "wait_after_ms": 0}) })
 			})
 			b.Run("click-default", func(b *testing.B) {
-				timed(b, nil, func() { must(b, s, "click", map[string]any{"element": goBtn}) })
+				benchutil.Run(b, nil, func() { must(b, s, "click", map[string]any{"element": goBtn}) })
 			})
 			b.Run("fill", func(b *testing.B) {
-				timed(b, nil, func() { must(b, s, "fill", map[string]any{"element": name, "value": "Ada Lovelace"}) })
+				benchutil.Run(b, nil, func() { must(b, s, "fill", map[string]any{"element": name, "value": "Ada Lovelace"}) })
 			})
 			b.Run("type100", func(b *testing.B) {
-				timed(b, func() {
+				benchutil.Run(b, func() {
 					must(b, s, "fill", map[string]any{"element": notes, "value": ""})
 				}, func() {
 					must(b, s, "type_text", map[string]any{"element": notes, "text": strings.Repeat("abcdefghij", 10)})

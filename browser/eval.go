@@ -41,7 +41,6 @@ const (
 type execInfo struct {
 	isolated bool
 	reason   string // why the page realm was used for an action
-	target   rdp.Target
 }
 
 // realmFor probes (once per content process) the isolated realm of t.
@@ -101,7 +100,7 @@ func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script 
 	if err != nil {
 		return execInfo{}, err
 	}
-	info := execInfo{target: t}
+	var info execInfo
 	console := t.ConsoleActor
 	var src string
 	if !s.opts.PageRealmOnly && kind != pageRealm && (kind == actionRealm || !s.opts.ReadInPageRealm) {

@@ -3,9 +3,10 @@ package e2e
 import (
 	"bufio"
 	"os/exec"
-	"slices"
 	"testing"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/benchutil"
 )
 
 // startToInitialize starts the binary and measures the time until its
@@ -34,14 +35,11 @@ func startToInitialize(b *testing.B, env []string) time.Duration {
 }
 
 func benchStart(b *testing.B, env []string) {
-	var total time.Duration
 	samples := make([]time.Duration, 0, b.N)
 	for i := 0; i < b.N; i++ {
-		d := startToInitialize(b, env)
-		total += d
-		samples = append(samples, d)
+		samples = append(samples, startToInitialize(b, env))
 	}
-	b.ReportMetric(float64(median(samples).Microseconds())/1000, "ms-median")
+	b.ReportMetric(benchutil.MedianMS(samples), "ms-median")
 }
 
 // BenchmarkStartToInitialize: process start → initialize answered, with the
@@ -50,10 +48,4 @@ func benchStart(b *testing.B, env []string) {
 func BenchmarkStartToInitialize(b *testing.B) {
 	b.Run("sandbox=enforce", func(b *testing.B) { benchStart(b, nil) })
 	b.Run("sandbox=off", func(b *testing.B) { benchStart(b, []string{"FIREFOX_MCP_SANDBOX=off"}) })
-}
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
 }

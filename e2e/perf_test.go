@@ -3,54 +3,25 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/benchutil"
 )
 
 // Benchmarks through the full MCP path: the real binary (sandboxed, with
 // its broker) over stdio under the official SDK client, against real
 // Firefox. Each reports a median over b.N runs; use -benchtime=20x.
 
-func medianMS(d []time.Duration) float64 {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return float64(s[len(s)/2].Microseconds()) / 1000
-}
-
-func runTimed(b *testing.B, setup, f func()) []time.Duration {
-	d := make([]time.Duration, 0, b.N)
-	for i := 0; i < b.N; i++ {
-		if setup != nil {
-			setup()
-		}
-		start := time.Now()
-		f()
-		d = append(d, time.Since(start))
-	}
-	b.ReportMetric(medianMS(d), "ms-median")
-	b.ReportMetric(0, "ns/op")
-	return d
-}
-
 func BenchmarkSnapshotLargeMCP(b *testing.B) {
 	ctx := context.Background()
 	s := startServer(b, ctx, binary, "FIREFOX_MCP_MAX_ELEMENTS=5000", "FIREFOX_MCP_MAX_TEXT_CHARS=300000")
 	s.open(b, ctx, "/large.html")
 	var txt string
-	runTimed(b, nil, func() {
+	benchutil.Run(b, nil, func() {
 		txt, _ = s.must(b, ctx, "snapshot_page", map[string]any{"max_elements": 5000})
 	})
-	n, chars := 0, 0
-	for _, l := range strings.Split(txt, "\n") {
-		if strings.HasPrefix(l, "[e") {
-			n++
-			chars += len([]rune(l))
-		}
-	}
-	b.ReportMetric(float64(n), "elements")
-	b.ReportMetric(float64(chars)/float64(max(n, 1)), "chars/line")
+	benchutil.ReportLines(b, txt)
 }
 
 func BenchmarkActionsMCP(b *testing.B) {
@@ -60,16 +31,16 @@ func BenchmarkActionsMCP(b *testing.B) {
 	button := firstRef(b, snap, "button")
 	field := firstRef(b, snap, "textbox")
 	b.Run("click-wait0", func(b *testing.B) {
-		runTimed(b, nil, func() { s.must(b, ctx, "click", map[string]any{"element": button, "wait_after_ms": 0}) })
+		benchutil.Run(b, nil, func() { s.must(b, ctx, "click", map[string]any{"element": button, "wait_after_ms": 0}) })
 	})
 	b.Run("click-default", func(b *testing.B) {
-		runTimed(b, nil, func() { s.must(b, ctx, "click", map[string]any{"element": button}) })
+		benchutil.Run(b, nil, func() { s.must(b, ctx, "click", map[string]any{"element": button}) })
 	})
 	b.Run("fill", func(b *testing.B) {
-		runTimed(b, nil, func() { s.must(b, ctx, "fill", map[string]any{"element": field, "value": "Ada Lovelace"}) })
+		benchutil.Run(b, nil, func() { s.must(b, ctx, "fill", map[string]any{"element": field, "value": "Ada Lovelace"}) })
 	})
 	b.Run("type100", func(b *testing.B) {
-		runTimed(b, func() { s.must(b, ctx, "fill", map[string]any{"element": field, "value": ""}) },
+		benchutil.Run(b, func() { s.must(b, ctx, "fill", map[string]any{"element": field, "value": ""}) },
 			func() {
 				s.must(b, ctx, "type_text", map[string]any{"element": field, "text": strings.Repeat("abcdefghij", 10)})
 			})
@@ -117,10 +88,10 @@ func BenchmarkUpload(b *testing.B) {
 			snap := s.open(b, ctx, "/upload.html")
 			input := ref(b, snap, "file", "Attachments")
 			p, _ := writeFile(b, root, "f.bin", tc.size)
-			d := runTimed(b, nil, func() {
+			d := benchutil.Run(b, nil, func() {
 				s.must(b, ctx, "upload_files", map[string]any{"element": input, "paths": []string{p}})
 			})
-			b.ReportMetric(float64(tc.size)/(1<<20)/(medianMS(d)/1000), "MiB/s")
+			b.ReportMetric(float64(tc.size)/(1<<20)/(benchutil.MedianMS(d)/1000), "MiB/s")
 			b.ReportMetric(float64(s.vmHWM(b))/(1<<20), "MiB-peak-RSS")
 		})
 	}
