@@ -39,6 +39,10 @@ type Options struct {
 	// ReadInIsolatedRealm walks snapshots through the isolated realm from the
 	// start instead of only when the page realm fails. For benchmarks.
 	ReadInIsolatedRealm bool
+	// NoUploadSink moves upload chunks through console evaluations even when
+	// the parent process's upload sink is available. For tests and
+	// benchmarks of that path.
+	NoUploadSink bool
 }
 
 // Session is the server's view of one Firefox: the RDP connection (dialled
@@ -61,6 +65,7 @@ type Session struct {
 	generation uint64
 	refs       refTable
 	realms     map[int64]*realm // isolated-realm probe per content process
+	sink       uploadSink       // the parent process's upload sink on client
 }
 
 // selection is the selected tab.
@@ -216,6 +221,7 @@ func (s *Session) dropLocked() {
 		s.client = nil
 	}
 	s.realms = map[int64]*realm{}
+	s.sink = uploadSink{}
 }
 
 // dialTimeout bounds one connection attempt.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/broker"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
 // Files is the broker client: the only way this process reaches local
@@ -53,6 +54,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	defer release()
 
 	// 1. Validation: every path, in the broker, before any byte moves.
+	tStart := time.Now()
 	infos, err := s.opts.Files.Stat(ctx, a.Paths)
 	if err != nil {
 		return Result{}, phaseError("validation", brokerError(err, a.Paths))
@@ -73,12 +75,14 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 		}
 	}()
 
-	// 2. Target checks and page-side staging.
+	// 2. Target checks and page-side staging. When the isolated realm acts,
+	// chunks go through the parent process's upload sink if Firefox offers it.
 	var key [32]byte // 256 random bits name the page-side staging
 	rand.Read(key[:])
+	sink := s.sinkFor(ctx, pg)
 	var begin pagejs.UploadBeginResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.UploadBegin,
-		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta}, &begin)
+		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta, Sink: sink != ""}, &begin)
 	if err != nil {
 		return Result{}, phaseError("validation", err)
 	}
@@ -97,9 +101,30 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	}()
 
 	// 3. Transfer.
+	s.log.Debug("upload staged", "sink", sink != "", "ms", time.Since(tStart).Milliseconds())
 	tTransfer := time.Now()
-	if err := s.transfer(ctx, pg, info, begin.Key, infos, total, p); err != nil {
+	put := s.chunkByEvaluation(pg, info, begin.Key)
+	if sink != "" {
+		if put, err = s.chunkBySink(ctx, pg, sink, begin, meta); err != nil {
+			return Result{}, phaseError("transfer", err)
+		}
+		defer func() {
+			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := pg.c.Request(actx, sink, sinkKey{Type: "end", Key: begin.Key}, nil); err != nil {
+				s.log.Debug("upload sink cleanup failed", "error", err)
+			}
+		}()
+	}
+	if err := s.transfer(ctx, infos, total, put, p); err != nil {
 		return Result{}, phaseError("transfer", err)
+	}
+	if sink != "" {
+		// The sink builds the Files and sends them to the page's process;
+		// UploadFinish waits for them there.
+		if err := pg.c.Request(ctx, sink, sinkKey{Type: "deliver", Key: begin.Key}, nil); err != nil {
+			return Result{}, phaseError("construction", sinkError(err))
+		}
 	}
 	s.log.Debug("upload transfer done", "bytes", total, "ms", time.Since(tTransfer).Milliseconds())
 	tFinish := time.Now()
@@ -152,9 +177,118 @@ func (s *Session) execInSent(ctx context.Context, pg page, prev execInfo, script
 	return s.execSent(ctx, pg, kind, script, args, out, sent)
 }
 
-// transfer streams every file from the broker into the page's staging, with
-// up to chunksInFlight chunk evaluations outstanding.
-func (s *Session) transfer(ctx context.Context, pg page, info execInfo, key string, infos []broker.FileInfo, total int64, p Progress) error {
+// putChunk sends one raw chunk of a file to the page's staging and returns
+// the confirmation; sent is called once the request is on the wire.
+type putChunk func(ctx context.Context, file, index int, raw []byte, sent func()) (pagejs.UploadChunkResult, error)
+
+// chunkByEvaluation puts chunks with one UploadChunk evaluation each, in the
+// realm the staging lives in. Every evaluation result echoes its source, so
+// each chunk crosses the connection twice.
+func (s *Session) chunkByEvaluation(pg page, info execInfo, key string) putChunk {
+	return func(ctx context.Context, file, index int, raw []byte, sent func()) (pagejs.UploadChunkResult, error) {
+		var r pagejs.UploadChunkResult
+		args := pagejs.UploadChunkArgs{Key: key, File: file, Index: index, Data: base64.StdEncoding.EncodeToString(raw)}
+		_, err := s.execInSent(ctx, pg, info, pagejs.UploadChunk, args, &r, sent)
+		return r, err
+	}
+}
+
+// The upload sink's requests (pagejs.UploadSinkResult documents them).
+type (
+	sinkBegin struct {
+		Type          string              `json:"type"`
+		Key           string              `json:"key"`
+		InnerWindowID int64               `json:"innerWindowID"`
+		BrowserID     int64               `json:"browserId"`
+		Files         []pagejs.UploadFile `json:"files"`
+	}
+	sinkChunk struct {
+		Type  string `json:"type"`
+		Key   string `json:"key"`
+		File  int    `json:"file"`
+		Index int    `json:"index"`
+	}
+	sinkKey struct { // deliver, end
+		Type string `json:"type"`
+		Key  string `json:"key"`
+	}
+)
+
+// uploadSink is the parent process's upload sink actor on one connection.
+type uploadSink struct {
+	c     *rdp.Client // the connection it was looked for on
+	actor string      // "" when Firefox does not offer it there
+}
+
+// sinkFor returns the upload sink actor on pg's connection, adding it on
+// first use, or "" when uploads must use console evaluations: the page
+// realm acts (it has no process message manager), a test option asks for
+// it, or Firefox's DevTools internals are not what uploadSink.js expects.
+func (s *Session) sinkFor(ctx context.Context, pg page) string {
+	if s.opts.NoUploadSink || s.opts.PageRealmOnly {
+		return ""
+	}
+	t, err := pg.sel.watch.Current(ctx)
+	if err != nil || !s.realmFor(ctx, pg, t).ok {
+		return ""
+	}
+	s.mu.Lock()
+	sk := s.sink
+	s.mu.Unlock()
+	if sk.c == pg.c {
+		return sk.actor
+	}
+	console, err := pg.c.ParentProcessConsole(ctx)
+	var res pagejs.UploadSinkResult
+	if err == nil {
+		err = s.chrome(ctx, pg, pagejs.UploadSink, pagejs.UploadSinkArgs{Console: console}, &res)
+	}
+	if ctx.Err() != nil {
+		return "" // not a verdict on Firefox
+	}
+	sk = uploadSink{c: pg.c, actor: res.Actor}
+	if err != nil || res.Actor == "" {
+		sk.actor = ""
+		s.log.Info("upload sink unavailable; upload chunks go through console evaluations", "error", err)
+	}
+	s.mu.Lock()
+	s.sink = sk
+	s.mu.Unlock()
+	return sk.actor
+}
+
+// chunkBySink opens the upload on the sink, which forwards each chunk to the
+// content process of the staging's window, and puts chunks as plain packets.
+func (s *Session) chunkBySink(ctx context.Context, pg page, sink string, begin pagejs.UploadBeginResult, meta []pagejs.UploadFile) (putChunk, error) {
+	req := sinkBegin{Type: "begin", Key: begin.Key, InnerWindowID: begin.Window, BrowserID: pg.sel.tab.BrowserID, Files: meta}
+	if err := pg.c.Request(ctx, sink, req, nil); err != nil {
+		return nil, sinkError(err)
+	}
+	return func(ctx context.Context, file, index int, raw []byte, sent func()) (pagejs.UploadChunkResult, error) {
+		var r pagejs.UploadChunkResult
+		err := pg.c.RequestData(ctx, sink, sinkChunk{Type: "chunk", Key: begin.Key, File: file, Index: index}, raw, sent, &r)
+		return r, sinkError(err)
+	}, nil
+}
+
+// sinkError turns the sink's error replies into tool errors.
+func sinkError(err error) error {
+	var ae *rdp.ActorError
+	if !errors.As(err, &ae) {
+		return err
+	}
+	switch ae.Code {
+	case CodeTargetReplaced:
+		return errorf(CodeTargetReplaced, "the page's document was replaced during the upload")
+	case CodeUploadTransferFailed:
+		return errorf(CodeUploadTransferFailed, "Firefox's upload sink refused a chunk: %s", truncate(ae.Message, 200))
+	}
+	return errorf(CodeUploadTransferFailed, "Firefox's upload sink failed: %s", truncate(ae.Error(), 200))
+}
+
+// transfer streams every file from the broker into the page's staging with
+// put, up to chunksInFlight chunks outstanding.
+func (s *Session) transfer(ctx context.Context, infos []broker.FileInfo, total int64, put putChunk, p Progress) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var (
@@ -170,7 +304,6 @@ func (s *Session) transfer(ctx context.Context, pg page, info execInfo, key stri
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		}
-		data := base64.StdEncoding.EncodeToString(raw)
 		n := int64(len(raw))
 		cumulative += n
 		want := cumulative
@@ -184,8 +317,8 @@ func (s *Session) transfer(ctx context.Context, pg page, info execInfo, key stri
 			defer wg.Done()
 			defer func() { <-slot }()
 			defer onWire()
-			var r pagejs.UploadChunkResult
-			if _, err := s.execInSent(ctx, pg, info, pagejs.UploadChunk, pagejs.UploadChunkArgs{Key: key, File: file, Index: index, Data: data}, &r, onWire); err != nil {
+			r, err := put(ctx, file, index, raw, onWire)
+			if err != nil {
 				cancel(err)
 				return
 			}

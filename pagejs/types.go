@@ -418,11 +418,16 @@ type UploadBeginArgs struct {
 	Sel   Sel          `json:"sel"`
 	FP    Fingerprint  `json:"fp"`
 	Files []UploadFile `json:"files"`
+	// Sink makes the staging listen for chunks forwarded by the parent process's
+	// upload sink ([UploadSink]) instead of receiving them as UploadChunk
+	// evaluations. Isolated realm only.
+	Sink bool `json:"sink,omitempty"`
 }
 
 // UploadBeginResult is UploadBegin's value; Warnings list accept mismatches.
 type UploadBeginResult struct {
 	Key      string   `json:"key"`
+	Window   int64    `json:"window"` // the staging's inner window (isolated realm; 0 in the page realm)
 	Warnings []string `json:"warnings"`
 }
 
@@ -463,6 +468,28 @@ type UploadFinishResult struct {
 	Warnings   []string   `json:"warnings"`
 	Dispatched bool       `json:"dispatched"`
 	Trusted    bool       `json:"trusted"`
+}
+
+// UploadSinkArgs are UploadSink's arguments: Console is an actor of the client's own
+// connection (its parent-process console), which identifies the connection.
+type UploadSinkArgs struct {
+	Console string `json:"console"`
+}
+
+// UploadSinkResult names the sink actor. Its requests (replies are errors with
+// the code upload_transfer_failed or target_replaced, or):
+//
+//	{type:"begin", key, innerWindowID, browserId, files:[UploadFile…]} → {files}
+//	{type:"chunk", key, file, index, data: base64}                   → {file, index, received}
+//	{type:"deliver", key}                                             → {files}
+//	{type:"end", key}                                                 → {removed}
+//
+// The chunks of a file come in order. deliver builds the Files and sends them in
+// one message to the content process hosting innerWindowID (while it is the tab's
+// current document), where UploadBegin (with Sink) waits for them; it forgets the
+// upload, as end does.
+type UploadSinkResult struct {
+	Actor string `json:"actor"`
 }
 
 // UploadAbortArgs are UploadAbort's arguments.

@@ -3,6 +3,7 @@ package rdp
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -561,6 +562,37 @@ func (c *Client) Request(ctx context.Context, to string, req any, resp any) erro
 		return err
 	}
 	raw, err := c.roundTrip(ctx, to, typ, body, false, time.Now().Add(c.opts.RequestTimeout), nil)
+	if err != nil {
+		return err
+	}
+	if resp != nil {
+		if err := json.Unmarshal(raw, resp); err != nil {
+			return fmt.Errorf("rdp: %s reply from %s: %w", typ, to, protocolError("%v", err))
+		}
+	}
+	return nil
+}
+
+// RequestData is Request for bulk bytes: the packet is req's fields plus
+// "data", the standard base64 of data, encoded straight into the packet (no
+// JSON escaping pass over it: base64 needs none). req must not have a "data"
+// field. sent, when not nil, is called once the request is on the wire, so a
+// caller keeping several in flight to one actor can keep them in order.
+func (c *Client) RequestData(ctx context.Context, to string, req any, data []byte, sent func(), resp any) error {
+	head, typ, err := encodeRequest(to, req)
+	if err != nil {
+		return err
+	}
+	head = head[:len(head)-1] // the closing brace
+	body := make([]byte, 0, len(head)+base64.StdEncoding.EncodedLen(len(data))+12)
+	body = append(body, head...)
+	if head[len(head)-1] != '{' {
+		body = append(body, ',')
+	}
+	body = append(body, `"data":"`...)
+	body = base64.StdEncoding.AppendEncode(body, data)
+	body = append(body, `"}`...)
+	raw, err := c.roundTrip(ctx, to, typ, body, false, time.Now().Add(c.opts.RequestTimeout), sent)
 	if err != nil {
 		return err
 	}

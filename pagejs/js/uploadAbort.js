@@ -4,6 +4,10 @@ function uploadAbort(win, args, lib, env) {
   if (!holder || typeof args.key !== "string") return {removed: false};
   const prop = "fxmcp" + args.key;
   const had = Object.prototype.hasOwnProperty.call(holder, prop);
-  if (had) delete holder[prop];
+  if (had) {
+    const st = holder[prop];
+    if (st && st.sink) env.Services.cpmm.removeMessageListener(st.sink.name, st.sink.listener);
+    delete holder[prop];
+  }
   return {removed: had};
 }

@@ -28,6 +28,30 @@ function uploadBegin(win, args, lib, env) {
     files: files.map(f => ({name: f.name, type: String(f.type || ""), size: f.size,
       lastModified: Number.isSafeInteger(f.lastModified) ? f.lastModified : now, chunks: [], received: 0})),
   };
+  if (args.sink) {
+    // The parent process's upload sink (uploadSink.js) sends the finished Files in one
+    // message over the process message manager, named by the key; only this realm
+    // listens, and uploadFinish waits for it.
+    if (env.realm !== "isolated") lib.fail("invalid_argument", "the upload sink needs the isolated realm");
+    let settle;
+    const sink = {name: "fxmcp-upload:" + key, error: "", files: null, done: new Promise(r => { settle = r; })};
+    sink.listener = {
+      receiveMessage(m) {
+        env.Services.cpmm.removeMessageListener(sink.name, sink.listener);
+        const got = m && m.data && m.data.files;
+        const isFile = x => Object.prototype.toString.call(x) === "[object File]";
+        if (!Array.isArray(got) || got.length !== staging.files.length ||
+            !got.every((x, i) => isFile(x) && x.name === staging.files[i].name && x.size === staging.files[i].size)) {
+          sink.error = "Firefox's upload sink delivered files that differ from those announced";
+        } else {
+          sink.files = got;
+        }
+        settle();
+      },
+    };
+    staging.sink = sink;
+    env.Services.cpmm.addMessageListener(sink.name, sink.listener);
+  }
   Object.defineProperty(holder, "fxmcp" + key, {value: staging, configurable: true, enumerable: false, writable: false});
-  return {key, warnings};
+  return {key, warnings, window: env.innerWindowID || 0};
 }

@@ -1,5 +1,6 @@
-function uploadFinish(win, args, lib, env) {
-  // Builds the Files from the staged chunks, assigns them to the verified file input,
+async function uploadFinish(win, args, lib, env) {
+  // Builds the Files from the staged chunks (or takes those the parent's upload sink
+  // delivered), assigns them to the verified file input,
   // dispatches bubbling input and change, verifies the assignment, and always deletes the
   // staging. Isolated realm: input.mozSetFileArray (the page cannot intercept it), trusted
   // events. Page realm: DataTransfer and the files setter. Never clicks, never submits.
@@ -12,19 +13,32 @@ function uploadFinish(win, args, lib, env) {
     if (isolated && st.innerWindowID && st.innerWindowID !== env.innerWindowID) {
       lib.fail("target_replaced", "the page was replaced during the upload");
     }
+    if (st.sink) {
+      // The Files the parent's upload sink delivers may still be on their way.
+      const timer = env.Cc["@mozilla.org/timer;1"].createInstance(env.Ci.nsITimer);
+      const late = new Promise(r => timer.initWithCallback({notify: () => r()}, 15000, env.Ci.nsITimer.TYPE_ONE_SHOT));
+      await Promise.race([st.sink.done, late]);
+      timer.cancel();
+      env.Services.cpmm.removeMessageListener(st.sink.name, st.sink.listener);
+      if (st.sink.error) lib.fail("upload_transfer_failed", st.sink.error);
+      if (!st.sink.files) lib.fail("upload_transfer_failed", "Firefox's upload sink did not deliver the files in time");
+    }
     const el = lib.target(args);
     const warnings = lib.uploadTarget(el, st.files);
-    const made = [];
-    for (const f of st.files) {
-      let n = 0;
-      for (let i = 0; i < f.chunks.length; i++) {
-        if (!f.chunks[i]) lib.fail("upload_transfer_failed", "chunk " + i + " of " + f.name + " is missing");
-        n += f.chunks[i].length;
+    let made = st.sink && st.sink.files;
+    if (!made) {
+      made = [];
+      for (const f of st.files) {
+        let n = 0;
+        for (let i = 0; i < f.chunks.length; i++) {
+          if (!f.chunks[i]) lib.fail("upload_transfer_failed", "chunk " + i + " of " + f.name + " is missing");
+          n += f.chunks[i].length;
+        }
+        if (n !== f.size) lib.fail("upload_transfer_failed", f.name + ": received " + n + " of " + f.size + " bytes");
+        const parts = isolated ? f.chunks.map(c => env.Cu.cloneInto(c, win)) : f.chunks;
+        made.push(new win.File(parts, f.name, {type: f.type, lastModified: f.lastModified}));
+        f.chunks = [];
       }
-      if (n !== f.size) lib.fail("upload_transfer_failed", f.name + ": received " + n + " of " + f.size + " bytes");
-      const parts = isolated ? f.chunks.map(c => env.Cu.cloneInto(c, win)) : f.chunks;
-      made.push(new win.File(parts, f.name, {type: f.type, lastModified: f.lastModified}));
-      f.chunks = [];
     }
     let trusted = false;
     try {
