@@ -286,27 +286,45 @@ func sinkError(err error) error {
 	return errorf(CodeUploadTransferFailed, "Firefox's upload sink failed: %s", truncate(ae.Error(), 200))
 }
 
+// chunk is one raw chunk of a file on its way to the page; want is the
+// file's cumulative byte count once the page has it.
+type chunk struct {
+	file, index int
+	raw         []byte
+	want        int64
+}
+
+// readAhead is how many chunks the broker reader may have ready before the
+// sender takes them: reading overlaps sending.
+const readAhead = 4
+
 // transfer streams every file from the broker into the page's staging with
-// put, up to chunksInFlight chunks outstanding.
+// put: one goroutine reads chunks from the broker, the caller's goroutine
+// puts them on the wire in order, up to chunksInFlight outstanding.
 func (s *Session) transfer(ctx context.Context, infos []broker.FileInfo, total int64, put putChunk, p Progress) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	ready := make(chan chunk, readAhead)
+	go func() {
+		defer close(ready)
+		if err := s.readChunks(ctx, infos, ready); err != nil {
+			cancel(err)
+		}
+	}()
 	var (
 		wg   sync.WaitGroup
 		slot = make(chan struct{}, chunksInFlight)
 		mu   sync.Mutex
 		sent int64
 	)
-	var cumulative int64 // bytes of the current file handed to send so far
-	send := func(file, index int, raw []byte) error {
+	for c := range ready {
 		select {
 		case slot <- struct{}{}:
 		case <-ctx.Done():
-			return context.Cause(ctx)
 		}
-		n := int64(len(raw))
-		cumulative += n
-		want := cumulative
+		if ctx.Err() != nil {
+			break
+		}
 		// Chunks go on the wire in order (the next one waits until this
 		// one's request is written); their results are awaited in parallel.
 		written := make(chan struct{})
@@ -317,15 +335,17 @@ func (s *Session) transfer(ctx context.Context, infos []broker.FileInfo, total i
 			defer wg.Done()
 			defer func() { <-slot }()
 			defer onWire()
-			r, err := put(ctx, file, index, raw, onWire)
+			r, err := put(ctx, c.file, c.index, c.raw, onWire)
+			n := int64(len(c.raw))
+			recycle(c.raw) // put has encoded it
 			if err != nil {
 				cancel(err)
 				return
 			}
-			// The console runs evaluations in wire order, so the page's
-			// running total after chunk i is exactly the bytes of chunks 0…i.
-			if r.File != file || r.Index != index || r.Received != want {
-				cancel(errorf(CodeUploadTransferFailed, "the page confirmed chunk %d of file %d with %d bytes received, expected %d", index, file, r.Received, want))
+			// Chunks are handled in wire order, so the page's running total
+			// after chunk i is exactly the bytes of chunks 0…i.
+			if r.File != c.file || r.Index != c.index || r.Received != c.want {
+				cancel(errorf(CodeUploadTransferFailed, "the page confirmed chunk %d of file %d with %d bytes received, expected %d", c.index, c.file, r.Received, c.want))
 				return
 			}
 			mu.Lock()
@@ -336,42 +356,70 @@ func (s *Session) transfer(ctx context.Context, infos []broker.FileInfo, total i
 		}()
 		select {
 		case <-written:
-			return nil
 		case <-ctx.Done():
-			return context.Cause(ctx)
 		}
 	}
-	chunk := s.opts.Config.ChunkBytes
+	wg.Wait()
+	for range ready { // let the reader see the cancellation and stop
+	}
+	if err := context.Cause(ctx); err != nil {
+		return brokerError(err, nil) // other errors pass through unchanged
+	}
+	return nil
+}
+
+// chunkBuffers recycles chunk buffers: an upload cuts hundreds of them.
+var chunkBuffers sync.Pool
+
+func chunkBuffer(size int) []byte {
+	if b, ok := chunkBuffers.Get().(*[]byte); ok && cap(*b) >= size {
+		return (*b)[:0]
+	}
+	return make([]byte, 0, size)
+}
+
+func recycle(b []byte) {
+	chunkBuffers.Put(&b)
+}
+
+// readChunks reads every file from the broker and cuts it into chunks of
+// the configured size.
+func (s *Session) readChunks(ctx context.Context, infos []broker.FileInfo, ready chan<- chunk) error {
+	size := s.opts.Config.ChunkBytes
 	for i, f := range infos {
-		buf := make([]byte, 0, min(int64(chunk), max(f.Size, 1)))
+		buf := chunkBuffer(size)
 		index := 0
-		cumulative = 0
+		var cumulative int64
+		emit := func() error {
+			cumulative += int64(len(buf))
+			select {
+			case ready <- chunk{file: i, index: index, raw: buf, want: cumulative}:
+			case <-ctx.Done():
+				return context.Cause(ctx)
+			}
+			index++
+			buf = chunkBuffer(size)
+			return nil
+		}
 		err := s.opts.Files.Stream(ctx, f.Handle, func(piece []byte) error {
 			for len(piece) > 0 {
-				n := min(len(piece), chunk-len(buf))
+				n := min(len(piece), size-len(buf))
 				buf = append(buf, piece[:n]...)
 				piece = piece[n:]
-				if len(buf) == chunk {
-					if err := send(i, index, buf); err != nil {
+				if len(buf) == size {
+					if err := emit(); err != nil {
 						return err
 					}
-					index++
-					buf = make([]byte, 0, chunk)
 				}
 			}
 			return nil
 		})
 		if err == nil && len(buf) > 0 {
-			err = send(i, index, buf)
+			err = emit()
 		}
 		if err != nil {
-			cancel(err)
-			break
+			return err
 		}
-	}
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return brokerError(err, nil) // other errors pass through unchanged
 	}
 	return nil
 }

@@ -573,6 +573,10 @@ func (c *Client) Request(ctx context.Context, to string, req any, resp any) erro
 	return nil
 }
 
+// dataBodies recycles RequestData's packet buffers (an upload sends hundreds
+// of them, each a little larger than a chunk).
+var dataBodies sync.Pool
+
 // RequestData is Request for bulk bytes: the packet is req's fields plus
 // "data", the standard base64 of data, encoded straight into the packet (no
 // JSON escaping pass over it: base64 needs none). req must not have a "data"
@@ -584,8 +588,17 @@ func (c *Client) RequestData(ctx context.Context, to string, req any, data []byt
 		return err
 	}
 	head = head[:len(head)-1] // the closing brace
-	body := make([]byte, 0, len(head)+base64.StdEncoding.EncodedLen(len(data))+12)
-	body = append(body, head...)
+	need := len(head) + base64.StdEncoding.EncodedLen(len(data)) + 12
+	bp, _ := dataBodies.Get().(*[]byte)
+	if bp == nil || cap(*bp) < need {
+		b := make([]byte, 0, need)
+		bp = &b
+	}
+	body := append((*bp)[:0], head...)
+	defer func() { // the frame is written (copied) before roundTrip returns
+		*bp = body[:0]
+		dataBodies.Put(bp)
+	}()
 	if head[len(head)-1] != '{' {
 		body = append(body, ',')
 	}
