@@ -1,0 +1,248 @@
+package pagejs_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+)
+
+// The upload sink's requests, as the server sends them.
+type (
+	sinkBegin struct {
+		Type          string              `json:"type"`
+		Key           string              `json:"key"`
+		InnerWindowID int64               `json:"innerWindowID"`
+		BrowserID     int64               `json:"browserId"`
+		Files         []pagejs.UploadFile `json:"files"`
+	}
+	sinkChunk struct {
+		Type  string `json:"type"`
+		Key   string `json:"key"`
+		File  int    `json:"file"`
+		Index int    `json:"index"`
+	}
+	sinkKey struct {
+		Type string `json:"type"`
+		Key  string `json:"key"`
+	}
+)
+
+// sink adds the upload sink to p's connection.
+func (p *page) sink() string {
+	p.t.Helper()
+	console, err := p.c.ParentProcessConsole(p.ctx)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	var res pagejs.UploadSinkResult
+	if err := chrome(p.t, p.ctx, p.c, pagejs.UploadSink, pagejs.UploadSinkArgs{Console: console}, &res); err != nil {
+		p.t.Fatalf("UploadSink: %v", err)
+	}
+	if res.Actor == "" {
+		p.t.Fatal("UploadSink returned no actor")
+	}
+	return res.Actor
+}
+
+// sinkCode is the error code of a sink reply ("" for success).
+func sinkCode(err error) string {
+	var ae *rdp.ActorError
+	if errors.As(err, &ae) {
+		return ae.Code
+	}
+	if err != nil {
+		return "other: " + err.Error()
+	}
+	return ""
+}
+
+func meta(files []testFile) []pagejs.UploadFile {
+	var m []pagejs.UploadFile
+	for _, f := range files {
+		m = append(m, pagejs.UploadFile{Name: f.name, Type: f.typ, Size: int64(len(f.data)), LastModified: 1700000000000})
+	}
+	return m
+}
+
+// sinkUpload runs the server's sink flow: UploadBegin with Sink in the isolated realm,
+// begin, chunks as plain packets, deliver, UploadFinish.
+func (p *page) sinkUpload(actor string, e pagejs.Element, files []testFile, chunk int) (pagejs.UploadFinishResult, error) {
+	p.t.Helper()
+	key := hex.EncodeToString(randomBytes(p.t, 32))
+	var br pagejs.UploadBeginResult
+	p.must(isolatedRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: e.Sel, FP: e.FP, Files: meta(files), Sink: true}, &br)
+	if br.Window != p.target().InnerWindowID {
+		p.t.Fatalf("UploadBegin window %d, want %d", br.Window, p.target().InnerWindowID)
+	}
+	if err := p.c.Request(p.ctx, actor, sinkBegin{"begin", key, br.Window, p.id, meta(files)}, nil); err != nil {
+		p.t.Fatalf("sink begin: %v", err)
+	}
+	for fi, f := range files {
+		for i, off := 0, 0; off < len(f.data); i, off = i+1, off+chunk {
+			end := min(off+chunk, len(f.data))
+			var r pagejs.UploadChunkResult
+			if err := p.c.RequestData(p.ctx, actor, sinkChunk{"chunk", key, fi, i}, f.data[off:end], nil, &r); err != nil {
+				p.t.Fatalf("sink chunk %d/%d: %v", fi, i, err)
+			}
+			if r.File != fi || r.Index != i || r.Received != int64(end) {
+				p.t.Fatalf("sink confirmation %+v, want file %d index %d received %d", r, fi, i, end)
+			}
+		}
+	}
+	if err := p.c.Request(p.ctx, actor, sinkKey{"deliver", key}, nil); err != nil {
+		p.t.Fatalf("sink deliver: %v", err)
+	}
+	var fr pagejs.UploadFinishResult
+	err := p.run(isolatedRealm, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: key, Sel: e.Sel, FP: e.FP}, &fr)
+	var ar pagejs.UploadAbortResult
+	p.must(isolatedRealm, pagejs.UploadAbort, pagejs.UploadAbortArgs{Key: key}, &ar)
+	if ar.Removed {
+		p.t.Error("staging survived uploadFinish")
+	}
+	return fr, err
+}
+
+// TestFirefoxUploadSink: bytes put through the parent-process sink reach the page intact
+// (the page's own SHA-256), with names, types, trusted events, and nothing submitted.
+func TestFirefoxUploadSink(t *testing.T) {
+	p := open(t, "/upload.html")
+	actor := p.sink()
+	s := p.snapshot(isolatedRealm)
+	multi := find(t, s, "", "Attachments")
+	resume := find(t, s, "", "Attach résumé")
+	files := []testFile{
+		{`cv "final" \ résumé.pdf`, "application/pdf", randomBytes(t, 300_000)},
+		{"notes 🌍.txt", "text/plain", []byte("hello")},
+		{"empty.bin", "application/octet-stream", nil},
+	}
+	res, err := p.sinkUpload(actor, multi, files, 64<<10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Dispatched || !res.Trusted || len(res.Files) != 3 {
+		t.Errorf("result %+v", res)
+	}
+	got := p.received()
+	for _, f := range files {
+		sum := sha256.Sum256(f.data)
+		want := fmt.Sprintf("%d:%s:%s", len(f.data), f.typ, hex.EncodeToString(sum[:]))
+		if got["multi/"+f.name] != want {
+			t.Errorf("%s: page received %q, want %q", f.name, got["multi/"+f.name], want)
+		}
+	}
+	if ev := p.js(`document.getElementById("events").textContent`); ev != "multi:input:true;multi:change:true;" {
+		t.Errorf("events %q", ev)
+	}
+	// Target checks still run in the page's process.
+	key := hex.EncodeToString(randomBytes(t, 32))
+	err = p.run(isolatedRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: resume.Sel, FP: resume.FP, Files: meta(files[:2]), Sink: true}, nil)
+	if !isCode(err, pagejs.CodeUploadTargetInvalid) {
+		t.Errorf("two files for a single input: %v", err)
+	}
+	// The page realm has no process message manager: the sink is refused there.
+	err = p.run(pageRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: multi.Sel, FP: multi.FP, Files: meta(files[:1]), Sink: true}, nil)
+	if !isCode(err, pagejs.CodeInvalidArgument) {
+		t.Errorf("sink in the page realm: %v", err)
+	}
+	if got := p.js(`document.getElementById("submitted").textContent`); got != "no" {
+		t.Error("an upload submitted the form")
+	}
+}
+
+// TestFirefoxUploadSinkRefuses: every malformed or out-of-protocol request gets a typed
+// error reply and leaves the sink usable; no other connection can reach the sink.
+func TestFirefoxUploadSinkRefuses(t *testing.T) {
+	p := open(t, "/upload.html")
+	actor := p.sink()
+	win := p.target().InnerWindowID
+	files := []testFile{{"a.bin", "application/octet-stream", randomBytes(t, 10)}}
+	key := hex.EncodeToString(randomBytes(t, 32))
+	req := func(v any) error { return p.c.Request(p.ctx, actor, v, nil) }
+	chunk := func(k string, file, index int, data []byte) error {
+		return p.c.RequestData(p.ctx, actor, sinkChunk{"chunk", k, file, index}, data, nil, nil)
+	}
+	cases := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"chunk before begin", chunk(key, 0, 0, []byte("x")), pagejs.CodeUploadTransferFailed},
+		{"short key", req(sinkBegin{"begin", "abc", win, p.id, meta(files)}), pagejs.CodeUploadTransferFailed},
+		{"no files", req(sinkBegin{"begin", key, win, p.id, nil}), pagejs.CodeUploadTransferFailed},
+		{"nameless file", req(sinkBegin{"begin", key, win, p.id, []pagejs.UploadFile{{Size: 1}}}), pagejs.CodeUploadTransferFailed},
+		{"another tab's id", req(sinkBegin{"begin", key, win, p.id + 1000, meta(files)}), pagejs.CodeTargetReplaced},
+		{"unknown window", req(sinkBegin{"begin", key, win + 1000, p.id, meta(files)}), pagejs.CodeTargetReplaced},
+		{"begin", req(sinkBegin{"begin", key, win, p.id, meta(files)}), ""},
+		{"reused key", req(sinkBegin{"begin", key, win, p.id, meta(files)}), pagejs.CodeUploadTransferFailed},
+		{"no such file", chunk(key, 1, 0, []byte("x")), pagejs.CodeUploadTransferFailed},
+		{"out of order", chunk(key, 0, 1, []byte("x")), pagejs.CodeUploadTransferFailed},
+		{"not base64", req(map[string]any{"type": "chunk", "key": key, "file": 0, "index": 0, "data": "%%%"}), pagejs.CodeUploadTransferFailed},
+		{"no data", req(sinkChunk{"chunk", key, 0, 0}), pagejs.CodeUploadTransferFailed},
+		{"too many bytes", chunk(key, 0, 0, make([]byte, 11)), pagejs.CodeUploadTransferFailed},
+		{"first half", chunk(key, 0, 0, files[0].data[:5]), ""},
+		{"short file delivered", req(sinkKey{"deliver", key}), pagejs.CodeUploadTransferFailed},
+		{"forgotten after deliver", chunk(key, 0, 1, files[0].data[5:]), pagejs.CodeUploadTransferFailed},
+	}
+	for _, c := range cases {
+		if got := sinkCode(c.err); got != c.want {
+			t.Errorf("%s: reply %q (%v), want %q", c.name, got, c.err, c.want)
+		}
+	}
+	// end forgets an upload once.
+	key2 := hex.EncodeToString(randomBytes(t, 32))
+	var ended struct{ Removed bool }
+	if err := req(sinkBegin{"begin", key2, win, p.id, meta(files)}); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, false} {
+		if err := p.c.Request(p.ctx, actor, sinkKey{"end", key2}, &ended); err != nil || ended.Removed != want {
+			t.Errorf("end #%d: %+v %v, want removed %v", i+1, ended, err, want)
+		}
+	}
+	// Still usable after all that.
+	if _, err := p.sinkUpload(actor, find(t, p.snapshot(isolatedRealm), "", "Attachments"), files, 4); err != nil {
+		t.Fatalf("upload after refusals: %v", err)
+	}
+	// Another connection cannot address this connection's sink.
+	other, _ := dial(t)
+	err := other.Request(p.ctx, actor, sinkKey{"end", key2}, nil)
+	if !rdp.IsNoSuchActor(err) {
+		t.Errorf("another connection reached the sink: %v", err)
+	}
+}
+
+// TestFirefoxUploadSinkNavigation: a page replaced before delivery gets no bytes; the
+// sink answers target_replaced.
+func TestFirefoxUploadSinkNavigation(t *testing.T) {
+	p := open(t, "/upload.html")
+	actor := p.sink()
+	multi := find(t, p.snapshot(isolatedRealm), "", "Attachments")
+	files := []testFile{{"a.bin", "application/octet-stream", randomBytes(t, 100)}}
+	key := hex.EncodeToString(randomBytes(t, 32))
+	var br pagejs.UploadBeginResult
+	p.must(isolatedRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: multi.Sel, FP: multi.FP, Files: meta(files), Sink: true}, &br)
+	if err := p.c.Request(p.ctx, actor, sinkBegin{"begin", key, br.Window, p.id, meta(files)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.c.RequestData(p.ctx, actor, sinkChunk{"chunk", key, 0, 0}, files[0].data, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	p.js(`location.assign("/labels.html")`)
+	deadline := time.Now().Add(10 * time.Second)
+	for tg := p.target(); tg.InnerWindowID == br.Window || !strings.HasSuffix(tg.URL, "/labels.html"); tg = p.target() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the page never navigated: %s", tg.URL)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := sinkCode(p.c.Request(p.ctx, actor, sinkKey{"deliver", key}, nil)); got != pagejs.CodeTargetReplaced {
+		t.Errorf("deliver after navigation: %q, want target_replaced", got)
+	}
+}
