@@ -2,6 +2,7 @@ package rdp
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -786,5 +787,39 @@ func TestFakeWatchTargetGone(t *testing.T) {
 			t.Fatalf("Current after tab close = %v, want ErrTabClosed", err)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestFakeRequestData(t *testing.T) {
+	const sink = "server1.conn0.fxmcpUploadSink9"
+	data := make([]byte, 70000)
+	for i := range data {
+		data[i] = byte(i * 31)
+	}
+	got := make(chan map[string]any, 3)
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		for range 3 {
+			m := p.expect(sink, "chunk")
+			got <- m
+			p.send(`{"from":%q,"received":%d}`, sink, len(data))
+		}
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	for _, d := range [][]byte{data, nil, data[:1]} {
+		var resp struct{ Received int }
+		sent := false
+		if err := c.RequestData(testCtx(t), sink, map[string]any{"type": "chunk", "key": "k\"1"}, d, func() { sent = true }, &resp); err != nil || resp.Received != len(data) || !sent {
+			t.Fatalf("RequestData = %+v, %v (sent %v)", resp, err, sent)
+		}
+		m := <-got
+		if m["key"] != "k\"1" || m["data"] != base64.StdEncoding.EncodeToString(d) {
+			t.Errorf("packet %v, want key and the base64 of %d bytes", m["key"], len(d))
+		}
+	}
+	// A request that is not an object with a type is refused before anything is sent.
+	if err := c.RequestData(testCtx(t), sink, map[string]any{"key": "k"}, data, nil, nil); err == nil {
+		t.Error("a request without type was sent")
 	}
 }
