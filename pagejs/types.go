@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"unicode/utf16"
 )
 
@@ -176,73 +175,23 @@ type SnapshotResult struct {
 	TextTotal         int       `json:"textTotal"`
 }
 
-// UnmarshalJSON decodes Snapshot's compact rows (see js/snapshot.js) into Elements.
-// It decodes the rows generically in one pass and picks the columns out by hand:
-// per-column json.Unmarshal calls cost ≈30 ms on a 3,000-element page (measured).
-func (r *SnapshotResult) UnmarshalJSON(b []byte) error { return r.decode(b, true) }
-
-// decode decodes a result; a compressed one ({z}) only when compressed is
-// allowed, so a page cannot nest compression.
-func (r *SnapshotResult) decode(b []byte, compressed bool) error {
-	type plain SnapshotResult
-	var w struct {
-		plain
-		Rows [][]any `json:"rows"`
-		Z    *string `json:"z"` // base64 of the deflated JSON of a large result
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
+// UnmarshalJSON decodes Snapshot's compact rows (see js/snapshot.js) into Elements,
+// with a hand-written reader (snapjson.go).
+func (r *SnapshotResult) UnmarshalJSON(b []byte) error {
+	out, z, err := decodeSnapshot(b, true)
+	if err != nil {
 		return err
 	}
-	if w.Z != nil {
-		if !compressed {
-			return errors.New("snapshot: nested compression")
-		}
-		inner, err := inflate(*w.Z)
+	if z != nil {
+		inner, err := inflate(*z)
 		if err != nil {
 			return fmt.Errorf("snapshot: %w", err)
 		}
-		return r.decode(inner, false)
-	}
-	*r = SnapshotResult(w.plain)
-	if w.Rows == nil {
-		return nil
-	}
-	r.Elements = make([]Element, len(w.Rows))
-	prev := "" // the previous row's joined selector
-	for i, row := range w.Rows {
-		if len(row) != 8 {
-			return fmt.Errorf("snapshot row %d: %d columns, want 8", i, len(row))
-		}
-		var cols [5]string
-		for j := range cols {
-			s, ok := row[j].(string)
-			if !ok {
-				return fmt.Errorf("snapshot row %d: column %d is not a string", i, j)
-			}
-			cols[j] = s
-		}
-		k, ok1 := row[5].(float64)
-		rest, ok2 := row[6].(string)
-		if !ok1 || !ok2 || k < 0 || k != float64(int(k)) {
-			return fmt.Errorf("snapshot row %d: bad selector columns", i)
-		}
-		sel, ok := joinPrefix(prev, int(k), rest)
-		if !ok {
-			return fmt.Errorf("snapshot row %d: selector prefix %v out of range", i, k)
-		}
-		prev = sel
-		e := &r.Elements[i]
-		e.Tag, e.Role, e.Type, e.Name = cols[0], cols[1], cols[2], cols[3]
-		e.FP = Fingerprint{Tag: cols[0], Role: cols[1], Type: cols[2], Name: cols[3], Href: cols[4]}
-		e.Sel = strings.Split(sel, "\n")
-		if extra, ok := row[7].(map[string]any); ok {
-			if err := e.setExtra(extra); err != nil {
-				return fmt.Errorf("snapshot row %d: %w", i, err)
-			}
-		} else if n, ok := row[7].(float64); !ok || n != 0 {
-			return fmt.Errorf("snapshot row %d: bad extra column", i)
+		if out, _, err = decodeSnapshot(inner, false); err != nil {
+			return err
 		}
 	}
+	*r = out
 	return nil
 }
 
@@ -292,34 +241,42 @@ func isASCII(s string) bool {
 // setExtra sets the optional fields of a compact snapshot row.
 func (e *Element) setExtra(m map[string]any) error {
 	for k, v := range m {
-		s, isStr := v.(string)
-		b, isBool := v.(bool)
-		switch {
-		case k == "value" && isStr:
-			e.Value = &s
-		case k == "href" && isStr:
-			e.Href = s
-		case k == "accept" && isStr:
-			e.Accept = s
-		case k == "disabled" && isBool:
-			e.Disabled = b
-		case k == "readonly" && isBool:
-			e.Readonly = b
-		case k == "mixed" && isBool:
-			e.Mixed = b
-		case k == "required" && isBool:
-			e.Required = b
-		case k == "multiple" && isBool:
-			e.Multiple = b
-		case k == "checked" && isBool:
-			e.Checked = &b
-		case k == "selected" && isBool:
-			e.Selected = &b
-		case k == "expanded" && isBool:
-			e.Expanded = &b
-		default:
-			return fmt.Errorf("unexpected field %q", k)
+		if err := e.setField(k, v); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// setField sets one of the fields a snapshot row carries in its extra column.
+func (e *Element) setField(k string, v any) error {
+	s, isStr := v.(string)
+	b, isBool := v.(bool)
+	switch {
+	case k == "value" && isStr:
+		e.Value = &s
+	case k == "href" && isStr:
+		e.Href = s
+	case k == "accept" && isStr:
+		e.Accept = s
+	case k == "disabled" && isBool:
+		e.Disabled = b
+	case k == "readonly" && isBool:
+		e.Readonly = b
+	case k == "mixed" && isBool:
+		e.Mixed = b
+	case k == "required" && isBool:
+		e.Required = b
+	case k == "multiple" && isBool:
+		e.Multiple = b
+	case k == "checked" && isBool:
+		e.Checked = &b
+	case k == "selected" && isBool:
+		e.Selected = &b
+	case k == "expanded" && isBool:
+		e.Expanded = &b
+	default:
+		return fmt.Errorf("unexpected field %q", k)
 	}
 	return nil
 }

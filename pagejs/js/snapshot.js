@@ -35,9 +35,9 @@ async function snapshot(win, args, lib) {
   const out = {
     title: lib.collapse(doc.title),
     url: String(win.location.href),
-    rows,
-    total: all.length,
+    total: all.length, // before rows: the server sizes its element table by it
     truncatedElements: all.length - n,
+    rows,
   };
   if (args.includeAllText) {
     const body = doc.body || doc.documentElement;
