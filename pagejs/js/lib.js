@@ -30,8 +30,13 @@ function lib(win, env) {
     throw {code, message};
   }
 
+  // collapse folds white space runs to one space and trims. Most strings (names,
+  // labels) need no change, and testing for that is much cheaper than replacing.
+  const NEEDS_COLLAPSE = /[^\S ]| {2}|^ | $/;
   function collapse(s) {
-    return s ? String(s).replace(/\s+/g, " ").trim() : "";
+    if (!s) return "";
+    s = String(s);
+    return NEEDS_COLLAPSE.test(s) ? s.replace(/\s+/g, " ").trim() : s;
   }
 
   function cap(s, n) {
@@ -317,7 +322,8 @@ function lib(win, env) {
     return fp;
   }
 
-  // entry describes one element: the snapshot line fields and its selector. The
+  // entry describes one element: the snapshot line fields and its selector (a new
+  // field must also be listed in snapshot.js's EXTRA and in Go's Element.setField). The
   // fingerprint is not repeated on the wire: it is {tag, role, type, name} plus "fh" (the
   // fingerprint href, links only); the Go side rebuilds Element.FP from them.
   function entry(el) {
@@ -368,7 +374,7 @@ function lib(win, env) {
   // found. Each segment is anchored (html, body, a unique stable #id, or :host) so that
   // querySelector cannot pick an element at another depth.
 
-  const idCache = new Map();
+  const idCounts = new Map(); // root → Map(id → how many elements of root carry it)
   const pathCache = new Map();
   const stepCache = new Map();
   const tagCache = new Map();
@@ -376,18 +382,18 @@ function lib(win, env) {
   function stableId(el, root) {
     const id = el.id;
     if (!id || UNSTABLE_ID.test(id)) return "";
-    const sel = "#" + win.CSS.escape(id);
-    let m = idCache.get(root);
+    let m = idCounts.get(root);
     if (!m) {
+      // One query per tree instead of one per id: pages with thousands of ids.
       m = new Map();
-      idCache.set(root, m);
+      const all = root.querySelectorAll("[id]");
+      for (let i = 0; i < all.length; i++) {
+        const k = all[i].id;
+        m.set(k, (m.get(k) || 0) + 1);
+      }
+      idCounts.set(root, m);
     }
-    let ok = m.get(id);
-    if (ok === undefined) {
-      ok = root.querySelectorAll(sel).length === 1;
-      m.set(id, ok);
-    }
-    return ok ? sel : "";
+    return m.get(id) === 1 ? "#" + win.CSS.escape(id) : "";
   }
 
   function step(el) {

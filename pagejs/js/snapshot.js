@@ -12,10 +12,12 @@ async function snapshot(win, args, lib) {
   // the first k UTF-16 units of the previous row's selector followed by rest, and extra
   // holds the remaining fields, or 0.
   const rows = new Array(n);
+  // The entry fields other than the row's own columns (lib.entry sets no others).
+  const EXTRA = ["value", "disabled", "readonly", "checked", "mixed", "selected", "expanded", "required", "href", "accept", "multiple"];
   let prev = "";
   for (let i = 0; i < n; i++) {
     const e = lib.entry(all[i]);
-    const sel = e.sel.join("\n");
+    const sel = e.sel.length === 1 ? e.sel[0] : e.sel.join("\n");
     const m = Math.min(sel.length, prev.length);
     let k = 0;
     while (k < m && sel.charCodeAt(k) === prev.charCodeAt(k)) k++;
@@ -25,10 +27,11 @@ async function snapshot(win, args, lib) {
     }
     prev = sel;
     let extra = 0;
-    for (const key in e) {
-      if (key === "tag" || key === "role" || key === "type" || key === "name" || key === "fh" || key === "sel") continue;
+    for (let j = 0; j < EXTRA.length; j++) {
+      const v = e[EXTRA[j]];
+      if (v === undefined) continue;
       if (extra === 0) extra = {};
-      extra[key] = e[key];
+      extra[EXTRA[j]] = v;
     }
     rows[i] = [e.tag, e.role || "", e.type || "", e.name || "", e.fh || "", k, sel.slice(k), extra];
   }
