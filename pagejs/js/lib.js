@@ -148,6 +148,9 @@ function lib(win, env) {
     } else if (el.getClientRects().length === 0) {
       return false;
     }
+    // Not zero-sized. offsetWidth/Height (HTML elements) allocate nothing, unlike a
+    // DOMRect per element; they round, so a sub-pixel box falls back to the rect.
+    if (isHTML(el) && (el.offsetWidth > 0 || el.offsetHeight > 0)) return true;
     const r = el.getBoundingClientRect();
     return r.width > 0 || r.height > 0;
   }
