@@ -238,7 +238,9 @@ func (c *Client) longString(ctx context.Context, g grip) (string, error) {
 	if g.Actor == "" {
 		return "", protocolError("longString grip without actor")
 	}
-	defer c.release(ctx, g.Actor)
+	// Released in the background: nothing else is ever asked of this actor,
+	// and waiting for the reply would cost the caller a round trip.
+	defer func() { go c.release(ctx, g.Actor) }()
 	if g.Length < 0 {
 		return "", protocolError("longString length %d", g.Length)
 	}
