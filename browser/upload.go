@@ -111,7 +111,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 		defer func() {
 			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
-			if err := pg.c.Request(actx, sink, sinkKey{Type: "end", Key: begin.Key}, nil); err != nil {
+			if err := pg.c.Request(actx, sink, pagejs.SinkKey{Type: "end", Key: begin.Key}, nil); err != nil {
 				s.log.Debug("upload sink cleanup failed", "error", err)
 			}
 		}()
@@ -122,7 +122,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	if sink != "" {
 		// The sink builds the Files and sends them to the page's process;
 		// UploadFinish waits for them there.
-		if err := pg.c.Request(ctx, sink, sinkKey{Type: "deliver", Key: begin.Key}, nil); err != nil {
+		if err := pg.c.Request(ctx, sink, pagejs.SinkKey{Type: "deliver", Key: begin.Key}, nil); err != nil {
 			return Result{}, phaseError("construction", sinkError(err))
 		}
 	}
@@ -193,27 +193,6 @@ func (s *Session) chunkByEvaluation(pg page, info execInfo, key string) putChunk
 	}
 }
 
-// The upload sink's requests (pagejs.UploadSinkResult documents them).
-type (
-	sinkBegin struct {
-		Type          string              `json:"type"`
-		Key           string              `json:"key"`
-		InnerWindowID int64               `json:"innerWindowID"`
-		BrowserID     int64               `json:"browserId"`
-		Files         []pagejs.UploadFile `json:"files"`
-	}
-	sinkChunk struct {
-		Type  string `json:"type"`
-		Key   string `json:"key"`
-		File  int    `json:"file"`
-		Index int    `json:"index"`
-	}
-	sinkKey struct { // deliver, end
-		Type string `json:"type"`
-		Key  string `json:"key"`
-	}
-)
-
 // uploadSink is the parent process's upload sink actor on one connection.
 type uploadSink struct {
 	c     *rdp.Client // the connection it was looked for on
@@ -260,13 +239,13 @@ func (s *Session) sinkFor(ctx context.Context, pg page) string {
 // chunkBySink opens the upload on the sink, which forwards each chunk to the
 // content process of the staging's window, and puts chunks as plain packets.
 func (s *Session) chunkBySink(ctx context.Context, pg page, sink string, begin pagejs.UploadBeginResult, meta []pagejs.UploadFile) (putChunk, error) {
-	req := sinkBegin{Type: "begin", Key: begin.Key, InnerWindowID: begin.Window, BrowserID: pg.sel.tab.BrowserID, Files: meta}
+	req := pagejs.SinkBegin{Type: "begin", Key: begin.Key, InnerWindowID: begin.Window, BrowserID: pg.sel.tab.BrowserID, Files: meta}
 	if err := pg.c.Request(ctx, sink, req, nil); err != nil {
 		return nil, sinkError(err)
 	}
 	return func(ctx context.Context, file, index int, raw []byte, sent func()) (pagejs.UploadChunkResult, error) {
 		var r pagejs.UploadChunkResult
-		err := pg.c.RequestData(ctx, sink, sinkChunk{Type: "chunk", Key: begin.Key, File: file, Index: index}, raw, sent, &r)
+		err := pg.c.RequestData(ctx, sink, pagejs.SinkChunk{Type: "chunk", Key: begin.Key, File: file, Index: index}, raw, sent, &r)
 		return r, sinkError(err)
 	}, nil
 }

@@ -13,27 +13,6 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
-// The upload sink's requests, as the server sends them.
-type (
-	sinkBegin struct {
-		Type          string              `json:"type"`
-		Key           string              `json:"key"`
-		InnerWindowID int64               `json:"innerWindowID"`
-		BrowserID     int64               `json:"browserId"`
-		Files         []pagejs.UploadFile `json:"files"`
-	}
-	sinkChunk struct {
-		Type  string `json:"type"`
-		Key   string `json:"key"`
-		File  int    `json:"file"`
-		Index int    `json:"index"`
-	}
-	sinkKey struct {
-		Type string `json:"type"`
-		Key  string `json:"key"`
-	}
-)
-
 // sink adds the upload sink to p's connection.
 func (p *page) sink() string {
 	p.t.Helper()
@@ -81,14 +60,14 @@ func (p *page) sinkUpload(actor string, e pagejs.Element, files []testFile, chun
 	if br.Window != p.target().InnerWindowID {
 		p.t.Fatalf("UploadBegin window %d, want %d", br.Window, p.target().InnerWindowID)
 	}
-	if err := p.c.Request(p.ctx, actor, sinkBegin{"begin", key, br.Window, p.id, meta(files)}, nil); err != nil {
+	if err := p.c.Request(p.ctx, actor, pagejs.SinkBegin{"begin", key, br.Window, p.id, meta(files)}, nil); err != nil {
 		p.t.Fatalf("sink begin: %v", err)
 	}
 	for fi, f := range files {
 		for i, off := 0, 0; off < len(f.data); i, off = i+1, off+chunk {
 			end := min(off+chunk, len(f.data))
 			var r pagejs.UploadChunkResult
-			if err := p.c.RequestData(p.ctx, actor, sinkChunk{"chunk", key, fi, i}, f.data[off:end], nil, &r); err != nil {
+			if err := p.c.RequestData(p.ctx, actor, pagejs.SinkChunk{"chunk", key, fi, i}, f.data[off:end], nil, &r); err != nil {
 				p.t.Fatalf("sink chunk %d/%d: %v", fi, i, err)
 			}
 			if r.File != fi || r.Index != i || r.Received != int64(end) {
@@ -96,7 +75,7 @@ func (p *page) sinkUpload(actor string, e pagejs.Element, files []testFile, chun
 			}
 		}
 	}
-	if err := p.c.Request(p.ctx, actor, sinkKey{"deliver", key}, nil); err != nil {
+	if err := p.c.Request(p.ctx, actor, pagejs.SinkKey{"deliver", key}, nil); err != nil {
 		p.t.Fatalf("sink deliver: %v", err)
 	}
 	var fr pagejs.UploadFinishResult
@@ -166,7 +145,7 @@ func TestFirefoxUploadSinkRefuses(t *testing.T) {
 	key := hex.EncodeToString(randomBytes(t, 32))
 	req := func(v any) error { return p.c.Request(p.ctx, actor, v, nil) }
 	chunk := func(k string, file, index int, data []byte) error {
-		return p.c.RequestData(p.ctx, actor, sinkChunk{"chunk", k, file, index}, data, nil, nil)
+		return p.c.RequestData(p.ctx, actor, pagejs.SinkChunk{"chunk", k, file, index}, data, nil, nil)
 	}
 	cases := []struct {
 		name string
@@ -174,20 +153,20 @@ func TestFirefoxUploadSinkRefuses(t *testing.T) {
 		want string
 	}{
 		{"chunk before begin", chunk(key, 0, 0, []byte("x")), pagejs.CodeUploadTransferFailed},
-		{"short key", req(sinkBegin{"begin", "abc", win, p.id, meta(files)}), pagejs.CodeUploadTransferFailed},
-		{"no files", req(sinkBegin{"begin", key, win, p.id, nil}), pagejs.CodeUploadTransferFailed},
-		{"nameless file", req(sinkBegin{"begin", key, win, p.id, []pagejs.UploadFile{{Size: 1}}}), pagejs.CodeUploadTransferFailed},
-		{"another tab's id", req(sinkBegin{"begin", key, win, p.id + 1000, meta(files)}), pagejs.CodeTargetReplaced},
-		{"unknown window", req(sinkBegin{"begin", key, win + 1000, p.id, meta(files)}), pagejs.CodeTargetReplaced},
-		{"begin", req(sinkBegin{"begin", key, win, p.id, meta(files)}), ""},
-		{"reused key", req(sinkBegin{"begin", key, win, p.id, meta(files)}), pagejs.CodeUploadTransferFailed},
+		{"short key", req(pagejs.SinkBegin{"begin", "abc", win, p.id, meta(files)}), pagejs.CodeUploadTransferFailed},
+		{"no files", req(pagejs.SinkBegin{"begin", key, win, p.id, nil}), pagejs.CodeUploadTransferFailed},
+		{"nameless file", req(pagejs.SinkBegin{"begin", key, win, p.id, []pagejs.UploadFile{{Size: 1}}}), pagejs.CodeUploadTransferFailed},
+		{"another tab's id", req(pagejs.SinkBegin{"begin", key, win, p.id + 1000, meta(files)}), pagejs.CodeTargetReplaced},
+		{"unknown window", req(pagejs.SinkBegin{"begin", key, win + 1000, p.id, meta(files)}), pagejs.CodeTargetReplaced},
+		{"begin", req(pagejs.SinkBegin{"begin", key, win, p.id, meta(files)}), ""},
+		{"reused key", req(pagejs.SinkBegin{"begin", key, win, p.id, meta(files)}), pagejs.CodeUploadTransferFailed},
 		{"no such file", chunk(key, 1, 0, []byte("x")), pagejs.CodeUploadTransferFailed},
 		{"out of order", chunk(key, 0, 1, []byte("x")), pagejs.CodeUploadTransferFailed},
 		{"not base64", req(map[string]any{"type": "chunk", "key": key, "file": 0, "index": 0, "data": "%%%"}), pagejs.CodeUploadTransferFailed},
-		{"no data", req(sinkChunk{"chunk", key, 0, 0}), pagejs.CodeUploadTransferFailed},
+		{"no data", req(pagejs.SinkChunk{"chunk", key, 0, 0}), pagejs.CodeUploadTransferFailed},
 		{"too many bytes", chunk(key, 0, 0, make([]byte, 11)), pagejs.CodeUploadTransferFailed},
 		{"first half", chunk(key, 0, 0, files[0].data[:5]), ""},
-		{"short file delivered", req(sinkKey{"deliver", key}), pagejs.CodeUploadTransferFailed},
+		{"short file delivered", req(pagejs.SinkKey{"deliver", key}), pagejs.CodeUploadTransferFailed},
 		{"forgotten after deliver", chunk(key, 0, 1, files[0].data[5:]), pagejs.CodeUploadTransferFailed},
 	}
 	for _, c := range cases {
@@ -198,11 +177,11 @@ func TestFirefoxUploadSinkRefuses(t *testing.T) {
 	// end forgets an upload once.
 	key2 := hex.EncodeToString(randomBytes(t, 32))
 	var ended struct{ Removed bool }
-	if err := req(sinkBegin{"begin", key2, win, p.id, meta(files)}); err != nil {
+	if err := req(pagejs.SinkBegin{"begin", key2, win, p.id, meta(files)}); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []bool{true, false} {
-		if err := p.c.Request(p.ctx, actor, sinkKey{"end", key2}, &ended); err != nil || ended.Removed != want {
+		if err := p.c.Request(p.ctx, actor, pagejs.SinkKey{"end", key2}, &ended); err != nil || ended.Removed != want {
 			t.Errorf("end #%d: %+v %v, want removed %v", i+1, ended, err, want)
 		}
 	}
@@ -212,7 +191,7 @@ func TestFirefoxUploadSinkRefuses(t *testing.T) {
 	}
 	// Another connection cannot address this connection's sink.
 	other, _ := dial(t)
-	err := other.Request(p.ctx, actor, sinkKey{"end", key2}, nil)
+	err := other.Request(p.ctx, actor, pagejs.SinkKey{"end", key2}, nil)
 	if !rdp.IsNoSuchActor(err) {
 		t.Errorf("another connection reached the sink: %v", err)
 	}
@@ -228,10 +207,10 @@ func TestFirefoxUploadSinkNavigation(t *testing.T) {
 	key := hex.EncodeToString(randomBytes(t, 32))
 	var br pagejs.UploadBeginResult
 	p.must(isolatedRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: multi.Sel, FP: multi.FP, Files: meta(files), Sink: true}, &br)
-	if err := p.c.Request(p.ctx, actor, sinkBegin{"begin", key, br.Window, p.id, meta(files)}, nil); err != nil {
+	if err := p.c.Request(p.ctx, actor, pagejs.SinkBegin{"begin", key, br.Window, p.id, meta(files)}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.c.RequestData(p.ctx, actor, sinkChunk{"chunk", key, 0, 0}, files[0].data, nil, nil); err != nil {
+	if err := p.c.RequestData(p.ctx, actor, pagejs.SinkChunk{"chunk", key, 0, 0}, files[0].data, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	p.js(`location.assign("/labels.html")`)
@@ -242,7 +221,7 @@ func TestFirefoxUploadSinkNavigation(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if got := sinkCode(p.c.Request(p.ctx, actor, sinkKey{"deliver", key}, nil)); got != pagejs.CodeTargetReplaced {
+	if got := sinkCode(p.c.Request(p.ctx, actor, pagejs.SinkKey{"deliver", key}, nil)); got != pagejs.CodeTargetReplaced {
 		t.Errorf("deliver after navigation: %q, want target_replaced", got)
 	}
 }

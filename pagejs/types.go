@@ -449,6 +449,29 @@ type UploadSinkResult struct {
 	Actor string `json:"actor"`
 }
 
+// The upload sink's requests (UploadSinkResult lists them). Type is "begin",
+// "chunk", or "deliver"/"end" for SinkKey; a chunk's bytes travel as the packet's
+// base64 "data" field (rdp.Client.RequestData).
+type (
+	SinkBegin struct {
+		Type          string       `json:"type"`
+		Key           string       `json:"key"`
+		InnerWindowID int64        `json:"innerWindowID"`
+		BrowserID     int64        `json:"browserId"`
+		Files         []UploadFile `json:"files"`
+	}
+	SinkChunk struct {
+		Type  string `json:"type"`
+		Key   string `json:"key"`
+		File  int    `json:"file"`
+		Index int    `json:"index"`
+	}
+	SinkKey struct {
+		Type string `json:"type"`
+		Key  string `json:"key"`
+	}
+)
+
 // UploadAbortArgs are UploadAbort's arguments.
 type UploadAbortArgs struct {
 	Key string `json:"key"`
