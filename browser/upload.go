@@ -28,11 +28,21 @@ type uploadArgs struct {
 	Paths   []string `json:"paths"`
 }
 
-// chunksInFlight is how many chunk evaluations may be outstanding on the
-// console at once. Firefox answers one at a time per actor, but keeping the
-// pipe full hides the round trip (measured: one at a time ≈12 MiB/s, 4–16 in
-// flight 21–27 MiB/s on this machine).
-const chunksInFlight = 8
+// chunksInFlight is how many chunks may be outstanding at once. Firefox
+// handles them one at a time per actor, but keeping the pipe full hides the
+// round trip (measured: one at a time ≈12 MiB/s, 4–16 in flight 21–27 MiB/s
+// through console evaluations). inFlightBytes caps the window for large
+// configured chunks, so memory stays bounded by it, not by the chunk size.
+const (
+	chunksInFlight = 8
+	inFlightBytes  = 2 << 20
+	readAheadBytes = 1 << 20
+)
+
+// window is how many chunks of size may be outstanding (at least one).
+func window(most, bytes, size int) int {
+	return max(1, min(most, bytes/max(size, 1)))
+}
 
 func phaseError(phase string, err error) error {
 	if e, ok := AsError(err); ok {
@@ -274,16 +284,17 @@ type chunk struct {
 }
 
 // readAhead is how many chunks the broker reader may have ready before the
-// sender takes them: reading overlaps sending.
+// sender takes them (reading overlaps sending), within readAheadBytes.
 const readAhead = 4
 
 // transfer streams every file from the broker into the page's staging with
 // put: one goroutine reads chunks from the broker, the caller's goroutine
-// puts them on the wire in order, up to chunksInFlight outstanding.
+// puts them on the wire in order, up to window(…) outstanding.
 func (s *Session) transfer(ctx context.Context, infos []broker.FileInfo, total int64, put putChunk, p Progress) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	ready := make(chan chunk, readAhead)
+	size := s.opts.Config.ChunkBytes
+	ready := make(chan chunk, window(readAhead, readAheadBytes, size))
 	go func() {
 		defer close(ready)
 		if err := s.readChunks(ctx, infos, ready); err != nil {
@@ -292,7 +303,7 @@ func (s *Session) transfer(ctx context.Context, infos []broker.FileInfo, total i
 	}()
 	var (
 		wg   sync.WaitGroup
-		slot = make(chan struct{}, chunksInFlight)
+		slot = make(chan struct{}, window(chunksInFlight, inFlightBytes, size))
 		mu   sync.Mutex
 		sent int64
 	)
