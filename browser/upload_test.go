@@ -114,3 +114,18 @@ func TestUploadPaths(t *testing.T) {
 		})
 	}
 }
+
+func TestUploadWindow(t *testing.T) {
+	for _, c := range []struct{ most, bytes, size, want int }{
+		{chunksInFlight, inFlightBytes, 128 << 10, 8},
+		{chunksInFlight, inFlightBytes, 1 << 20, 2},
+		{chunksInFlight, inFlightBytes, 4 << 20, 1},
+		{readAhead, readAheadBytes, 4 << 10, 4},
+		{readAhead, readAheadBytes, 2 << 20, 1},
+		{readAhead, readAheadBytes, 0, 4},
+	} {
+		if got := window(c.most, c.bytes, c.size); got != c.want {
+			t.Errorf("window(%d, %d, %d) = %d, want %d", c.most, c.bytes, c.size, got, c.want)
+		}
+	}
+}
