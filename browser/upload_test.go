@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/broker"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
 // memFiles stands in for the broker process (tested as a real process in
@@ -127,5 +129,28 @@ func TestUploadWindow(t *testing.T) {
 		if got := window(c.most, c.bytes, c.size); got != c.want {
 			t.Errorf("window(%d, %d, %d) = %d, want %d", c.most, c.bytes, c.size, got, c.want)
 		}
+	}
+}
+
+func TestSinkError(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		code string
+	}{
+		{&rdp.ActorError{Code: CodeTargetReplaced, Message: "gone"}, CodeTargetReplaced},
+		{&rdp.ActorError{Code: CodeUploadTransferFailed, Message: "chunk 3 arrived, expected 2"}, CodeUploadTransferFailed},
+		{&rdp.ActorError{Code: "unknownError", Message: "TypeError"}, CodeUploadTransferFailed},
+	} {
+		e, ok := AsError(sinkError(c.err))
+		if !ok || e.Code != c.code {
+			t.Errorf("sinkError(%v) = %v, want code %s", c.err, e, c.code)
+		}
+	}
+	other := errors.New("connection closed")
+	if sinkError(other) != other {
+		t.Error("a non-actor error was rewritten")
+	}
+	if sinkError(nil) != nil {
+		t.Error("nil became an error")
 	}
 }

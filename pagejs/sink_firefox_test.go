@@ -225,3 +225,32 @@ func TestFirefoxUploadSinkNavigation(t *testing.T) {
 		t.Errorf("deliver after navigation: %q, want target_replaced", got)
 	}
 }
+
+// TestFirefoxUploadSinkMismatch: files the sink delivers that differ from those the
+// page's staging announced are refused there (upload_transfer_failed), never assigned.
+func TestFirefoxUploadSinkMismatch(t *testing.T) {
+	p := open(t, "/upload.html")
+	actor := p.sink()
+	multi := find(t, p.snapshot(isolatedRealm), "", "Attachments")
+	staged := []testFile{{"a.bin", "application/octet-stream", randomBytes(t, 10)}}
+	sent := []testFile{{"b.bin", "application/octet-stream", staged[0].data}}
+	key := hex.EncodeToString(randomBytes(t, 32))
+	var br pagejs.UploadBeginResult
+	p.must(isolatedRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: multi.Sel, FP: multi.FP, Files: meta(staged), Sink: true}, &br)
+	if err := p.c.Request(p.ctx, actor, pagejs.SinkBegin{Type: "begin", Key: key, InnerWindowID: br.Window, BrowserID: p.id, Files: meta(sent)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.c.RequestData(p.ctx, actor, pagejs.SinkChunk{Type: "chunk", Key: key}, sent[0].data, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.c.Request(p.ctx, actor, pagejs.SinkKey{Type: "deliver", Key: key}, nil); err != nil {
+		t.Fatal(err)
+	}
+	err := p.run(isolatedRealm, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: key, Sel: multi.Sel, FP: multi.FP}, nil)
+	if !isCode(err, pagejs.CodeUploadTransferFailed) {
+		t.Errorf("finish with other files delivered: %v, want upload_transfer_failed", err)
+	}
+	if n := p.js(`document.getElementById("multi").files.length`); n != "0" {
+		t.Errorf("the input holds %s file(s) after a refused delivery", n)
+	}
+}

@@ -561,11 +561,11 @@ func (c *Client) Request(ctx context.Context, to string, req any, resp any) erro
 	if err != nil {
 		return err
 	}
-	return c.call(ctx, to, typ, body, nil, resp)
+	return c.send(ctx, to, typ, body, nil, resp)
 }
 
-// call sends one encoded request and decodes its reply into resp (when not nil).
-func (c *Client) call(ctx context.Context, to, typ string, body []byte, sent func(), resp any) error {
+// send sends one encoded request and decodes its reply into resp (when not nil).
+func (c *Client) send(ctx context.Context, to, typ string, body []byte, sent func(), resp any) error {
 	raw, err := c.roundTrip(ctx, to, typ, body, false, time.Now().Add(c.opts.RequestTimeout), sent)
 	if err != nil {
 		return err
@@ -610,7 +610,7 @@ func (c *Client) RequestData(ctx context.Context, to string, req any, data []byt
 	body = append(body, `"data":"`...)
 	body = base64.StdEncoding.AppendEncode(body, data)
 	body = append(body, `"}`...)
-	return c.call(ctx, to, typ, body, sent, resp)
+	return c.send(ctx, to, typ, body, sent, resp)
 }
 
 // roundTrip sends body as a request to actor and waits for its reply.
