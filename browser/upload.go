@@ -114,11 +114,15 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	s.log.Debug("upload staged", "sink", sink != "", "ms", time.Since(tStart).Milliseconds())
 	tTransfer := time.Now()
 	put := s.chunkByEvaluation(pg, info, begin.Key)
+	delivering := false
 	if sink != "" {
 		if put, err = s.chunkBySink(ctx, pg, sink, begin, meta); err != nil {
 			return Result{}, phaseError("transfer", err)
 		}
 		defer func() {
+			if delivering {
+				return // deliver forgets the upload, whatever its outcome
+			}
 			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 			defer cancel()
 			if err := pg.c.Request(actx, sink, pagejs.SinkKey{Type: "end", Key: begin.Key}, nil); err != nil {
@@ -132,6 +136,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	if sink != "" {
 		// The sink builds the Files and sends them to the page's process;
 		// UploadFinish waits for them there.
+		delivering = true
 		if err := pg.c.Request(ctx, sink, pagejs.SinkKey{Type: "deliver", Key: begin.Key}, nil); err != nil {
 			return Result{}, phaseError("construction", sinkError(err))
 		}
