@@ -15,6 +15,7 @@ import (
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
 // These tests drive a real headless Firefox ESR through Session.Call, the
@@ -394,4 +395,70 @@ func TestUnknownAndOldRefs(t *testing.T) {
 	if !errors.Is(e, &Error{Code: CodeInvalidArguments}) || e.Retryable() {
 		t.Errorf("invalid_arguments should not be retryable")
 	}
+}
+
+// TestResidentSnapshot: snapshots of one document reuse the page realm's resident
+// snapshot script; a new document gets its own, and a resident that disappeared is
+// installed again without the caller noticing.
+func TestResidentSnapshot(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	installs := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.installs
+	}
+	first := snapshot(t, s)
+	if n := installs(); n != 1 {
+		t.Fatalf("%d residents installed after the first snapshot, want 1", n)
+	}
+	for i := 0; i < 3; i++ {
+		if again := snapshot(t, s); !sameLines(first, again) {
+			t.Fatalf("snapshot %d differs:\n%s\nwant\n%s", i, again, first)
+		}
+	}
+	if n := installs(); n != 1 {
+		t.Errorf("%d residents installed after four snapshots of one document, want 1", n)
+	}
+	// Released behind the session's back: the next snapshot installs it again.
+	s.mu.Lock()
+	actor, c := s.sel.residents[pagejs.Snapshot.Name()], s.client
+	s.mu.Unlock()
+	if actor == "" {
+		t.Fatal("no resident recorded")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.Request(ctx, actor, map[string]string{"type": "release"}, nil); err != nil {
+		t.Fatalf("release %s: %v", actor, err)
+	}
+	if again := snapshot(t, s); !sameLines(first, again) {
+		t.Errorf("snapshot after the resident was released differs:\n%s", again)
+	}
+	if n := installs(); n != 2 {
+		t.Errorf("%d residents installed after a release, want 2", n)
+	}
+	// A new document has its own resident.
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/other.html"})
+	if !strings.Contains(snapshot(t, s), `Page: "Other page"`) {
+		t.Error("snapshot after navigate does not show the new page")
+	}
+	if n := installs(); n != 3 {
+		t.Errorf("%d residents installed after a navigation, want 3", n)
+	}
+}
+
+// sameLines compares two snapshots' texts without their first line (which names the
+// generation) and their nonces.
+func sameLines(a, b string) bool {
+	strip := func(s string) string {
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "<<<") {
+				lines[i] = "marker"
+			}
+		}
+		return strings.Join(lines[1:], "\n")
+	}
+	return strip(a) == strip(b)
 }

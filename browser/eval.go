@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -114,13 +115,22 @@ func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script 
 	} else if s.opts.PageRealmOnly {
 		info.reason = "the page realm was chosen by configuration"
 	}
-	if !info.isolated {
+	resident := !info.isolated && sent == nil && residentScripts[script.Name()]
+	switch {
+	case resident:
+		src, err = script.PageCall(args)
+	case !info.isolated:
 		src, err = script.Page(args)
 	}
 	if err != nil {
 		return info, errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
 	}
-	res, err := s.evaluate(ctx, pg, console, src, sent)
+	var res string
+	if resident {
+		res, err = s.callResident(ctx, pg, console, script, src)
+	} else {
+		res, err = s.evaluate(ctx, pg, console, src, "", sent)
+	}
 	if err != nil {
 		return info, err
 	}
@@ -133,6 +143,72 @@ func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script 
 		return info, errorf(CodePageScriptFailed, "the page script returned an unreadable result")
 	}
 	return info, nil
+}
+
+// residentScripts are the page-realm scripts kept resident in each document
+// (pagejs.Script.PageResident) instead of being sent and compiled on every
+// call: those called again and again on one document, with a large source.
+var residentScripts = map[string]bool{pagejs.Snapshot.Name(): true}
+
+// callResident evaluates call, a resident's PageCall expression, in the
+// page realm of the document whose console is console, installing the
+// resident first when this document has none yet, or none any more.
+func (s *Session) callResident(ctx context.Context, pg page, console string, script pagejs.Script, call string) (string, error) {
+	for attempt := 0; ; attempt++ {
+		actor, err := s.resident(ctx, pg, console, script)
+		if err != nil {
+			return "", err
+		}
+		res, err := s.evaluate(ctx, pg, console, call, actor, nil)
+		if err != nil || attempt > 0 || !residentMissing(res) {
+			return res, err
+		}
+		s.log.Debug("resident gone; installing it again", "script", script.Name())
+		s.mu.Lock()
+		if pg.sel.residentConsole == console && pg.sel.residents[script.Name()] == actor {
+			delete(pg.sel.residents, script.Name())
+		}
+		s.mu.Unlock()
+	}
+}
+
+// resident returns the object actor of script's resident in the document
+// whose console is console, installing it when needed.
+func (s *Session) resident(ctx context.Context, pg page, console string, script pagejs.Script) (string, error) {
+	s.mu.Lock()
+	if pg.sel.residentConsole != console {
+		pg.sel.residentConsole, pg.sel.residents = console, map[string]string{}
+	}
+	actor := pg.sel.residents[script.Name()]
+	s.mu.Unlock()
+	if actor != "" {
+		return actor, nil
+	}
+	src, err := script.PageResident()
+	if err != nil {
+		return "", err
+	}
+	// Creating the function runs no page code: no dialog can hold it back.
+	if actor, err = pg.c.EvaluateObject(ctx, console, src, rdp.EvalOptions{}); err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	s.installs++
+	if pg.sel.residentConsole == console {
+		pg.sel.residents[script.Name()] = actor
+	}
+	s.mu.Unlock()
+	return actor, nil
+}
+
+// residentMissing reports whether res is the envelope of a resident call
+// that found no resident bound.
+func residentMissing(res string) bool {
+	if len(res) > 200 || !strings.Contains(res, pagejs.CodeResidentMissing) {
+		return false
+	}
+	var se *pagejs.ScriptError
+	return errors.As(pagejs.Decode(res, nil), &se) && se.Code == pagejs.CodeResidentMissing
 }
 
 // scriptError maps a page script's error envelope to a tool error. Codes
@@ -154,7 +230,9 @@ const (
 	dialogRecheck    = time.Second
 )
 
-func (s *Session) evaluate(ctx context.Context, pg page, console, src string, sent func()) (string, error) {
+// evaluate evaluates src on console, with the object actor self bound as
+// _self when it is not empty, watching for a dialog that holds it back.
+func (s *Session) evaluate(ctx context.Context, pg page, console, src, self string, sent func()) (string, error) {
 	if sent != nil {
 		// Pipelined evaluations (upload chunks) queue behind each other, so
 		// they are slow by design, and they run no page code that could open
@@ -188,7 +266,7 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, se
 			}
 		}
 	}()
-	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true})
+	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Self: self})
 	if err != nil {
 		var de *Error
 		if errors.As(context.Cause(ectx), &de) {

@@ -65,6 +65,7 @@ type Session struct {
 	generation uint64
 	refs       refTable
 	realms     map[int64]*realm // isolated-realm probe per content process
+	installs   int              // residents installed so far (for tests)
 	sink       uploadSink       // the parent process's upload sink on client
 }
 
@@ -73,6 +74,11 @@ type selection struct {
 	tab   rdp.Tab
 	watch *rdp.TabWatch
 	navs  uint64 // watch.Navigations() when the generation was last set
+	// Residents (pagejs.Script.PageResident) of the current document's page
+	// realm: their object actors by script name, valid while the document's
+	// console is residentConsole. Guarded by Session.mu.
+	residentConsole string
+	residents       map[string]string
 }
 
 // New makes a session. It does not connect: tools/list and browser_status

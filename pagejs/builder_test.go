@@ -33,6 +33,8 @@ func goldenCases() []goldenCase {
 	page := func(s Script, args any) goldenCase { return goldenCase{s.name + ".page", s, realmPage, args} }
 	iso := func(s Script, args any) goldenCase { return goldenCase{s.name + ".isolated", s, realmIsolated, args} }
 	chrome := func(s Script, args any) goldenCase { return goldenCase{s.name + ".chrome", s, realmChrome, args} }
+	resident := func(s Script) goldenCase { return goldenCase{s.name + ".resident", s, realmResident, nil} }
+	call := func(s Script, args any) goldenCase { return goldenCase{s.name + ".call", s, realmCall, args} }
 	snap := SnapshotArgs{MaxElements: 500, MaxTextChars: 20000, IncludeAllText: true}
 	click := ClickArgs{Sel: sel, FP: fp}
 	fill := FillArgs{Sel: sel, FP: fp, Value: `"); alert(1); ("`, Submit: true}
@@ -46,7 +48,8 @@ func goldenCases() []goldenCase {
 	abort := UploadAbortArgs{Key: strings.Repeat("ab", 16)}
 	text := "ok"
 	return []goldenCase{
-		page(Snapshot, snap), iso(Snapshot, snap),
+		page(Snapshot, snap), iso(Snapshot, snap), resident(Snapshot), call(Snapshot, snap),
+		resident(PageInfo), call(PageInfo, nil),
 		page(Describe, DescribeArgs{Sel: sel}), iso(Describe, DescribeArgs{Sel: sel}),
 		page(Click, click), iso(Click, click),
 		page(Fill, fill), iso(Fill, fill),
@@ -74,6 +77,10 @@ func build(s Script, realm realms, args any) (string, error) {
 		return s.Page(args)
 	case realmIsolated:
 		return s.Isolated(testWindowID, args)
+	case realmResident:
+		return s.PageResident()
+	case realmCall:
+		return s.PageCall(args)
 	default:
 		return s.Chrome(args)
 	}
@@ -123,6 +130,12 @@ func TestRealms(t *testing.T) {
 	}
 	if _, err := DialogState.Isolated(1, nil); !errors.Is(err, ErrRealm) {
 		t.Errorf("DialogState.Isolated: %v, want ErrRealm", err)
+	}
+	if _, err := Probe.PageResident(); !errors.Is(err, ErrRealm) {
+		t.Errorf("Probe.PageResident: %v, want ErrRealm", err)
+	}
+	if _, err := DialogState.PageCall(nil); !errors.Is(err, ErrRealm) {
+		t.Errorf("DialogState.PageCall: %v, want ErrRealm", err)
 	}
 	if _, err := Snapshot.Chrome(nil); !errors.Is(err, ErrRealm) {
 		t.Errorf("Snapshot.Chrome: %v, want ErrRealm", err)
@@ -386,8 +399,8 @@ func FuzzBuilders(f *testing.F) {
 			{DialogAnswer, DialogAnswerArgs{Action: sel, Text: &text}},
 		}
 		for _, c := range cases {
-			for _, realm := range []realms{realmPage, realmIsolated, realmChrome} {
-				if c.s.realms&realm == 0 {
+			for _, realm := range []realms{realmPage, realmIsolated, realmChrome, realmCall} {
+				if c.s.realms&realm == 0 && !(realm == realmCall && c.s.realms&realmPage != 0) {
 					continue
 				}
 				out, err := build(c.s, realm, c.args)

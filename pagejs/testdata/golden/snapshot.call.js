@@ -1,0 +1,1 @@
+(typeof _self === "function" ? _self(window, {"maxElements":500,"maxTextChars":20000,"includeAllText":true}) : JSON.stringify({ok: false, error: {code: "resident_missing", message: "the resident script is gone"}}))
