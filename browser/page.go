@@ -75,6 +75,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	}
 
 	u := newUntrusted()
+	u.grow(48*len(r.Elements) + 1024) // ≈33 bytes per element line on typical pages
 	u.line("Page: " + quote(r.Title, 200))
 	u.line("URL: " + quote(r.URL, 500))
 	for i, e := range r.Elements {

@@ -28,10 +28,27 @@ var flatten = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\u2028", "
 // line adds one line; line breaks inside it are flattened and marker-like
 // text defused, so one call is always exactly one line.
 func (u *untrusted) line(s string) {
-	s = flatten.Replace(s)
+	if needsFlatten(s) {
+		s = flatten.Replace(s)
+	}
 	u.b.WriteString(s)
 	u.b.WriteByte('\n')
 }
+
+// needsFlatten reports whether flatten would change s: most lines have
+// none of its patterns, and looking is much cheaper than replacing.
+func needsFlatten(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\r', '\n', '<', 0xe2: // 0xe2 leads U+2028 and U+2029 in UTF-8
+			return true
+		}
+	}
+	return false
+}
+
+// grow makes room for about n more bytes.
+func (u *untrusted) grow(n int) { u.b.Grow(n) }
 
 // text adds a block of page text, line breaks kept.
 func (u *untrusted) text(s string) {

@@ -37,8 +37,10 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-// BenchmarkSnapshotLarge snapshots the ≈3,000-element page with limits covering it:
-// round trip per op, plus the median in-page time over 20 runs (ms-in-page).
+// BenchmarkSnapshotLarge snapshots the ≈3,000-element page with limits covering it,
+// page text included: per realm, the round trip per op and the median in-page time
+// over 20 runs (ms-in-page); then the resident snapshot's median round trip and the
+// time to install it.
 func BenchmarkSnapshotLarge(b *testing.B) {
 	p := open(b, "/large.html")
 	args := pagejs.SnapshotArgs{MaxElements: 5000, MaxTextChars: 300000, IncludeAllText: true}
@@ -70,6 +72,49 @@ func BenchmarkSnapshotLarge(b *testing.B) {
 			b.ReportMetric(median(inPage), "ms-in-page")
 		})
 	}
+	// The page realm's resident snapshot (what the server uses): installing it once,
+	// then calls, each timed end to end.
+	b.Run("resident", func(b *testing.B) {
+		p.t = b
+		src, err := pagejs.Snapshot.PageResident()
+		if err != nil {
+			b.Fatal(err)
+		}
+		console := p.target().ConsoleActor
+		var install []float64
+		var actor string
+		for i := 0; i < 5; i++ {
+			start := time.Now()
+			if actor, err = p.c.EvaluateObject(p.ctx, console, src, rdp.EvalOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			install = append(install, float64(time.Since(start).Microseconds())/1000)
+		}
+		call, err := pagejs.Snapshot.PageCall(args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var s pagejs.SnapshotResult
+		var times []float64
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			start := time.Now()
+			res, err := p.c.EvaluateString(p.ctx, console, call, rdp.EvalOptions{Await: true, Self: actor})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := pagejs.Decode(res, &s); err != nil {
+				b.Fatal(err)
+			}
+			times = append(times, float64(time.Since(start).Microseconds())/1000)
+		}
+		b.StopTimer()
+		if s.Total != fixtures.LargeInteractive {
+			b.Errorf("total = %d, want %d", s.Total, fixtures.LargeInteractive)
+		}
+		b.ReportMetric(median(times), "ms-median")
+		b.ReportMetric(median(install), "ms-install")
+	})
 }
 
 // BenchmarkActions: round trip of one script evaluation per op (build, evaluate, decode)

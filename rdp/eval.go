@@ -105,6 +105,9 @@ func (c *Client) EvaluateObject(ctx context.Context, consoleActor, src string, o
 	if err == nil {
 		var g grip
 		if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &g) != nil || g.Type != "object" || g.Actor == "" {
+			if g.Type == "longString" && g.Actor != "" {
+				c.release(ctx, g.Actor)
+			}
 			err = protocolError("evaluation returned %.40s, want an object", raw)
 		} else {
 			return g.Actor, nil

@@ -337,6 +337,54 @@ func TestFakeNonStringResults(t *testing.T) {
 	}
 }
 
+// TestFakeEvaluateObject: EvaluateObject returns an object result's actor and refuses
+// anything else; EvalOptions.Self travels as selectedObjectActor, and only when set.
+func TestFakeEvaluateObject(t *testing.T) {
+	results := []string{
+		`{"type":"object","class":"Function","actor":"a/obj7","name":""}`,
+		`"a string"`,
+		`{"type":"longString","actor":"a/ls1","length":20000,"initial":"x"}`,
+		`{"type":"undefined"}`,
+		`{"type":"object","class":"Function"}`,
+		`42`,
+	}
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		for i, r := range results {
+			m := p.expect(console, "evaluateJSAsync")
+			if _, ok := m["selectedObjectActor"]; ok {
+				p.t.Errorf("request %d names a selectedObjectActor: %v", i, m)
+			}
+			p.send(`{"resultID":"r%d","from":%q}`, i, console)
+			p.raw(evalResultJSON(fmt.Sprint("r", i), r))
+			if strings.Contains(r, "longString") { // not kept: released
+				p.expect("a/ls1", "release")
+				p.send(`{"from":"a/ls1"}`)
+			}
+		}
+		m := p.expect(console, "evaluateJSAsync")
+		if m["selectedObjectActor"] != "a/obj7" || m["text"] != "_self(1)" {
+			p.t.Errorf("call request = %v", m)
+		}
+		p.send(`{"resultID":"s","from":%q}`, console)
+		p.raw(evalResultJSON("s", `"called"`))
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	actor, err := c.EvaluateObject(testCtx(t), console, "(function () {})", EvalOptions{})
+	if err != nil || actor != "a/obj7" {
+		t.Fatalf("EvaluateObject = %q, %v", actor, err)
+	}
+	for _, r := range results[1:] {
+		if a, err := c.EvaluateObject(testCtx(t), console, "x", EvalOptions{}); !errors.Is(err, ErrProtocol) || a != "" {
+			t.Errorf("result %s: %q, %v, want ErrProtocol", r, a, err)
+		}
+	}
+	if got, err := c.EvaluateString(testCtx(t), console, "_self(1)", EvalOptions{Self: actor}); err != nil || got != "called" {
+		t.Errorf("call = %q, %v", got, err)
+	}
+}
+
 // jsonUTF16 encodes UTF-16 units as a JSON string the way Firefox does for
 // a lone surrogate: every non-ASCII unit as a \u escape.
 func jsonUTF16(u []uint16) string {
