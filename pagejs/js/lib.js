@@ -51,25 +51,31 @@ function lib(win, env) {
     return collapse(el.getAttribute(name));
   }
 
-  // Attributes entry() looks at, read in one pass over el.attributes (far fewer DOM calls
-  // than one getAttribute per name on pages with thousands of elements).
+  // Attributes entry() looks at, read in one pass over the element's attribute names
+  // (far fewer DOM calls than one getAttribute per name, and no Attr nodes, on pages
+  // with thousands of elements).
   const WANTED = new Set(["role", "title", "placeholder", "aria-label", "aria-labelledby", "aria-placeholder",
     "aria-disabled", "aria-readonly", "aria-checked", "aria-selected", "aria-expanded", "aria-required", "href",
     "contenteditable", "list", "accept"]);
 
   function attrsOf(el) {
     const out = {};
-    const list = el.attributes;
-    for (let i = 0; i < list.length; i++) {
-      const a = list[i];
-      const n = a.name;
-      if (WANTED.has(n)) out[n] = a.value;
+    const names = el.getAttributeNames();
+    for (let i = 0; i < names.length; i++) {
+      const n = names[i];
+      if (WANTED.has(n)) out[n] = el.getAttribute(n);
     }
     return out;
   }
 
+  // isHTML remembers its last answer: entry() asks it about one element many times.
+  let htmlEl = null, htmlIs = false;
   function isHTML(el) {
-    return el.namespaceURI === "http://www.w3.org/1999/xhtml";
+    if (el !== htmlEl) {
+      htmlIs = el.namespaceURI === "http://www.w3.org/1999/xhtml";
+      htmlEl = el;
+    }
+    return htmlIs;
   }
 
   // ---- element classification ----
@@ -268,19 +274,24 @@ function lib(win, env) {
   let docOrigin = null;
 
   // hrefs returns [display href, fingerprint href]: credentials never included; the
-  // display form is origin-relative for same-origin http(s) links.
+  // display form is origin-relative for same-origin http(s) links. The parts come from
+  // the serialized href (one DOM call instead of six): for http(s) it is
+  // scheme://[userinfo@]host[:port]path[?query][#fragment], "@" in userinfo escaped.
+  const HTTP_URL = /^(https?:)\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/;
   function hrefs(el) {
     const raw = String(el.href || "");
     if (!raw) return ["", ""];
-    const proto = el.protocol;
-    if (proto === "http:" || proto === "https:") {
+    const m = HTTP_URL.exec(raw);
+    if (m) {
       if (docOrigin === null) docOrigin = win.location.origin;
-      const origin = el.origin;
-      const path = el.pathname;
-      const rest = path + el.search + el.hash;
+      const at = m[2].lastIndexOf("@");
+      const origin = m[1] + "//" + (at < 0 ? m[2] : m[2].slice(at + 1));
+      const path = m[3] || "/";
+      // Like URL's search and hash: a bare "?" or "#" reads as "".
+      const rest = path + (m[4] && m[4] !== "?" ? m[4] : "") + (m[5] && m[5] !== "#" ? m[5] : "");
       return [cap(origin === docOrigin ? rest : origin + rest, HREF_MAX), cap(origin + path, FP_HREF_MAX)];
     }
-    if (proto === "javascript:") return ["javascript:", "javascript:"];
+    if (raw.startsWith("javascript:")) return ["javascript:", "javascript:"];
     const noQuery = raw.split(/[?#]/)[0];
     return [cap(raw, HREF_MAX), cap(noQuery, FP_HREF_MAX)];
   }
@@ -326,48 +337,61 @@ function lib(win, env) {
   }
 
   // entry describes one element: the snapshot line fields and its selector (a new
-  // field must also be listed in snapshot.js's EXTRA and in Go's Element.setField). The
-  // fingerprint is not repeated on the wire: it is {tag, role, type, name} plus "fh" (the
-  // fingerprint href, links only); the Go side rebuilds Element.FP from them.
-  function entry(el) {
+  // field must also be handled by Go's Element.setField). The fingerprint is not
+  // repeated on the wire: it is {tag, role, type, name} plus "fh" (the fingerprint href,
+  // links only); the Go side rebuilds Element.FP from them. With rows set, the fields
+  // other than tag, role, type, name, fh and sel are put in e.x (0 when there are none),
+  // the shape of snapshot rows; otherwise they are fields of e.
+  function entry(el, rows) {
     const A = attrsOf(el);
     const f = fields(el, A);
     const tag = f.tag, type = f.type, role = f.role;
+    const html = isHTML(el);
     const e = {tag};
     if (role) e.role = role;
     if (type) e.type = type;
     if (f.name) e.name = f.name;
+    let x = null; // the other fields, in the order Go's decoder was tested with
+    const set = (k, v) => {
+      if (x === null) x = {};
+      x[k] = v;
+    };
     const v = valueOf(el, tag, type, role);
-    if (v !== undefined && v !== "") e.value = v;
-    if (disabledA(el, A)) e.disabled = true;
-    if ((isHTML(el) && (tag === "input" || tag === "textarea") && el.readOnly) || A["aria-readonly"] === "true") e.readonly = true;
-    if (isHTML(el) && tag === "input" && (type === "checkbox" || type === "radio")) {
-      e.checked = !!el.checked;
-      if (el.indeterminate) e.mixed = true;
+    if (v !== undefined && v !== "") set("value", v);
+    if (disabledA(el, A)) set("disabled", true);
+    if ((html && (tag === "input" || tag === "textarea") && el.readOnly) || A["aria-readonly"] === "true") set("readonly", true);
+    if (html && tag === "input" && (type === "checkbox" || type === "radio")) {
+      set("checked", !!el.checked);
+      if (el.indeterminate) set("mixed", true);
     } else if (CHECKABLE.has(role)) {
       const c = A["aria-checked"];
-      e.checked = c === "true";
-      if (c === "mixed") e.mixed = true;
+      set("checked", c === "true");
+      if (c === "mixed") set("mixed", true);
     }
     if (SELECTABLE.has(role)) {
       const s = A["aria-selected"];
-      if (s !== undefined) e.selected = s === "true";
-      else if (tag === "option" && isHTML(el)) e.selected = !!el.selected;
+      if (s !== undefined) set("selected", s === "true");
+      else if (tag === "option" && html) set("selected", !!el.selected);
     }
-    const x = A["aria-expanded"];
-    if (x !== undefined) e.expanded = x === "true";
-    else if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") e.expanded = !!el.parentElement.open;
-    if ((isHTML(el) && el.required) || A["aria-required"] === "true") e.required = true;
-    if (f.href) e.href = f.href;
+    const ex = A["aria-expanded"];
+    if (ex !== undefined) set("expanded", ex === "true");
+    else if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") set("expanded", !!el.parentElement.open);
+    if ((html && el.required) || A["aria-required"] === "true") set("required", true);
+    if (f.href) set("href", f.href);
     if (f.fpHref) e.fh = f.fpHref;
     if (isFileInput(el)) {
       const a = collapse(A.accept);
-      if (a) e.accept = cap(a, VALUE_MAX);
-      if (el.multiple) e.multiple = true;
-    } else if (tag === "select" && isHTML(el) && el.multiple) {
-      e.multiple = true;
+      if (a) set("accept", cap(a, VALUE_MAX));
+      if (el.multiple) set("multiple", true);
+    } else if (tag === "select" && html && el.multiple) {
+      set("multiple", true);
     }
     e.sel = selector(el);
+    if (rows) {
+      e.x = x === null ? 0 : x;
+    } else if (x !== null) {
+      for (const k of Object.keys(x)) e[k] = x[k];
+    }
     return e;
   }
 
@@ -381,6 +405,7 @@ function lib(win, env) {
   const pathCache = new Map();
   const stepCache = new Map();
   const tagCache = new Map();
+  const docEl = doc.documentElement, docBody = doc.body;
 
   function stableId(el, root) {
     const id = el.id;
@@ -399,28 +424,37 @@ function lib(win, env) {
     return m.get(id) === 1 ? "#" + win.CSS.escape(id) : "";
   }
 
+  // step is el's CSS step below its parent: its tag, with :nth-of-type(k) when a
+  // sibling shares the tag. The steps of all of a parent's children are made at once.
   function step(el) {
     const parent = el.parentNode;
-    let s = stepCache.get(parent);
-    if (!s) {
-      s = {idx: new Map(), counts: new Map()};
-      const kids = parent.children;
-      for (let i = 0; i < kids.length; i++) {
-        const k = kids[i];
+    let steps = stepCache.get(parent);
+    if (!steps) {
+      const counts = new Map();
+      for (let k = parent.firstElementChild; k; k = k.nextElementSibling) {
         const t = k.localName;
-        const n = (s.counts.get(t) || 0) + 1;
-        s.counts.set(t, n);
-        s.idx.set(k, n);
+        counts.set(t, (counts.get(t) || 0) + 1);
       }
-      stepCache.set(parent, s);
+      steps = new Map();
+      const seen = new Map();
+      for (let k = parent.firstElementChild; k; k = k.nextElementSibling) {
+        const t = k.localName;
+        let tag = tagCache.get(t);
+        if (tag === undefined) {
+          tag = win.CSS.escape(t);
+          tagCache.set(t, tag);
+        }
+        if (counts.get(t) === 1) {
+          steps.set(k, tag);
+        } else {
+          const n = (seen.get(t) || 0) + 1;
+          seen.set(t, n);
+          steps.set(k, tag + ":nth-of-type(" + n + ")");
+        }
+      }
+      stepCache.set(parent, steps);
     }
-    const t = el.localName;
-    let tag = tagCache.get(t);
-    if (tag === undefined) {
-      tag = win.CSS.escape(t);
-      tagCache.set(t, tag);
-    }
-    return s.counts.get(t) === 1 ? tag : tag + ":nth-of-type(" + s.idx.get(el) + ")";
+    return steps.get(el);
   }
 
   function pathIn(el, root) {
@@ -428,8 +462,8 @@ function lib(win, env) {
     if (p !== undefined) return p;
     const id = stableId(el, root);
     if (id) p = id;
-    else if (el === doc.documentElement) p = "html";
-    else if (el === doc.body) p = "body";
+    else if (el === docEl) p = "html";
+    else if (el === docBody) p = "body";
     else {
       const parent = el.parentElement;
       if (!parent) p = (root === doc ? "" : ":host>") + step(el);
@@ -440,6 +474,8 @@ function lib(win, env) {
   }
 
   function selector(el) {
+    const root = el.getRootNode();
+    if (root === doc) return [pathIn(el, doc)];
     const segs = [];
     let cur = el;
     for (;;) {

@@ -10,13 +10,11 @@ async function snapshot(win, args, lib) {
   // (≈0.2 ms per KB measured): [tag, role, type, name, fh, k, rest, extra], where the
   // selector (segments joined by "\n", which CSS.escape never leaves in a selector) is
   // the first k UTF-16 units of the previous row's selector followed by rest, and extra
-  // holds the remaining fields, or 0.
+  // holds the remaining fields, or 0 (lib.entry's rows form).
   const rows = new Array(n);
-  // The entry fields other than the row's own columns (lib.entry sets no others).
-  const EXTRA = ["value", "disabled", "readonly", "checked", "mixed", "selected", "expanded", "required", "href", "accept", "multiple"];
   let prev = "";
   for (let i = 0; i < n; i++) {
-    const e = lib.entry(all[i]);
+    const e = lib.entry(all[i], true);
     const sel = e.sel.length === 1 ? e.sel[0] : e.sel.join("\n");
     const m = Math.min(sel.length, prev.length);
     let k = 0;
@@ -26,14 +24,7 @@ async function snapshot(win, args, lib) {
       if (c >= 0xd800 && c <= 0xdbff) k--; // never split a surrogate pair
     }
     prev = sel;
-    let extra = 0;
-    for (let j = 0; j < EXTRA.length; j++) {
-      const v = e[EXTRA[j]];
-      if (v === undefined) continue;
-      if (extra === 0) extra = {};
-      extra[EXTRA[j]] = v;
-    }
-    rows[i] = [e.tag, e.role || "", e.type || "", e.name || "", e.fh || "", k, sel.slice(k), extra];
+    rows[i] = [e.tag, e.role || "", e.type || "", e.name || "", e.fh || "", k, sel.slice(k), e.x];
   }
   const out = {
     title: lib.collapse(doc.title),
