@@ -115,21 +115,17 @@ func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script 
 	} else if s.opts.PageRealmOnly {
 		info.reason = "the page realm was chosen by configuration"
 	}
-	resident := !info.isolated && sent == nil && residentScripts[script.Name()]
-	switch {
-	case resident:
-		src, err = script.PageCall(args)
-	case !info.isolated:
-		src, err = script.Page(args)
-	}
-	if err != nil {
-		return info, errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
-	}
 	var res string
-	if resident {
-		res, err = s.callResident(ctx, pg, console, script, src)
+	if !info.isolated && sent == nil && residentScripts[script.Name()] {
+		res, err = s.callResident(ctx, pg, console, script, args)
 	} else {
-		res, err = s.evaluate(ctx, pg, console, src, "", sent)
+		if !info.isolated {
+			src, err = script.Page(args)
+		}
+		if err != nil {
+			return info, errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
+		}
+		res, err = s.evaluate(ctx, pg, console, src, evalOpts{sent: sent, pipelined: sent != nil})
 	}
 	if err != nil {
 		return info, err
@@ -150,55 +146,91 @@ func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script 
 // call: those called again and again on one document, with a large source.
 var residentScripts = map[string]bool{pagejs.Snapshot.Name(): true}
 
-// callResident evaluates call, a resident's PageCall expression, in the
-// page realm of the document whose console is console, installing the
-// resident first when this document has none yet, or none any more.
-func (s *Session) callResident(ctx context.Context, pg page, console string, script pagejs.Script, call string) (string, error) {
+// residentPending marks a resident being installed.
+const residentPending = "pending"
+
+// callResident evaluates script with args in the page realm of the
+// document whose console is console: through the document's resident when
+// it has one, else as a whole script, with the resident's installation
+// sent right behind it (so it costs this call nothing). A resident that
+// disappeared is forgotten and the call made again.
+func (s *Session) callResident(ctx context.Context, pg page, console string, script pagejs.Script, args any) (string, error) {
+	name := script.Name()
 	for attempt := 0; ; attempt++ {
-		actor, err := s.resident(ctx, pg, console, script)
-		if err != nil {
-			return "", err
+		s.mu.Lock()
+		if pg.sel.residentConsole != console {
+			pg.sel.residentConsole, pg.sel.residents = console, map[string]string{}
 		}
-		res, err := s.evaluate(ctx, pg, console, call, actor, nil)
+		actor := pg.sel.residents[name]
+		install := actor == ""
+		if install {
+			pg.sel.residents[name] = residentPending
+		}
+		s.mu.Unlock()
+		if actor == "" || actor == residentPending {
+			src, err := script.Page(args)
+			if err != nil {
+				return "", errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
+			}
+			o := evalOpts{}
+			installing := false
+			if install {
+				o.sent = func() {
+					installing = true
+					go s.install(pg.c, pg.sel, console, script)
+				}
+			}
+			res, err := s.evaluate(ctx, pg, console, src, o)
+			if install && !installing { // never sent: nothing is being installed
+				s.mu.Lock()
+				if pg.sel.residentConsole == console && pg.sel.residents[name] == residentPending {
+					delete(pg.sel.residents, name)
+				}
+				s.mu.Unlock()
+			}
+			return res, err
+		}
+		call, err := script.PageCall(args)
+		if err != nil {
+			return "", errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
+		}
+		res, err := s.evaluate(ctx, pg, console, call, evalOpts{self: actor})
 		if err != nil || attempt > 0 || !residentMissing(res) {
 			return res, err
 		}
-		s.log.Debug("resident gone; installing it again", "script", script.Name())
+		s.log.Debug("resident gone; evaluating the script again", "script", name)
 		s.mu.Lock()
-		if pg.sel.residentConsole == console && pg.sel.residents[script.Name()] == actor {
-			delete(pg.sel.residents, script.Name())
+		if pg.sel.residentConsole == console && pg.sel.residents[name] == actor {
+			delete(pg.sel.residents, name)
 		}
 		s.mu.Unlock()
 	}
 }
 
-// resident returns the object actor of script's resident in the document
-// whose console is console, installing it when needed.
-func (s *Session) resident(ctx context.Context, pg page, console string, script pagejs.Script) (string, error) {
-	s.mu.Lock()
-	if pg.sel.residentConsole != console {
-		pg.sel.residentConsole, pg.sel.residents = console, map[string]string{}
-	}
-	actor := pg.sel.residents[script.Name()]
-	s.mu.Unlock()
-	if actor != "" {
-		return actor, nil
-	}
+// install makes script resident in the page realm of the document whose
+// console is console, in the background, and records its actor in sel
+// unless the document changed meanwhile (its actors then went with it).
+func (s *Session) install(c *rdp.Client, sel *selection, console string, script pagejs.Script) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	src, err := script.PageResident()
-	if err != nil {
-		return "", err
-	}
-	// Creating the function runs no page code: no dialog can hold it back.
-	if actor, err = pg.c.EvaluateObject(ctx, console, src, rdp.EvalOptions{}); err != nil {
-		return "", err
+	actor := ""
+	if err == nil {
+		// Creating the function runs no page code: no dialog can hold it back.
+		actor, err = c.EvaluateObject(ctx, console, src, rdp.EvalOptions{})
 	}
 	s.mu.Lock()
-	s.installs++
-	if pg.sel.residentConsole == console {
-		pg.sel.residents[script.Name()] = actor
+	defer s.mu.Unlock()
+	if sel.residentConsole != console || sel.residents[script.Name()] != residentPending {
+		return
 	}
-	s.mu.Unlock()
-	return actor, nil
+	if err != nil {
+		s.log.Debug("could not install a resident script", "script", script.Name(), "error", err)
+		delete(sel.residents, script.Name())
+		return
+	}
+	sel.residents[script.Name()] = actor
+	s.installs++
 }
 
 // residentMissing reports whether res is the envelope of a resident call
@@ -230,14 +262,21 @@ const (
 	dialogRecheck    = time.Second
 )
 
-// evaluate evaluates src on console, with the object actor self bound as
-// _self when it is not empty, watching for a dialog that holds it back.
-func (s *Session) evaluate(ctx context.Context, pg page, console, src, self string, sent func()) (string, error) {
-	if sent != nil {
-		// Pipelined evaluations (upload chunks) queue behind each other, so
-		// they are slow by design, and they run no page code that could open
-		// a dialog: watching for one would only add work for Firefox.
-		return pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true, Sent: sent})
+// evalOpts tune evaluate.
+type evalOpts struct {
+	self string // an object actor bound as _self (a resident)
+	sent func() // called once the request is on the wire
+	// pipelined evaluations (upload chunks) queue behind each other, so they
+	// are slow by design, and they run no page code that could open a
+	// dialog: watching for one would only add work for Firefox.
+	pipelined bool
+}
+
+// evaluate evaluates src on console, watching for a dialog that holds it
+// back unless o.pipelined.
+func (s *Session) evaluate(ctx context.Context, pg page, console, src string, o evalOpts) (string, error) {
+	if o.pipelined {
+		return pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true, Sent: o.sent})
 	}
 	ectx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -266,7 +305,7 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src, self stri
 			}
 		}
 	}()
-	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Self: self})
+	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Self: o.self, Sent: o.sent})
 	if err != nil {
 		var de *Error
 		if errors.As(context.Cause(ectx), &de) {
