@@ -63,4 +63,3 @@ func TestFirefoxLinkHrefs(t *testing.T) {
 		}
 	}
 }
-
