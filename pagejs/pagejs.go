@@ -12,6 +12,15 @@
 //     window, page monkeypatches are invisible, and privileged helpers (trusted events,
 //     nsITextInputProcessor, mozSetFileArray) are reached through env.
 //
+// A page script can also be made resident in a document's page realm
+// ([Script.PageResident], then [Script.PageCall] per call): the server keeps the one
+// function it creates as a console object actor and calls it through the console's
+// _self binding, so the engine reuses the compiled code. The server does this for
+// [Snapshot].
+//
+// Every wrapper is strict mode code: page functions a script calls cannot reach it
+// through Function.prototype.caller.
+//
 // Chrome scripts ([DialogState], [DialogAnswer], tab management) run in the parent
 // process console and are `function name(args, env)`.
 //

@@ -22,6 +22,11 @@
 //   - Strings of 10,000 UTF-16 units or more come back as long-string actors;
 //     they are fetched with substring requests and joined as UTF-16, because a
 //     chunk can end inside a surrogate pair.
+//   - EvaluateObject keeps an evaluation's object result as an actor (alive
+//     until released or until its target goes away); EvalOptions.Self binds
+//     such an actor as _self in a later evaluation on the same target
+//     (selectedObjectActor), which is how a function created once is called
+//     again.
 //   - WatchTab follows a tab with the watcher actor: every navigation
 //     replaces the top-level target and its console actor, and a pending
 //     evaluation on a destroyed target never gets a result, so it is failed
