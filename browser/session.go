@@ -218,9 +218,14 @@ func (s *Session) dropBroken() {
 }
 
 func (s *Session) dropLocked() {
-	if s.sel != nil && s.sel.watch != nil {
-		s.sel.watch.Close()
-		s.sel.watch = nil
+	if s.sel != nil {
+		if s.sel.watch != nil {
+			s.sel.watch.Close()
+			s.sel.watch = nil
+		}
+		// Actor names start over with a new connection (and a restarted
+		// Firefox): a resident's name could come back meaning something else.
+		s.sel.residentConsole, s.sel.residents = "", nil
 	}
 	if s.client != nil {
 		s.client.Close()
