@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -138,6 +139,20 @@ func open(t testing.TB, path string) *page {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return p
+}
+
+// assign navigates the page (test code: location.assign) to path and waits, bounded,
+// until the tab's current document is that page and no longer the window from.
+func (p *page) assign(path string, from int64) {
+	p.t.Helper()
+	p.js(`location.assign(` + strconv.Quote(path) + `)`)
+	deadline := time.Now().Add(10 * time.Second)
+	for tg := p.target(); tg.InnerWindowID == from || !strings.HasSuffix(tg.URL, path); tg = p.target() {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the page never navigated to %s: %s", path, tg.URL)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func (p *page) target() rdp.Target {

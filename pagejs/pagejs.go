@@ -307,8 +307,9 @@ func (s Script) Isolated(innerWindowID int64, args any) (string, error) {
 // caller keeps as an object actor (rdp.Client.EvaluateObject) and calls with
 // [Script.PageCall]. A resident is compiled once per document, so its later calls send
 // a few hundred bytes instead of the sources and run code that the JavaScript engine
-// has already optimized (measured on the large fixture: the page walk of a snapshot
-// ≈35 ms cold, ≈25 ms resident). The function is reachable only through that actor.
+// has already optimized (measured on the large fixture, page text left out: a snapshot
+// call ≈62 ms as a fresh script, ≈47 ms resident, medians of 40). The function is
+// reachable only through that actor.
 func (s Script) PageResident() (string, error) {
 	if s.realms&realmPage == 0 {
 		return "", fmt.Errorf("%w: %s in the page realm", ErrRealm, s.name)

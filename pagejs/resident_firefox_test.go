@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -86,14 +85,7 @@ func TestFirefoxResidentMissing(t *testing.T) {
 	}
 	actor := p.resident(pagejs.Snapshot)
 	before := p.target()
-	p.js(`location.assign("/labels.html")`)
-	deadline := time.Now().Add(10 * time.Second)
-	for tg := p.target(); tg.InnerWindowID == before.InnerWindowID || !strings.HasSuffix(tg.URL, "/labels.html"); tg = p.target() {
-		if time.Now().After(deadline) {
-			t.Fatalf("the page never navigated: %s", tg.URL)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	p.assign("/labels.html", before.InnerWindowID)
 	if err := p.call(actor, pagejs.Snapshot, pagejs.SnapshotArgs{}, &pagejs.SnapshotResult{}); !isCode(err, pagejs.CodeResidentMissing) {
 		t.Errorf("call with the previous document's resident: %v, want %s", err, pagejs.CodeResidentMissing)
 	}

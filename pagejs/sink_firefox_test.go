@@ -5,9 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
@@ -213,14 +211,7 @@ func TestFirefoxUploadSinkNavigation(t *testing.T) {
 	if err := p.c.RequestData(p.ctx, actor, pagejs.SinkChunk{"chunk", key, 0, 0}, files[0].data, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	p.js(`location.assign("/labels.html")`)
-	deadline := time.Now().Add(10 * time.Second)
-	for tg := p.target(); tg.InnerWindowID == br.Window || !strings.HasSuffix(tg.URL, "/labels.html"); tg = p.target() {
-		if time.Now().After(deadline) {
-			t.Fatalf("the page never navigated: %s", tg.URL)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	p.assign("/labels.html", br.Window)
 	if got := sinkCode(p.c.Request(p.ctx, actor, pagejs.SinkKey{"deliver", key}, nil)); got != pagejs.CodeTargetReplaced {
 		t.Errorf("deliver after navigation: %q, want target_replaced", got)
 	}
