@@ -456,6 +456,22 @@ func TestResidentSnapshot(t *testing.T) {
 		snapshot(t, s)
 	}
 	installed(3)
+	// An installation that fails (here: on a console that does not exist) is not
+	// tried again for that document, whose snapshots evaluate the whole script.
+	s.mu.Lock()
+	sel, c := s.sel, s.client
+	saved, savedConsole := sel.residents, sel.residentConsole
+	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]string{pagejs.Snapshot.Name(): residentPending}
+	s.mu.Unlock()
+	s.install(c, sel, "server1.conn99.nosuchconsole", pagejs.Snapshot)
+	s.mu.Lock()
+	got := sel.residents[pagejs.Snapshot.Name()]
+	sel.residents, sel.residentConsole = saved, savedConsole
+	s.mu.Unlock()
+	if got != residentFailed {
+		t.Errorf("after a failed installation the resident is %q, want %q", got, residentFailed)
+	}
+	installed(3)
 }
 
 // sameLines compares two snapshots' texts without their first line (which names the

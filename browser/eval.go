@@ -146,8 +146,12 @@ func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script 
 // call: those called again and again on one document, with a large source.
 var residentScripts = map[string]bool{pagejs.Snapshot.Name(): true}
 
-// residentPending marks a resident being installed.
-const residentPending = "pending"
+// Marks in selection.residents: a resident being installed, and one that
+// could not be (not tried again in that document).
+const (
+	residentPending = "pending"
+	residentFailed  = "failed"
+)
 
 // callResident evaluates script with args in the page realm of the
 // document whose console is console: through the document's resident when
@@ -167,7 +171,7 @@ func (s *Session) callResident(ctx context.Context, pg page, console string, scr
 			pg.sel.residents[name] = residentPending
 		}
 		s.mu.Unlock()
-		if actor == "" || actor == residentPending {
+		if actor == "" || actor == residentPending || actor == residentFailed {
 			src, err := script.Page(args)
 			if err != nil {
 				return "", errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
@@ -225,8 +229,8 @@ func (s *Session) install(c *rdp.Client, sel *selection, console string, script 
 		return
 	}
 	if err != nil {
-		s.log.Debug("could not install a resident script", "script", script.Name(), "error", err)
-		delete(sel.residents, script.Name())
+		s.log.Info("could not install a resident script; this document's snapshots evaluate it whole", "script", script.Name(), "error", err)
+		sel.residents[script.Name()] = residentFailed
 		return
 	}
 	sel.residents[script.Name()] = actor
