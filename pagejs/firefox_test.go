@@ -3,6 +3,7 @@ package pagejs_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"strconv"
@@ -83,62 +84,71 @@ func chrome(t testing.TB, ctx context.Context, c *rdp.Client, s pagejs.Script, a
 func open(t testing.TB, path string) *page {
 	t.Helper()
 	c, ctx := dial(t)
-	var (
-		tr  pagejs.TabResult
-		tab rdp.Tab
-	)
 	// A tab opened while a fresh Firefox is still starting up was seen (rarely)
-	// never to be listed; such a tab is closed and another one opened.
+	// never to be listed, or to stay on about:blank for good; such a tab is closed
+	// and another one opened, at most three times.
 	for attempt := 1; ; attempt++ {
-		if err := chrome(t, ctx, c, pagejs.TabOpen, pagejs.TabOpenArgs{URL: fixtureServer.URL + path}, &tr); err != nil {
-			t.Fatalf("TabOpen: %v", err)
-		}
-		opened := tr
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			if c.Err() == nil {
-				_ = chrome(t, ctx, c, pagejs.TabClose, pagejs.TabArgs(opened), nil)
-			}
-		})
-		var err error
-		deadline := time.Now().Add(15 * time.Second)
-		for {
-			if tab, err = c.GetTab(ctx, tr.BrowserID); err == nil || time.Now().After(deadline) {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		p, err := openOnce(t, c, ctx, path)
 		if err == nil {
-			break
+			return p
 		}
 		if attempt == 3 {
-			t.Fatalf("tab %d never listed: %v", tr.BrowserID, err)
+			t.Fatalf("opening %s: %v", path, err)
 		}
-		t.Logf("tab %d never listed (%v); opening another", tr.BrowserID, err)
+		t.Logf("opening %s: %v; opening another tab", path, err)
+	}
+}
+
+func openOnce(t testing.TB, c *rdp.Client, ctx context.Context, path string) (*page, error) {
+	var tr pagejs.TabResult
+	if err := chrome(t, ctx, c, pagejs.TabOpen, pagejs.TabOpenArgs{URL: fixtureServer.URL + path}, &tr); err != nil {
+		t.Fatalf("TabOpen: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if c.Err() == nil {
+			_ = chrome(t, ctx, c, pagejs.TabClose, pagejs.TabArgs(tr), nil)
+		}
+	})
+	var (
+		tab rdp.Tab
+		err error
+	)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		if tab, err = c.GetTab(ctx, tr.BrowserID); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("tab %d never listed: %w", tr.BrowserID, err)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	w, err := c.WatchTab(ctx, tab)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
-	p := &page{t: t, ctx: ctx, c: c, w: w, id: tr.BrowserID}
 	// The new tab starts on about:blank and then loads the fixture; that load
 	// may already be over when the watch begins, so poll the current document
 	// (bounded) instead of waiting for a navigation that may never come.
-	wctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
+	deadline = time.Now().Add(20 * time.Second)
 	for {
+		wctx, cancel := context.WithDeadline(ctx, deadline)
 		tg, err := w.WaitReady(wctx, "complete")
-		if err != nil {
-			t.Fatalf("the fixture tab never finished loading %s: %v", path, err)
-		}
-		if strings.HasPrefix(tg.URL, fixtureServer.URL) {
-			break
+		cancel()
+		switch {
+		case err == nil && strings.HasPrefix(tg.URL, fixtureServer.URL):
+			return &page{t: t, ctx: ctx, c: c, w: w, id: tr.BrowserID}, nil
+		case err != nil && ctx.Err() != nil:
+			t.Fatal(err)
+		case err != nil || time.Now().After(deadline):
+			w.Close()
+			return nil, fmt.Errorf("tab %d never finished loading (at %q): %v", tr.BrowserID, tg.URL, err)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return p
 }
 
 // assign navigates the page (test code: location.assign) to path and waits, bounded,
