@@ -472,6 +472,32 @@ func TestResidentSnapshot(t *testing.T) {
 		t.Errorf("after a failed installation the resident is %q, want %q", got, residentFailed)
 	}
 	installed(3)
+	// A first call that never reaches Firefox (cancelled) leaves no installation
+	// pending: the next call installs.
+	pg, err := s.selected(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := pg.sel.watch.Current(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	pg.sel.residentConsole, pg.sel.residents = "", nil
+	s.mu.Unlock()
+	cancelled, stop := context.WithCancel(ctx)
+	stop()
+	if _, err := s.callResident(cancelled, pg, tg.ConsoleActor, pagejs.Snapshot, pagejs.SnapshotArgs{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", err)
+	}
+	s.mu.Lock()
+	mark, ok := pg.sel.residents[pagejs.Snapshot.Name()]
+	s.mu.Unlock()
+	if ok {
+		t.Errorf("a call never sent left the resident marked %q", mark)
+	}
+	snapshot(t, s)
+	installed(4)
 }
 
 // sameLines compares two snapshots' texts without their first line (which names the

@@ -620,6 +620,20 @@ func (p *page) received() map[string]string {
 	return out
 }
 
+// checkReceived checks that the page's input named input received files, byte for byte
+// (size, type and the SHA-256 the page computed).
+func (p *page) checkReceived(input string, files []testFile) {
+	p.t.Helper()
+	got := p.received()
+	for _, f := range files {
+		sum := sha256.Sum256(f.data)
+		want := fmt.Sprintf("%d:%s:%s", len(f.data), f.typ, hex.EncodeToString(sum[:]))
+		if got[input+"/"+f.name] != want {
+			p.t.Errorf("%s: page received %q, want %q", f.name, got[input+"/"+f.name], want)
+		}
+	}
+}
+
 func TestFirefoxUpload(t *testing.T) {
 	for _, r := range realms {
 		t.Run(string(r), func(t *testing.T) {
@@ -641,11 +655,7 @@ func TestFirefoxUpload(t *testing.T) {
 			if resume.Name != "Attach résumé" || resume.Accept != ".pdf,.doc,.docx" || !multi.Multiple {
 				t.Fatalf("file inputs: %+v %+v", resume, multi)
 			}
-			files := []testFile{
-				{`cv "final" \ résumé.pdf`, "application/pdf", randomBytes(t, 300_000)},
-				{"notes 🌍.txt", "text/plain", []byte("hello")},
-				{"empty.bin", "application/octet-stream", nil},
-			}
+			files := awkwardFiles(t)
 			res, err := p.upload(r, multi, files, 64<<10)
 			if err != nil {
 				t.Fatal(err)
@@ -653,14 +663,7 @@ func TestFirefoxUpload(t *testing.T) {
 			if !res.Dispatched || res.Trusted != (r == isolatedRealm) || len(res.Files) != 3 || len(res.Warnings) != 0 {
 				t.Errorf("result %+v", res)
 			}
-			got := p.received()
-			for _, f := range files {
-				sum := sha256.Sum256(f.data)
-				want := fmt.Sprintf("%d:%s:%s", len(f.data), f.typ, hex.EncodeToString(sum[:]))
-				if got["multi/"+f.name] != want {
-					t.Errorf("%s: page received %q, want %q", f.name, got["multi/"+f.name], want)
-				}
-			}
+			p.checkReceived("multi", files)
 			if ev := p.js(`document.getElementById("events").textContent`); ev != fmt.Sprintf("multi:input:%v;multi:change:%v;", r == isolatedRealm, r == isolatedRealm) {
 				t.Errorf("events %q", ev)
 			}

@@ -365,11 +365,13 @@ func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string 
 		b.WriteString(s.src)
 		b.WriteString(`); `)
 		b.WriteString(residentBody)
+		b.WriteString(`return JSON.stringify({ok: true, value: await f(win, args, `)
 		if s.noLib {
-			b.WriteString(`return JSON.stringify({ok: true, value: await f(win, args, null, env)}); `)
+			b.WriteString(`null`)
 		} else {
-			b.WriteString(`return JSON.stringify({ok: true, value: await f(win, args, lib(win, env), env)}); `)
+			b.WriteString(`lib(win, env)`)
 		}
+		b.WriteString(`, env)}); `)
 		b.WriteString(catchBody)
 		b.WriteString(residentTail)
 		return b.String()

@@ -1,10 +1,8 @@
 package pagejs_test
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -40,6 +38,17 @@ func sinkCode(err error) string {
 	return ""
 }
 
+// awkwardFiles are three files to upload: a 300 KB one whose name has quotes, a
+// backslash and non-ASCII letters, a text file with an emoji in its name, and an empty
+// one.
+func awkwardFiles(t testing.TB) []testFile {
+	return []testFile{
+		{`cv "final" \ résumé.pdf`, "application/pdf", randomBytes(t, 300_000)},
+		{"notes 🌍.txt", "text/plain", []byte("hello")},
+		{"empty.bin", "application/octet-stream", nil},
+	}
+}
+
 func meta(files []testFile) []pagejs.UploadFile {
 	var m []pagejs.UploadFile
 	for _, f := range files {
@@ -48,19 +57,28 @@ func meta(files []testFile) []pagejs.UploadFile {
 	return m
 }
 
-// sinkUpload runs the server's sink flow: UploadBegin with Sink in the isolated realm,
-// begin, chunks as plain packets, deliver, UploadFinish.
-func (p *page) sinkUpload(actor string, e pagejs.Element, files []testFile, chunk int) (pagejs.UploadFinishResult, error) {
+// sinkStage starts an upload the server's way: UploadBegin with Sink in the isolated
+// realm announcing staged, then the sink's begin announcing sent (the same files,
+// unless a test wants a mismatch). It returns the key and the page's window.
+func (p *page) sinkStage(actor string, e pagejs.Element, staged, sent []testFile) (string, int64) {
 	p.t.Helper()
 	key := hex.EncodeToString(randomBytes(p.t, 32))
 	var br pagejs.UploadBeginResult
-	p.must(isolatedRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: e.Sel, FP: e.FP, Files: meta(files), Sink: true}, &br)
+	p.must(isolatedRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: e.Sel, FP: e.FP, Files: meta(staged), Sink: true}, &br)
 	if br.Window != p.target().InnerWindowID {
 		p.t.Fatalf("UploadBegin window %d, want %d", br.Window, p.target().InnerWindowID)
 	}
-	if err := p.c.Request(p.ctx, actor, pagejs.SinkBegin{"begin", key, br.Window, p.id, meta(files)}, nil); err != nil {
+	if err := p.c.Request(p.ctx, actor, pagejs.SinkBegin{"begin", key, br.Window, p.id, meta(sent)}, nil); err != nil {
 		p.t.Fatalf("sink begin: %v", err)
 	}
+	return key, br.Window
+}
+
+// sinkUpload runs the server's sink flow: sinkStage, chunks as plain packets,
+// deliver, UploadFinish.
+func (p *page) sinkUpload(actor string, e pagejs.Element, files []testFile, chunk int) (pagejs.UploadFinishResult, error) {
+	p.t.Helper()
+	key, _ := p.sinkStage(actor, e, files, files)
 	for fi, f := range files {
 		for i, off := 0, 0; off < len(f.data); i, off = i+1, off+chunk {
 			end := min(off+chunk, len(f.data))
@@ -94,11 +112,7 @@ func TestFirefoxUploadSink(t *testing.T) {
 	s := p.snapshot(isolatedRealm)
 	multi := find(t, s, "", "Attachments")
 	resume := find(t, s, "", "Attach résumé")
-	files := []testFile{
-		{`cv "final" \ résumé.pdf`, "application/pdf", randomBytes(t, 300_000)},
-		{"notes 🌍.txt", "text/plain", []byte("hello")},
-		{"empty.bin", "application/octet-stream", nil},
-	}
+	files := awkwardFiles(t)
 	res, err := p.sinkUpload(actor, multi, files, 64<<10)
 	if err != nil {
 		t.Fatal(err)
@@ -106,14 +120,7 @@ func TestFirefoxUploadSink(t *testing.T) {
 	if !res.Dispatched || !res.Trusted || len(res.Files) != 3 {
 		t.Errorf("result %+v", res)
 	}
-	got := p.received()
-	for _, f := range files {
-		sum := sha256.Sum256(f.data)
-		want := fmt.Sprintf("%d:%s:%s", len(f.data), f.typ, hex.EncodeToString(sum[:]))
-		if got["multi/"+f.name] != want {
-			t.Errorf("%s: page received %q, want %q", f.name, got["multi/"+f.name], want)
-		}
-	}
+	p.checkReceived("multi", files)
 	if ev := p.js(`document.getElementById("events").textContent`); ev != "multi:input:true;multi:change:true;" {
 		t.Errorf("events %q", ev)
 	}
@@ -202,16 +209,11 @@ func TestFirefoxUploadSinkNavigation(t *testing.T) {
 	actor := p.sink()
 	multi := find(t, p.snapshot(isolatedRealm), "", "Attachments")
 	files := []testFile{{"a.bin", "application/octet-stream", randomBytes(t, 100)}}
-	key := hex.EncodeToString(randomBytes(t, 32))
-	var br pagejs.UploadBeginResult
-	p.must(isolatedRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: multi.Sel, FP: multi.FP, Files: meta(files), Sink: true}, &br)
-	if err := p.c.Request(p.ctx, actor, pagejs.SinkBegin{"begin", key, br.Window, p.id, meta(files)}, nil); err != nil {
-		t.Fatal(err)
-	}
+	key, window := p.sinkStage(actor, multi, files, files)
 	if err := p.c.RequestData(p.ctx, actor, pagejs.SinkChunk{"chunk", key, 0, 0}, files[0].data, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	p.assign("/labels.html", br.Window)
+	p.assign("/labels.html", window)
 	if got := sinkCode(p.c.Request(p.ctx, actor, pagejs.SinkKey{"deliver", key}, nil)); got != pagejs.CodeTargetReplaced {
 		t.Errorf("deliver after navigation: %q, want target_replaced", got)
 	}
@@ -225,12 +227,7 @@ func TestFirefoxUploadSinkMismatch(t *testing.T) {
 	multi := find(t, p.snapshot(isolatedRealm), "", "Attachments")
 	staged := []testFile{{"a.bin", "application/octet-stream", randomBytes(t, 10)}}
 	sent := []testFile{{"b.bin", "application/octet-stream", staged[0].data}}
-	key := hex.EncodeToString(randomBytes(t, 32))
-	var br pagejs.UploadBeginResult
-	p.must(isolatedRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: multi.Sel, FP: multi.FP, Files: meta(staged), Sink: true}, &br)
-	if err := p.c.Request(p.ctx, actor, pagejs.SinkBegin{Type: "begin", Key: key, InnerWindowID: br.Window, BrowserID: p.id, Files: meta(sent)}, nil); err != nil {
-		t.Fatal(err)
-	}
+	key, _ := p.sinkStage(actor, multi, staged, sent)
 	if err := p.c.RequestData(p.ctx, actor, pagejs.SinkChunk{Type: "chunk", Key: key}, sent[0].data, nil, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@
 //     they are fetched with substring requests and joined as UTF-16, because a
 //     chunk can end inside a surrogate pair.
 //   - EvaluateObject keeps an evaluation's object result as an actor (alive
-//     until released or until its target goes away); EvalOptions.Self binds
+//     until its target goes away, or a "release" request); EvalOptions.Self binds
 //     such an actor as _self in a later evaluation on the same target
 //     (selectedObjectActor), which is how a function created once is called
 //     again.

@@ -75,57 +75,46 @@ type evalResult struct {
 // the connection stays open: results are matched by id, so a slow script
 // (say, one blocked by an alert) does not make the connection suspect.
 func (c *Client) EvaluateString(ctx context.Context, consoleActor, src string, opts EvalOptions) (string, error) {
-	s, err := c.evaluateString(ctx, consoleActor, src, opts)
-	if err != nil {
-		if IsNoSuchActor(err) || errors.Is(err, ErrTargetGone) {
-			c.forgetConsole(consoleActor)
-		}
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return "", err
-		}
-		return "", fmt.Errorf("rdp: evaluateJSAsync on %s: %w", consoleActor, err)
+	raw, err := c.evaluate(ctx, consoleActor, src, opts)
+	var s string
+	if err == nil {
+		s, err = c.resultString(ctx, raw)
 	}
-	return s, nil
-}
-
-func (c *Client) evaluateString(ctx context.Context, console, src string, opts EvalOptions) (string, error) {
-	raw, err := c.evaluate(ctx, console, src, opts)
-	if err != nil {
-		return "", err
-	}
-	return c.resultString(ctx, raw)
+	return s, c.evalErr(ctx, consoleActor, err)
 }
 
 // EvaluateObject evaluates src like EvaluateString, but the result must be
 // an object (a function, say): it returns the object's actor, which stays
-// valid until it is released or its target goes away. The object stays
-// alive for as long as the actor does.
+// valid until its target goes away (or a "release" request is sent to it).
+// The object stays alive for as long as the actor does.
 func (c *Client) EvaluateObject(ctx context.Context, consoleActor, src string, opts EvalOptions) (string, error) {
 	raw, err := c.evaluate(ctx, consoleActor, src, opts)
-	if err == nil {
-		var g grip
-		if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &g) != nil || g.Type != "object" || g.Actor == "" {
-			if g.Type == "longString" && g.Actor != "" {
-				c.release(ctx, g.Actor)
-			}
-			err = protocolError("evaluation returned %.40s, want an object", raw)
-		} else {
-			return g.Actor, nil
+	var g grip
+	if err == nil && (len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &g) != nil || g.Type != "object" || g.Actor == "") {
+		if g.Type == "longString" && g.Actor != "" {
+			c.release(ctx, g.Actor)
 		}
+		err = protocolError("evaluation returned %.40s, want an object", raw)
 	}
-	if IsNoSuchActor(err) || errors.Is(err, ErrTargetGone) {
-		c.forgetConsole(consoleActor)
+	if err != nil {
+		return "", c.evalErr(ctx, consoleActor, err)
 	}
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return "", err
-	}
-	return "", fmt.Errorf("rdp: evaluateJSAsync on %s: %w", consoleActor, err)
+	return g.Actor, nil
 }
 
-// Release frees an object actor (see EvaluateObject), best effort: it is
-// sent in the background and a failure is only logged.
-func (c *Client) Release(actor string) {
-	go c.release(context.Background(), actor)
+// evalErr forgets a console that is gone and names it in err; the caller's
+// own cancellation is returned as it is.
+func (c *Client) evalErr(ctx context.Context, console string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if IsNoSuchActor(err) || errors.Is(err, ErrTargetGone) {
+		c.forgetConsole(console)
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return err
+	}
+	return fmt.Errorf("rdp: evaluateJSAsync on %s: %w", console, err)
 }
 
 // evaluate runs one evaluateJSAsync and returns the evaluation's result

@@ -19,7 +19,6 @@ import (
 // for the user's long-running Firefox, not for one still starting up.
 func (f *Firefox) Settle(ctx context.Context, window, max time.Duration) (time.Duration, bool) {
 	start := time.Now()
-	ticks := clockTicks()
 	prev := f.cpuTicks()
 	for time.Since(start) < max {
 		select {
@@ -28,7 +27,7 @@ func (f *Firefox) Settle(ctx context.Context, window, max time.Duration) (time.D
 		case <-time.After(window):
 		}
 		now := f.cpuTicks()
-		used := time.Duration(float64(now-prev) / ticks * float64(time.Second))
+		used := time.Duration(now-prev) * time.Second / userHZ
 		prev = now
 		if used*20 < window {
 			return time.Since(start), true
@@ -37,9 +36,9 @@ func (f *Firefox) Settle(ctx context.Context, window, max time.Duration) (time.D
 	return time.Since(start), false
 }
 
-// clockTicks is the kernel's USER_HZ: /proc reports CPU times in these units.
-// It is 100 on every Linux architecture this project builds for.
-func clockTicks() float64 { return 100 }
+// userHZ is the unit of the CPU times in /proc (clock ticks per second): 100
+// on every Linux architecture this project builds for.
+const userHZ = 100
 
 // cpuTicks sums user and system CPU time of the processes in Firefox's
 // process group (Firefox and its content processes), in clock ticks.
