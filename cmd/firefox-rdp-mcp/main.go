@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"io"
 	"log/slog"
 	"net"
@@ -66,7 +67,7 @@ func run(args []string) int {
 }
 
 func buildKind() string {
-	if config.Packaged {
+	if build.Packaged {
 		return "packaged build"
 	}
 	return "development build"
@@ -140,7 +141,7 @@ func serve() int {
 		log.Error("cannot tidy inherited file descriptors", "error", err)
 		return 1
 	}
-	mode := sandbox.Mode(cfg.Sandbox)
+	mode := cfg.Sandbox
 
 	var files browser.Files
 	if cfg.UploadsEnabled {

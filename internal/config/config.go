@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -38,12 +39,6 @@ const (
 	EnvSandbox        = "FIREFOX_MCP_SANDBOX"
 )
 
-// Sandbox modes.
-const (
-	SandboxEnforce = "enforce"
-	SandboxOff     = "off"
-)
-
 // Config is the validated configuration.
 type Config struct {
 	Host           string         // as configured, for messages
@@ -57,7 +52,7 @@ type Config struct {
 	LogLevel       slog.Level
 	UploadRoots    []string // absolute, clean directories; empty = anywhere (dev builds)
 	UploadsEnabled bool     // false in packaged builds until UploadRoots is set
-	Sandbox        string   // SandboxEnforce or SandboxOff
+	Sandbox        build.SandboxMode
 }
 
 // Hard bounds on the numeric settings, so a typo cannot make a limit
@@ -80,7 +75,7 @@ type Var struct{ Name, Default, Meaning string }
 // Vars lists every variable with its default in this build.
 func Vars() []Var {
 	logDefault, sandboxMeaning, rootsMeaning := "info", "enforce (default) or off (dev builds only): the Landlock and seccomp sandbox", "colon-separated absolute directories; when set, only regular files beneath them can be uploaded"
-	if Packaged {
+	if build.Packaged {
 		logDefault = "warn"
 		sandboxMeaning = "enforce: the Landlock and seccomp sandbox (cannot be turned off in this build)"
 		rootsMeaning += "; uploads are disabled until it names at least one directory"
@@ -158,7 +153,7 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 
 	// Log level.
 	c.LogLevel = slog.LevelInfo
-	if Packaged {
+	if build.Packaged {
 		c.LogLevel = slog.LevelWarn
 	}
 	if s := strings.TrimSpace(getenv(EnvLogLevel)); s != "" {
@@ -168,18 +163,14 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 	}
 
 	// Sandbox mode.
-	c.Sandbox = SandboxEnforce
-	switch s := strings.TrimSpace(getenv(EnvSandbox)); s {
-	case "", SandboxEnforce:
-	case SandboxOff:
-		if Packaged {
-			bad(EnvSandbox, s, "this is a packaged build: the sandbox cannot be turned off")
-		} else {
-			c.Sandbox = SandboxOff
-		}
-	default:
-		bad(EnvSandbox, s, `must be "enforce" or "off"`)
+	mode, err := build.ParseSandboxMode(strings.TrimSpace(getenv(EnvSandbox)))
+	switch {
+	case errors.Is(err, build.ErrOffPackaged):
+		bad(EnvSandbox, getenv(EnvSandbox), "this is a packaged build: the sandbox cannot be turned off")
+	case err != nil:
+		bad(EnvSandbox, getenv(EnvSandbox), `must be "enforce" or "off"`)
 	}
+	c.Sandbox = mode
 
 	// Upload roots.
 	if s := getenv(EnvUploadRoots); strings.TrimSpace(s) != "" {
@@ -189,7 +180,7 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		}
 		c.UploadRoots = roots
 	}
-	c.UploadsEnabled = !Packaged || len(c.UploadRoots) > 0
+	c.UploadsEnabled = !build.Packaged || len(c.UploadRoots) > 0
 
 	// Host: loopback only, resolved now to an IP literal.
 	c.Host = strings.TrimSpace(getenv(EnvHost))

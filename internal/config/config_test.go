@@ -3,6 +3,7 @@ package config
 import (
 	"context"
 	"errors"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"net/netip"
 	"strings"
 	"testing"
@@ -44,11 +45,11 @@ func TestDefaults(t *testing.T) {
 		c.MaxElements != 500 || c.MaxTextChars != 50000 || c.RequestTimeout != 30*time.Second {
 		t.Errorf("defaults wrong: %+v", c)
 	}
-	if c.Sandbox != SandboxEnforce {
+	if c.Sandbox != build.SandboxEnforce {
 		t.Errorf("Sandbox = %q", c.Sandbox)
 	}
-	if c.UploadsEnabled == Packaged {
-		t.Errorf("UploadsEnabled = %v in a build with Packaged = %v", c.UploadsEnabled, Packaged)
+	if c.UploadsEnabled == build.Packaged {
+		t.Errorf("UploadsEnabled = %v in a build with build.Packaged = %v", c.UploadsEnabled, build.Packaged)
 	}
 }
 
@@ -111,13 +112,13 @@ func TestUploadRoots(t *testing.T) {
 
 func TestSandboxOffOnlyInDevBuilds(t *testing.T) {
 	c, err := load(t, map[string]string{EnvSandbox: "off"})
-	if Packaged {
+	if build.Packaged {
 		if err == nil {
 			t.Fatal("packaged build accepted sandbox off")
 		}
 		return
 	}
-	if err != nil || c.Sandbox != SandboxOff {
+	if err != nil || c.Sandbox != build.SandboxOff {
 		t.Fatalf("dev build: Sandbox = %q, err = %v", c.Sandbox, err)
 	}
 }
