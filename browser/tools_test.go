@@ -215,21 +215,6 @@ func TestUntrustedMarkers(t *testing.T) {
 	}
 }
 
-// TestNeedsFlatten: a line needsFlatten passes over is one flatten leaves as is.
-func TestNeedsFlatten(t *testing.T) {
-	for _, s := range []string{"", "plain", "a\rb", "a\nb", "a\r\nb", "x\u2028y", "x\u2029y", "<<<", "a<b",
-		"résumé", "€ 5", "\u2027", "\u202a", "🌍", "<<", "\xe2", "tab\there"} {
-		if !needsFlatten(s) && flatten.Replace(s) != s {
-			t.Errorf("needsFlatten(%q) = false, but flatten changes it", s)
-		}
-	}
-	for _, s := range []string{"a\nb", "x\u2028y", "x\u2029y", "<<<"} {
-		if !needsFlatten(s) {
-			t.Errorf("needsFlatten(%q) = false", s)
-		}
-	}
-}
-
 func TestCheckURL(t *testing.T) {
 	for _, ok := range []string{"https://example.com/", "http://127.0.0.1:8080/a?b=c#d"} {
 		if _, err := checkURL(ok); err != nil {
@@ -255,15 +240,4 @@ func TestElementLine(t *testing.T) {
 	if got := elementLine("e2", &e); strings.Contains(got, "\n") || !strings.Contains(got, `\"quoted\"`) {
 		t.Errorf("unsafe line: %s", got)
 	}
-}
-
-func FuzzNeedsFlatten(f *testing.F) {
-	for _, s := range []string{"plain", "a\nb", "x\u2028y", "<<<", "€"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if !needsFlatten(s) && flatten.Replace(s) != s {
-			t.Errorf("needsFlatten(%q) = false, but flatten changes it", s)
-		}
-	})
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -165,8 +166,13 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 		text += " through Firefox's privileged file assignment"
 	}
 	text += "; input and change events were dispatched. Nothing was submitted."
-	for _, w := range warnings {
-		text += "\nWarning: " + w
+	if len(warnings) > 0 {
+		// Warnings quote the page's accept attribute: page-derived.
+		u := newUntrusted()
+		for _, w := range warnings {
+			u.field("Warning", w, 300)
+		}
+		text += "\n" + u.String()
 	}
 	files := make([]map[string]any, len(infos))
 	for i, f := range infos {
@@ -174,7 +180,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	}
 	return Result{Text: text, Structured: map[string]any{
 		"element": a.Element, "files": files, "dispatched": fin.Dispatched,
-		"warnings": warnings, "trusted": fin.Trusted,
+		"warnings": pageStrs(warnings), "trusted": fin.Trusted,
 	}}, nil
 }
 
@@ -426,8 +432,9 @@ func verifyUpload(infos []broker.FileInfo, got []pagejs.FileInfo) error {
 	}
 	for i, f := range infos {
 		if got[i].Name != f.Name || got[i].Size != f.Size || got[i].Type != f.MIME {
-			return errorf(CodeUploadAssignFailed, "file %d in the input is %s (%d bytes, %s), expected %s (%d bytes, %s)",
-				i, quote(got[i].Name, 100), got[i].Size, got[i].Type, quote(f.Name, 100), f.Size, f.MIME)
+			return errorf(CodeUploadAssignFailed, "file %d in the input is not the one sent, %s (%d bytes, %s); what the page reports is below",
+				i, quote(f.Name, 100), f.Size, f.MIME).
+				withPage("Name", got[i].Name, 100).withPage("Size", strconv.FormatInt(got[i].Size, 10), 20).withPage("Type", got[i].Type, 100)
 		}
 	}
 	return nil

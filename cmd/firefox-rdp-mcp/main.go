@@ -200,7 +200,7 @@ func (h handler) Tools() []mcp.Tool {
 	var out []mcp.Tool
 	for _, t := range h.s.Tools() {
 		out = append(out, mcp.Tool{
-			Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema,
+			Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema, OutputSchema: t.OutputSchema,
 			Annotations: &mcp.ToolAnnotations{
 				Title: t.Title, ReadOnlyHint: t.Annotations.ReadOnly, DestructiveHint: t.Annotations.Destructive,
 				IdempotentHint: t.Annotations.Idempotent, OpenWorldHint: t.Annotations.OpenWorld,
@@ -218,15 +218,9 @@ func (h handler) CallTool(ctx context.Context, name string, args json.RawMessage
 	if err != nil {
 		e, _ := browser.AsError(err)
 		out := mcp.ToolError(e.Code, e.Message, e.Retryable())
+		out.Text = e.Text() // page-derived values inside markers
 		if len(e.Details) > 0 || e.Phase != "" {
-			detail := map[string]any{"code": e.Code, "message": e.Message, "retryable": e.Retryable()}
-			for k, v := range e.Details {
-				detail[k] = v
-			}
-			if e.Phase != "" {
-				detail["phase"] = e.Phase
-			}
-			out.Structured = map[string]any{"error": detail}
+			out.Structured = e.Structured()
 		}
 		return out
 	}
