@@ -147,7 +147,8 @@ func serve() int {
 		client, proc, err := startBroker(broker.Config{
 			Roots:        cfg.UploadRoots,
 			MaxFileBytes: cfg.MaxFileBytes,
-			MaxCallBytes: cfg.MaxUploadBytes,
+			MaxCallBytes:   cfg.MaxUploadBytes,
+			AllowHardlinks: cfg.AllowHardlinks,
 		}, mode)
 		if err != nil {
 			log.Error("cannot start the file broker", "error", err)

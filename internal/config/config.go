@@ -36,6 +36,7 @@ const (
 	EnvLogLevel       = "FIREFOX_MCP_LOG_LEVEL"
 	EnvUploadRoots    = "FIREFOX_MCP_UPLOAD_ROOTS"
 	EnvSandbox        = "FIREFOX_MCP_SANDBOX"
+	EnvAllowHardlinks = "FIREFOX_MCP_ALLOW_HARDLINKS"
 )
 
 // Sandbox modes.
@@ -57,6 +58,7 @@ type Config struct {
 	LogLevel       slog.Level
 	UploadRoots    []string // absolute, clean directories; empty = anywhere (dev builds)
 	UploadsEnabled bool     // false in packaged builds until UploadRoots is set
+	AllowHardlinks bool     // accept files with more than one hard link beneath UploadRoots
 	Sandbox        string   // SandboxEnforce or SandboxOff
 }
 
@@ -97,6 +99,7 @@ func Vars() []Var {
 		{EnvLogLevel, logDefault, "debug, info, warn or error (stderr only)"},
 		{EnvUploadRoots, "", rootsMeaning},
 		{EnvSandbox, "enforce", sandboxMeaning},
+		{EnvAllowHardlinks, "0", "1 accepts files with more than one hard link beneath the upload roots (refused by default: another link may be a file outside them)"},
 	}
 }
 
@@ -190,6 +193,13 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		c.UploadRoots = roots
 	}
 	c.UploadsEnabled = !Packaged || len(c.UploadRoots) > 0
+	switch s := strings.TrimSpace(getenv(EnvAllowHardlinks)); s {
+	case "", "0":
+	case "1":
+		c.AllowHardlinks = true
+	default:
+		bad(EnvAllowHardlinks, s, `must be "0" or "1"`)
+	}
 
 	// Host: loopback only, resolved now to an IP literal.
 	c.Host = strings.TrimSpace(getenv(EnvHost))
