@@ -145,8 +145,8 @@ func serve() int {
 	var files browser.Files
 	if cfg.UploadsEnabled {
 		client, proc, err := startBroker(broker.Config{
-			Roots:        cfg.UploadRoots,
-			MaxFileBytes: cfg.MaxFileBytes,
+			Roots:          cfg.UploadRoots,
+			MaxFileBytes:   cfg.MaxFileBytes,
 			MaxCallBytes:   cfg.MaxUploadBytes,
 			AllowHardlinks: cfg.AllowHardlinks,
 		}, mode)
