@@ -176,8 +176,10 @@ func pageStrs(ss []string) []Page {
 // needsEscape reports whether escapeTo would change s: most strings have
 // nothing to escape, and looking is much cheaper than rewriting. Bytes that
 // cannot start anything escapable are skipped at once; the few lead bytes
-// of escapable runes get a closer look.
+// of escapable runes get a closer look; invalid UTF-8 (shown as U+FFFD)
+// is looked for only in strings that are not all ASCII.
 func needsEscape(s string, quoted bool) bool {
+	high := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -196,12 +198,15 @@ func needsEscape(s string, quoted bool) bool {
 			return true
 		case suspectLead[c]:
 			r, _ := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError || special(r) {
+			if special(r) {
 				return true
 			}
+			high = true
+		default:
+			high = true
 		}
 	}
-	return false
+	return high && !utf8.ValidString(s)
 }
 
 // suspectLead marks the UTF-8 lead bytes of every rune special may report.
@@ -288,6 +293,11 @@ func escapeTo(b *strings.Builder, s string, quoted bool) {
 		b.WriteString(s)
 		return
 	}
+	escapeSlow(b, s, quoted)
+}
+
+// escapeSlow is escapeTo without the fast path.
+func escapeSlow(b *strings.Builder, s string, quoted bool) {
 	prev := rune(0)
 	lt := 0 // "<" written in a row
 	for i := 0; i < len(s); {
