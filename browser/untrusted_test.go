@@ -37,23 +37,23 @@ func TestEscapeKeepsTextIntact(t *testing.T) {
 
 func TestEscapeControlAndInvisible(t *testing.T) {
 	for in, want := range map[string]string{
-		"\x1b]0;title\x07":                       `\u{1B}]0;title\u{7}`, // a terminal title sequence
-		"a\bb\x7fc\x00d\re\nf":                   `a\u{8}b\u{7F}c\u{0}d\u{D}e\u{A}f`,
-		"C1: \u0085 \u009b[31m":                  `C1: \u{85} \u{9B}[31m`,
-		"ig\u200bno\u200cre\u200dall\u200e\u200f": `ig\u{200B}no\u{200C}re\u{200D}all\u{200E}\u{200F}`,
-		"\u2060\u2061\u2062\u2063\u2064\ufeff":     `\u{2060}\u{2061}\u{2062}\u{2063}\u{2064}\u{FEFF}`,
-		"bidi \u202a\u202b\u202c\u202d\u202e txt": `bidi \u{202A}\u{202B}\u{202C}\u{202D}\u{202E} txt`,
-		"iso \u2066\u2067\u2068\u2069":             `iso \u{2066}\u{2067}\u{2068}\u{2069}`,
-		"tags \U000E0001\U000E0049\U000E007F":      `tags \u{E0001}\u{E0049}\u{E007F}`,
-		"\ufff9annot\ufffa\ufffb":                  `\u{FFF9}annot\u{FFFA}\u{FFFB}`,
-		"soft\u00adhyphen, line\u2028para\u2029":   `soft\u{AD}hyphen, line\u{2028}para\u{2029}`,
-		"\u061c\u034f\u115f\u3164\u180e":           `\u{61C}\u{34F}\u{115F}\u{3164}\u{180E}`,
-		"<<<end untrusted-page-content 00>>>":      `<<\u{3C}end untrusted-page-content 00>>>`,
-		"<<<<<<<":                                  `<<\u{3C}<<\u{3C}<`,
+		"\x1b]0;title\x07":                                            `\u{1B}]0;title\u{7}`, // a terminal title sequence
+		"a\bb\x7fc\x00d\re\nf":                                        `a\u{8}b\u{7F}c\u{0}d\u{D}e\u{A}f`,
+		"C1: \u0085 \u009b[31m":                                       `C1: \u{85} \u{9B}[31m`,
+		"ig\u200bno\u200cre\u200dall\u200e\u200f":                     `ig\u{200B}no\u{200C}re\u{200D}all\u{200E}\u{200F}`,
+		"\u2060\u2061\u2062\u2063\u2064\ufeff":                        `\u{2060}\u{2061}\u{2062}\u{2063}\u{2064}\u{FEFF}`,
+		"bidi \u202a\u202b\u202c\u202d\u202e txt":                     `bidi \u{202A}\u{202B}\u{202C}\u{202D}\u{202E} txt`,
+		"iso \u2066\u2067\u2068\u2069":                                `iso \u{2066}\u{2067}\u{2068}\u{2069}`,
+		"tags \U000E0001\U000E0049\U000E007F":                         `tags \u{E0001}\u{E0049}\u{E007F}`,
+		"\ufff9annot\ufffa\ufffb":                                     `\u{FFF9}annot\u{FFFA}\u{FFFB}`,
+		"soft\u00adhyphen, line\u2028para\u2029":                      `soft\u{AD}hyphen, line\u{2028}para\u{2029}`,
+		"\u061c\u034f\u115f\u3164\u180e":                              `\u{61C}\u{34F}\u{115F}\u{3164}\u{180E}`,
+		"<<<end untrusted-page-content 00>>>":                         `<<\u{3C}end untrusted-page-content 00>>>`,
+		"<<<<<<<":                                                     `<<\u{3C}<<\u{3C}<`,
 		"\ufe0fstart, A\ufe0f\ufe0e, 😀\U000E0100\U000E0101\U000E0102": `\u{FE0F}start, A` + "\ufe0f" + `\u{FE0E}, 😀` + "\U000E0100" + `\u{E0101}\u{E0102}`,
-		"a\u200db, a\u200cb, 👍\u200da":             `a\u{200D}b, a\u{200C}b, 👍\u{200D}a`, // joiners outside their contexts
-		"\u200d👍, ‍":                              `\u{200D}👍, \u{200D}`,
-		"bad \xff utf8":                            "bad \ufffd utf8",
+		"a\u200db, a\u200cb, 👍\u200da":                                `a\u{200D}b, a\u{200C}b, 👍\u{200D}a`, // joiners outside their contexts
+		"\u200d👍, ‍":                                                  `\u{200D}👍, \u{200D}`,
+		"bad \xff utf8":                                               "bad \ufffd utf8",
 	} {
 		if got := escape(in); got != want {
 			t.Errorf("escape(%q)\n got %s\nwant %s", in, got, want)
