@@ -48,6 +48,11 @@ var outputSchemas = map[string]map[string]any{
 	"handle_dialog":  object(map[string]any{"text": pageProp}),
 }
 
+// errorPagePaths are the page-provided fields of error results
+// ({"error":{…}}), which no output schema describes: the shared untrusted
+// note in the tool descriptions names them.
+var errorPagePaths = map[string]bool{"error.dialog.text": true}
+
 // outputSchema returns the tool's output schema as JSON; nil when the tool
 // has none.
 func outputSchema(name string) json.RawMessage {

@@ -249,8 +249,8 @@ func trustNote(trusted bool, info execInfo) string {
 
 // actionText is an action's result text; the URL it navigated to and the
 // page-derived fields in extra follow inside markers.
-func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool, extra ...pageField) string {
-	t := fmt.Sprintf("%s %s (%s).", verb, ref, trustNote(trusted, info))
+func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool, note string, extra ...pageField) string {
+	t := fmt.Sprintf("%s %s (%s).%s", verb, ref, trustNote(trusted, info), note)
 	u := newUntrusted()
 	if navigated {
 		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot."
@@ -290,7 +290,7 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
 	return Result{
-		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav),
+		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, ""),
 		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "url": pageStr(urlNow), "navigated": nav},
 	}, nil
 }
@@ -334,7 +334,7 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 			extra = append(extra, pageField{"Value", *r.Value, 200})
 		}
 	}
-	return Result{Text: s.actionText(verb+note, a.Element, r.Trusted, info, urlNow, nav, extra...), Structured: st}, nil
+	return Result{Text: s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav, note, extra...), Structured: st}, nil
 }
 
 type typeTextArgs struct {
@@ -382,7 +382,7 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
 	return Result{
-		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav),
+		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav, ""),
 		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": pageStr(urlNow), "navigated": nav},
 	}, nil
 }
@@ -425,7 +425,7 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	if r.Focused != "" && !nav {
 		extra = append(extra, pageField{"Focus", r.Focused, 120})
 	}
-	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav, extra...)
+	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav, "", extra...)
 	return Result{Text: text, Structured: map[string]any{"key": a.Key, "trusted": r.Trusted, "focused": pageStr(r.Focused), "url": pageStr(urlNow), "navigated": nav}}, nil
 }
 

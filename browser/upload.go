@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -160,7 +161,12 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	if err := verifyUpload(infos, fin.Files); err != nil {
 		return Result{}, phaseError("verification", err)
 	}
-	warnings := append(begin.Warnings, fin.Warnings...)
+	var warnings []string
+	for _, w := range append(begin.Warnings, fin.Warnings...) {
+		if !slices.Contains(warnings, w) { // staging and assignment may both warn
+			warnings = append(warnings, w)
+		}
+	}
 	text := fmt.Sprintf("Put %s (%s) into %s", plural(len(infos), "file", "files"), byteSize(total), a.Element)
 	if fin.Trusted {
 		text += " through Firefox's privileged file assignment"
