@@ -52,7 +52,7 @@ func TestEscapeControlAndInvisible(t *testing.T) {
 		"<<<<<<<":                                                     `<<\u{3C}<<\u{3C}<`,
 		"\ufe0fstart, A\ufe0f\ufe0e, 😀\U000E0100\U000E0101\U000E0102": `\u{FE0F}start, A` + "\ufe0f" + `\u{FE0E}, 😀` + "\U000E0100" + `\u{E0101}\u{E0102}`,
 		"a\u200db, a\u200cb, 👍\u200da":                                `a\u{200D}b, a\u{200C}b, 👍\u{200D}a`, // joiners outside their contexts
-		"\u200d👍, ‍":                                                  `\u{200D}👍, \u{200D}`,
+		"\u200d👍, \u200d":                                             `\u{200D}👍, \u{200D}`,
 		"bad \xff utf8":                                               "bad \ufffd utf8",
 	} {
 		if got := escape(in); got != want {

@@ -161,25 +161,12 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	if err := verifyUpload(infos, fin.Files); err != nil {
 		return Result{}, phaseError("verification", err)
 	}
-	var warnings []string
-	for _, w := range append(begin.Warnings, fin.Warnings...) {
-		if !slices.Contains(warnings, w) { // staging and assignment may both warn
-			warnings = append(warnings, w)
-		}
-	}
+	warnings, block := uploadWarnings(begin.Warnings, fin.Warnings)
 	text := fmt.Sprintf("Put %s (%s) into %s", plural(len(infos), "file", "files"), byteSize(total), a.Element)
 	if fin.Trusted {
 		text += " through Firefox's privileged file assignment"
 	}
-	text += "; input and change events were dispatched. Nothing was submitted."
-	if len(warnings) > 0 {
-		// Warnings quote the page's accept attribute: page-derived.
-		u := newUntrusted()
-		for _, w := range warnings {
-			u.field("Warning", w, 300)
-		}
-		text += "\n" + u.String()
-	}
+	text += "; input and change events were dispatched. Nothing was submitted." + block
 	files := make([]map[string]any, len(infos))
 	for i, f := range infos {
 		files[i] = map[string]any{"name": f.Name, "size": f.Size, "type": f.MIME}
@@ -188,6 +175,27 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 		"element": a.Element, "files": files, "dispatched": fin.Dispatched,
 		"warnings": pageStrs(warnings), "trusted": fin.Trusted,
 	}}, nil
+}
+
+// uploadWarnings merges the staging's and the assignment's warnings (they
+// may repeat) and renders them: they quote the page's accept attribute, so
+// they are page-derived and go inside markers.
+func uploadWarnings(lists ...[]string) (warnings []string, block string) {
+	for _, l := range lists {
+		for _, w := range l {
+			if !slices.Contains(warnings, w) {
+				warnings = append(warnings, w)
+			}
+		}
+	}
+	if len(warnings) == 0 {
+		return nil, ""
+	}
+	u := newUntrusted()
+	for _, w := range warnings {
+		u.field("Warning", w, 300)
+	}
+	return warnings, "\n" + u.String()
 }
 
 // execIn runs a script in the same realm an earlier step of the same

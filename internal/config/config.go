@@ -193,13 +193,7 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		c.UploadRoots = roots
 	}
 	c.UploadsEnabled = !Packaged || len(c.UploadRoots) > 0
-	switch s := strings.TrimSpace(getenv(EnvAllowHardlinks)); s {
-	case "", "0":
-	case "1":
-		c.AllowHardlinks = true
-	default:
-		bad(EnvAllowHardlinks, s, `must be "0" or "1"`)
-	}
+	c.AllowHardlinks = switchVar(getenv, EnvAllowHardlinks, bad)
 
 	// Host: loopback only, resolved now to an IP literal.
 	c.Host = strings.TrimSpace(getenv(EnvHost))
@@ -212,6 +206,19 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		c.Addr = netip.AddrPortFrom(ip, uint16(port))
 	}
 	return c, errors.Join(errs...)
+}
+
+// switchVar reads a 0/1 variable (unset = 0).
+func switchVar(getenv func(string) string, name string, bad func(name, value, reason string)) bool {
+	switch s := strings.TrimSpace(getenv(name)); s {
+	case "", "0":
+		return false
+	case "1":
+		return true
+	default:
+		bad(name, s, `must be "0" or "1"`)
+		return false
+	}
 }
 
 func parseRoots(s string) ([]string, error) {
