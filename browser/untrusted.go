@@ -273,12 +273,18 @@ func keep(prev, r, next rune) bool {
 	switch {
 	case r == 0x200d && emojiBase(prev) && unicode.Is(unicode.So, next):
 		return true // ZWJ in an emoji sequence
-	case (r == 0x200c || r == 0x200d) && unicode.In(prev, joiningScripts...) && unicode.In(next, joiningScripts...):
+	case (r == 0x200c || r == 0x200d) && joinable(prev) && joinable(next):
 		return true
 	case isVariationSelector(r):
 		return prev != 0 && !isVariationSelector(prev) && !special(prev) && !unicode.IsSpace(prev)
 	}
 	return false
+}
+
+// joinable: a letter or mark of a joining script (not one of its format
+// characters, such as U+061C, which are escaped themselves).
+func joinable(r rune) bool {
+	return (unicode.IsLetter(r) || unicode.IsMark(r)) && unicode.In(r, joiningScripts...)
 }
 
 // emojiBase: a rune an emoji ZWJ sequence can continue from.
