@@ -25,6 +25,14 @@ type walk struct {
 	t      *testing.T
 	shapes map[string]map[string]bool // tool → shape → ok
 	page   map[string]map[string]bool // tool → page-provided paths (output schema)
+	leaks  int                        // page strings found unmarked or unescaped
+}
+
+// leak reports one page string shown unmarked or unescaped.
+func (w *walk) leak(format string, args ...any) {
+	w.t.Helper()
+	w.leaks++
+	w.t.Errorf(format, args...)
 }
 
 func newWalk(t *testing.T, s *Session) *walk {
@@ -98,11 +106,11 @@ func (w *walk) check(tool, shape string, res Result, e *Error) {
 	outside, bodies := splitBlocks(t, text)
 	for _, tok := range append(pageTokens, "<<<") {
 		if strings.Contains(outside, tok) {
-			t.Errorf("%s (%s): %q outside the untrusted markers:\n%s", tool, shape, tok, text)
+			w.leak("%s (%s): %q outside the untrusted markers:\n%s", tool, shape, tok, text)
 		}
 	}
 	for _, b := range bodies {
-		checkEscaped(t, tool+" ("+shape+") text", b)
+		w.escaped(tool+" ("+shape+") text", b)
 	}
 	// Structured: as the client receives it.
 	raw, err := json.Marshal(structured)
@@ -115,7 +123,7 @@ func (w *walk) check(tool, shape string, res Result, e *Error) {
 	// Every Page value sits where the output schema says page-provided.
 	pagePaths(reflect.ValueOf(structured), "", func(p string) {
 		if !w.page[tool][p] {
-			t.Errorf("%s (%s): page-provided field %q is not declared in the output schema", tool, shape, p)
+			w.leak("%s (%s): page-provided field %q is not declared in the output schema", tool, shape, p)
 		}
 	})
 }
@@ -151,15 +159,15 @@ func splitBlocks(t *testing.T, text string) (outside string, bodies []string) {
 	}
 }
 
-// checkEscaped fails when a page-derived line or value holds a raw control
-// or invisible character or a marker opening.
-func checkEscaped(t *testing.T, where, s string) {
-	t.Helper()
+// escaped fails when a page-derived line or value holds a raw control or
+// invisible character or a marker opening.
+func (w *walk) escaped(where, s string) {
+	w.t.Helper()
 	if r, bad := rawSpecials(s); bad {
-		t.Errorf("%s: raw U+%04X in %q", where, r, s)
+		w.leak("%s: raw U+%04X in %q", where, r, s)
 	}
 	if strings.Contains(s, "<<<") {
-		t.Errorf("%s: marker opening in %q", where, s)
+		w.leak("%s: marker opening in %q", where, s)
 	}
 }
 
@@ -176,12 +184,12 @@ func (w *walk) leaves(tool, shape string, v any, path string) {
 		}
 	case string:
 		if w.page[tool][path] {
-			checkEscaped(w.t, tool+" ("+shape+") structured "+path, v)
+			w.escaped(tool+" ("+shape+") structured "+path, v)
 			return
 		}
 		for _, tok := range append(pageTokens, "<<<") {
 			if strings.Contains(v, tok) {
-				w.t.Errorf("%s (%s): structured %s holds page text %q but is not page-provided", tool, shape, path, v)
+				w.leak("%s (%s): structured %s holds page text %q but is not page-provided", tool, shape, path, v)
 			}
 		}
 	}
@@ -243,6 +251,7 @@ func forgedServer(t *testing.T) *httptest.Server {
 // messages. No page string may appear outside the markers in text, nor
 // outside a page-provided field in structured content, nor unescaped in
 // either. The tools come from the tool table: one without cases fails.
+// WALK_DUMP=1 logs every result.
 func TestNoUnmarkedPageText(t *testing.T) {
 	srv := forgedServer(t)
 	files := &memFiles{files: map[string][]byte{"/u/report.txt": []byte("report")}, handles: map[uint32][]byte{}}
@@ -312,7 +321,7 @@ func TestNoUnmarkedPageText(t *testing.T) {
 			t.Errorf("tool %s needs cases here for a success and an error; shapes: %v", tool.Name, keys(w.shapes[tool.Name]))
 		}
 	}
-	t.Logf("forged-marker walk: %d tools × result shapes = %d checked, 0 unmarked page strings unless reported above", len(toolTable()), n)
+	t.Logf("forged-marker walk: %d tools, %d tool × result shapes checked, %d unmarked or unescaped page strings", len(toolTable()), n, w.leaks)
 	for _, tool := range toolTable() {
 		t.Logf("  %-15s %s", tool.Name, strings.Join(keys(w.shapes[tool.Name]), "; "))
 	}
