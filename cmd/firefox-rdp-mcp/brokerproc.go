@@ -107,6 +107,7 @@ func brokerArgs(cfg broker.Config, mode sandbox.Mode) []string {
 		"-sandbox=" + string(mode),
 		"-max-file-bytes=" + strconv.FormatInt(cfg.MaxFileBytes, 10),
 		"-max-call-bytes=" + strconv.FormatInt(cfg.MaxCallBytes, 10),
+		"-allow-hardlinks=" + strconv.FormatBool(cfg.AllowHardlinks),
 		"--"}
 	return append(args, cfg.Roots...)
 }
@@ -119,6 +120,7 @@ func brokerFlags(args []string, stderr io.Writer) (broker.Config, sandbox.Mode, 
 	var cfg broker.Config
 	fs.Int64Var(&cfg.MaxFileBytes, "max-file-bytes", 0, "per-file limit")
 	fs.Int64Var(&cfg.MaxCallBytes, "max-call-bytes", 0, "per-call limit")
+	fs.BoolVar(&cfg.AllowHardlinks, "allow-hardlinks", false, "accept files with more than one hard link beneath the roots")
 	if err := fs.Parse(args); err != nil {
 		return cfg, "", err
 	}

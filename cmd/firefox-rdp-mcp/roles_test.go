@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/broker"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/sandbox"
 )
 
@@ -35,6 +36,7 @@ func TestMain(m *testing.M) {
 func TestBrokerArgsRoundTrip(t *testing.T) {
 	for _, cfg := range []broker.Config{
 		{Roots: []string{"/a", "/b c/-d"}, MaxFileBytes: 5, MaxCallBytes: 9},
+		{Roots: []string{"/a"}, MaxFileBytes: 5, MaxCallBytes: 9, AllowHardlinks: true},
 		{MaxFileBytes: 1 << 30, MaxCallBytes: 1 << 31},
 	} {
 		args := brokerArgs(cfg, build.SandboxEnforce)
@@ -51,6 +53,14 @@ func TestBrokerArgsRoundTrip(t *testing.T) {
 	}
 	if _, _, err := brokerFlags([]string{"-sandbox=maybe", "-max-file-bytes=1", "-max-call-bytes=1"}, io.Discard); err == nil {
 		t.Error("bad mode accepted")
+	}
+}
+
+// TestHardlinkHintNamesTheVariable: the broker's refusal tells the user
+// the variable internal/config reads.
+func TestHardlinkHintNamesTheVariable(t *testing.T) {
+	if !strings.Contains(broker.HardlinkHint, config.EnvAllowHardlinks+"=1") {
+		t.Errorf("broker.HardlinkHint %q does not name %s", broker.HardlinkHint, config.EnvAllowHardlinks)
 	}
 }
 

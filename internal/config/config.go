@@ -37,6 +37,7 @@ const (
 	EnvLogLevel       = "FIREFOX_MCP_LOG_LEVEL"
 	EnvUploadRoots    = "FIREFOX_MCP_UPLOAD_ROOTS"
 	EnvSandbox        = "FIREFOX_MCP_SANDBOX"
+	EnvAllowHardlinks = "FIREFOX_MCP_ALLOW_HARDLINKS"
 )
 
 // Config is the validated configuration.
@@ -52,6 +53,7 @@ type Config struct {
 	LogLevel       slog.Level
 	UploadRoots    []string // absolute, clean directories; empty = anywhere (dev builds)
 	UploadsEnabled bool     // false in packaged builds until UploadRoots is set
+	AllowHardlinks bool     // accept files with more than one hard link beneath UploadRoots
 	Sandbox        build.SandboxMode
 }
 
@@ -92,6 +94,7 @@ func Vars() []Var {
 		{EnvLogLevel, logDefault, "debug, info, warn or error (stderr only)"},
 		{EnvUploadRoots, "", rootsMeaning},
 		{EnvSandbox, "enforce", sandboxMeaning},
+		{EnvAllowHardlinks, "0", "1 accepts files with more than one hard link beneath the upload roots (refused by default: another link may be a file outside them)"},
 	}
 }
 
@@ -181,6 +184,7 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		c.UploadRoots = roots
 	}
 	c.UploadsEnabled = !build.Packaged || len(c.UploadRoots) > 0
+	c.AllowHardlinks = switchVar(getenv, EnvAllowHardlinks, bad)
 
 	// Host: loopback only, resolved now to an IP literal.
 	c.Host = strings.TrimSpace(getenv(EnvHost))
@@ -193,6 +197,19 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		c.Addr = netip.AddrPortFrom(ip, uint16(port))
 	}
 	return c, errors.Join(errs...)
+}
+
+// switchVar reads a 0/1 variable (unset = 0).
+func switchVar(getenv func(string) string, name string, bad func(name, value, reason string)) bool {
+	switch s := strings.TrimSpace(getenv(name)); s {
+	case "", "0":
+		return false
+	case "1":
+		return true
+	default:
+		bad(name, s, `must be "0" or "1"`)
+		return false
+	}
 }
 
 func parseRoots(s string) ([]string, error) {

@@ -81,7 +81,7 @@ func TestInvalidValuesNameTheirVariable(t *testing.T) {
 	cases := map[string]string{
 		EnvPort: "0", EnvMaxFileBytes: "-1", EnvMaxUploadBytes: "lots", EnvChunkBytes: "100",
 		EnvMaxElements: "1e3", EnvMaxTextChars: "-5", EnvTimeoutMS: "10", EnvLogLevel: "verbose",
-		EnvSandbox: "permissive", EnvUploadRoots: "relative/dir",
+		EnvSandbox: "permissive", EnvUploadRoots: "relative/dir", EnvAllowHardlinks: "yes",
 	}
 	for name, value := range cases {
 		_, err := load(t, map[string]string{name: value})
@@ -105,6 +105,22 @@ func TestUploadRoots(t *testing.T) {
 	}
 	for _, v := range []string{"/a::/b", "/a/", "/a/../b", "/", "/a:", "/a\x00b", "~/x"} {
 		if _, err := load(t, map[string]string{EnvUploadRoots: v}); err == nil {
+			t.Errorf("%q accepted", v)
+		}
+	}
+}
+
+// TestAllowHardlinks: off unless "1", in every build (packaged builds too:
+// it is the user's own configuration, like the upload roots).
+func TestAllowHardlinks(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "0": false, "1": true, " 1 ": true} {
+		c, err := load(t, map[string]string{EnvAllowHardlinks: v})
+		if err != nil || c.AllowHardlinks != want {
+			t.Errorf("%q: AllowHardlinks = %v, err = %v; want %v", v, c.AllowHardlinks, err, want)
+		}
+	}
+	for _, v := range []string{"true", "2", "on", "-1"} {
+		if _, err := load(t, map[string]string{EnvAllowHardlinks: v}); err == nil {
 			t.Errorf("%q accepted", v)
 		}
 	}
@@ -136,7 +152,7 @@ func TestVarsCoverEveryVariable(t *testing.T) {
 		names[v.Name] = true
 	}
 	for _, n := range []string{EnvHost, EnvPort, EnvMaxFileBytes, EnvMaxUploadBytes, EnvChunkBytes,
-		EnvMaxElements, EnvMaxTextChars, EnvTimeoutMS, EnvLogLevel, EnvUploadRoots, EnvSandbox} {
+		EnvMaxElements, EnvMaxTextChars, EnvTimeoutMS, EnvLogLevel, EnvUploadRoots, EnvSandbox, EnvAllowHardlinks} {
 		if !names[n] {
 			t.Errorf("Vars() lacks %s", n)
 		}
