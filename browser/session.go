@@ -324,14 +324,23 @@ func (s *Session) selected(ctx context.Context) (page, error) {
 	return page{c: c, sel: s.sel, generation: s.generation}, nil
 }
 
-// syncLocked starts a new generation when the tab navigated.
+// syncLocked reports whether the tab navigated since the generation was
+// last checked, and then starts a new generation — unless the current one
+// has issued no refs yet. The watcher counts one navigation several times
+// (will-navigate, the new target, its URL), often spread over more than one
+// call; a generation nothing was issued in has nothing to invalidate, so
+// those late counts belong to the navigation that already started it, and
+// the generation moves by one per navigation.
 func (s *Session) syncLocked(sel *selection) bool {
-	if n := sel.watch.Navigations(); n != sel.navs {
-		sel.navs = n
-		s.newGenerationLocked()
-		return true
+	n := sel.watch.Navigations()
+	if n == sel.navs {
+		return false
 	}
-	return false
+	sel.navs = n
+	if s.refs.issued() {
+		s.newGenerationLocked()
+	}
+	return true
 }
 
 // sync is syncLocked for callers that do not hold the lock; it reports
