@@ -251,6 +251,9 @@ func residentMissing(res string) bool {
 // the scripts may use are ours; anything else is page_script_failed.
 func scriptError(se *pagejs.ScriptError) *Error {
 	code := se.Code
+	if c, ok := scriptCodes[code]; ok {
+		code = c
+	}
 	if _, known := retryable[code]; !known || code == CodeInternal {
 		code = CodePageScriptFailed
 	}
