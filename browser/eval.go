@@ -325,7 +325,7 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, o 
 func dialogError(st pagejs.DialogStateResult) *Error {
 	return &Error{
 		Code:    CodeDialogOpen,
-		Message: "the page opened a " + st.Type + " dialog: " + quoteUntrusted(truncate(st.Text, 300)) + "; answer it with handle_dialog",
+		Message: "the page shows " + dialogName(st.Type) + " dialog: " + quoteUntrusted(truncate(st.Text, 300)) + "; answer it with handle_dialog " + dialogHow(st.Type) + ", then repeat this call",
 		Details: map[string]any{"dialog": map[string]any{"type": st.Type, "text": truncate(st.Text, 2000)}},
 	}
 }

@@ -79,6 +79,9 @@ type selection struct {
 	// console is residentConsole. Guarded by Session.mu.
 	residentConsole string
 	residents       map[string]string
+	// dialog: one of our actions opened a dialog that may still be open.
+	// Guarded by Session.mu.
+	dialog bool
 }
 
 // New makes a session. It does not connect: tools/list and browser_status
@@ -308,9 +311,51 @@ type page struct {
 	generation uint64
 }
 
-// selected returns the selected tab, first noting any navigation the
-// watcher saw since the generation was set (which starts a new generation).
+// selected returns the selected tab for a page tool, as selectedTab does,
+// and fails with dialog_open while a dialog one of our actions opened is
+// still up (page scripts would run underneath it, in a page the user sees
+// blocked).
 func (s *Session) selected(ctx context.Context) (page, error) {
+	pg, err := s.selectedTab(ctx)
+	if err != nil {
+		return page{}, err
+	}
+	if err := s.pendingDialog(ctx, pg); err != nil {
+		return page{}, err
+	}
+	return pg, nil
+}
+
+// pendingDialog reports dialog_open when an action of ours opened a dialog
+// in the tab and it is still open; once it is closed, the mark goes.
+func (s *Session) pendingDialog(ctx context.Context, pg page) error {
+	s.mu.Lock()
+	marked := pg.sel.dialog
+	s.mu.Unlock()
+	if !marked {
+		return nil
+	}
+	st, err := s.dialog(ctx, pg)
+	if err != nil {
+		return err
+	}
+	if st.Open {
+		return dialogError(st)
+	}
+	s.markDialog(pg.sel, false)
+	return nil
+}
+
+// markDialog notes (or forgets) that an action opened a dialog in sel.
+func (s *Session) markDialog(sel *selection, open bool) {
+	s.mu.Lock()
+	sel.dialog = open
+	s.mu.Unlock()
+}
+
+// selectedTab returns the selected tab, first noting any navigation the
+// watcher saw since the generation was set (which starts a new generation).
+func (s *Session) selectedTab(ctx context.Context) (page, error) {
 	c, err := s.conn(ctx)
 	if err != nil {
 		return page{}, err
