@@ -161,8 +161,6 @@ func TestStatusWithoutFirefox(t *testing.T) {
 
 func TestListSelectAndStatus(t *testing.T) {
 	s := newSession(t)
-	_, e := call(t, s, "snapshot_page", map[string]any{})
-	wantCode(t, e, CodeNoTabSelected)
 	res := must(t, s, "list_tabs", map[string]any{})
 	tabs := res.Structured.(map[string]any)["tabs"].([]tabInfo)
 	if len(tabs) == 0 || !strings.HasPrefix(tabs[0].TabID, "tab-") {
@@ -172,7 +170,7 @@ func TestListSelectAndStatus(t *testing.T) {
 		t.Errorf("list_tabs text lacks markers:\n%s", res.Text)
 	}
 	must(t, s, "select_tab", map[string]any{"tab_id": tabs[0].TabID})
-	_, e = call(t, s, "select_tab", map[string]any{"tab_id": "tab-999999"})
+	_, e := call(t, s, "select_tab", map[string]any{"tab_id": "tab-999999"})
 	wantCode(t, e, CodeTabNotFound)
 	_, e = call(t, s, "select_tab", map[string]any{"index": 1000})
 	wantCode(t, e, CodeTabNotFound)

@@ -140,8 +140,22 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, p
 		p = noProgress{}
 	}
 	start := time.Now()
-	res, err = t.run(ctx, s, args, p)
+	var note string
+	var auto map[string]any
+	if !tablessTools[name] {
+		note, auto, err = s.autoSelect(ctx)
+	}
+	if err == nil {
+		res, err = t.run(ctx, s, args, p)
+	}
+	if err == nil && note != "" {
+		res = withAutoNote(res, note, auto)
+	}
 	err = s.classify(ctx, err)
+	if e, isErr := AsError(err); isErr && note != "" {
+		e = &Error{Code: e.Code, Message: note + " " + e.Message, Phase: e.Phase, Details: e.Details}
+		err = e
+	}
 	if e, isErr := AsError(err); isErr {
 		s.log.Debug("tool failed", "tool", name, "code", e.Code, "ms", time.Since(start).Milliseconds())
 	} else {
@@ -363,6 +377,8 @@ func (s *Session) selectedTab(ctx context.Context) (page, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sel == nil {
+		// Session.Call selected the active tab before the tool ran; it is
+		// gone only when a concurrent failure dropped the selection.
 		return page{}, errorf(CodeNoTabSelected, "no tab is selected; call list_tabs, then select_tab")
 	}
 	s.syncLocked(s.sel)
@@ -430,4 +446,18 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// withAutoNote adds to a result which tab Session.Call selected for it.
+func withAutoNote(res Result, note string, auto map[string]any) Result {
+	res.Text = note + "\n" + res.Text
+	if m, ok := res.Structured.(map[string]any); ok {
+		out := make(map[string]any, len(m)+1)
+		for k, v := range m {
+			out[k] = v
+		}
+		out["auto_selected_tab"] = auto
+		res.Structured = out
+	}
+	return res
 }

@@ -77,7 +77,7 @@ func toolTable() []toolDef {
 			Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 			(*Session).listTabs),
 		def("select_tab", "Select tab",
-			"Select the tab that page tools act on, by tab_id (from list_tabs) or by zero-based index; give exactly one. Starts a new element-reference generation: references from earlier snapshots stop working. Does not bring the tab to the front.",
+			"Select the tab that page tools act on, by tab_id (from list_tabs) or by zero-based index; give exactly one. Starts a new element-reference generation: references from earlier snapshots stop working. Does not bring the tab to the front. Until a tab is selected, page tools act on the active tab of the most recently used Firefox window and say which tab that was.",
 			`{"type":"object","description":"Give exactly one of tab_id or index.","properties":{
 				"tab_id":{"type":"string","minLength":1,"maxLength":64,"description":"tab_id from list_tabs, such as tab-9 (give this or index, not both)"},
 				"index":{"type":"integer","minimum":0,"maximum":100000,"description":"zero-based position in list_tabs (give this or tab_id, not both)"}},
