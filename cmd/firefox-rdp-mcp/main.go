@@ -61,6 +61,8 @@ func run(args []string) int {
 		return 0
 	case "doctor":
 		return doctor(os.Stdout)
+	case "setup":
+		return runSetup(args[1:])
 	}
 	return usageError(fmt.Sprintf("unknown command %q", cmd))
 }
@@ -84,10 +86,11 @@ its DevTools Remote Debugging Protocol, from a sandboxed process.
 
 Usage:
   %[1]s            serve MCP on stdin/stdout (what MCP clients run)
+  %[1]s setup      prepare your Firefox profile, explained step by step (--write to apply)
   %[1]s doctor     check Firefox, the kernel sandbox and the configuration
   %[1]s version    print the version
 
-Start Firefox for it (see README):
+Start Firefox for it (see README; "%[1]s setup" does the preferences):
   firefox --start-debugger-server ws:6000
   with devtools.debugger.remote-enabled, devtools.chrome.enabled = true and
   devtools.debugger.prompt-connection = false in about:config.
