@@ -101,8 +101,8 @@ func (s *run) main(want string) int {
 	}
 	s.printf("Step 4. Check everything (Firefox running as above):\n    %s doctor\n\n", commandLine([]string{s.env.Exe}))
 	s.printf("Step 5. Tell your MCP client about the server (the path is this binary's):\n%s", clientSnippets(s.env.Exe, s.port, s.uploadRoot()))
-	s.printf("  Uploads: in a packaged build they stay off until FIREFOX_MCP_UPLOAD_ROOTS names directories\n" +
-		"  (colon-separated) in the client's \"env\" entry, such as \"env\": {\"FIREFOX_MCP_UPLOAD_ROOTS\": \"%s\"};\n" +
+	s.printf("  Uploads: in a packaged build they stay off until FIREFOX_MCP_UPLOAD_ROOTS names directories\n"+
+		"  (colon-separated) in the client's \"env\" entry, such as \"env\": {\"FIREFOX_MCP_UPLOAD_ROOTS\": \"%s\"};\n"+
 		"  an export in a shell profile does not reach a server the client starts.\n", filepath.Join(s.env.Home, "Documents"))
 	return 0
 }
