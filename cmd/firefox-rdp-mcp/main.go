@@ -18,7 +18,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/lmittmann/tint"
 	"golang.org/x/sys/unix"
@@ -60,7 +59,7 @@ func run(args []string) int {
 		usage(os.Stdout)
 		return 0
 	case "doctor":
-		return doctor(os.Stdout)
+		return runDoctor(os.Stdout)
 	case "setup":
 		return runSetup(args[1:])
 	}
@@ -236,6 +235,3 @@ func (h handler) CallTool(ctx context.Context, name string, args json.RawMessage
 	}
 	return mcp.Result{Text: res.Text, Structured: res.Structured}
 }
-
-// startupDeadline bounds doctor's network checks.
-const startupDeadline = 10 * time.Second

@@ -131,7 +131,7 @@ func TestFirstRunCreatesTheProfile(t *testing.T) {
 	if err != nil || len(ps) == 0 {
 		t.Fatalf("profiles after first run: %v %v", ps, err)
 	}
-	p, _, ok := pick(ps, "")
+	p, _, ok := Choose(ps, "")
 	if !ok {
 		t.Fatalf("no profile to pick among %+v", ps)
 	}

@@ -134,7 +134,7 @@ func (s *run) chooseProfile(want string) (Profile, int) {
 	for _, p := range ps {
 		s.printf("  %-20s %s%s\n", quoteName(p.Name), tilde(p.Dir, s.env.Home), s.profileNotes(p))
 	}
-	p, why, ok := pick(ps, want)
+	p, why, ok := Choose(ps, want)
 	if !ok {
 		s.printf("\n  %s\n  Choose one with --profile NAME (or --profile DIR).\n", why)
 		return Profile{}, 1
@@ -172,9 +172,9 @@ func (s *run) profileNotes(p Profile) string {
 	return "  (" + strings.Join(notes, "; ") + ")"
 }
 
-// pick chooses the profile: the one asked for, else the single profile an
+// Choose chooses the profile: the one asked for, else the single profile an
 // installation starts with, else the single Default=1 one, else the only one.
-func pick(ps []Profile, want string) (Profile, string, bool) {
+func Choose(ps []Profile, want string) (Profile, string, bool) {
 	if want != "" {
 		abs, _ := filepath.Abs(want)
 		for _, p := range ps {

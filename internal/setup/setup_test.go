@@ -103,16 +103,16 @@ func TestFindProfilesEveryLocation(t *testing.T) {
 	if !got["default-esr"].InstallDefault || got["default"].InstallDefault || !got["default"].Default {
 		t.Errorf("defaults wrong: %+v", got)
 	}
-	if _, _, ok := pick(ps, ""); !ok {
+	if _, _, ok := Choose(ps, ""); !ok {
 		t.Error("the installation's default profile was not picked")
 	}
-	if p, _, ok := pick(ps, "snappy"); !ok || p.Dir != dirs["snappy"] {
+	if p, _, ok := Choose(ps, "snappy"); !ok || p.Dir != dirs["snappy"] {
 		t.Errorf("--profile snappy picked %+v", p)
 	}
-	if p, _, ok := pick(ps, dirs["flat"]); !ok || p.Name != "flat" {
+	if p, _, ok := Choose(ps, dirs["flat"]); !ok || p.Name != "flat" {
 		t.Errorf("--profile DIR picked %+v", p)
 	}
-	if _, why, ok := pick(ps, "nope"); ok || !strings.Contains(why, "nope") {
+	if _, why, ok := Choose(ps, "nope"); ok || !strings.Contains(why, "nope") {
 		t.Errorf("unknown --profile: %v %q", ok, why)
 	}
 	// Two installations' defaults: ambiguous, never a guess.
@@ -120,7 +120,7 @@ func TestFindProfilesEveryLocation(t *testing.T) {
 	for i := range two {
 		two[i].InstallDefault = true
 	}
-	if _, why, ok := pick(two, ""); ok || !strings.Contains(why, "qualify") {
+	if _, why, ok := Choose(two, ""); ok || !strings.Contains(why, "qualify") {
 		t.Errorf("ambiguous defaults picked one: %q", why)
 	}
 	// A broken profiles.ini is an error, not an empty list.
