@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
@@ -113,5 +115,25 @@ func TestScriptCodes(t *testing.T) {
 		if got := scriptError(&pagejs.ScriptError{Code: c.script, Message: "m"}).Code; got != c.tool {
 			t.Errorf("script code %s became %s, want %s", c.script, got, c.tool)
 		}
+	}
+}
+
+// TestNotConnectedNamesEverything: Firefox opens no port without any one of
+// the flag, remote-enabled and chrome.enabled, so not_connected names all
+// of them (and the prompt pref), not only the first.
+func TestNotConnectedNamesEverything(t *testing.T) {
+	cfg := config.Config{Host: "127.0.0.1", RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
+	cfg.Addr = freeAddr(t)
+	s := New(Options{Config: cfg})
+	_, e := call(t, s, "snapshot_page", map[string]any{})
+	wantCode(t, e, CodeNotConnected)
+	for _, want := range []string{"--start-debugger-server ws:" + strconv.Itoa(int(cfg.Addr.Port())), "devtools.debugger.remote-enabled=true",
+		"devtools.chrome.enabled=true", "devtools.debugger.prompt-connection=false", "firefox-rdp-mcp setup", "firefox-rdp-mcp doctor"} {
+		if !strings.Contains(e.Message, want) {
+			t.Errorf("not_connected lacks %q: %s", want, e.Message)
+		}
+	}
+	if !e.Retryable() {
+		t.Error("not_connected must be retryable: Firefox may be started")
 	}
 }

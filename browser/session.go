@@ -281,7 +281,9 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 			return nil, ctx.Err()
 		}
 		s.log.Debug("rdp dial failed", "error", err)
-		return nil, errorf(CodeNotConnected, "cannot reach Firefox's debugger at %s (%s). Start Firefox with --start-debugger-server ws:%d and devtools.debugger.remote-enabled=true (see README), or run `firefox-rdp-mcp doctor`",
+		return nil, errorf(CodeNotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server ws:%d "+
+			"and with devtools.debugger.remote-enabled=true, devtools.chrome.enabled=true and devtools.debugger.prompt-connection=false in its profile "+
+			"(the user can run `firefox-rdp-mcp setup` to set them, then `firefox-rdp-mcp doctor`, which names what is missing)",
 			s.opts.Config.Addr, shortNetErr(err), s.opts.Config.Addr.Port())
 	}
 	s.client = c
