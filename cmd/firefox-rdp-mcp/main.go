@@ -138,6 +138,10 @@ func serve() int {
 		return 2
 	}
 	log := newLogger(cfg.LogLevel)
+	if !config.Packaged {
+		log.Warn("this is a development build: it can run with the sandbox off and allows uploads without upload roots; " +
+			"for everyday use build with -tags packaged (see README)")
+	}
 	if err := sandbox.TidyFDs(); err != nil {
 		log.Error("cannot tidy inherited file descriptors", "error", err)
 		return 1
