@@ -93,7 +93,7 @@ func TestNoSelectionUsesTheActiveTab(t *testing.T) {
 func TestNotAutoSelectable(t *testing.T) {
 	for u, ok := range map[string]bool{
 		"https://example.com/": true, "http://127.0.0.1:8080/x": true, "about:blank": true, "about:newtab": true,
-		"about:home": true, "file:///tmp/a.html": true,
+		"about:home": true, "file:///tmp/a.html": true, "about:neterror?e=dnsNotFound&u=https%3A//example.invalid/": true,
 		"about:sessionrestore": false, "about:config": false, "moz-extension://abc/_generated_background_page.html": false,
 		"chrome://browser/content/browser.xhtml": false, "": false,
 	} {

@@ -286,7 +286,8 @@ func activeTab(tabs []rdp.Tab) int {
 
 // notAutoSelectable says why a tab's URL is not one to act on unasked:
 // browser and extension pages, and about: pages other than the blank and
-// new-tab ones a user starts from. "" when it may be used.
+// new-tab ones a user starts from and the error pages Firefox shows in
+// place of a web page that failed to load. "" when it may be used.
 func notAutoSelectable(u string) string {
 	scheme, rest, _ := strings.Cut(u, ":")
 	switch strings.ToLower(scheme) {
@@ -295,7 +296,8 @@ func notAutoSelectable(u string) string {
 	case "about":
 		page, _, _ := strings.Cut(rest, "?")
 		switch strings.ToLower(page) {
-		case "blank", "newtab", "home", "welcome", "privatebrowsing":
+		case "blank", "newtab", "home", "welcome", "privatebrowsing",
+			"neterror", "certerror", "httpsonlyerror", "blocked": // a web page that failed to load, in the user's tab
 			return ""
 		}
 		return "shows the browser page about:" + truncate(page, 40)

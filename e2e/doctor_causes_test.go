@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -150,9 +151,9 @@ func TestDoctorNamesTheCause(t *testing.T) {
 		{"connection prompt on", prompt, "about:blank", []string{"--start-debugger-server", "ws:PORT"},
 			[]string{"[ok  ] endpoint reachable", "[FAIL] Firefox greeting", "asking on screen whether to allow the connection", "devtools.debugger.prompt-connection"}, 1},
 		{"plain TCP transport", goodPrefs, "about:blank", []string{"--start-debugger-server", "PORT"},
-			[]string{"[FAIL] Firefox greeting", "plain TCP transport", "ws:"}, 1},
+			[]string{"[FAIL] ", "plain TCP transport", "--start-debugger-server ws:"}, 1},
 		{"privileged first tab", goodPrefs, "about:sessionrestore", []string{"--start-debugger-server", "ws:PORT"},
-			[]string{"[ok  ] Firefox greeting", "[warn] tab evaluation", "no ordinary web page is open", "All checks passed."}, 0},
+			[]string{"[ok  ] Firefox greeting", "tab evaluation", "about:sessionrestore", "All checks passed."}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -167,6 +168,13 @@ func TestDoctorNamesTheCause(t *testing.T) {
 				if !strings.Contains(out, w) {
 					t.Errorf("output lacks %q:\n%s\nstderr:\n%s", w, out, progress)
 				}
+			}
+			if c.code == 0 && strings.Contains(out, "[FAIL]") {
+				t.Errorf("a FAIL line in a passing run:\n%s", out)
+			}
+			if c.name == "privileged first tab" && (strings.Contains(out, "devtools.chrome.enabled is off") ||
+				!(strings.Contains(out, "[ok  ] trusted input") || strings.Contains(out, "devtools.chrome.enabled works"))) {
+				t.Errorf("a privileged first tab is blamed on the preferences:\n%s", out)
 			}
 			if strings.Contains(out, "set devtools.chrome.enabled=true in about:config") {
 				t.Errorf("blames devtools.chrome.enabled:\n%s", out)
@@ -187,8 +195,9 @@ func TestDoctorFirefoxWithoutTheFlag(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	out, _, code, _ := runDoctor(t, ff.port)
-	want := fmt.Sprintf("Firefox (pid %d) is running without --start-debugger-server", ff.pid)
-	if code != 1 || !strings.Contains(out, want) || !strings.Contains(out, "only opens a window in the running Firefox") {
-		t.Errorf("exit %d, want the running Firefox named (%q):\n%s", code, want, out)
+	// Other Firefoxes on this machine may be listed too; ours is among them.
+	mine := regexp.MustCompile(fmt.Sprintf(`Firefox \(pid (\d+, pid )*%d(, pid \d+)*\) is running without --start-debugger-server`, ff.pid))
+	if code != 1 || !mine.MatchString(out) || !strings.Contains(out, "only opens a window in the running Firefox") {
+		t.Errorf("exit %d, want the running Firefox (pid %d) named:\n%s", code, ff.pid, out)
 	}
 }

@@ -110,6 +110,12 @@ func (p *probe) refused() verdict {
 		return verdict{}.add(check{name: "endpoint reachable", detail: detail, fix: fix, blocking: true})
 	}
 	procs := firefoxProcs()
+	if !p.hasPort(procs) && time.Since(p.start) < appearGrace {
+		// Started a moment ago (firefox & doctor): its process may not
+		// have been exec'd yet.
+		return verdict{retry: fmt.Sprintf("no Firefox with --start-debugger-server ws:%d is running yet", p.port)}.
+			add(check{name: "endpoint reachable", detail: "connection refused", blocking: true})
+	}
 	if len(procs) == 0 {
 		return fail(fmt.Sprintf("connection refused on %s: Firefox is not running", p.o.Config.Addr), p.startCmd())
 	}
@@ -145,18 +151,39 @@ func (p *probe) elsewhere(procs []firefoxProc) (detail, fix string) {
 		also = "; " + strings.Join(others, "; ")
 	}
 	for _, f := range procs {
-		switch {
-		case f.Server == "":
-			return fmt.Sprintf("connection refused on %s: Firefox (pid %d) is running without --start-debugger-server%s", p.o.Config.Addr, f.PID, also),
-				fmt.Sprintf("quit Firefox (every window), then start it with `%s --start-debugger-server ws:%d`: while it runs, starting it again only opens a window in the running Firefox, without a debugger server", f.Comm, p.port)
-		case !f.WS:
-			return fmt.Sprintf("Firefox (pid %d) was started with --start-debugger-server %s, the plain TCP transport; this server speaks WebSocket%s", f.PID, f.Server, also),
+		if f.Port == p.port && !f.WS {
+			return fmt.Sprintf("Firefox (pid %d) was started with --start-debugger-server %s, the plain TCP transport; this server speaks WebSocket", f.PID, f.Server),
 				fmt.Sprintf("quit Firefox and start it with --start-debugger-server ws:%d", p.port)
 		}
+	}
+	var without []string
+	comm := "firefox"
+	for _, f := range procs {
+		if f.Server == "" {
+			without = append(without, strconv.Itoa(f.PID))
+			comm = f.Comm
+		}
+	}
+	if len(without) > 0 {
+		return fmt.Sprintf("connection refused on %s: Firefox (pid %s) is running without --start-debugger-server%s", p.o.Config.Addr, strings.Join(without, ", pid "), also),
+			fmt.Sprintf("quit Firefox (every window), then start it with `%s --start-debugger-server ws:%d`: while it runs, starting it again only opens a window in the running Firefox, without a debugger server", comm, p.port)
 	}
 	f := procs[0]
 	return fmt.Sprintf("connection refused on port %d%s", p.port, also),
 		envFix("FIREFOX_RDP_PORT", strconv.Itoa(f.Port)) + fmt.Sprintf(", or restart Firefox with --start-debugger-server ws:%d", p.port)
+}
+
+// appearGrace is how long doctor looks for a Firefox process started with
+// its port before it explains a closed port without one.
+const appearGrace = 3 * time.Second
+
+func (p *probe) hasPort(procs []firefoxProc) bool {
+	for _, f := range procs {
+		if f.Port == p.port {
+			return true
+		}
+	}
+	return false
 }
 
 var plainRDP = regexp.MustCompile(`^[0-9]+:\{`)

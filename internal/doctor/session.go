@@ -53,7 +53,15 @@ func (p *probe) session(v verdict) verdict {
 	}
 	tab, ok := ordinaryTab(tabs)
 	if !ok {
-		return v.add(check{name: "tab evaluation", detail: fmt.Sprintf("no ordinary web page is open (the active tab shows %q), so page evaluation and trusted input are not checked", truncate(tabs[0].URL, 80)),
+		// Only browser pages are open (about:welcome on a new profile,
+		// about:sessionrestore after a crash): try the active one, and if
+		// it cannot be evaluated in, say so without blaming a preference.
+		tab = activeOrFirst(tabs)
+		if t, err := p.evalIn(ctx, c, tab); err == nil {
+			v = v.add(check{name: "tab evaluation", ok: true, detail: "evaluated in the browser page " + truncate(t.URL, 80)})
+			return p.trusted(ctx, c, t, v, true)
+		}
+		return v.add(check{name: "tab evaluation", detail: fmt.Sprintf("no ordinary web page is open (the active tab shows the browser page %q, which cannot be evaluated in), so page evaluation and trusted input are not checked", truncate(tab.URL, 80)),
 			fix: "open any web page (or a new tab) and run doctor again"})
 	}
 	w, err := c.WatchTab(ctx, tab)
@@ -71,7 +79,30 @@ func (p *probe) session(v verdict) verdict {
 			"the tab's page is not ready for evaluation yet")
 	}
 	v = v.add(check{name: "tab evaluation", ok: true, detail: "evaluated in " + truncate(t.URL, 80)})
-	return p.trusted(ctx, c, t, v)
+	return p.trusted(ctx, c, t, v, false)
+}
+
+// evalIn evaluates the page-info script in tab's current document.
+func (p *probe) evalIn(ctx context.Context, c *rdp.Client, tab rdp.Tab) (rdp.Target, error) {
+	w, err := c.WatchTab(ctx, tab)
+	if err != nil {
+		return rdp.Target{}, err
+	}
+	defer w.Close()
+	t, err := w.Current(ctx)
+	if err != nil {
+		return rdp.Target{}, err
+	}
+	return t, evalPageInfo(ctx, c, t)
+}
+
+func activeOrFirst(tabs []rdp.Tab) rdp.Tab {
+	for _, t := range tabs {
+		if t.Selected {
+			return t
+		}
+	}
+	return tabs[0]
 }
 
 func firefoxVersion(ctx context.Context, c *rdp.Client) (string, error) {
@@ -111,7 +142,7 @@ func evalPageInfo(ctx context.Context, c *rdp.Client, t rdp.Target) error {
 
 // trusted checks the isolated realm: the browser console first (it needs
 // devtools.chrome.enabled), then the page's content-process console.
-func (p *probe) trusted(ctx context.Context, c *rdp.Client, t rdp.Target, v verdict) verdict {
+func (p *probe) trusted(ctx context.Context, c *rdp.Client, t rdp.Target, v verdict, browserPage bool) verdict {
 	if _, err := c.ParentProcessConsole(ctx); err != nil {
 		return v.add(check{name: "trusted input", detail: "the browser console is refused (" + truncate(err.Error(), 120) + "): devtools.chrome.enabled is off",
 			fix: "quit Firefox, run `firefox-rdp-mcp setup --write`, start Firefox again"})
@@ -132,6 +163,10 @@ func (p *probe) trusted(ctx context.Context, c *rdp.Client, t rdp.Target, v verd
 	}
 	if err == nil && probe.TrustedClick && probe.TIP {
 		return v.add(check{name: "trusted input", ok: true, detail: fmt.Sprintf("isolated realm: trusted clicks and keys, privileged file assignment %v", probe.Files)})
+	}
+	if browserPage {
+		return v.add(check{name: "trusted input", detail: "devtools.chrome.enabled works (the browser console answered); the isolated realm is checked on web pages, and the active tab is the browser page " + truncate(t.URL, 80),
+			fix: "open any web page and run doctor again to check trusted input there"})
 	}
 	why := "the page's process offers no trusted click or key API"
 	if err != nil {
