@@ -97,7 +97,7 @@ func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Res
 			}
 			st["selected_tab"], st["generation"] = tab, gen
 		} else {
-			lines = append(lines, "No tab selected.")
+			lines = append(lines, "No tab selected: page tools will use the active tab of the most recently used window (select_tab picks one).")
 		}
 	}
 	lines = append(lines, fmt.Sprintf("Sandbox: %s (Landlock ABI %d, seccomp %v). Uploads: %s.",
