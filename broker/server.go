@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -216,6 +217,9 @@ func (b *Broker) stat(paths []string) Message {
 		}
 		name := showName(p)
 		root, rel, ok := RootFor(b.roots, p)
+		if !ok && slices.Contains(b.roots, p) {
+			return fail(errResp(CodeFileInvalid, i, fmt.Sprintf("%q is a directory (an upload root itself): only regular files can be uploaded", name)))
+		}
 		if !ok {
 			return fail(errResp(CodeFileInvalid, i, fmt.Sprintf("%q is not beneath an upload root", name)))
 		}

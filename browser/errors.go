@@ -37,35 +37,45 @@ const (
 	CodeInternal               = "internal_error"
 )
 
-// retryable says whether the same call may succeed later (seed §15; "maybe"
-// is reported as true: the agent should look before retrying).
+// retryable says whether repeating the same call, unchanged, can succeed:
+// the cause may pass by itself (Firefox starting, a slow load, a dropped
+// connection, an element that is still animating in). It is false where the
+// agent must do something else first — fix the arguments, take a new
+// snapshot, select a tab, answer a dialog — because the same call would
+// fail the same way. TestRetryablePinned pins every entry.
 var retryable = map[string]bool{
-	CodeInvalidArguments:       false,
-	CodeNotConnected:           true,
-	CodeConnectionLost:         true,
-	CodeRDPTimeout:             true,
-	CodeRDPProtocol:            false,
-	CodeNoTabSelected:          true,
-	CodeTabNotFound:            true,
-	CodeTargetReplaced:         true,
-	CodeElementNotFound:        true,
-	CodeStaleElement:           true,
-	CodeElementNotInteractable: true,
-	CodeInvalidSelector:        false,
-	CodeUnsupportedElement:     false,
-	CodeNavigationTimeout:      true,
-	CodeWaitTimeout:            true,
-	CodeDialogOpen:             true,
-	CodeNoDialog:               false,
-	CodeUploadsDisabled:        false,
-	CodeUploadFileInvalid:      false,
-	CodeUploadTooLarge:         false,
-	CodeUploadTargetInvalid:    true,
-	CodeUploadTransferFailed:   true,
-	CodeUploadAssignFailed:     true,
-	CodePageScriptFailed:       true,
-	CodeCancelled:              true,
-	CodeInternal:               false,
+	CodeInvalidArguments:       false, // the arguments must change
+	CodeNotConnected:           true,  // Firefox may be started (the call reconnects)
+	CodeConnectionLost:         true,  // the next call reconnects
+	CodeRDPTimeout:             true,  // Firefox was busy; the connection is fresh
+	CodeRDPProtocol:            false, // a Firefox this server does not understand
+	CodeNoTabSelected:          false, // select_tab first
+	CodeTabNotFound:            false, // that tab is gone: list_tabs
+	CodeTargetReplaced:         true,  // a read or a navigation repeats fine on the new document
+	CodeElementNotFound:        false, // the ref's element is gone: take a new snapshot
+	CodeStaleElement:           false, // take a new snapshot
+	CodeElementNotInteractable: true,  // disabled, covered or hidden for now
+	CodeInvalidSelector:        false, // the selector must change
+	CodeUnsupportedElement:     false, // that element cannot take this action
+	CodeNavigationTimeout:      true,  // a slow load may finish
+	CodeWaitTimeout:            true,  // the condition may still come true
+	CodeDialogOpen:             false, // answer it with handle_dialog first
+	CodeNoDialog:               false, // nothing to answer
+	CodeUploadsDisabled:        false, // a configuration change and restart
+	CodeUploadFileInvalid:      false, // the path must change
+	CodeUploadTooLarge:         false, // a limit
+	CodeUploadTargetInvalid:    false, // another element must be named
+	CodeUploadTransferFailed:   true,  // the transfer may go through next time
+	CodeUploadAssignFailed:     true,  // the page may have been busy
+	CodePageScriptFailed:       true,  // the page may have been changing
+	CodeCancelled:              true,  // the client cancelled; the call itself was fine
+	CodeInternal:               false, // a bug in this server
+}
+
+// scriptCodes maps the codes page scripts use that are not tool codes.
+var scriptCodes = map[string]string{
+	"invalid_argument": CodeInvalidArguments,
+	"option_not_found": CodeInvalidArguments,
 }
 
 // Error is a tool failure that is safe to show to the model: its message

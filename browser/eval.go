@@ -258,6 +258,9 @@ func residentMissing(res string) bool {
 // the scripts may use are ours; anything else is page_script_failed.
 func scriptError(se *pagejs.ScriptError) *Error {
 	code := se.Code
+	if c, ok := scriptCodes[code]; ok {
+		code = c
+	}
 	if _, known := retryable[code]; !known || code == CodeInternal {
 		code = CodePageScriptFailed
 	}
@@ -328,13 +331,9 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, o 
 
 func dialogError(st pagejs.DialogStateResult) *Error {
 	kind := dialogKind(st.Type)
-	article := "a "
-	if kind == "alert" {
-		article = "an "
-	}
 	return (&Error{
 		Code:    CodeDialogOpen,
-		Message: "the page opened " + article + kind + " dialog (its text is below); answer it with handle_dialog",
+		Message: "the page shows " + dialogName(kind) + " dialog (its text is below); answer it with handle_dialog " + dialogHow(kind) + ", then repeat this call",
 		Details: map[string]any{"dialog": map[string]any{"type": kind, "text": pageStrN(st.Text, 2000)}},
 	}).withPage("Dialog text", st.Text, 300)
 }

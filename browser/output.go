@@ -32,16 +32,19 @@ func arrayOf(items any) map[string]any { return map[string]any{"items": items} }
 // titleURL is the shape of a page's title and URL.
 func titleURL() map[string]any { return map[string]any{"title": pageProp, "url": pageProp} }
 
+// dialogText is the dialog an action opened (click, press_key).
+var dialogText = nested(map[string]any{"text": pageProp})
+
 // outputSchemas has one entry per tool (TestOutputSchemas holds this true).
 var outputSchemas = map[string]map[string]any{
 	"browser_status": object(map[string]any{"selected_tab": nested(titleURL())}),
 	"list_tabs":      object(map[string]any{"tabs": arrayOf(nested(titleURL()))}),
 	"select_tab":     object(titleURL()),
 	"snapshot_page":  object(titleURL()),
-	"click":          object(map[string]any{"url": pageProp}),
+	"click":          object(map[string]any{"url": pageProp, "dialog": dialogText}),
 	"fill":           object(map[string]any{"url": pageProp, "value": pageProp}),
 	"type_text":      object(map[string]any{"url": pageProp}),
-	"press_key":      object(map[string]any{"url": pageProp, "focused": pageProp}),
+	"press_key":      object(map[string]any{"url": pageProp, "focused": pageProp, "dialog": dialogText}),
 	"navigate":       object(titleURL()),
 	"wait_for":       object(nil),
 	"upload_files":   object(map[string]any{"warnings": arrayOf(pageProp)}),

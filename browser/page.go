@@ -278,6 +278,9 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	defer release()
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp}, &r)
+	if res, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
+		return res, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -414,6 +417,9 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	}
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.PressKey, args, &r)
+	if res, ok := s.actionDialog(pg, "Pressed "+a.Key+" on", what, info, err); ok {
+		return res, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -702,7 +708,7 @@ type handleDialogArgs struct {
 func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progress) (Result, error) {
 	// No page-operation lock: the call that raised the dialog may still hold
 	// it while its evaluation is held back.
-	pg, err := s.selected(ctx)
+	pg, err := s.selectedTab(ctx)
 	if err != nil {
 		return Result{}, err
 	}
@@ -720,6 +726,7 @@ func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progr
 	if !r.Answered {
 		return Result{}, errorf(CodeNoDialog, "the dialog closed before it could be answered")
 	}
+	s.markDialog(pg.sel, false)
 	r.Type = cmp.Or(r.Type, st.Type)
 	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
 	kind := dialogKind(r.Type)

@@ -79,6 +79,9 @@ type selection struct {
 	// console is residentConsole. Guarded by Session.mu.
 	residentConsole string
 	residents       map[string]string
+	// dialog: one of our actions opened a dialog that may still be open.
+	// Guarded by Session.mu.
+	dialog bool
 }
 
 // New makes a session. It does not connect: tools/list and browser_status
@@ -137,8 +140,22 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, p
 		p = noProgress{}
 	}
 	start := time.Now()
-	res, err = t.run(ctx, s, args, p)
+	var note string
+	var auto map[string]any
+	if !tablessTools[name] {
+		note, auto, err = s.autoSelect(ctx)
+	}
+	if err == nil {
+		res, err = t.run(ctx, s, args, p)
+	}
+	if err == nil && note != "" {
+		res = withAutoNote(res, note, auto)
+	}
 	err = s.classify(ctx, err)
+	if e, isErr := AsError(err); isErr && note != "" {
+		e = &Error{Code: e.Code, Message: note + " " + e.Message, Phase: e.Phase, Details: e.Details}
+		err = e
+	}
 	if e, isErr := AsError(err); isErr {
 		s.log.Debug("tool failed", "tool", name, "code", e.Code, "ms", time.Since(start).Milliseconds())
 	} else {
@@ -264,7 +281,9 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 			return nil, ctx.Err()
 		}
 		s.log.Debug("rdp dial failed", "error", err)
-		return nil, errorf(CodeNotConnected, "cannot reach Firefox's debugger at %s (%s). Start Firefox with --start-debugger-server ws:%d and devtools.debugger.remote-enabled=true (see README), or run `firefox-rdp-mcp doctor`",
+		return nil, errorf(CodeNotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server ws:%d "+
+			"and with devtools.debugger.remote-enabled=true, devtools.chrome.enabled=true and devtools.debugger.prompt-connection=false in its profile "+
+			"(the user can run `firefox-rdp-mcp setup` to set them, then `firefox-rdp-mcp doctor`, which names what is missing)",
 			s.opts.Config.Addr, shortNetErr(err), s.opts.Config.Addr.Port())
 	}
 	s.client = c
@@ -308,9 +327,51 @@ type page struct {
 	generation uint64
 }
 
-// selected returns the selected tab, first noting any navigation the
-// watcher saw since the generation was set (which starts a new generation).
+// selected returns the selected tab for a page tool, as selectedTab does,
+// and fails with dialog_open while a dialog one of our actions opened is
+// still up (page scripts would run underneath it, in a page the user sees
+// blocked).
 func (s *Session) selected(ctx context.Context) (page, error) {
+	pg, err := s.selectedTab(ctx)
+	if err != nil {
+		return page{}, err
+	}
+	if err := s.pendingDialog(ctx, pg); err != nil {
+		return page{}, err
+	}
+	return pg, nil
+}
+
+// pendingDialog reports dialog_open when an action of ours opened a dialog
+// in the tab and it is still open; once it is closed, the mark goes.
+func (s *Session) pendingDialog(ctx context.Context, pg page) error {
+	s.mu.Lock()
+	marked := pg.sel.dialog
+	s.mu.Unlock()
+	if !marked {
+		return nil
+	}
+	st, err := s.dialog(ctx, pg)
+	if err != nil {
+		return err
+	}
+	if st.Open {
+		return dialogError(st)
+	}
+	s.markDialog(pg.sel, false)
+	return nil
+}
+
+// markDialog notes (or forgets) that an action opened a dialog in sel.
+func (s *Session) markDialog(sel *selection, open bool) {
+	s.mu.Lock()
+	sel.dialog = open
+	s.mu.Unlock()
+}
+
+// selectedTab returns the selected tab, first noting any navigation the
+// watcher saw since the generation was set (which starts a new generation).
+func (s *Session) selectedTab(ctx context.Context) (page, error) {
 	c, err := s.conn(ctx)
 	if err != nil {
 		return page{}, err
@@ -318,20 +379,31 @@ func (s *Session) selected(ctx context.Context) (page, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sel == nil {
+		// Session.Call selected the active tab before the tool ran; it is
+		// gone only when a concurrent failure dropped the selection.
 		return page{}, errorf(CodeNoTabSelected, "no tab is selected; call list_tabs, then select_tab")
 	}
 	s.syncLocked(s.sel)
 	return page{c: c, sel: s.sel, generation: s.generation}, nil
 }
 
-// syncLocked starts a new generation when the tab navigated.
+// syncLocked reports whether the tab navigated since the generation was
+// last checked, and then starts a new generation — unless the current one
+// has issued no refs yet. The watcher counts one navigation several times
+// (will-navigate, the new target, its URL), often spread over more than one
+// call; a generation nothing was issued in has nothing to invalidate, so
+// those late counts belong to the navigation that already started it, and
+// the generation moves by one per navigation.
 func (s *Session) syncLocked(sel *selection) bool {
-	if n := sel.watch.Navigations(); n != sel.navs {
-		sel.navs = n
-		s.newGenerationLocked()
-		return true
+	n := sel.watch.Navigations()
+	if n == sel.navs {
+		return false
 	}
-	return false
+	sel.navs = n
+	if s.refs.issued() {
+		s.newGenerationLocked()
+	}
+	return true
 }
 
 // sync is syncLocked for callers that do not hold the lock; it reports
@@ -382,4 +454,18 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// withAutoNote adds to a result which tab Session.Call selected for it.
+func withAutoNote(res Result, note string, auto map[string]any) Result {
+	res.Text = note + "\n" + res.Text
+	if m, ok := res.Structured.(map[string]any); ok {
+		out := make(map[string]any, len(m)+1)
+		for k, v := range m {
+			out[k] = v
+		}
+		out["auto_selected_tab"] = auto
+		res.Structured = out
+	}
+	return res
 }

@@ -97,7 +97,7 @@ func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Res
 			}
 			st["selected_tab"], st["generation"] = tab, gen
 		} else {
-			lines = append(lines, "No tab selected.")
+			lines = append(lines, "No tab selected: page tools will use the active tab of the most recently used window (select_tab picks one).")
 		}
 	}
 	lines = append(lines, fmt.Sprintf("Sandbox: %s (Landlock ABI %d, seccomp %v). Uploads: %s.",
@@ -185,27 +185,10 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 		}
 	}
 	tab := tabs[idx]
-	c, err := s.conn(ctx)
+	t, gen, err := s.use(ctx, tab)
 	if err != nil {
 		return Result{}, err
 	}
-	w, err := c.WatchTab(ctx, tab)
-	if err != nil {
-		return Result{}, err
-	}
-	t, err := w.Current(ctx)
-	if err != nil {
-		w.Close()
-		return Result{}, err
-	}
-	s.mu.Lock()
-	if s.sel != nil && s.sel.watch != nil {
-		s.sel.watch.Close()
-	}
-	s.sel = &selection{tab: tab, watch: w, navs: w.Navigations()}
-	s.newGenerationLocked()
-	gen := s.generation
-	s.mu.Unlock()
 	info := map[string]any{"tab_id": tabID(tab.BrowserID), "index": idx, "title": pageStr(t.Title), "url": pageStr(t.URL), "generation": gen}
 	u := newUntrusted()
 	u.field("Page", t.Title, 200)
@@ -214,4 +197,112 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 		Text:       fmt.Sprintf("Selected %s (index %d), generation %d.\n%s", tabID(tab.BrowserID), idx, gen, u.String()),
 		Structured: info,
 	}, nil
+}
+
+// use makes tab the selected tab (a new generation) and returns its
+// current document. The caller holds the page-operation lock.
+func (s *Session) use(ctx context.Context, tab rdp.Tab) (rdp.Target, uint64, error) {
+	c, err := s.conn(ctx)
+	if err != nil {
+		return rdp.Target{}, 0, err
+	}
+	w, err := c.WatchTab(ctx, tab)
+	if err != nil {
+		return rdp.Target{}, 0, err
+	}
+	t, err := w.Current(ctx)
+	if err != nil {
+		w.Close()
+		return rdp.Target{}, 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sel != nil && s.sel.watch != nil {
+		s.sel.watch.Close()
+	}
+	s.sel = &selection{tab: tab, watch: w, navs: w.Navigations()}
+	s.newGenerationLocked()
+	return t, s.generation, nil
+}
+
+// tablessTools work without a selected tab; every other tool acts on one,
+// and when none was selected, Session.Call selects the active one first.
+var tablessTools = map[string]bool{"browser_status": true, "list_tabs": true, "select_tab": true, "new_tab": true, "close_tab": true}
+
+// autoSelect selects the active tab of the most recently used Firefox
+// window when no tab is selected, so that a client that never calls
+// select_tab (one process per call, as the MCP Inspector CLI does) can act.
+// It returns the sentence that tells the agent which tab it got, "" when a
+// tab was already selected.
+func (s *Session) autoSelect(ctx context.Context) (note string, info map[string]any, err error) {
+	s.mu.Lock()
+	has := s.sel != nil
+	s.mu.Unlock()
+	if has {
+		return "", nil, nil
+	}
+	if err := s.lock(ctx); err != nil {
+		return "", nil, err
+	}
+	defer s.unlock()
+	s.mu.Lock()
+	has = s.sel != nil
+	s.mu.Unlock()
+	if has { // selected by a call that held the lock before us
+		return "", nil, nil
+	}
+	tabs, err := s.tabs(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	idx := activeTab(tabs)
+	if idx < 0 {
+		return "", nil, errorf(CodeNoTabSelected, "no tab is selected and Firefox reports no active tab in a browser window; call list_tabs, then select_tab")
+	}
+	if why := notAutoSelectable(tabs[idx].URL); why != "" {
+		return "", nil, errorf(CodeNoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
+	}
+	t, gen, err := s.use(ctx, tabs[idx])
+	if err != nil {
+		return "", nil, err
+	}
+	id := tabID(tabs[idx].BrowserID)
+	info = map[string]any{"tab_id": id, "index": idx, "generation": gen, "auto": true}
+	return fmt.Sprintf("No tab was selected, so this call used the active tab of the most recently used window: %s (index %d; its URL is below) — select_tab picks another.\n%s",
+		id, idx, marked("URL", t.URL, 200)), info, nil
+}
+
+// activeTab is the index of the tab Firefox marks selected: the selected
+// tab of the most recently used browser window (the tab descriptor's
+// "selected" is gBrowser.selectedBrowser of getMostRecentBrowserWindow()).
+func activeTab(tabs []rdp.Tab) int {
+	for i, t := range tabs {
+		if t.Selected {
+			return i
+		}
+	}
+	return -1
+}
+
+// notAutoSelectable says why a tab's URL is not one to act on unasked:
+// browser and extension pages, and about: pages other than the blank and
+// new-tab ones a user starts from and the error pages Firefox shows in
+// place of a web page that failed to load. "" when it may be used.
+func notAutoSelectable(u string) string {
+	scheme, rest, _ := strings.Cut(u, ":")
+	switch strings.ToLower(scheme) {
+	case "http", "https", "file", "data":
+		return ""
+	case "about":
+		page, _, _ := strings.Cut(rest, "?")
+		switch strings.ToLower(page) {
+		case "blank", "newtab", "home", "welcome", "privatebrowsing",
+			"neterror", "certerror", "httpsonlyerror", "blocked": // a web page that failed to load, in the user's tab
+			return ""
+		}
+		return "shows the browser page about:" + truncate(page, 40)
+	case "":
+		return "has no URL yet"
+	}
+	return "shows a " + truncate(scheme, 20) + ": page"
 }
