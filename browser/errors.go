@@ -23,6 +23,9 @@ const (
 	CodeInvalidSelector        = "invalid_selector"
 	CodeUnsupportedElement     = "unsupported_element"
 	CodeNavigationTimeout      = "navigation_timeout"
+	CodeNavigationFailed       = "navigation_failed"
+	CodePageUnresponsive       = "page_unresponsive"
+	CodeTargetGone             = "target_gone"
 	CodeWaitTimeout            = "wait_timeout"
 	CodeDialogOpen             = "dialog_open"
 	CodeNoDialog               = "no_dialog"
@@ -54,6 +57,9 @@ var retryable = map[string]bool{
 	CodeInvalidSelector:        false,
 	CodeUnsupportedElement:     false,
 	CodeNavigationTimeout:      true,
+	CodeNavigationFailed:       true, // the same URL may load later (a server that was down)
+	CodePageUnresponsive:       true, // once the page's script stops (or after navigating away)
+	CodeTargetGone:             true, // after navigating the tab to an http(s) URL
 	CodeWaitTimeout:            true,
 	CodeDialogOpen:             true,
 	CodeNoDialog:               false,

@@ -69,6 +69,9 @@ func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Res
 		lines = append(lines, "Connected to Firefox at "+cfg.Addr.String()+".")
 		s.mu.Lock()
 		sel, gen := s.sel, s.generation
+		if sel != nil && sel.watch == nil {
+			sel = nil
+		}
 		if sel != nil {
 			s.syncLocked(sel)
 			gen = s.generation
@@ -96,6 +99,9 @@ func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Res
 				lines = append(lines, fmt.Sprintf("Selected %s, generation %d (document not available).", tabID(sel.tab.BrowserID), gen))
 			}
 			st["selected_tab"], st["generation"] = tab, gen
+		} else if lost := s.lostNote(); lost != "" {
+			st["selection_cleared"] = lost
+			lines = append(lines, "No tab selected: "+lost+".")
 		} else {
 			lines = append(lines, "No tab selected.")
 		}
@@ -103,6 +109,12 @@ func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Res
 	lines = append(lines, fmt.Sprintf("Sandbox: %s (Landlock ABI %d, seccomp %v). Uploads: %s.",
 		s.opts.Sandbox.Mode, s.opts.Sandbox.LandlockABI, s.opts.Sandbox.Seccomp, uploadsLine(st["uploads_enabled"].(bool), len(cfg.UploadRoots))))
 	return Result{Text: strings.Join(lines, "\n"), Structured: st}, nil
+}
+
+func (s *Session) lostNote() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lost
 }
 
 func uploadsLine(enabled bool, roots int) string {
@@ -150,6 +162,10 @@ func (s *Session) listTabs(ctx context.Context, _ *noArgs, _ Progress) (Result, 
 	return Result{Text: text, Structured: map[string]any{"tabs": out}}, nil
 }
 
+// watchTimeout bounds attaching to a tab (the watcher waits for the tab's
+// content processes, and a page stuck in a script holds its process).
+const watchTimeout = 10 * time.Second
+
 type selectTabArgs struct {
 	TabID *string `json:"tab_id"`
 	Index *int    `json:"index"`
@@ -189,13 +205,40 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 	if err != nil {
 		return Result{}, err
 	}
-	w, err := c.WatchTab(ctx, tab)
-	if err != nil {
-		return Result{}, err
+	// Close the old watch first: Firefox (153) keeps forwarding a content
+	// process's packets through a stale channel when a watcher stops while
+	// another watcher of the connection has targets in that process, and
+	// then delivers every packet twice once the first watcher starts again
+	// (rdp drops the copies; not causing them is cheaper).
+	s.mu.Lock()
+	if s.sel != nil && s.sel.watch != nil && s.sel.tab.BrowserID != tab.BrowserID {
+		s.sel.watch.Close()
+		s.sel.watch = nil
 	}
-	t, err := w.Current(ctx)
+	s.mu.Unlock()
+	wctx, cancel := context.WithTimeout(ctx, watchTimeout)
+	defer cancel()
+	var (
+		t    rdp.Target
+		terr error
+	)
+	w, err := c.WatchTab(wctx, tab)
+	if err == nil {
+		t, terr = w.Current(wctx)
+		if terr != nil && !errors.Is(terr, rdp.ErrNoTarget) {
+			w.Close()
+			err = terr
+		}
+	}
 	if err != nil {
-		w.Close()
+		s.mu.Lock()
+		if s.sel != nil && s.sel.watch == nil { // released above
+			s.sel, s.lost = nil, "select_tab "+tabID(tab.BrowserID)+" failed after the previous selection was released"
+		}
+		s.mu.Unlock()
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return Result{}, pageUnresponsive()
+		}
 		return Result{}, err
 	}
 	s.mu.Lock()
@@ -203,11 +246,23 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 		s.sel.watch.Close()
 	}
 	s.sel = &selection{tab: tab, watch: w, navs: w.Navigations()}
+	s.lost = ""
 	s.newGenerationLocked()
 	gen := s.generation
 	s.mu.Unlock()
 	info := map[string]any{"tab_id": tabID(tab.BrowserID), "index": idx, "title": t.Title, "url": t.URL, "generation": gen}
 	u := newUntrusted()
+	if terr != nil {
+		info["title"], info["url"] = tab.Title, tab.URL
+		info["document"] = false
+		u.line("Page: " + quote(tab.Title, 200))
+		u.line("URL: " + quote(tab.URL, 500))
+		return Result{
+			Text: fmt.Sprintf("Selected %s (index %d), generation %d, but it shows no document this server can reach (say, after a redirect to a file: or about: URL); navigate it to an http(s) URL.\n%s",
+				tabID(tab.BrowserID), idx, gen, u.String()),
+			Structured: info,
+		}, nil
+	}
 	u.line("Page: " + quote(t.Title, 200))
 	u.line("URL: " + quote(t.URL, 500))
 	return Result{
