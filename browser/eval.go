@@ -331,17 +331,29 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, o 
 // browser chrome whether the tab shows one, and if so stop the evaluation
 // with dialog_open. An evaluation acknowledged but still running after
 // busyProbeAfter with no dialog has the page's process probed: no answer
-// stops it with page_unresponsive (a page handler stuck in a loop).
+// stops it with page_unresponsive (a page handler stuck in a loop). A tab
+// that stays without a document for targetWait (a navigation that ended
+// somewhere the debugger cannot reach) stops it with target_gone.
 func (s *Session) watchPage(ctx context.Context, pg page, done <-chan struct{}, stop context.CancelCauseFunc) {
 	start := time.Now()
 	timer := time.NewTimer(dialogFirstCheck)
 	defer timer.Stop()
 	probed := time.Time{}
+	var noTarget time.Time // since when the tab has had no document
 	for {
 		select {
 		case <-done:
 			return
 		case <-timer.C:
+		}
+		switch {
+		case pg.sel.watch.HasTarget():
+			noTarget = time.Time{}
+		case noTarget.IsZero():
+			noTarget = time.Now()
+		case time.Since(noTarget) >= targetWait:
+			stop(targetGone())
+			return
 		}
 		cctx, ccancel := context.WithTimeout(ctx, 2*time.Second)
 		st, err := s.dialog(cctx, pg)
