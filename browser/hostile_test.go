@@ -142,7 +142,9 @@ func (h *harness) otherWorks(t testing.TB, answer string, took time.Duration) {
 		t.Name()[strings.LastIndex(t.Name(), "/")+1:], answer, took.Milliseconds(), time.Since(start).Milliseconds())
 }
 
-func (h *harness) select_(t testing.TB, id string) { must(t, h.s, "select_tab", map[string]any{"tab_id": id}) }
+func (h *harness) select_(t testing.TB, id string) {
+	must(t, h.s, "select_tab", map[string]any{"tab_id": id})
+}
 
 // TestHostileSuite: infinite loops, vanished targets, self-closing popups,
 // redirects to forbidden schemes, dialog storms, beforeunload, alert while

@@ -65,7 +65,7 @@ type Session struct {
 
 	mu         sync.Mutex // guards everything below; never held across a wait on Firefox
 	client     *rdp.Client
-	dialled    bool // a connection existed before: the next dial is a reconnect
+	dialled    bool                         // a connection existed before: the next dial is a reconnect
 	instance   pagejs.BrowserInstanceResult // the Firefox run client reached; zero when unknown
 	lost       string                       // why the selection was cleared on a reconnect; "" when it was not
 	sel        *selection
@@ -95,11 +95,11 @@ func New(opts Options) *Session {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Session{
-		opts:   opts,
-		log:    opts.Logger,
+		opts:    opts,
+		log:     opts.Logger,
 		op:      make(chan struct{}, 1),
 		dialing: make(chan struct{}, 1),
-		realms: map[int64]*realm{},
+		realms:  map[int64]*realm{},
 	}
 	s.refs.reset()
 	s.tools = toolTable()
