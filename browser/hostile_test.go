@@ -343,3 +343,22 @@ func selfClosingPopup(t *testing.T, h *harness, site *hostilePages) {
 	}
 	h.otherWorks(t, "ok", took)
 }
+
+func TestLoadFailure(t *testing.T) {
+	for uri, want := range map[string]string{
+		"about:neterror?e=connectionFailure&u=http%3A//127.0.0.1%3A9/&c=UTF-8": "refused",
+		"about:neterror?e=dnsNotFound&u=http%3A//nowhere.invalid/":             "resolved",
+		"about:neterror?e=someNewCode&u=x":                                     "someNewCode",
+		"about:neterror?e=%3Cscript%3E&u=x":                                    "error page",
+		"about:certerror?e=nssBadCert&u=https%3A//self-signed/":                "certificate",
+		"about:blocked?e=malwareBlocked&u=x":                                   "blocked",
+		"http://127.0.0.1/":                                                    "",
+		"about:blank":                                                          "",
+		"about:neterrorx":                                                      "",
+	} {
+		reason, failed := loadFailure(uri)
+		if failed != (want != "") || !strings.Contains(reason, want) {
+			t.Errorf("loadFailure(%q) = %q, %v; want %q", uri, reason, failed, want)
+		}
+	}
+}
