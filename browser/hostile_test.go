@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"net/netip"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -359,6 +360,40 @@ func TestLoadFailure(t *testing.T) {
 		reason, failed := loadFailure(uri)
 		if failed != (want != "") || !strings.Contains(reason, want) {
 			t.Errorf("loadFailure(%q) = %q, %v; want %q", uri, reason, failed, want)
+		}
+	}
+}
+
+// TestErrorCodesDocumented: README's table lists every error code, each
+// with its retryable flag.
+func TestErrorCodesDocumented(t *testing.T) {
+	raw, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{} // code → the row it is on
+	for _, line := range strings.Split(string(raw), "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		for code := range retryable {
+			if strings.Contains(line, "`"+code+"`") {
+				rows[code] = line
+			}
+		}
+	}
+	for code, retry := range retryable {
+		row, ok := rows[code]
+		if !ok {
+			t.Errorf("README's error table lacks %s", code)
+			continue
+		}
+		// The flag is the first [yes]/[no] after the code on its row.
+		rest := row[strings.Index(row, "`"+code+"`"):]
+		yes, no := strings.Index(rest, "[yes]"), strings.Index(rest, "[no]")
+		got := yes >= 0 && (no < 0 || yes < no)
+		if got != retry {
+			t.Errorf("README says %s is retryable=%v, the code says %v", code, got, retry)
 		}
 	}
 }
