@@ -143,6 +143,8 @@ func (h *harness) otherWorks(t testing.TB, answer string, took time.Duration) {
 		t.Name()[strings.LastIndex(t.Name(), "/")+1:], answer, took.Milliseconds(), time.Since(start).Milliseconds())
 }
 
+func (h *harness) requestTimeout() time.Duration { return h.s.opts.Config.RequestTimeout }
+
 func (h *harness) select_(t testing.TB, id string) {
 	must(t, h.s, "select_tab", map[string]any{"tab_id": id})
 }
@@ -158,138 +160,162 @@ func TestHostileSuite(t *testing.T) {
 	s := newSession(t)
 	h := newHarness(t, s, ff.Addr)
 	site := newHostilePages(t, "127.0.0.3")
-	reqTimeout := s.opts.Config.RequestTimeout
-
-	t.Run("infinite_loop", func(t *testing.T) {
-		loop := newHostilePages(t, "127.0.0.4") // its process stays blocked
-		h.select_(t, h.openTab(t, loop.url("/loop")))
-		waitText(t, s, "Spin")
-		time.Sleep(1500 * time.Millisecond) // the loop starts 1.5 s after load
-		e, took := h.timed(t, reqTimeout, "snapshot_page", map[string]any{}, CodePageUnresponsive)
-		if !strings.Contains(e.Message, "another tab") {
-			t.Errorf("the message does not say what to do: %s", e.Message)
-		}
-		start := time.Now()
-		if _, e := call(t, s, "browser_status", map[string]any{}); e != nil || time.Since(start) > 3*time.Second {
-			t.Errorf("browser_status during the loop: %v after %v", e, time.Since(start))
-		}
-		h.timed(t, 10*time.Second, "navigate", map[string]any{"url": loop.url("/ok"), "timeout_ms": 10000}, CodePageUnresponsive)
-		h.otherWorks(t, e.Code, took)
-	})
-	t.Run("vanished_target", func(t *testing.T) {
-		id := h.openTab(t, site.url("/tofile"))
-		h.select_(t, id)
-		time.Sleep(1500 * time.Millisecond) // it leaves for file: via a 302, ends on about:blank
-		e, took := h.timed(t, reqTimeout, "snapshot_page", map[string]any{}, CodeTargetGone)
-		h.otherWorks(t, e.Code, took)
-		h.select_(t, id)
-		must(t, s, "navigate", map[string]any{"url": site.url("/ok")}) // recovers the tab
-		if !strings.Contains(snapshot(t, s), "Other tab") {
-			t.Error("the tab was not navigated back")
-		}
-	})
-	t.Run("forbidden_redirect", func(t *testing.T) {
-		h.select_(t, h.openTab(t, site.url("/ok")))
-		var took time.Duration
-		var e *Error
-		for _, p := range []string{"/redirect-file", "/redirect-about"} {
-			must(t, s, "navigate", map[string]any{"url": site.url("/ok")})
-			e, took = h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url(p), "timeout_ms": 10000}, CodeTargetGone, CodeNavigationFailed)
-			t.Logf("%s: %s", p, e.Code)
-		}
-		h.otherWorks(t, e.Code, took)
-	})
+	t.Run("infinite_loop", func(t *testing.T) { hostileInfiniteLoop(t, h, site) })
+	t.Run("vanished_target", func(t *testing.T) { hostileVanishedTarget(t, h, site) })
+	t.Run("forbidden_redirect", func(t *testing.T) { hostileForbiddenRedirect(t, h, site) })
 	t.Run("self_closing_popup", func(t *testing.T) { selfClosingPopup(t, h, site) })
-	t.Run("dialog_storm", func(t *testing.T) {
-		h.select_(t, h.openTab(t, site.url("/storm")))
-		must(t, s, "wait_for", map[string]any{"selector": "button", "timeout_ms": 5000})
-		e, took := h.timed(t, reqTimeout, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Storm")}, CodeDialogOpen)
-		for i := 0; i < 5; i++ { // the next alert follows each answer within moments
-			for try := 0; ; try++ {
-				_, e := call(t, s, "handle_dialog", map[string]any{"action": "accept"})
-				if e == nil {
-					break
-				}
-				if e.Code != CodeNoDialog || try == 60 {
-					t.Fatalf("answering alert %d: %v", i, e)
-				}
-				time.Sleep(50 * time.Millisecond)
+	t.Run("dialog_storm", func(t *testing.T) { hostileDialogStorm(t, h, site) })
+	t.Run("beforeunload", func(t *testing.T) { hostileBeforeunload(t, h, site) })
+	t.Run("alert_while_loading", func(t *testing.T) { hostileAlertWhileLoading(t, h, site) })
+	t.Run("failed_load", func(t *testing.T) { hostileFailedLoad(t, h, site) })
+	t.Run("tab_closed_mid_call", func(t *testing.T) { hostileTabClosedMidCall(t, h, site) })
+	t.Run("navigation_during_typing", func(t *testing.T) { hostileNavigationDuringTyping(t, h, site) })
+}
+
+func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	loop := newHostilePages(t, "127.0.0.4") // its process stays blocked
+	h.select_(t, h.openTab(t, loop.url("/loop")))
+	waitText(t, s, "Spin")
+	time.Sleep(1500 * time.Millisecond) // the loop starts 1.5 s after load
+	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, CodePageUnresponsive)
+	if !strings.Contains(e.Message, "another tab") {
+		t.Errorf("the message does not say what to do: %s", e.Message)
+	}
+	start := time.Now()
+	if _, e := call(t, s, "browser_status", map[string]any{}); e != nil || time.Since(start) > 3*time.Second {
+		t.Errorf("browser_status during the loop: %v after %v", e, time.Since(start))
+	}
+	h.timed(t, 10*time.Second, "navigate", map[string]any{"url": loop.url("/ok"), "timeout_ms": 10000}, CodePageUnresponsive)
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileVanishedTarget(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	id := h.openTab(t, site.url("/tofile"))
+	h.select_(t, id)
+	time.Sleep(1500 * time.Millisecond) // it leaves for file: via a 302, ends on about:blank
+	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, CodeTargetGone)
+	h.otherWorks(t, e.Code, took)
+	h.select_(t, id)
+	must(t, s, "navigate", map[string]any{"url": site.url("/ok")}) // recovers the tab
+	if !strings.Contains(snapshot(t, s), "Other tab") {
+		t.Error("the tab was not navigated back")
+	}
+}
+
+func hostileForbiddenRedirect(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/ok")))
+	var took time.Duration
+	var e *Error
+	for _, p := range []string{"/redirect-file", "/redirect-about"} {
+		must(t, s, "navigate", map[string]any{"url": site.url("/ok")})
+		e, took = h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url(p), "timeout_ms": 10000}, CodeTargetGone, CodeNavigationFailed)
+		t.Logf("%s: %s: %s", p, e.Code, e.Message)
+	}
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileDialogStorm(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/storm")))
+	must(t, s, "wait_for", map[string]any{"selector": "button", "timeout_ms": 5000})
+	e, took := h.timed(t, h.requestTimeout(), "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Storm")}, CodeDialogOpen)
+	for i := 0; i < 5; i++ { // the next alert follows each answer within moments
+		for try := 0; ; try++ {
+			_, e := call(t, s, "handle_dialog", map[string]any{"action": "accept"})
+			if e == nil {
+				break
 			}
-		}
-		h.timed(t, 5*time.Second, "wait_for", map[string]any{"text": "storm over", "timeout_ms": 5000}, CodeDialogOpen)
-		h.otherWorks(t, e.Code, took)
-	})
-	t.Run("beforeunload", func(t *testing.T) {
-		h.select_(t, h.openTab(t, site.url("/beforeunload")))
-		must(t, s, "wait_for", map[string]any{"selector": "button", "timeout_ms": 5000})
-		must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Touch")}) // a user gesture arms the prompt
-		e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url("/ok"), "timeout_ms": 10000}, CodeDialogOpen)
-		if d := e.Details["dialog"].(map[string]any); d["type"] != "beforeunload" {
-			t.Errorf("dialog %v, want type beforeunload", d)
-		}
-		h.timed(t, 5*time.Second, "wait_for", map[string]any{"text": "Touch", "timeout_ms": 5000}, CodeDialogOpen)
-		must(t, s, "handle_dialog", map[string]any{"action": "dismiss"}) // stay
-		snap := snapshot(t, s)
-		must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Touch")})
-		h.timed(t, reqTimeout, "click", map[string]any{"element": ref(t, snapshot(t, s), "link", "Leave")}, CodeDialogOpen)
-		res := must(t, s, "handle_dialog", map[string]any{"action": "accept"}) // leave
-		if res.Structured.(map[string]any)["type"] != "beforeunload" {
-			t.Errorf("handle_dialog answered %v", res.Structured)
-		}
-		must(t, s, "wait_for", map[string]any{"url_contains": "/ok", "timeout_ms": 5000})
-		h.otherWorks(t, e.Code, took)
-	})
-	t.Run("alert_while_loading", func(t *testing.T) {
-		h.select_(t, h.openTab(t, site.url("/ok")))
-		e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url("/alertload"), "timeout_ms": 10000}, CodeDialogOpen)
-		// The text is in the page already, but a dialog blocks it: not met.
-		h.timed(t, 3*time.Second, "wait_for", map[string]any{"text": "loaded", "timeout_ms": 3000}, CodeDialogOpen)
-		must(t, s, "handle_dialog", map[string]any{"action": "accept"})
-		must(t, s, "wait_for", map[string]any{"text": "loaded", "timeout_ms": 5000})
-		h.otherWorks(t, e.Code, took)
-	})
-	t.Run("failed_load", func(t *testing.T) {
-		h.select_(t, h.openTab(t, site.url("/ok")))
-		e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": "http://" + freeAddr(t).String() + "/", "timeout_ms": 10000}, CodeNavigationFailed)
-		if !strings.Contains(e.Message, "refused") {
-			t.Errorf("the reason is missing: %s", e.Message)
-		}
-		for _, code := range []int{404, 503} {
-			res := must(t, s, "navigate", map[string]any{"url": site.url("/status/" + strconv.Itoa(code))})
-			if res.Structured.(map[string]any)["status"] != code || !strings.Contains(res.Text, "HTTP "+strconv.Itoa(code)) {
-				t.Errorf("HTTP %d not visible: %s %v", code, res.Text, res.Structured)
+			if e.Code != CodeNoDialog || try == 60 {
+				t.Fatalf("answering alert %d: %v", i, e)
 			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		if res := must(t, s, "navigate", map[string]any{"url": site.url("/ok")}); res.Structured.(map[string]any)["status"] != 200 {
-			t.Errorf("status of a good page: %v", res.Structured)
+	}
+	h.timed(t, 5*time.Second, "wait_for", map[string]any{"text": "storm over", "timeout_ms": 5000}, CodeDialogOpen)
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileBeforeunload(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/beforeunload")))
+	must(t, s, "wait_for", map[string]any{"selector": "button", "timeout_ms": 5000})
+	must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Touch")}) // a user gesture arms the prompt
+	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url("/ok"), "timeout_ms": 10000}, CodeDialogOpen)
+	if d := e.Details["dialog"].(map[string]any); d["type"] != "beforeunload" {
+		t.Errorf("dialog %v, want type beforeunload", d)
+	}
+	h.timed(t, 5*time.Second, "wait_for", map[string]any{"text": "Touch", "timeout_ms": 5000}, CodeDialogOpen)
+	must(t, s, "handle_dialog", map[string]any{"action": "dismiss"}) // stay
+	snap := snapshot(t, s)
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Touch")})
+	h.timed(t, h.requestTimeout(), "click", map[string]any{"element": ref(t, snapshot(t, s), "link", "Leave")}, CodeDialogOpen)
+	res := must(t, s, "handle_dialog", map[string]any{"action": "accept"}) // leave
+	if res.Structured.(map[string]any)["type"] != "beforeunload" {
+		t.Errorf("handle_dialog answered %v", res.Structured)
+	}
+	must(t, s, "wait_for", map[string]any{"url_contains": "/ok", "timeout_ms": 5000})
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileAlertWhileLoading(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/ok")))
+	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url("/alertload"), "timeout_ms": 10000}, CodeDialogOpen)
+	// The text is in the page already, but a dialog blocks it: not met.
+	h.timed(t, 3*time.Second, "wait_for", map[string]any{"text": "loaded", "timeout_ms": 3000}, CodeDialogOpen)
+	must(t, s, "handle_dialog", map[string]any{"action": "accept"})
+	must(t, s, "wait_for", map[string]any{"text": "loaded", "timeout_ms": 5000})
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileFailedLoad(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/ok")))
+	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": "http://" + freeAddr(t).String() + "/", "timeout_ms": 10000}, CodeNavigationFailed)
+	if !strings.Contains(e.Message, "refused") {
+		t.Errorf("the reason is missing: %s", e.Message)
+	}
+	for _, code := range []int{404, 503} {
+		res := must(t, s, "navigate", map[string]any{"url": site.url("/status/" + strconv.Itoa(code))})
+		if res.Structured.(map[string]any)["status"] != code || !strings.Contains(res.Text, "HTTP "+strconv.Itoa(code)) {
+			t.Errorf("HTTP %d not visible: %s %v", code, res.Text, res.Structured)
 		}
-		h.otherWorks(t, e.Code, took)
-	})
-	t.Run("tab_closed_mid_call", func(t *testing.T) {
-		var r pagejs.TabResult
-		if err := h.chrome(t, pagejs.TabOpen, pagejs.TabOpenArgs{URL: site.url("/ok"), Background: true}, &r); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(500 * time.Millisecond)
-		h.select_(t, tabID(r.BrowserID))
-		go func() {
-			time.Sleep(700 * time.Millisecond)
-			h.chrome(t, pagejs.TabClose, pagejs.TabArgs(r), &pagejs.TabResult{})
-		}()
-		e, took := h.timed(t, 8*time.Second, "wait_for", map[string]any{"text": "never there", "timeout_ms": 8000}, CodeTabNotFound)
-		h.otherWorks(t, e.Code, took)
-	})
-	t.Run("navigation_during_typing", func(t *testing.T) {
-		h.select_(t, h.openTab(t, site.url("/typenav")))
-		must(t, s, "wait_for", map[string]any{"selector": "#q", "timeout_ms": 5000})
-		field := ref(t, snapshot(t, s), "textbox", "Search")
-		e, took := h.timed(t, reqTimeout, "type_text", map[string]any{"element": field, "text": "hello world", "delay_ms": 100},
-			CodeTargetReplaced, CodeStaleElement, CodeElementNotFound)
-		if !strings.Contains(e.Message, "characters were typed") {
-			t.Errorf("the error does not say how far typing got: %s", e.Message)
-		}
-		h.otherWorks(t, e.Code, took)
-	})
+	}
+	if res := must(t, s, "navigate", map[string]any{"url": site.url("/ok")}); res.Structured.(map[string]any)["status"] != 200 {
+		t.Errorf("status of a good page: %v", res.Structured)
+	}
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileTabClosedMidCall(t *testing.T, h *harness, site *hostilePages) {
+	var r pagejs.TabResult
+	if err := h.chrome(t, pagejs.TabOpen, pagejs.TabOpenArgs{URL: site.url("/ok"), Background: true}, &r); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	h.select_(t, tabID(r.BrowserID))
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		h.chrome(t, pagejs.TabClose, pagejs.TabArgs(r), &pagejs.TabResult{})
+	}()
+	e, took := h.timed(t, 8*time.Second, "wait_for", map[string]any{"text": "never there", "timeout_ms": 8000}, CodeTabNotFound)
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileNavigationDuringTyping(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/typenav")))
+	must(t, s, "wait_for", map[string]any{"selector": "#q", "timeout_ms": 5000})
+	field := ref(t, snapshot(t, s), "textbox", "Search")
+	e, took := h.timed(t, h.requestTimeout(), "type_text", map[string]any{"element": field, "text": "hello world", "delay_ms": 100},
+		CodeTargetReplaced, CodeStaleElement, CodeElementNotFound)
+	if !strings.Contains(e.Message, "characters were typed") {
+		t.Errorf("the error does not say how far typing got: %s", e.Message)
+	}
+	h.otherWorks(t, e.Code, took)
 }
 
 // selfClosingPopup: an OAuth-style popup that closes itself. Select it, let

@@ -205,40 +205,8 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 	if err != nil {
 		return Result{}, err
 	}
-	// Close the old watch first: Firefox (153) keeps forwarding a content
-	// process's packets through a stale channel when a watcher stops while
-	// another watcher of the connection has targets in that process, and
-	// then delivers every packet twice once the first watcher starts again
-	// (rdp drops the copies; not causing them is cheaper).
-	s.mu.Lock()
-	if s.sel != nil && s.sel.watch != nil && s.sel.tab.BrowserID != tab.BrowserID {
-		s.sel.watch.Close()
-		s.sel.watch = nil
-	}
-	s.mu.Unlock()
-	wctx, cancel := context.WithTimeout(ctx, watchTimeout)
-	defer cancel()
-	var (
-		t    rdp.Target
-		terr error
-	)
-	w, err := c.WatchTab(wctx, tab)
-	if err == nil {
-		t, terr = w.Current(wctx)
-		if terr != nil && !errors.Is(terr, rdp.ErrNoTarget) {
-			w.Close()
-			err = terr
-		}
-	}
+	w, t, terr, err := s.attach(ctx, c, tab)
 	if err != nil {
-		s.mu.Lock()
-		if s.sel != nil && s.sel.watch == nil { // released above
-			s.sel, s.lost = nil, "select_tab "+tabID(tab.BrowserID)+" failed after the previous selection was released"
-		}
-		s.mu.Unlock()
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			return Result{}, pageUnresponsive()
-		}
 		return Result{}, err
 	}
 	s.mu.Lock()
@@ -269,4 +237,45 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 		Text:       fmt.Sprintf("Selected %s (index %d), generation %d.\n%s", tabID(tab.BrowserID), idx, gen, u.String()),
 		Structured: info,
 	}, nil
+}
+
+// attach starts watching tab for select_tab. terr is rdp.ErrNoTarget when
+// the tab has no document the debugger can reach (it is selected anyway, so
+// navigate can recover it).
+func (s *Session) attach(ctx context.Context, c *rdp.Client, tab rdp.Tab) (w *rdp.TabWatch, t rdp.Target, terr, err error) {
+	// Close the old watch first: Firefox (153) keeps forwarding a content
+	// process's packets through a stale channel when a watcher stops while
+	// another watcher of the connection has targets in that process, and
+	// then delivers every packet twice once the first watcher starts again
+	// (rdp drops the copies; not causing them is cheaper).
+	s.mu.Lock()
+	if s.sel != nil && s.sel.watch != nil && s.sel.tab.BrowserID != tab.BrowserID {
+		s.sel.watch.Close()
+		s.sel.watch = nil
+	}
+	s.mu.Unlock()
+	wctx, cancel := context.WithTimeout(ctx, watchTimeout)
+	defer cancel()
+	w, err = c.WatchTab(wctx, tab)
+	if err == nil {
+		tctx, cancel := context.WithTimeout(wctx, targetWait)
+		t, terr = w.Current(tctx)
+		cancel()
+		if terr != nil && !errors.Is(terr, rdp.ErrNoTarget) {
+			w.Close()
+			err = terr
+		}
+	}
+	if err != nil {
+		s.mu.Lock()
+		if s.sel != nil && s.sel.watch == nil { // released above
+			s.sel, s.lost = nil, "select_tab "+tabID(tab.BrowserID)+" failed after the previous selection was released"
+		}
+		s.mu.Unlock()
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			err = pageUnresponsive()
+		}
+		return nil, t, nil, err
+	}
+	return w, t, terr, nil
 }

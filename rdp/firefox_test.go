@@ -570,37 +570,8 @@ func TestFirefoxDuplicatedForwarding(t *testing.T) {
 		t.Fatal(err)
 	}
 	// B is a popup of A: same browsing context group, same process.
-	before, err := c.ListTabs(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	curA, _ := wa.Current(ctx)
-	pc, err := c.ContentProcessConsole(ctx, curA.ProcessID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var opened bool
-	evalJSON(t, ctx, c, pc, script(t, "openPopup", map[string]any{"innerWindowID": curA.InnerWindowID, "url": srv.URL + "/page/B"}), &opened)
-	if !opened {
-		t.Fatal("popup not opened")
-	}
-	var tabB Tab
-	for tabB.Actor == "" {
-		tabs, err := c.ListTabs(ctx)
-		if err != nil || ctx.Err() != nil {
-			t.Fatalf("popup never listed: %v", err)
-		}
-		for _, tb := range tabs {
-			known := false
-			for _, o := range before {
-				known = known || o.BrowserID == tb.BrowserID
-			}
-			if !known {
-				tabB = tb
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	tabB := openPopup(t, ctx, c, curA, srv.URL+"/page/B")
 	wb, err := c.WatchTab(ctx, tabB)
 	if err != nil {
 		t.Fatal(err)
@@ -659,4 +630,41 @@ func TestFirefoxDuplicatedForwarding(t *testing.T) {
 	if dups == 0 {
 		t.Error("Firefox delivered no duplicate packets: this test no longer reproduces the fault (has Firefox fixed DevToolsProcessParent? update the rdp package doc)")
 	}
+}
+
+// openPopup opens url as a popup of the document cur (window.open from its
+// window, through the content-process console) and returns the new tab.
+func openPopup(t testing.TB, ctx context.Context, c *Client, curA Target, url string) Tab {
+	t.Helper()
+	before, err := c.ListTabs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := c.ContentProcessConsole(ctx, curA.ProcessID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opened bool
+	evalJSON(t, ctx, c, pc, script(t, "openPopup", map[string]any{"innerWindowID": curA.InnerWindowID, "url": url}), &opened)
+	if !opened {
+		t.Fatal("popup not opened")
+	}
+	var tabB Tab
+	for tabB.Actor == "" {
+		tabs, err := c.ListTabs(ctx)
+		if err != nil || ctx.Err() != nil {
+			t.Fatalf("popup never listed: %v", err)
+		}
+		for _, tb := range tabs {
+			known := false
+			for _, o := range before {
+				known = known || o.BrowserID == tb.BrowserID
+			}
+			if !known {
+				tabB = tb
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return tabB
 }
