@@ -352,7 +352,7 @@ func browserInstance(ctx context.Context, c *rdp.Client) (pagejs.BrowserInstance
 		err = pagejs.Decode(res, &r)
 	}
 	if err == nil && r.PID == 0 && r.Started == 0 {
-		err = errors.New("Firefox did not say which run it is")
+		err = errors.New("no process id or start time in the answer")
 	}
 	return r, err
 }
