@@ -162,11 +162,31 @@ const (
 )
 
 // current returns the selected tab's current document, waiting at most
-// targetWait for one (rdp.ErrNoTarget after that).
+// targetWait for one (then target_gone or page_unresponsive, see
+// noDocument).
 func (s *Session) current(ctx context.Context, pg page) (rdp.Target, error) {
-	ctx, cancel := context.WithTimeout(ctx, targetWait)
+	tctx, cancel := context.WithTimeout(ctx, targetWait)
 	defer cancel()
-	return pg.sel.watch.Current(ctx)
+	t, err := pg.sel.watch.Current(tctx)
+	if errors.Is(err, rdp.ErrNoTarget) && ctx.Err() == nil {
+		return t, s.noDocument(ctx, pg.c, pg.sel.tab.BrowserID)
+	}
+	return t, err
+}
+
+// noDocument says why a tab has no document the debugger can reach. The
+// tab's own address (from the parent process) tells the cases apart: a page
+// whose process is stuck in a script never reports its document to a new
+// watcher, but the tab still shows its http(s) address; a tab left by a
+// redirect to file: or about: shows about:blank.
+func (s *Session) noDocument(ctx context.Context, c *rdp.Client, browserID int64) *Error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	tab, err := c.GetTab(ctx, browserID)
+	if err == nil && tab.URL != "about:blank" && ordinaryTab(tab.URL) {
+		return pageUnresponsive()
+	}
+	return targetGone()
 }
 
 // residentScripts are the page-realm scripts kept resident in each document
@@ -352,7 +372,7 @@ func (s *Session) watchPage(ctx context.Context, pg page, done <-chan struct{}, 
 		case noTarget.IsZero():
 			noTarget = time.Now()
 		case time.Since(noTarget) >= targetWait:
-			stop(targetGone())
+			stop(s.noDocument(ctx, pg.c, pg.sel.tab.BrowserID))
 			return
 		}
 		cctx, ccancel := context.WithTimeout(ctx, 2*time.Second)

@@ -175,7 +175,8 @@ func TestHostileSuite(t *testing.T) {
 func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
 	s := h.s
 	loop := newHostilePages(t, "127.0.0.4") // its process stays blocked
-	h.select_(t, h.openTab(t, loop.url("/loop")))
+	busy := h.openTab(t, loop.url("/loop"))
+	h.select_(t, busy)
 	waitText(t, s, "Spin")
 	time.Sleep(1500 * time.Millisecond) // the loop starts 1.5 s after load
 	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, CodePageUnresponsive)
@@ -187,6 +188,25 @@ func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
 		t.Errorf("browser_status during the loop: %v after %v", e, time.Since(start))
 	}
 	h.timed(t, 10*time.Second, "navigate", map[string]any{"url": loop.url("/ok"), "timeout_ms": 10000}, CodePageUnresponsive)
+	// A fresh server (a new connection) selecting the busy tab, then
+	// reading it: typed answers, each within the call's bound.
+	fresh := &harness{t: t, s: newSession(t), c: h.c, other: h.other}
+	fstart := time.Now()
+	_, fe := call(t, fresh.s, "select_tab", map[string]any{"tab_id": busy})
+	ftook, fcode := time.Since(fstart), "ok"
+	if e := fe; e != nil {
+		fcode = e.Code
+		t.Logf("fresh server, select_tab of the busy tab: %v", e)
+		if e.Code != CodePageUnresponsive {
+			t.Errorf("fresh server, select_tab of the busy tab: %v, want page_unresponsive or success", e)
+		}
+	} else {
+		fresh.timed(t, fresh.requestTimeout(), "snapshot_page", map[string]any{}, CodePageUnresponsive)
+	}
+	if ftook > watchTimeout+time.Second {
+		t.Errorf("fresh server's select_tab took %v", ftook)
+	}
+	fresh.otherWorks(t, "select_tab(fresh):"+fcode, ftook)
 	h.otherWorks(t, e.Code, took)
 }
 

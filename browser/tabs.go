@@ -261,6 +261,12 @@ func (s *Session) attach(ctx context.Context, c *rdp.Client, tab rdp.Tab) (w *rd
 		tctx, cancel := context.WithTimeout(wctx, targetWait)
 		t, terr = w.Current(tctx)
 		cancel()
+		if errors.Is(terr, rdp.ErrNoTarget) && ctx.Err() == nil {
+			if e := s.noDocument(ctx, c, tab.BrowserID); e.Code == CodePageUnresponsive {
+				w.Close()
+				err = e
+			}
+		}
 		if terr != nil && !errors.Is(terr, rdp.ErrNoTarget) {
 			w.Close()
 			err = terr
