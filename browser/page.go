@@ -635,7 +635,7 @@ var netErrors = map[string]string{
 	"nssFailure2":             "the secure connection failed",
 	"nssBadCert":              "the server's certificate is not trusted",
 	"contentEncodingError":    "the page's content encoding is broken",
-	"corruptedContentErrorv2": "the response was corrupted",
+	"corruptedContentErrorv2": "Firefox refused the response as corrupted (it does so for a redirect to a scheme web pages may not reach, such as file: or about:)",
 	"httpErrorPage":           "the server answered with an error",
 	"blockedByPolicy":         "an enterprise policy blocks the page",
 }
