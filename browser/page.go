@@ -371,6 +371,11 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 		chunk := string(runes[i:min(i+size, len(runes))])
 		info, err = s.exec(ctx, pg, actionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.sel, FP: l.fp, Text: chunk, FirstChunk: i == 0}, &r)
 		if err != nil {
+			if i > 0 && ctx.Err() == nil && s.sync(pg.sel) {
+				// The typing made the page navigate: the element is gone
+				// with its document, whatever the next chunk found.
+				err = errorf(CodeTargetReplaced, "the page navigated while typing; take a new snapshot")
+			}
 			if e, ok := AsError(err); ok && i > 0 {
 				e.Message = fmt.Sprintf("%s (after %d of %d characters were typed)", e.Message, i, len(runes))
 			}
