@@ -73,7 +73,10 @@
 //   - Every TabWatch wait has a deadline: ctx's, else RequestTimeout. A tab
 //     that stays without a top-level target is ErrNoTarget (seen: a page
 //     redirected through a 302 to file:// ends on about:blank, and the
-//     watcher reports no new target for it).
+//     watcher reports no new target for it; and a new watcher of a tab whose
+//     content process is stuck in a page script: watchTargets answers, but
+//     without that tab's target, while the tab descriptor still shows the
+//     page's http(s) address).
 //   - A request cancelled through its ctx stays queued but retired: its reply
 //     is swallowed when it arrives, so the next request to that actor still
 //     gets its own reply.
