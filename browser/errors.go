@@ -23,6 +23,9 @@ const (
 	CodeInvalidSelector        = "invalid_selector"
 	CodeUnsupportedElement     = "unsupported_element"
 	CodeNavigationTimeout      = "navigation_timeout"
+	CodeNavigationFailed       = "navigation_failed"
+	CodePageUnresponsive       = "page_unresponsive"
+	CodeTargetGone             = "target_gone"
 	CodeWaitTimeout            = "wait_timeout"
 	CodeDialogOpen             = "dialog_open"
 	CodeNoDialog               = "no_dialog"
@@ -58,6 +61,9 @@ var retryable = map[string]bool{
 	CodeInvalidSelector:        false, // the selector must change
 	CodeUnsupportedElement:     false, // that element cannot take this action
 	CodeNavigationTimeout:      true,  // a slow load may finish
+	CodeNavigationFailed:       true,  // the same URL may load later (a server that was down)
+	CodePageUnresponsive:       true,  // once the page's script stops (or after navigating away)
+	CodeTargetGone:             false, // navigate the tab to an http(s) URL first
 	CodeWaitTimeout:            true,  // the condition may still come true
 	CodeDialogOpen:             false, // answer it with handle_dialog first
 	CodeNoDialog:               false, // nothing to answer

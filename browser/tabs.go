@@ -69,6 +69,9 @@ func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Res
 		lines = append(lines, "Connected to Firefox at "+cfg.Addr.String()+".")
 		s.mu.Lock()
 		sel, gen := s.sel, s.generation
+		if sel != nil && sel.watch == nil {
+			sel = nil
+		}
 		if sel != nil {
 			s.syncLocked(sel)
 			gen = s.generation
@@ -96,6 +99,9 @@ func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Res
 				lines = append(lines, fmt.Sprintf("Selected %s, generation %d (document not available).", tabID(sel.tab.BrowserID), gen))
 			}
 			st["selected_tab"], st["generation"] = tab, gen
+		} else if lost := s.lostNote(); lost != "" {
+			st["selection_cleared"] = lost
+			lines = append(lines, "No tab selected: "+lost+".")
 		} else {
 			lines = append(lines, "No tab selected: page tools will use the active tab of the most recently used window (select_tab picks one).")
 		}
@@ -103,6 +109,12 @@ func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Res
 	lines = append(lines, fmt.Sprintf("Sandbox: %s (Landlock ABI %d, seccomp %v). Uploads: %s.",
 		s.opts.Sandbox.Mode, s.opts.Sandbox.LandlockABI, s.opts.Sandbox.Seccomp, uploadsLine(st["uploads_enabled"].(bool), len(cfg.UploadRoots))))
 	return Result{Text: strings.Join(lines, "\n"), Structured: st}, nil
+}
+
+func (s *Session) lostNote() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lost
 }
 
 func uploadsLine(enabled bool, roots int) string {
@@ -150,6 +162,10 @@ func (s *Session) listTabs(ctx context.Context, _ *noArgs, _ Progress) (Result, 
 	return Result{Text: text, Structured: map[string]any{"tabs": out}}, nil
 }
 
+// watchTimeout bounds attaching to a tab (the watcher waits for the tab's
+// content processes, and a page stuck in a script holds its process).
+const watchTimeout = 10 * time.Second
+
 type selectTabArgs struct {
 	TabID *string `json:"tab_id"`
 	Index *int    `json:"index"`
@@ -185,12 +201,23 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 		}
 	}
 	tab := tabs[idx]
-	t, gen, err := s.use(ctx, tab)
+	t, terr, gen, err := s.use(ctx, tab)
 	if err != nil {
 		return Result{}, err
 	}
 	info := map[string]any{"tab_id": tabID(tab.BrowserID), "index": idx, "title": pageStr(t.Title), "url": pageStr(t.URL), "generation": gen}
 	u := newUntrusted()
+	if terr != nil {
+		info["title"], info["url"] = pageStr(tab.Title), pageStr(tab.URL)
+		info["document"] = false
+		u.field("Page", tab.Title, 200)
+		u.field("URL", tab.URL, 500)
+		return Result{
+			Text: fmt.Sprintf("Selected %s (index %d), generation %d, but it shows no document this server can reach (say, after a redirect to a file: or about: URL); navigate it to an http(s) URL.\n%s",
+				tabID(tab.BrowserID), idx, gen, u.String()),
+			Structured: info,
+		}, nil
+	}
 	u.field("Page", t.Title, 200)
 	u.field("URL", t.URL, 500)
 	return Result{
@@ -200,20 +227,17 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 }
 
 // use makes tab the selected tab (a new generation) and returns its
-// current document. The caller holds the page-operation lock.
-func (s *Session) use(ctx context.Context, tab rdp.Tab) (rdp.Target, uint64, error) {
+// current document; terr is rdp.ErrNoTarget when the tab shows no document
+// the debugger can reach (it is selected anyway, so navigate can recover
+// it). The caller holds the page-operation lock.
+func (s *Session) use(ctx context.Context, tab rdp.Tab) (t rdp.Target, terr error, gen uint64, err error) {
 	c, err := s.conn(ctx)
 	if err != nil {
-		return rdp.Target{}, 0, err
+		return rdp.Target{}, nil, 0, err
 	}
-	w, err := c.WatchTab(ctx, tab)
+	w, t, terr, err := s.attach(ctx, c, tab)
 	if err != nil {
-		return rdp.Target{}, 0, err
-	}
-	t, err := w.Current(ctx)
-	if err != nil {
-		w.Close()
-		return rdp.Target{}, 0, err
+		return rdp.Target{}, nil, 0, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -221,8 +245,9 @@ func (s *Session) use(ctx context.Context, tab rdp.Tab) (rdp.Target, uint64, err
 		s.sel.watch.Close()
 	}
 	s.sel = &selection{tab: tab, watch: w, navs: w.Navigations()}
+	s.lost = ""
 	s.newGenerationLocked()
-	return t, s.generation, nil
+	return t, terr, s.generation, nil
 }
 
 // tablessTools work without a selected tab; every other tool acts on one,
@@ -236,7 +261,7 @@ var tablessTools = map[string]bool{"browser_status": true, "list_tabs": true, "s
 // tab was already selected.
 func (s *Session) autoSelect(ctx context.Context) (note string, info map[string]any, err error) {
 	s.mu.Lock()
-	has := s.sel != nil
+	has := s.sel != nil || s.lost != "" // a lost selection is reported, not replaced
 	s.mu.Unlock()
 	if has {
 		return "", nil, nil
@@ -246,7 +271,7 @@ func (s *Session) autoSelect(ctx context.Context) (note string, info map[string]
 	}
 	defer s.unlock()
 	s.mu.Lock()
-	has = s.sel != nil
+	has = s.sel != nil || s.lost != ""
 	s.mu.Unlock()
 	if has { // selected by a call that held the lock before us
 		return "", nil, nil
@@ -262,9 +287,12 @@ func (s *Session) autoSelect(ctx context.Context) (note string, info map[string]
 	if why := notAutoSelectable(tabs[idx].URL); why != "" {
 		return "", nil, errorf(CodeNoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
-	t, gen, err := s.use(ctx, tabs[idx])
+	t, terr, gen, err := s.use(ctx, tabs[idx])
 	if err != nil {
 		return "", nil, err
+	}
+	if terr != nil {
+		t.URL = tabs[idx].URL
 	}
 	id := tabID(tabs[idx].BrowserID)
 	info = map[string]any{"tab_id": id, "index": idx, "generation": gen, "auto": true}
@@ -305,4 +333,51 @@ func notAutoSelectable(u string) string {
 		return "has no URL yet"
 	}
 	return "shows a " + truncate(scheme, 20) + ": page"
+}
+
+// attach starts watching tab for select_tab. terr is rdp.ErrNoTarget when
+// the tab has no document the debugger can reach (it is selected anyway, so
+// navigate can recover it).
+func (s *Session) attach(ctx context.Context, c *rdp.Client, tab rdp.Tab) (w *rdp.TabWatch, t rdp.Target, terr, err error) {
+	// Close the old watch first: Firefox (153) keeps forwarding a content
+	// process's packets through a stale channel when a watcher stops while
+	// another watcher of the connection has targets in that process, and
+	// then delivers every packet twice once the first watcher starts again
+	// (rdp drops the copies; not causing them is cheaper).
+	s.mu.Lock()
+	if s.sel != nil && s.sel.watch != nil && s.sel.tab.BrowserID != tab.BrowserID {
+		s.sel.watch.Close()
+		s.sel.watch = nil
+	}
+	s.mu.Unlock()
+	wctx, cancel := context.WithTimeout(ctx, watchTimeout)
+	defer cancel()
+	w, err = c.WatchTab(wctx, tab)
+	if err == nil {
+		tctx, cancel := context.WithTimeout(wctx, targetWait)
+		t, terr = w.Current(tctx)
+		cancel()
+		if errors.Is(terr, rdp.ErrNoTarget) && ctx.Err() == nil {
+			if e := s.noDocument(ctx, c, tab.BrowserID); e.Code == CodePageUnresponsive {
+				w.Close()
+				err = e
+			}
+		}
+		if terr != nil && !errors.Is(terr, rdp.ErrNoTarget) {
+			w.Close()
+			err = terr
+		}
+	}
+	if err != nil {
+		s.mu.Lock()
+		if s.sel != nil && s.sel.watch == nil { // released above
+			s.sel, s.lost = nil, "select_tab "+tabID(tab.BrowserID)+" failed after the previous selection was released"
+		}
+		s.mu.Unlock()
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			err = pageUnresponsive()
+		}
+		return nil, t, nil, err
+	}
+	return w, t, terr, nil
 }

@@ -133,7 +133,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, OpenWorld: true},
 			(*Session).pressKey),
 		def("navigate", "Navigate",
-			"Load an absolute http or https URL in the selected tab (other schemes are refused) and wait until the new document is interactive (wait=dom, default), fully loaded (complete) or not at all (none). Invalidates all element refs. Returns the final URL, so redirects are visible.",
+			"Load an absolute http or https URL in the selected tab (other schemes are refused) and wait until the new document is interactive (wait=dom, default), fully loaded (complete) or not at all (none). Invalidates all element refs. Returns the final URL, so redirects are visible, and the HTTP status (4xx/5xx pages load, and the result says the server answered with an error). A load Firefox could not make (connection refused, unknown host…) is navigation_failed with the reason; a dialog the page opens while loading or a beforeunload prompt of the page being left is dialog_open at once.",
 			`{"type":"object","properties":{
 				"url":{"type":"string","minLength":8,"maxLength":8192,"description":"absolute http:// or https:// URL"},
 				"wait":{"type":"string","enum":["none","dom","complete"],"default":"dom","description":"dom: until the document is interactive; complete: fully loaded; none: do not wait"},
@@ -142,7 +142,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
 			(*Session).navigate),
 		def("wait_for", "Wait for condition",
-			"Wait until the selected page shows text, matches a CSS selector, or has a URL containing a string (give exactly one), or until it no longer does (state=absent). Polls every poll_ms up to timeout_ms and follows navigations; sends progress notifications when asked.",
+			"Wait until the selected page shows text, matches a CSS selector, or has a URL containing a string (give exactly one), or until it no longer does (state=absent). Polls every poll_ms up to timeout_ms and follows navigations; sends progress notifications when asked. Stops with dialog_open when a dialog blocks the page: the condition is never reported met while one is open.",
 			`{"type":"object","description":"Give exactly one of text, selector or url_contains.","properties":{
 				"text":{"type":"string","minLength":1,"maxLength":1000,"description":"visible text substring (one of text, selector, url_contains)"},
 				"selector":{"type":"string","minLength":1,"maxLength":1000,"description":"CSS selector (one of text, selector, url_contains)"},
@@ -162,7 +162,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
 			(*Session).uploadFiles),
 		def("handle_dialog", "Answer a page dialog",
-			"Accept or dismiss the alert, confirm or prompt dialog that the selected page has open (tools report dialog_open while one is). prompt_text fills a prompt before accepting.",
+			"Accept or dismiss the alert, confirm, prompt or beforeunload dialog that the selected page has open (tools report dialog_open while one is). For beforeunload (\"leave this page?\"), accept leaves and dismiss stays. prompt_text fills a prompt before accepting.",
 			`{"type":"object","properties":{
 				"action":{"type":"string","enum":["accept","dismiss"],"description":"accept: OK; dismiss: Cancel (an alert has only OK)"},
 				"prompt_text":{"type":"string","maxLength":10000,"description":"the answer typed into a prompt before accepting"}},
