@@ -33,6 +33,7 @@ const (
 	CodeUploadTransferFailed   = "upload_transfer_failed"
 	CodeUploadAssignFailed     = "upload_assignment_failed"
 	CodePageScriptFailed       = "page_script_failed"
+	CodeRequestNotFound        = "request_not_found"
 	CodeCancelled              = "cancelled"
 	CodeInternal               = "internal_error"
 )
@@ -64,6 +65,7 @@ var retryable = map[string]bool{
 	CodeUploadTransferFailed:   true,
 	CodeUploadAssignFailed:     true,
 	CodePageScriptFailed:       true,
+	CodeRequestNotFound:        false,
 	CodeCancelled:              true,
 	CodeInternal:               false,
 }

@@ -203,6 +203,7 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 		s.sel.watch.Close()
 	}
 	s.sel = &selection{tab: tab, watch: w, navs: w.Navigations()}
+	s.kept.keep(s.sel)
 	s.newGenerationLocked()
 	gen := s.generation
 	s.mu.Unlock()

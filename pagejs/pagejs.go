@@ -44,6 +44,7 @@
 //	PressKey      page, isolated  PressKeyArgs        → ActionResult
 //	WaitFor       page, isolated  WaitForArgs         → WaitForResult
 //	PageInfo      page, isolated  nil                 → PageInfoResult
+//	CaptureRect   page, isolated  CaptureRectArgs     → CaptureRectResult
 //	UploadBegin   page, isolated  UploadBeginArgs     → UploadBeginResult
 //	UploadChunk   page, isolated  UploadChunkArgs     → UploadChunkResult
 //	UploadFinish  page, isolated  UploadFinishArgs    → UploadFinishResult
@@ -155,6 +156,9 @@ var (
 	WaitFor = pageScript("waitFor")
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
 	PageInfo = Script{name: "pageInfo", src: mustRead("pageInfo"), realms: realmPage | realmIsolated, noLib: true}
+	// CaptureRect reads the viewport and an element's rectangle for a screenshot; args
+	// CaptureRectArgs, result CaptureRectResult.
+	CaptureRect = pageScript("captureRect")
 	// UploadBegin checks the target and creates the staging; args UploadBeginArgs, result UploadBeginResult.
 	UploadBegin = pageScript("uploadBegin")
 	// UploadChunk stores one base64 chunk (no lib.js: the expression is the data plus a
@@ -187,7 +191,7 @@ var (
 
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
-	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo,
+	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, UploadSink}
 }
