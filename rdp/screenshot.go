@@ -155,7 +155,8 @@ func (c *Client) Capture(ctx context.Context, req CaptureRequest) (Capture, erro
 	if err != nil {
 		return Capture{}, fmt.Errorf("rdp: capture: %w", protocolError("image data: %v", err))
 	}
-	return Capture{PNG: png, Width: int(v.Width + 0.5), Height: int(v.Height + 0.5), Messages: texts(v.Messages)}, nil
+	// canvas.width truncates the fractional size Firefox reports.
+	return Capture{PNG: png, Width: int(v.Width), Height: int(v.Height), Messages: texts(v.Messages)}, nil
 }
 
 // rootScreenshotActor returns the root's screenshotActor (getRoot, once
