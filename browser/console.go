@@ -127,9 +127,7 @@ func (s *Session) consoleMessages(ctx context.Context, a *consoleArgs, _ Progres
 		head += fmt.Sprintf("; %d older messages were dropped from the %d-entry buffer", evicted, rdp.MaxConsoleEntries)
 	}
 	head += ")."
-	if shown < matched {
-		head += fmt.Sprintf(" Raise limit (up to %d) for older ones.", rdp.MaxConsoleEntries)
-	}
+	head += moreNote(shown, matched, limit, rdp.MaxConsoleEntries)
 	return Result{
 		Text:       head + "\n" + u.String(),
 		Structured: map[string]any{"tab_id": tabID(pg.sel.tab.BrowserID), "level": level, "matching": matched, "shown": shown, "evicted": evicted},
@@ -187,4 +185,18 @@ func consoleLine(e *rdp.ConsoleEntry) string {
 		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// moreNote says why older entries were left out: the limit, or the
+// character cap of one answer.
+func moreNote(shown, matched, limit, max int) string {
+	switch {
+	case shown == matched:
+		return ""
+	case shown < limit:
+		return " Older ones are left out: the answer was cut at 40,000 characters; narrow it (level, filter) to see them."
+	case limit < max:
+		return fmt.Sprintf(" Raise limit (up to %d) for older ones.", max)
+	}
+	return ""
 }

@@ -61,9 +61,7 @@ func (s *Session) networkRequests(ctx context.Context, a *networkArgs, _ Progres
 		head += fmt.Sprintf("; %d older requests were dropped from the %d-entry buffer", evicted, rdp.MaxNetworkEntries)
 	}
 	head += "). Use network_request with an id for headers and body."
-	if shown < matched {
-		head += fmt.Sprintf(" Raise limit (up to %d) for older ones.", rdp.MaxNetworkEntries)
-	}
+	head += moreNote(shown, matched, limit, rdp.MaxNetworkEntries)
 	return Result{
 		Text:       head + "\n" + u.String(),
 		Structured: map[string]any{"tab_id": tabID(pg.sel.tab.BrowserID), "matching": matched, "shown": shown, "evicted": evicted},
@@ -201,7 +199,7 @@ func writeBody(u *untrusted, e *rdp.NetworkEntry, d *rdp.RequestDetails) {
 			title = fmt.Sprintf("Response body (first %d of %d characters):", maxBodyChars, d.BodyLength)
 		}
 		u.line(title)
-		u.text(d.Body)
+		u.text(strings.TrimSuffix(d.Body, "\n"))
 	}
 }
 
