@@ -180,4 +180,3 @@ func TestStripCredentials(t *testing.T) {
 		}
 	}
 }
-
