@@ -89,6 +89,9 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 	if longest := math.Max(sh.w, sh.h) * scale; longest > maxImageSide {
 		scale = maxImageSide / math.Max(sh.w, sh.h)
 	}
+	if math.Min(sh.w, sh.h)*scale < 1 {
+		return Result{}, errorf(CodeUnsupportedElement, "the %s is %.0f×%.0f CSS px: too long and thin to fit %d px at a readable scale; capture an area around it", sh.what, sh.w, sh.h, maxImageSide)
+	}
 	capt, err := pg.c.Capture(ctx, rdp.CaptureRequest{BrowsingContextID: t.BrowsingContextID, Rect: sh.rect, FullPage: sh.fullPage, Scale: scale})
 	if err != nil {
 		return Result{}, err

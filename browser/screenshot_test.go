@@ -104,7 +104,7 @@ func TestScreenshotViewportElementAndFullPage(t *testing.T) {
 	}
 	wantColor(t, img, 60, 30, yellow, 0)
 
-	// The whole page is 2710 CSS px tall: scaled to fit 1568 px.
+	// The whole page is 5000 CSS px tall: scaled to fit 1568 px.
 	img, res = shotImage(t, s, map[string]any{"full_page": true})
 	st = res.Structured.(map[string]any)
 	scale := st["scale"].(float64)
@@ -143,6 +143,10 @@ func TestScreenshotErrors(t *testing.T) {
 		_, e = call(t, s, "screenshot", args)
 		wantCode(t, e, CodeInvalidArguments)
 	}
+	_, e = call(t, s, "screenshot", map[string]any{"element": ref(t, snap, "button", "Thin")})
+	wantCode(t, e, CodeUnsupportedElement)
+	_, e = call(t, s, "screenshot", map[string]any{"element": ref(t, snap, "file", "Hidden file")})
+	wantCode(t, e, CodeElementNotInteractable)
 	_, e = call(t, s, "screenshot", map[string]any{"element": "e999999"})
 	wantCode(t, e, CodeElementNotFound)
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/senses.html?again", "wait": "complete"})
