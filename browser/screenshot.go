@@ -104,8 +104,12 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 	if err != nil {
 		return Result{}, err
 	}
-	text := fmt.Sprintf("Screenshot of the %s of %s: %.0f×%.0f CSS px as a %d×%d %s (%s), %s.%s",
-		sh.what, tabID(pg.sel.tab.BrowserID), sh.w, sh.h, capt.Width, capt.Height, mimeName(img.MIMEType),
+	label := "the " + sh.what
+	if l != nil {
+		label = sh.what
+	}
+	text := fmt.Sprintf("Screenshot of %s of %s: %.0f×%.0f CSS px as a %d×%d %s (%s), %s.%s",
+		label, tabID(pg.sel.tab.BrowserID), sh.w, sh.h, capt.Width, capt.Height, mimeName(img.MIMEType),
 		sizeText(int64(len(img.Data))), scaleText(scale, natural), note)
 	for _, m := range capt.Messages {
 		text += " Firefox: " + truncate(m, 200)
