@@ -260,7 +260,7 @@ func run() error {
 	if _, err := tool("console_messages", map[string]any{"level": "warning"}); err != nil {
 		return err
 	}
-		sum := sha256.Sum256(sampleResume)
+	sum := sha256.Sum256(sampleResume)
 	want := hex.EncodeToString(sum[:])
 	step("Checking what the page received")
 	if !strings.Contains(snap.text(), want) {
