@@ -111,7 +111,7 @@ func TestFakeWatchResources(t *testing.T) {
 		p.send(`{"type":"resources-available-array","array":[["network-event",[{"actor":%q,"resourceId":5,"method":"GET","url":"http://a/data","cause":{"type":"fetch"},"timeStamp":2},{"actor":%q,"resourceId":6,"method":"POST","url":"http://a/x","cause":{"type":"xhr"},"blockedReason":"unknown"}]]],"from":%q}`, ne1, ne2, watcher)
 		p.send(`{"type":"resources-updated-array","array":[["network-event",[{"resourceId":5,"resourceUpdates":{"status":"200","statusText":"OK","mimeType":"application/json","contentSize":12,"transferredSize":99,"totalTime":4,"responseEndAvailable":true}},{"resourceId":77,"resourceUpdates":{"status":"500"}}]]],"from":%q}`, watcher)
 		<-step
-		m = p.expect(ne1, "getRequestHeaders")
+		p.expect(ne1, "getRequestHeaders")
 		p.send(`{"headers":[{"name":"Cookie","value":"sid=1"},{"name":"X-Long","value":{"type":"longString","actor":"l2","initial":"aaa","length":20000}}],"from":%q}`, ne1)
 		p.expect(ne1, "getResponseHeaders")
 		p.send(`{"headers":[{"name":"Content-Type","value":"application/json"}],"from":%q}`, ne1)
