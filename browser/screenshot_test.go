@@ -2,6 +2,7 @@ package browser
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -9,6 +10,10 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
 // shotImage takes a screenshot and decodes its image.
@@ -182,4 +187,46 @@ func TestEncodeImageLimits(t *testing.T) {
 	if _, _, err := encodeImage([]byte("not a png"), "jpeg", nil); err == nil {
 		t.Error("a broken PNG was accepted")
 	}
+}
+
+// TestScreenshotBackgroundTab: a tab that is not in front (the agent works
+// there while the user looks at another) is captured all the same.
+func TestScreenshotBackgroundTab(t *testing.T) {
+	ff := firefox.Get(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	chrome := func(script pagejs.Script, args any, out any) {
+		t.Helper()
+		console, err := c.ParentProcessConsole(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, err := script.Chrome(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pagejs.Decode(res, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var opened pagejs.TabResult
+	chrome(pagejs.TabOpen, pagejs.TabOpenArgs{URL: pages.URL + "/senses.html", Background: true}, &opened)
+	defer chrome(pagejs.TabClose, pagejs.TabArgs(opened), &pagejs.TabResult{})
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"tab_id": tabID(opened.BrowserID)})
+	must(t, s, "wait_for", map[string]any{"selector": "yellow-box", "timeout_ms": 10000})
+	img, _ := shotImage(t, s, map[string]any{})
+	wantColor(t, img, 10, 10, red, 0)
+	wantColor(t, img, 390, 90, green, 0)
+	img, _ = shotImage(t, s, map[string]any{"element": ref(t, snapshot(t, s), "button", "Yellow")})
+	wantColor(t, img, 60, 30, yellow, 0)
 }
