@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"os/exec"
@@ -48,6 +49,26 @@ func TestScreenshotImageContent(t *testing.T) {
 		if r>>8 != p.r || g>>8 != p.g || b>>8 != p.b {
 			t.Errorf("pixel (%d,%d) = %d,%d,%d, want %d,%d,%d", p.x, p.y, r>>8, g>>8, b>>8, p.r, p.g, p.b)
 		}
+	}
+}
+
+// TestScreenshotJPEGSandboxed: converting to JPEG works inside the
+// sandboxed server (pure computation, no new system calls).
+func TestScreenshotJPEGSandboxed(t *testing.T) {
+	ctx := context.Background()
+	s := startServer(t, ctx, binary)
+	snap := s.open(t, ctx, "/senses.html")
+	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: "screenshot", Arguments: map[string]any{"element": ref(t, snap, "button", "Blue"), "format": "jpeg", "quality": 70}})
+	if err != nil || res.IsError || len(res.Content) != 2 {
+		t.Fatalf("screenshot: %v %s", err, text(res))
+	}
+	im := res.Content[1].(*sdk.ImageContent)
+	img, err := jpeg.Decode(bytes.NewReader(im.Data))
+	if err != nil || im.MIMEType != "image/jpeg" || img.Bounds().Dx() != 600 || img.Bounds().Dy() != 200 {
+		t.Fatalf("jpeg: %v %s %v", err, im.MIMEType, img)
+	}
+	if r, g, b, _ := img.At(300, 100).RGBA(); r>>8 > 12 || g>>8 > 12 || b>>8 < 243 {
+		t.Errorf("centre pixel %d,%d,%d, want blue", r>>8, g>>8, b>>8)
 	}
 }
 
