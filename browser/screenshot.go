@@ -76,11 +76,7 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 	if err != nil {
 		return Result{}, err
 	}
-	info, err := pg.c.PrepareCapture(ctx, t, full)
-	if err != nil {
-		return Result{}, err
-	}
-	sh, err := s.shotArea(ctx, pg, info, l, full)
+	info, sh, err := s.prepare(ctx, pg, t, l, full)
 	if err != nil {
 		return Result{}, err
 	}
@@ -125,15 +121,40 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 	}, nil
 }
 
-// shotArea works out what to capture: the viewport, the whole page (from
-// prepareCapture) or an element (from CaptureRect, fingerprint checked).
-func (s *Session) shotArea(ctx context.Context, pg page, info rdp.CaptureInfo, l *locator, full bool) (shot, error) {
+// prepare asks Firefox for the resolution (prepareCapture) and works out
+// what to capture: the whole page (from prepareCapture), or the viewport or
+// an element (from CaptureRect, fingerprint checked), read at the same time
+// on the page's console.
+func (s *Session) prepare(ctx context.Context, pg page, t rdp.Target, l *locator, full bool) (rdp.CaptureInfo, shot, error) {
 	if full {
-		if info.Rect == nil || info.Rect.Width < 1 || info.Rect.Height < 1 {
-			return shot{}, errorf(CodeRDPProtocol, "Firefox did not report the page's size")
+		info, err := pg.c.PrepareCapture(ctx, t, true)
+		if err != nil {
+			return info, shot{}, err
 		}
-		return shot{what: "full page", rect: info.Rect, w: info.Rect.Width, h: info.Rect.Height, fullPage: true}, nil
+		if info.Rect == nil || info.Rect.Width < 1 || info.Rect.Height < 1 {
+			return info, shot{}, errorf(CodeRDPProtocol, "Firefox did not report the page's size")
+		}
+		return info, shot{what: "full page", rect: info.Rect, w: info.Rect.Width, h: info.Rect.Height, fullPage: true}, nil
 	}
+	type area struct {
+		sh  shot
+		err error
+	}
+	ch := make(chan area, 1)
+	go func() {
+		sh, err := s.shotArea(ctx, pg, l)
+		ch <- area{sh, err}
+	}()
+	info, err := pg.c.PrepareCapture(ctx, t, false)
+	a := <-ch
+	if err == nil {
+		err = a.err
+	}
+	return info, a.sh, err
+}
+
+// shotArea reads the viewport's size or an element's rectangle.
+func (s *Session) shotArea(ctx context.Context, pg page, l *locator) (shot, error) {
 	args := pagejs.CaptureRectArgs{}
 	if l != nil {
 		args.Sel, args.FP = l.sel, &l.fp
