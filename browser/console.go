@@ -19,6 +19,7 @@ const maxKeptTabs = 8
 type keptWatches struct {
 	m     map[int64]*keptWatch
 	clock uint64
+	max   int // 0 = maxKeptTabs (tests set less)
 }
 
 type keptWatch struct {
@@ -54,7 +55,11 @@ func (k *keptWatches) keep(sel *selection) {
 			delete(k.m, bid)
 		}
 	}
-	for len(k.m) > maxKeptTabs {
+	max := k.max
+	if max == 0 {
+		max = maxKeptTabs
+	}
+	for len(k.m) > max {
 		var oldest int64
 		var at uint64 = ^uint64(0)
 		for bid, kw := range k.m {

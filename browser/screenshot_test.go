@@ -189,17 +189,17 @@ func TestEncodeImageLimits(t *testing.T) {
 	}
 }
 
-// TestScreenshotBackgroundTab: a tab that is not in front (the agent works
-// there while the user looks at another) is captured all the same.
-func TestScreenshotBackgroundTab(t *testing.T) {
+// backgroundTab opens url in a new tab that stays in the background,
+// closed when the test ends, and returns its tab_id.
+func backgroundTab(t *testing.T, url string) string {
+	t.Helper()
 	ff := firefox.Get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	defer c.Close()
 	chrome := func(script pagejs.Script, args any, out any) {
 		t.Helper()
 		console, err := c.ParentProcessConsole(ctx)
@@ -219,10 +219,21 @@ func TestScreenshotBackgroundTab(t *testing.T) {
 		}
 	}
 	var opened pagejs.TabResult
-	chrome(pagejs.TabOpen, pagejs.TabOpenArgs{URL: pages.URL + "/senses.html", Background: true}, &opened)
-	defer chrome(pagejs.TabClose, pagejs.TabArgs(opened), &pagejs.TabResult{})
+	chrome(pagejs.TabOpen, pagejs.TabOpenArgs{URL: url, Background: true}, &opened)
+	t.Cleanup(func() {
+		chrome(pagejs.TabClose, pagejs.TabArgs(opened), &pagejs.TabResult{})
+		c.Close()
+		cancel()
+	})
+	return tabID(opened.BrowserID)
+}
+
+// TestScreenshotBackgroundTab: a tab that is not in front (the agent works
+// there while the user looks at another) is captured all the same.
+func TestScreenshotBackgroundTab(t *testing.T) {
+	tab := backgroundTab(t, pages.URL+"/senses.html")
 	s := newSession(t)
-	must(t, s, "select_tab", map[string]any{"tab_id": tabID(opened.BrowserID)})
+	must(t, s, "select_tab", map[string]any{"tab_id": tab})
 	must(t, s, "wait_for", map[string]any{"selector": "yellow-box", "timeout_ms": 10000})
 	img, _ := shotImage(t, s, map[string]any{})
 	wantColor(t, img, 10, 10, red, 0)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
 // eventually calls tool until its text contains every want (the watcher
@@ -86,10 +88,18 @@ func TestConsoleMessages(t *testing.T) {
 		t.Errorf("no navigation line after the old messages:\n%s", text)
 	}
 
-	// Kept while another tab is selected: come back to a tab, its buffer is there.
-	must(t, s, "select_tab", map[string]any{"index": 0})
-	if text := must(t, s, "console_messages", map[string]any{}).Text; !strings.Contains(text, "careful now") {
-		t.Errorf("buffer lost on reselecting the tab:\n%s", text)
+	// Kept while another tab is selected; the other tab has its own.
+	first := must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)[0].TabID
+	other := backgroundTab(t, pages.URL+"/other.html")
+	must(t, s, "select_tab", map[string]any{"tab_id": other})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/senses.html?other", "wait": "complete"})
+	eventually(t, s, "console_messages", map[string]any{}, "senses.html?other", "careful now")
+	if text := must(t, s, "console_messages", map[string]any{}).Text; strings.Contains(text, "nobody caught this") {
+		t.Errorf("the other tab shows the first tab's messages:\n%s", text)
+	}
+	must(t, s, "select_tab", map[string]any{"tab_id": first})
+	if text := must(t, s, "console_messages", map[string]any{}).Text; !strings.Contains(text, "nobody caught this") || strings.Contains(text, "?other") {
+		t.Errorf("the first tab's buffer after selecting it again:\n%s", text)
 	}
 }
 
@@ -154,6 +164,14 @@ func TestNetworkRequests(t *testing.T) {
 		t.Errorf("404 details:\n%s", d)
 	}
 
+	png := regexp.MustCompile(`\[(r\d+)\] GET 200 fetch \d+ B \d+ ms \S+/pixel.png`).FindStringSubmatch(
+		eventually(t, s, "network_requests", map[string]any{"filter": "pixel"}, "pixel.png"))
+	if png == nil {
+		t.Fatal("no pixel.png request")
+	}
+	if d := must(t, s, "network_request", map[string]any{"id": png[1]}).Text; !strings.Contains(d, `(binary response body, "image/png", not shown)`) || strings.Contains(d, "PNG") {
+		t.Errorf("binary body:\n%s", d)
+	}
 	_, e = call(t, s, "network_request", map[string]any{"id": "r999999"})
 	wantCode(t, e, CodeRequestNotFound)
 	_, e = call(t, s, "network_request", map[string]any{"id": "e12"})
@@ -178,5 +196,49 @@ func TestStripCredentials(t *testing.T) {
 		if got := stripCredentials(in); got != want {
 			t.Errorf("stripCredentials(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestHeadersAndBodyText(t *testing.T) {
+	u := newUntrusted()
+	writeHeaders(u, "Response headers:", []rdp.Header{
+		{Name: "Set-Cookie", Value: "sid=s3cret"}, {Name: "proxy-authorization", Value: "Basic s3cret"},
+		{Name: "X-Long", Value: "abc", Truncated: true}, {Name: "X-Line", Value: "a\nb"},
+	})
+	e := rdp.NetworkEntry{Status: 200, Done: true}
+	writeBody(u, &e, &rdp.RequestDetails{MimeType: "application/json", Body: strings.Repeat("x", maxBodyChars), BodyLength: 30000, BodyTruncated: true})
+	writeBody(u, &e, &rdp.RequestDetails{MimeType: "text/html", BodyDiscarded: true})
+	writeBody(u, &rdp.NetworkEntry{}, &rdp.RequestDetails{})
+	got := u.String()
+	for _, want := range []string{"  Set-Cookie: [redacted]\n", "  proxy-authorization: [redacted]\n", "  X-Long: abc [cut]\n", "  X-Line: a b\n",
+		"Response body (first 20000 of 30000 characters):\n", "(Firefox did not keep the response body)", "(no response yet)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in:\n%.600s", want, got)
+		}
+	}
+	if strings.Contains(got, "s3cret") {
+		t.Error("a credential was shown")
+	}
+	for mime, want := range map[string]bool{"text/plain; charset=utf-8": true, "application/problem+json": true, "image/svg+xml": true,
+		"application/octet-stream": false, "image/png": false, "": true} {
+		if textual(mime) != want {
+			t.Errorf("textual(%q) = %v", mime, !want)
+		}
+	}
+}
+
+// TestKeptTabsAreBounded: with room for one kept tab, selecting another
+// tab drops the first one's buffer; selected again, it starts over.
+func TestKeptTabsAreBounded(t *testing.T) {
+	s := newSession(t)
+	s.kept.max = 1
+	open(t, s, "senses.html")
+	eventually(t, s, "console_messages", map[string]any{}, "careful now")
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/form.html", "wait": "complete"})
+	first := must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)[0].TabID
+	must(t, s, "select_tab", map[string]any{"tab_id": backgroundTab(t, pages.URL+"/other.html")})
+	must(t, s, "select_tab", map[string]any{"tab_id": first})
+	if text := must(t, s, "console_messages", map[string]any{}).Text; strings.Contains(text, "careful now") || strings.Contains(text, "navigated") {
+		t.Errorf("an evicted tab kept its buffer:\n%s", text)
 	}
 }
