@@ -83,19 +83,19 @@ type Client struct {
 
 // state is every piece of mutable client state shared with the reader.
 type state struct {
-	err        error              // non-nil (a *closedError) once the connection ended
-	queues     map[string][]*call // per-actor FIFO of requests awaiting a reply
-	evals      map[string]*evalWait
-	early      map[string][]byte // evaluationResult packets whose ack has not been read yet
-	earlyQ     []string          // insertion order of early, for eviction
-	dropped    map[string]bool   // resultIDs of abandoned evaluations
-	droppedQ   []string
-	watches    map[string]*tabWatch // by watcher, tab and target actor
-	consoles   map[int64]string     // content-process console by processID
-	parent     string               // parent-process console
-	screenshot string               // the root's screenshotActor (screenshot.go)
-	diag       []string             // ring of unhandled packet summaries
-	diagNext   int
+	err      error              // non-nil (a *closedError) once the connection ended
+	queues   map[string][]*call // per-actor FIFO of requests awaiting a reply
+	evals    map[string]*evalWait
+	early    map[string][]byte // evaluationResult packets whose ack has not been read yet
+	earlyQ   []string          // insertion order of early, for eviction
+	dropped  map[string]bool   // resultIDs of abandoned evaluations
+	droppedQ []string
+	watches  map[string]*tabWatch // by watcher, tab and target actor
+	consoles map[int64]string     // content-process console by processID
+	parent   string               // parent-process console
+	rootShot string               // the root's screenshotActor (screenshot.go)
+	diag     []string             // ring of unhandled packet summaries
+	diagNext int
 }
 
 // call is one request awaiting its reply in an actor's FIFO.

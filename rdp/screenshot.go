@@ -163,7 +163,7 @@ func (c *Client) Capture(ctx context.Context, req CaptureRequest) (Capture, erro
 // per connection).
 func (c *Client) rootScreenshotActor(ctx context.Context) (string, error) {
 	var actor string
-	c.update(func(s *state) { actor = s.screenshot })
+	c.update(func(s *state) { actor = s.rootShot })
 	if actor != "" {
 		return actor, nil
 	}
@@ -176,7 +176,7 @@ func (c *Client) rootScreenshotActor(ctx context.Context) (string, error) {
 	if resp.Screenshot == "" {
 		return "", fmt.Errorf("rdp: getRoot: %w", protocolError("no screenshotActor"))
 	}
-	c.update(func(s *state) { s.screenshot = resp.Screenshot })
+	c.update(func(s *state) { s.rootShot = resp.Screenshot })
 	return resp.Screenshot, nil
 }
 
