@@ -241,3 +241,22 @@ func TestScreenshotBackgroundTab(t *testing.T) {
 	img, _ = shotImage(t, s, map[string]any{"element": ref(t, snapshot(t, s), "button", "Yellow")})
 	wantColor(t, img, 60, 30, yellow, 0)
 }
+
+// TestScreenshotWithDialogOpen: a page showing confirm() is still
+// captured (the dialog belongs to the browser window, not the page).
+func TestScreenshotWithDialogOpen(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "dialog.html")
+	snap := snapshot(t, s)
+	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Confirm")})
+	wantCode(t, e, CodeDialogOpen)
+	defer must(t, s, "handle_dialog", map[string]any{"action": "dismiss"})
+	start := time.Now()
+	img, _ := shotImage(t, s, map[string]any{}) // the page under a tab-modal dialog
+	if img.Bounds().Dx() < 100 {
+		t.Errorf("image %v", img.Bounds())
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+}

@@ -372,6 +372,8 @@ func blockedReason(raw json.RawMessage) string {
 }
 
 // cut shortens s to at most n bytes on a rune boundary, marking the cut.
+// The result is a new string, so a buffered entry never keeps a long
+// original alive.
 func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -380,7 +382,7 @@ func cut(s string, n int) string {
 	for i > 0 && !utf8.RuneStart(s[i]) {
 		i--
 	}
-	return s[:i] + "…"
+	return s[:i] + "…" // concatenation allocates: s is not retained
 }
 
 // formatArgs renders console arguments the way the console shows them:
