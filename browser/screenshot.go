@@ -72,13 +72,14 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 			return Result{}, err
 		}
 	}
+	navs := pg.sel.watch.Navigations()
 	t, err := pg.sel.watch.Current(ctx)
 	if err != nil {
 		return Result{}, err
 	}
 	info, sh, err := s.prepare(ctx, pg, t, l, full)
 	if err != nil {
-		return Result{}, err
+		return Result{}, replacedIfNavigated(pg, navs, err)
 	}
 	natural := info.DPR * info.Zoom
 	scale := natural
@@ -90,7 +91,7 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 	}
 	capt, err := pg.c.Capture(ctx, rdp.CaptureRequest{BrowsingContextID: t.BrowsingContextID, Rect: sh.rect, FullPage: sh.fullPage, Scale: scale})
 	if err != nil {
-		return Result{}, err
+		return Result{}, replacedIfNavigated(pg, navs, err)
 	}
 	if capt.Width > maxImageSide+2 || capt.Height > maxImageSide+2 || capt.Width*capt.Height > maxImagePixels+4*maxImageSide {
 		s.log.Warn("screenshot larger than asked", "width", capt.Width, "height", capt.Height)
@@ -100,8 +101,14 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 	if err != nil {
 		return Result{}, err
 	}
+	return shotResult(pg, sh, l != nil, capt, img, scale, natural, note), nil
+}
+
+// shotResult is the screenshot's one line of text, its image and its
+// structured fields.
+func shotResult(pg page, sh shot, element bool, capt rdp.Capture, img Image, scale, natural float64, note string) Result {
 	label := "the " + sh.what
-	if l != nil {
+	if element {
 		label = sh.what
 	}
 	text := fmt.Sprintf("Screenshot of %s of %s: %.0f×%.0f CSS px as a %d×%d %s (%s), %s.%s",
@@ -118,7 +125,17 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 			"css_width": math.Round(sh.w), "css_height": math.Round(sh.h), "scale": round3(scale), "device_pixel_ratio": round3(natural),
 			"mime_type": img.MIMEType, "bytes": len(img.Data),
 		},
-	}, nil
+	}
+}
+
+// replacedIfNavigated reports a capture that failed because the page
+// navigated under it (Firefox then answers for a browsing context that is
+// gone) as target_replaced.
+func replacedIfNavigated(pg page, before uint64, err error) error {
+	if _, ok := AsError(err); ok || pg.sel.watch.Navigations() == before {
+		return err
+	}
+	return errorf(CodeTargetReplaced, "the page navigated during the screenshot; take it again")
 }
 
 // prepare asks Firefox for the resolution (prepareCapture) and works out
