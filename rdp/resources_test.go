@@ -196,3 +196,40 @@ func TestFakeWatchResources(t *testing.T) {
 		t.Errorf("Current = %+v, %v", cur, err)
 	}
 }
+
+// FuzzResourceEntries: whatever a page makes Firefox send, building
+// entries never panics and stays within the stored bounds.
+func FuzzResourceEntries(f *testing.F) {
+	f.Add(`[{"arguments":["a %s %d %c",{"type":"object","class":"Object","preview":{"kind":"Object","ownProperties":{"k":{"value":{"type":"longString","initial":"x","length":9}}}}}],"level":"warn","filename":"u"}]`)
+	f.Add(`[{"pageError":{"errorMessage":{"type":"longString","initial":"e","length":1},"stacktrace":[{"filename":"f"}]}}]`)
+	f.Add(`[{"actor":"a","resourceId":1,"url":"http://x/","blockedReason":7}]`)
+	f.Fuzz(func(t *testing.T, list string) {
+		var ms []consoleMessage
+		if json.Unmarshal([]byte(list), &ms) == nil {
+			for i := range ms {
+				if e := ms[i].entry(); len(e.Text) > maxConsoleText || len(e.Source) > maxSourceBytes {
+					t.Fatalf("console entry over bounds: %d, %d", len(e.Text), len(e.Source))
+				}
+			}
+		}
+		var es []pageError
+		if json.Unmarshal([]byte(list), &es) == nil {
+			for i := range es {
+				if e := es[i].entry(); len(e.Text) > maxConsoleText || len(e.Source) > maxSourceBytes {
+					t.Fatalf("error entry over bounds")
+				}
+			}
+		}
+		var ns []networkAvailable
+		if json.Unmarshal([]byte(list), &ns) == nil {
+			r := newResources()
+			for i := range ns {
+				e := ns[i].entry()
+				if len(e.URL) > maxURLBytes || len(e.Method) > maxFieldBytes || len(e.Blocked) > maxFieldBytes {
+					t.Fatalf("network entry over bounds")
+				}
+				r.addNetwork(e)
+			}
+		}
+	})
+}
