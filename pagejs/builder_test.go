@@ -57,6 +57,7 @@ func goldenCases() []goldenCase {
 		page(PressKey, key), iso(PressKey, key),
 		page(WaitFor, wait), iso(WaitFor, wait),
 		page(PageInfo, nil), iso(PageInfo, nil),
+		page(CaptureRect, CaptureRectArgs{Sel: sel, FP: &fp}), iso(CaptureRect, CaptureRectArgs{}),
 		page(UploadBegin, begin), iso(UploadBegin, begin),
 		page(UploadChunk, chunk), iso(UploadChunk, chunk),
 		page(UploadFinish, finish), iso(UploadFinish, finish),

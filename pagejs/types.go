@@ -559,3 +559,26 @@ type TabArgs struct {
 type TabResult struct {
 	BrowserID int64 `json:"browserId"`
 }
+
+// CaptureRectArgs are CaptureRect's arguments: no Sel for the viewport, or
+// an element's Sel and FP.
+type CaptureRectArgs struct {
+	Sel Sel          `json:"sel,omitempty"`
+	FP  *Fingerprint `json:"fp,omitempty"`
+}
+
+// CaptureRectResult is CaptureRect's value, in CSS pixels of the top-level
+// document: the viewport's size (VW, VH) and scroll offset (SX, SY), and
+// the element's border box when Sel was given.
+type CaptureRectResult struct {
+	VW   float64 `json:"vw"`
+	VH   float64 `json:"vh"`
+	SX   float64 `json:"sx"`
+	SY   float64 `json:"sy"`
+	Rect *struct {
+		Left   float64 `json:"left"`
+		Top    float64 `json:"top"`
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+	} `json:"rect,omitempty"`
+}
