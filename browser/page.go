@@ -266,6 +266,7 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 		return Result{}, err
 	}
 	defer release()
+	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp}, &r)
 	if err != nil {
@@ -298,6 +299,7 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	}
 	defer release()
 	submit := a.Submit != nil && *a.Submit
+	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit}, &r)
 	if err != nil {
@@ -350,6 +352,7 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 		size = 1
 	}
 	runes := []rune(a.Text)
+	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	var info execInfo
 	for i := 0; i < len(runes); i += size {
@@ -400,6 +403,7 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 		args.Sel, args.FP = l.sel, &fp
 		what = *a.Element
 	}
+	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.PressKey, args, &r)
 	if err != nil {

@@ -180,6 +180,9 @@ var (
 	TabSelect = chromeScript("tabSelect")
 	// TabClose closes a tab; args TabArgs, result TabResult.
 	TabClose = chromeScript("tabClose")
+	// FocusWindow makes a tab's window the one Firefox treats as active, without the
+	// window manager; args FocusWindowArgs, result FocusWindowResult.
+	FocusWindow = chromeScript("focusWindow")
 	// UploadSink adds the upload sink actor to the client's own connection; args
 	// UploadSinkArgs, result UploadSinkResult.
 	UploadSink = chromeScript("uploadSink")
@@ -189,7 +192,7 @@ var (
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
-		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, UploadSink}
+		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, FocusWindow, UploadSink}
 }
 
 func pageScript(name string) Script {

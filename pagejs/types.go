@@ -489,6 +489,24 @@ type ProbeResult struct {
 	MozSetFileArray bool `json:"mozSetFileArray"`
 }
 
+// FocusWindowArgs are FocusWindow's arguments: the tab, and an actor of the
+// calling client's own DevTools connection (its parent-process console), which
+// owns the change.
+type FocusWindowArgs struct {
+	BrowserID int64  `json:"browserId"`
+	Console   string `json:"console"`
+}
+
+// FocusWindowResult is FocusWindow's value. Mode: "already" (the window was
+// active), "emulated" (made active under the focus manager's test mode, owned by
+// this connection), "user" (test mode was already on, not by this server),
+// "background" (the tab is not its window's selected tab: left alone),
+// "unavailable" (test mode is off by the user's choice or cannot be claimed).
+type FocusWindowResult struct {
+	Active bool   `json:"active"`
+	Mode   string `json:"mode"`
+}
+
 // DialogStateArgs are DialogState's arguments.
 type DialogStateArgs struct {
 	BrowserID int64 `json:"browserId"`
