@@ -160,6 +160,10 @@ type SnapshotArgs struct {
 	MaxElements    int  `json:"maxElements"`
 	MaxTextChars   int  `json:"maxTextChars"`
 	IncludeAllText bool `json:"includeAllText"`
+	// Offset skips that many elements (after the filter); Query keeps the elements
+	// whose role, tag, name, value or link target contains it, ignoring case.
+	Offset int    `json:"offset,omitempty"`
+	Query  string `json:"query,omitempty"`
 }
 
 // SnapshotResult is Snapshot's value. Text and TextTotal (the length, in UTF-16 units,
@@ -169,7 +173,8 @@ type SnapshotResult struct {
 	Title             string    `json:"title"`
 	URL               string    `json:"url"`
 	Elements          []Element `json:"elements"`
-	Total             int       `json:"total"`
+	Total             int       `json:"total"` // elements (matching the query, when one was given)
+	All               int       `json:"all"`   // elements before the query's filter
 	TruncatedElements int       `json:"truncatedElements"`
 	Text              *string   `json:"text,omitempty"`
 	TextTotal         int       `json:"textTotal"`
