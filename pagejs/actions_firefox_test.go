@@ -773,3 +773,48 @@ func TestFirefoxNoFilePicker(t *testing.T) {
 		})
 	}
 }
+
+// TestFirefoxUploadTriggers: upload_files on what a person clicks to choose a file — a
+// label with role=button wrapping a hidden input, a button inside a label, a button whose
+// handler clicks an input elsewhere, a Dropzone-style zone with a hidden input appended to
+// the body, a button calling showPicker() on an input never put in the document — reaches
+// the input the page opens the chooser for, with no chooser shown (the click and
+// showPicker are recorded, not run). Submit buttons and links are refused, not clicked.
+func TestFirefoxUploadTriggers(t *testing.T) {
+	for _, r := range realms {
+		t.Run(string(r), func(t *testing.T) {
+			p := open(t, "/upload.html")
+			s := p.snapshot(r)
+			pdf := testFile{name: "letter.pdf", typ: "application/pdf", data: randomBytes(t, 10<<10)}
+			for _, tc := range []struct{ role, name, input string }{
+				{"button", "Add cover letter", "letter"},
+				{"button", "Browse photos", "single"},
+				{"button", "Choose attachments", "multi"},
+				{"button", "Drop files here or click to upload", "dz-hidden"},
+				{"button", "Pick with showPicker", "detached"},
+			} {
+				el := find(t, s, tc.role, tc.name)
+				res, err := p.upload(r, el, []testFile{pdf}, 4096)
+				if err != nil {
+					t.Errorf("%s: %v", tc.name, err)
+					continue
+				}
+				if len(res.Files) != 1 || res.Files[0].Name != "letter.pdf" || !res.Dispatched {
+					t.Errorf("%s: result %+v", tc.name, res)
+				}
+				p.checkReceived(tc.input, []testFile{pdf})
+			}
+			if got := p.js(`document.getElementById("submitted").textContent`); got != "no" {
+				t.Errorf("a trigger submitted the form: %s", got)
+			}
+			// The page's own click and showPicker are back.
+			if got := p.js(`HTMLInputElement.prototype.click.toString().includes("[native code]") && HTMLInputElement.prototype.showPicker.toString().includes("[native code]")`); got != "true" {
+				t.Errorf("the page's HTMLInputElement methods were not restored")
+			}
+			el := find(t, s, "button", "Send application")
+			if _, err := p.upload(r, el, []testFile{pdf}, 4096); !isCode(err, pagejs.CodeUploadTargetInvalid) {
+				t.Errorf("a submit button: %v, want upload_target_invalid", err)
+			}
+		})
+	}
+}

@@ -391,6 +391,9 @@ type UploadBeginResult struct {
 	Key      string   `json:"key"`
 	Window   int64    `json:"window"` // the staging's inner window (isolated realm; 0 in the page realm)
 	Warnings []string `json:"warnings"`
+	// Via tells how the file input was found: "input" (the target), "label" (its
+	// control) or "click" (the input a click on the target opened the chooser for).
+	Via string `json:"via"`
 }
 
 // UploadChunkArgs are UploadChunk's arguments (short names: the expression is mostly
