@@ -12,9 +12,12 @@
 package npmlibs
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -36,7 +39,12 @@ func Dir(t testing.TB, libs ...string) string {
 	if err != nil {
 		cache = os.TempDir()
 	}
-	dir := filepath.Join(cache, "firefox-rdp-mcp-tests", "npm-"+strings.Join(libs, "-"))
+	name := "npm-" + strings.Join(libs, "-")
+	if len(name) > 120 { // a file name has at most 255 bytes: long sets are named by their hash
+		sum := sha256.Sum256([]byte(strings.Join(libs, "\n")))
+		name = "npm-" + libs[0] + "-and-" + strconv.Itoa(len(libs)-1) + "-" + hex.EncodeToString(sum[:8])
+	}
+	dir := filepath.Join(cache, "firefox-rdp-mcp-tests", name)
 	mods := filepath.Join(dir, "node_modules")
 	if _, err := os.Stat(filepath.Join(mods, ".installed")); err == nil {
 		return mods

@@ -747,7 +747,10 @@ function lib(win, env) {
     return editingHost(el) ? "editable" : "";
   }
 
-  // caretToEnd puts the caret after the element's current content.
+  // caretToEnd puts the caret after the element's current content. In an editing host,
+  // that is the end of its last text (inside the last block: rich editors such as Quill
+  // and ProseMirror keep a caret placed after their last block on a new empty line), or
+  // before the <br> that holds an empty last block open.
   function caretToEnd(el) {
     const kind = textEntry(el);
     if (kind === "single" || kind === "multi") {
@@ -759,9 +762,34 @@ function lib(win, env) {
       }
     } else if (kind === "editable") {
       const s = win.getSelection();
-      s.selectAllChildren(el);
-      s.collapseToEnd();
+      const r = doc.createRange();
+      // Down the last children, stopping at text, a <br>, an element that holds no
+      // caret (img, hr, …) and a non-editable widget (the caret goes after those).
+      let node = el;
+      for (let last = lastContent(node); last; last = lastContent(node)) {
+        node = last;
+        if (node.nodeType === 3 || !node.isContentEditable || NO_CARET.has(node.localName)) break;
+      }
+      if (node.nodeType === 3) r.setStart(node, node.length);
+      else if (node === el) r.setStart(el, el.childNodes.length);
+      else if (node.localName === "br") r.setStartBefore(node);
+      else if (!node.isContentEditable || NO_CARET.has(node.localName)) r.setStartAfter(node);
+      else r.setStart(node, node.childNodes.length);
+      r.collapse(true);
+      s.removeAllRanges();
+      s.addRange(r);
     }
+  }
+
+  const NO_CARET = new Set(["br", "img", "hr", "input", "video", "audio", "iframe", "canvas", "svg", "math"]);
+
+  // lastContent is node's last child that is an element or a text node with more than
+  // white space (the indentation between blocks of hand-written markup).
+  function lastContent(node) {
+    for (let c = node.lastChild; c; c = c.previousSibling) {
+      if (c.nodeType === 1 || (c.nodeType === 3 && /\S/.test(c.data))) return c;
+    }
+    return null;
   }
 
   function deepActive() {
