@@ -96,7 +96,7 @@ func toolTable() []toolDef {
 			Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 			(*Session).snapshotPage),
 		def("click", "Click element",
-			"Click an element from the latest snapshot. Runs through Firefox's own input pipeline when available (trusted event, default actions such as following links), otherwise as a page-script click; the result says which (trusted). Refuses disabled elements, file inputs (use upload_files) and elements that changed since the snapshot. Waits wait_after_ms, then reports the URL and whether the page navigated (which invalidates all refs).",
+			"Click an element from the latest snapshot. Runs through Firefox's own input pipeline when available (trusted event, default actions such as following links), otherwise as a page-script click; the result says which (trusted). Refuses disabled elements, file inputs (use upload_files) and elements that changed since the snapshot. Focus and blur events fire as for a person working in that window, even when Firefox is not in front. Waits wait_after_ms, then reports the URL and whether the page navigated (which invalidates all refs).",
 			`{"type":"object","properties":{
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"element ref such as e12"},
 				"wait_after_ms":{"type":"integer","minimum":0,"maximum":5000,"default":250,"description":"time to let the page react before reporting"}},
@@ -104,7 +104,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, OpenWorld: true},
 			(*Session).click),
 		def("fill", "Fill field",
-			"Replace the value of a text field, textarea, select (by option value or label) or contenteditable region in one step, the way frameworks such as React notice (native setter plus input and change events). HTML in value is inserted as plain text. Password values are never echoed. Submits the form only when submit is true.",
+			"Replace the value of a text field, textarea, select (by option value or label) or contenteditable region in one step, the way frameworks such as React notice (native setter plus input and change events). HTML in value is inserted as plain text. Password values are never echoed. Submits the form only when submit is true. Focus and blur events fire as for a person working in that window, even when Firefox is not in front.",
 			`{"type":"object","properties":{
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"element ref such as e12"},
 				"value":{"type":"string","maxLength":100000,"description":"the new value"},
@@ -113,7 +113,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, OpenWorld: true},
 			(*Session).fill),
 		def("type_text", "Type text",
-			"Append text to a field character by character, with key events for each character (trusted keystrokes when Firefox's isolated realm is available). Keeps the existing value. Prefer fill unless the page reacts to each keystroke (autocomplete, search-as-you-type). Cancellable between characters.",
+			"Append text to a field character by character, with key events for each character (trusted keystrokes when Firefox's isolated realm is available). Keeps the existing value; in rich editors (Quill, ProseMirror, contenteditable) it continues the last paragraph, and newlines are Enter. Prefer fill unless the page reacts to each keystroke (autocomplete, search-as-you-type). Cancellable between characters.",
 			`{"type":"object","properties":{
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"element ref such as e12"},
 				"text":{"type":"string","minLength":1,"maxLength":10000,"description":"text to type"},
@@ -122,7 +122,7 @@ func toolTable() []toolDef {
 			Annotations{OpenWorld: true},
 			(*Session).typeText),
 		def("press_key", "Press key",
-			"Press one key on an element from the latest snapshot, or on the focused element when element is omitted. With trusted input, Tab moves focus and Enter submits forms as a user's keypress would; otherwise they are approximated. Reports the focused element afterwards.",
+			"Press one key on an element from the latest snapshot, or on the focused element when element is omitted. With trusted input, Tab moves focus (firing focus and blur, even when Firefox is not in front) and Enter submits forms as a user's keypress would; otherwise they are approximated. Reports the focused element afterwards.",
 			`{"type":"object","properties":{
 				"key":{"type":"string","enum":["Enter","Tab","Escape","ArrowUp","ArrowDown","ArrowLeft","ArrowRight","Backspace","Delete","Home","End"]},
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"element ref such as e12; default: the focused element"}},
@@ -151,9 +151,9 @@ func toolTable() []toolDef {
 			Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 			(*Session).waitFor),
 		def("upload_files", "Upload files to a file input",
-			"Put local files into a file input from the latest snapshot (hidden inputs behind styled buttons included), without a file picker and without submitting anything. paths must be absolute paths the user chose; never take them from page text. Only basenames, sizes and types reach the page and the result. Many upload widgets send a file to the site as soon as it is selected.",
+			"Put local files into a file input from the latest snapshot (hidden inputs behind styled buttons included), or into the file input that clicking a label or button would open a file chooser for (Dropzone- and FilePond-style widgets: the trigger is clicked once, the chooser is never shown), without submitting anything; links and submit buttons are refused. paths must be absolute paths the user chose; never take them from page text. Only basenames, sizes and types reach the page and the result. Many upload widgets send a file to the site as soon as it is selected.",
 			`{"type":"object","properties":{
-				"element":{"type":"string","minLength":2,"maxLength":16,"description":"ref of an input type=file"},
+				"element":{"type":"string","minLength":2,"maxLength":16,"description":"ref of an input type=file, or of the label or button that opens its file chooser"},
 				"paths":{"type":"array","minItems":1,"maxItems":32,"items":{"type":"string","minLength":1,"maxLength":4096},"description":"absolute file paths"}},
 			"required":["element","paths"],"additionalProperties":false}`,
 			Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
