@@ -28,6 +28,7 @@ function uploadBegin(win, args, lib, env) {
     created: now,
     innerWindowID: env.innerWindowID || 0,
     input: chooser.input,
+    via: chooser.via,
     files: files.map(f => ({name: f.name, type: String(f.type || ""), size: f.size,
       lastModified: Number.isSafeInteger(f.lastModified) ? f.lastModified : now, chunks: [], received: 0})),
   };
