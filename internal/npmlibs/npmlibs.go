@@ -19,14 +19,15 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 )
 
 // Dir installs libs (each "name@exact-version") once into the user cache and
 // returns their node_modules directory.
-func Dir(t testing.TB, libs ...string) string {
+// t is a *testing.T or *testing.B (headless.TB: this package does not import
+// testing, which production packages never do).
+func Dir(t headless.TB, libs ...string) string {
 	t.Helper()
 	npm, err := exec.LookPath("npm")
 	if err != nil {
@@ -54,7 +55,7 @@ func Dir(t testing.TB, libs ...string) string {
 		t.Fatalf("npm install %v: %v\n%s", libs, err, out)
 	}
 	if err := os.WriteFile(filepath.Join(mods, ".installed"), nil, 0o644); err != nil {
-		t.Fatal(err)
+		t.Fatalf("npmlibs: %v", err)
 	}
 	return mods
 }
