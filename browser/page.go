@@ -84,6 +84,13 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		}
 	}
 
+	return s.snapshotResult(tabID(pg.sel.tab.BrowserID), gen, refs, &r, args), nil
+}
+
+// snapshotResult renders a snapshot: the header, the element lines and page
+// text between the untrusted-content markers, and the truncation lines.
+func (s *Session) snapshotResult(tab string, gen uint64, refs []string, r *pagejs.SnapshotResult, args pagejs.SnapshotArgs) Result {
+	withText := args.IncludeAllText
 	u := newUntrusted()
 	u.grow(48*len(r.Elements) + 1024) // ≈33 bytes per element line on typical pages
 	u.line("Page: " + quote(r.Title, 200))
@@ -100,7 +107,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		u.text(text)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tabID(pg.sel.tab.BrowserID), gen, shownElements(args, len(r.Elements), r.Total, r.All))
+	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tab, gen, shownElements(args, len(r.Elements), r.Total, r.All))
 	b.WriteString(u.String())
 	next := args.Offset + len(r.Elements)
 	truncated := next < r.Total
@@ -114,7 +121,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 			utf16Len(text), r.TextTotal, s.opts.Config.MaxTextChars)
 	}
 	st := map[string]any{
-		"tab_id": tabID(pg.sel.tab.BrowserID), "generation": gen, "title": r.Title, "url": r.URL,
+		"tab_id": tab, "generation": gen, "title": r.Title, "url": r.URL,
 		"elements": len(r.Elements), "total_elements": r.Total, "truncated": truncated, "offset": args.Offset,
 	}
 	if args.Query != "" {
@@ -126,7 +133,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	if withText {
 		st["text_chars"], st["total_text_chars"], st["text_truncated"] = utf16Len(text), r.TextTotal, textCut
 	}
-	return Result{Text: b.String(), Structured: st}, nil
+	return Result{Text: b.String(), Structured: st}
 }
 
 // shownElements says how many elements the snapshot lists, and of how many.
