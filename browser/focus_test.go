@@ -2,12 +2,14 @@ package browser
 
 import (
 	"context"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -56,14 +58,16 @@ func waitState(t *testing.T, ctx context.Context, c *rdp.Client, want string) {
 }
 
 // TestFocusInBackgroundWindow: with the page's window not the active one (a
-// second window is in front, as when the user works elsewhere), fill, Tab and
-// type_text fire trusted focus, blur, focusin and focusout, so on-blur
+// second window is in front, as when the user works elsewhere), fill, Tab,
+// type_text and click fire trusted focus, blur, focusin and focusout, so on-blur
 // validation runs; the preference change behind it never reaches prefs.js and
 // is undone by Firefox when the server's connection closes.
 func TestFocusInBackgroundWindow(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ff, err := headless.Start(ctx, headless.Options{URL: pages.URL + "/focus.html"})
+	fx := httptest.NewServer(fixtures.Handler())
+	defer fx.Close()
+	ff, err := headless.Start(ctx, headless.Options{URL: fx.URL + "/focus.html"})
 	headless.SkipOrFail(t, err)
 	defer ff.Stop()
 	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
@@ -90,9 +94,11 @@ func TestFocusInBackgroundWindow(t *testing.T) {
 	must(t, s, "press_key", map[string]any{"key": "Tab"})
 	must(t, s, "type_text", map[string]any{"element": name, "text": "Ada"})
 	must(t, s, "press_key", map[string]any{"key": "Tab"})
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Save draft"), "wait_after_ms": 0})
 	waitText(t, s, "invalid email")
 	want := "focus:email:true;focusin:email:true;blur:email:true;focusout:email:true;" +
-		"focus:name:true;focusin:name:true;blur:name:true;focusout:name:true;focus:bio:true;focusin:bio:true;"
+		"focus:name:true;focusin:name:true;blur:name:true;focusout:name:true;focus:bio:true;focusin:bio:true;" +
+		"blur:bio:true;focusout:bio:true;focus:save:true;focusin:save:true;"
 	if got := pageText(t, s); !strings.Contains(got, want) {
 		t.Errorf("focus events: %q, want %q", got, want)
 	}
