@@ -10,15 +10,17 @@ import (
 )
 
 // Real rich editors, fetched from npm at test set-up (pinned, cached outside
-// the repository, never committed). ProseMirror is the engine TipTap wraps;
-// its transitive dependencies are pinned too.
+// the repository, never committed): Quill, ProseMirror and TipTap (on
+// ProseMirror), with ProseMirror's transitive dependencies pinned too.
 var editorLibs = []string{"quill@2.0.3",
 	"prosemirror-model@1.25.13", "prosemirror-state@1.4.4", "prosemirror-view@1.44.0",
 	"prosemirror-transform@1.12.7", "prosemirror-keymap@1.2.3", "prosemirror-commands@1.7.2",
 	"prosemirror-schema-basic@1.2.5", "prosemirror-history@1.5.2",
-	"orderedmap@2.1.1", "w3c-keyname@2.2.8", "rope-sequence@1.3.4"}
+	"orderedmap@2.1.1", "w3c-keyname@2.2.8", "rope-sequence@1.3.4", "prosemirror-schema-list@1.6.1",
+	"@tiptap/core@3.35.0", "@tiptap/pm@3.35.0", "@tiptap/extension-document@3.35.0",
+	"@tiptap/extension-paragraph@3.35.0", "@tiptap/extension-text@3.35.0"}
 
-// TestRichEditors: in Quill, ProseMirror and a plain contenteditable,
+// TestRichEditors: in Quill, ProseMirror, TipTap and a plain contenteditable,
 // type_text continues the last paragraph (never a new empty line), Enter
 // makes a new paragraph, Backspace and Delete edit, as each editor's own
 // model shows; with trusted input and with the page-realm fallback.
@@ -62,6 +64,13 @@ func editors(t *testing.T, s *Session, url string, nSteps int) {
 			`pm=["Dear hiring team,","I writ"]`,
 			`pm=["Dear hiring team,"," writ"]`,
 			`pm=["Dear hiring team,"," writ","P.S. Thanks"]`,
+		}},
+		{"TipTap editor", "tiptap=", []string{
+			`tiptap=["Dear hiring team,"]`,
+			`tiptap=["Dear hiring team,","I write"]`,
+			`tiptap=["Dear hiring team,","I writ"]`,
+			`tiptap=["Dear hiring team,"," writ"]`,
+			`tiptap=["Dear hiring team,"," writ","P.S. Thanks"]`,
 		}},
 		{"Plain editor", "plain=", nil},
 	} {
@@ -107,7 +116,7 @@ func editorModel(t *testing.T, s *Session, prefix string) string {
 		t.Fatalf("no %s in the page:\n%s", prefix, text)
 	}
 	rest := text[i:]
-	for _, end := range []string{" pm=", " plain=", " editors ready"} {
+	for _, end := range []string{" pm=", " tiptap=", " plain=", " editors ready"} {
 		if j := strings.Index(rest, end); j > 0 {
 			rest = rest[:j]
 		}
