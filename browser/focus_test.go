@@ -122,3 +122,39 @@ func TestFocusInBackgroundWindow(t *testing.T) {
 	waitState(t, ctx, c, "user=true value=true")
 	chromeEval(t, ctx, c, `(() => { Services.prefs.clearUserPref("focusmanager.testmode"); return "cleared"; })()`)
 }
+
+// TestFocusFromAddressBar: when the window's own interface holds the focus
+// (the address bar, where the user last typed), focus moves into the page
+// for an action, as a person's click in it would, and focus events fire.
+func TestFocusFromAddressBar(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	fx := httptest.NewServer(fixtures.Handler())
+	defer fx.Close()
+	ff, err := headless.Start(ctx, headless.Options{URL: fx.URL + "/focus.html"})
+	headless.SkipOrFail(t, err)
+	defer ff.Stop()
+	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	const focused = `(() => String(Services.focus.focusedElement && Services.focus.focusedElement.localName))()`
+	chromeEval(t, ctx, c, `(() => { Services.wm.getMostRecentWindow("navigator:browser").gURLBar.focus(); return "ok"; })()`)
+	if got := chromeEval(t, ctx, c, focused); got != "input" {
+		t.Fatalf("the address bar did not take the focus: %s", got)
+	}
+	s := New(Options{Config: testConfig(ff), Version: "test"})
+	defer s.Close()
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	snap := must(t, s, "snapshot_page", map[string]any{}).Text
+	must(t, s, "fill", map[string]any{"element": ref(t, snap, "textbox", "Email"), "value": "x"})
+	must(t, s, "press_key", map[string]any{"key": "Tab"})
+	waitText(t, s, "invalid email")
+	if got := pageText(t, s); !strings.Contains(got, "focus:email:true;focusin:email:true;blur:email:true;focusout:email:true;focus:name:true;") {
+		t.Errorf("focus events:\n%s", got)
+	}
+	if got := chromeEval(t, ctx, c, focused); got != "browser" {
+		t.Errorf("focus is on %s, want the page's browser", got)
+	}
+}

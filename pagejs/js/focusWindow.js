@@ -11,8 +11,9 @@ async function focusWindow(args, env) {
   // connection (found by an actor only it owns, args.console); when the last claiming
   // connection closes, for whatever reason (the server exits, is killed, or disconnects),
   // Firefox's own DevTools server runs the listener installed here and turns it off again.
-  // A background tab (not the selected tab of its window) is left alone: selecting it
-  // would change what the user sees.
+  // Focus held by the window's own interface (the address bar) moves into the page, as a
+  // person's click in it would move it. A background tab (not the selected tab of its
+  // window) is left alone: selecting it would change what the user sees.
   const PREF = "focusmanager.testmode";
   const Services = env.Services;
   if (typeof args.console !== "string" || args.console === "") throw {code: "invalid_argument", message: "no console actor"};
@@ -29,15 +30,25 @@ async function focusWindow(args, env) {
   }
   if (!win) throw {code: "tab_not_found", message: "no tab has that browserId"};
   if (win.gBrowser.selectedBrowser !== browser) return {active: false, mode: "background"};
-  if (Services.focus.activeWindow === win) return {active: true, mode: "already"};
-  const mode = claim();
-  if (mode === "unavailable") return {active: false, mode};
-  win.focus(); // emulated under test mode: nothing reaches the window manager
-  const deadline = Date.now() + 1000;
-  while (Services.focus.activeWindow !== win && Date.now() < deadline) {
-    await new Promise(r => win.setTimeout(r, 10));
+  let mode = "already";
+  if (Services.focus.activeWindow !== win) {
+    mode = claim();
+    if (mode === "unavailable") return {active: false, mode};
+    win.focus(); // emulated under test mode: nothing reaches the window manager
+    await until(() => Services.focus.activeWindow === win);
   }
-  return {active: Services.focus.activeWindow === win, mode};
+  // Focus in the window's own interface (the address bar, say) keeps the page from
+  // getting any: move it into the page, as a person's click in it would.
+  if (Services.focus.activeWindow === win && Services.focus.focusedElement !== browser) {
+    browser.focus();
+    await until(() => Services.focus.focusedElement === browser);
+  }
+  return {active: Services.focus.activeWindow === win && Services.focus.focusedElement === browser, mode};
+
+  async function until(ok) {
+    const deadline = Date.now() + 1000;
+    while (!ok() && Date.now() < deadline) await new Promise(r => win.setTimeout(r, 10));
+  }
 
   // claim turns test mode on for this connection; "user" when the user's own profile
   // already has it on (nothing is changed or undone then).
