@@ -104,6 +104,28 @@ func TestFirefoxSnapshot(t *testing.T) {
 		len([]rune(*s.Text)) != 20 || !strings.HasSuffix(*s.Text, "…") || s.TextTotal < 100 {
 		t.Errorf("limits: %d elements, total %d, truncated %d, text %v (%d)", len(s.Elements), s.Total, s.TruncatedElements, s.Text, s.TextTotal)
 	}
+	// Paging and the filter, in both realms: the same elements as the full snapshot's.
+	for _, r := range realms {
+		var pg pagejs.SnapshotResult
+		p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 3, Offset: 4}, &pg)
+		if len(pg.Elements) != 3 || pg.Total != len(want) || pg.All != len(want) || line(pg.Elements[0]) != want[4] || line(pg.Elements[2]) != want[6] {
+			t.Errorf("%s: offset 4: total %d all %d, %d elements from %q", r, pg.Total, pg.All, len(pg.Elements), line(pg.Elements[0]))
+		}
+		var q pagejs.SnapshotResult
+		p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 100, Query: "SHADOW"}, &q)
+		if q.Total != 2 || q.All != len(want) || len(q.Elements) != 2 || q.Elements[0].Name != "Shadow button" || q.Elements[1].Name != "Shadow link" ||
+			!reflect.DeepEqual(q.Elements[0], find(t, first, "button", "Shadow button")) {
+			t.Errorf("%s: query: total %d all %d elements %v", r, q.Total, q.All, q.Elements)
+		}
+		p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 100, Query: "/inner"}, &q)
+		if q.Total != 1 || q.Elements[0].Name != "Shadow link" {
+			t.Errorf("%s: query on a link target: %v", r, q.Elements)
+		}
+		p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 100, Query: "checkbox", Offset: 1}, &q)
+		if q.Total != 1 || len(q.Elements) != 0 || q.TruncatedElements != 1 {
+			t.Errorf("%s: query past its matches: total %d, %d elements, truncated %d", r, q.Total, len(q.Elements), q.TruncatedElements)
+		}
+	}
 }
 
 // line renders an element compactly for comparisons.
