@@ -833,9 +833,21 @@ func TestFirefoxUploadTriggers(t *testing.T) {
 			if got := p.js(`HTMLInputElement.prototype.click.toString().includes("[native code]") && HTMLInputElement.prototype.showPicker.toString().includes("[native code]")`); got != "true" {
 				t.Errorf("the page's HTMLInputElement methods were not restored")
 			}
-			el := find(t, s, "button", "Send application")
-			if _, err := p.upload(r, el, []testFile{pdf}, 4096); !isCode(err, pagejs.CodeUploadTargetInvalid) {
-				t.Errorf("a submit button: %v, want upload_target_invalid", err)
+			// Refused: a submit button and a link (never clicked), a button that opens no
+			// chooser, one that opens two.
+			for _, tc := range []struct{ role, name, why string }{
+				{"button", "Send application", "link or a submit"},
+				{"link", "Upload help", "link or a submit"},
+				{"button", "Preview", "opened no file chooser"},
+				{"button", "Choose both", "more than one"},
+			} {
+				_, err := p.upload(r, find(t, s, tc.role, tc.name), []testFile{pdf}, 4096)
+				if !isCode(err, pagejs.CodeUploadTargetInvalid) || !strings.Contains(err.Error(), tc.why) {
+					t.Errorf("%s: %v, want upload_target_invalid (%s)", tc.name, err, tc.why)
+				}
+			}
+			if got := p.js(`location.hash`); got != "" {
+				t.Errorf("the link was followed: %q", got)
 			}
 		})
 	}
