@@ -68,6 +68,7 @@ func goldenCases() []goldenCase {
 		chrome(TabOpen, TabOpenArgs{URL: "https://example.com/?q=</script>"}),
 		chrome(TabSelect, TabArgs{BrowserID: 9}),
 		chrome(TabClose, TabArgs{BrowserID: 9}),
+		chrome(FocusWindow, FocusWindowArgs{BrowserID: 9, Console: "server1.conn0.consoleActor2"}),
 		chrome(UploadSink, UploadSinkArgs{Console: "server1.conn0.consoleActor2"}),
 		page(LoadState, nil), iso(LoadState, nil),
 		chrome(TabNavigate, TabNavigateArgs{BrowserID: 9, URL: "https://example.com/?q=</script>"}),

@@ -193,6 +193,9 @@ var (
 	TabNavigate = chromeScript("tabNavigate")
 	// BrowserInstance identifies this run of Firefox; args nil, result BrowserInstanceResult.
 	BrowserInstance = chromeScript("browserInstance")
+	// FocusWindow makes a tab's window the one Firefox treats as active, without the
+	// window manager; args FocusWindowArgs, result FocusWindowResult.
+	FocusWindow = chromeScript("focusWindow")
 	// UploadSink adds the upload sink actor to the client's own connection; args
 	// UploadSinkArgs, result UploadSinkResult.
 	UploadSink = chromeScript("uploadSink")
@@ -202,7 +205,7 @@ var (
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
-		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, UploadSink,
+		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance}
 }
 
