@@ -94,7 +94,7 @@ type consoleArgs struct {
 var levelRank = map[string]int{"debug": 0, "info": 1, "warning": 2, "error": 3}
 
 func (s *Session) consoleMessages(ctx context.Context, a *consoleArgs, _ Progress) (Result, error) {
-	pg, err := s.selected(ctx)
+	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
 		return Result{}, err
 	}

@@ -24,7 +24,7 @@ type networkArgs struct {
 }
 
 func (s *Session) networkRequests(ctx context.Context, a *networkArgs, _ Progress) (Result, error) {
-	pg, err := s.selected(ctx)
+	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
 		return Result{}, err
 	}
@@ -127,7 +127,7 @@ func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ P
 	if err != nil || !strings.HasPrefix(a.ID, "r") || seq == 0 {
 		return Result{}, errorf(CodeInvalidArguments, "%q is not a request id; ids look like r12 and come from network_requests", truncate(a.ID, 20))
 	}
-	pg, err := s.selected(ctx)
+	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
 		return Result{}, err
 	}

@@ -62,7 +62,7 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 		return Result{}, err
 	}
 	defer s.unlock()
-	pg, err := s.selected(ctx)
+	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
 		return Result{}, err
 	}

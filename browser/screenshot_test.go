@@ -133,8 +133,11 @@ func TestScreenshotViewportElementAndFullPage(t *testing.T) {
 
 func TestScreenshotErrors(t *testing.T) {
 	s := newSession(t)
-	_, e := call(t, s, "screenshot", map[string]any{})
-	wantCode(t, e, CodeNoTabSelected)
+	// No tab selected: the active tab is used, and the answer says so.
+	if res := must(t, s, "screenshot", map[string]any{}); !strings.Contains(res.Text, "No tab was selected, so this call used the active tab") {
+		t.Errorf("screenshot with no tab selected: %s", res.Text)
+	}
+	var e *Error
 	open(t, s, "senses.html")
 	snap := snapshot(t, s)
 	red := ref(t, snap, "button", "Red")
@@ -248,8 +251,9 @@ func TestScreenshotWithDialogOpen(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "dialog.html")
 	snap := snapshot(t, s)
-	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Confirm")})
-	wantCode(t, e, CodeDialogOpen)
+	if res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Confirm")}); !strings.Contains(res.Text, "opened a confirm dialog") {
+		t.Fatalf("click: %s", res.Text)
+	}
 	defer must(t, s, "handle_dialog", map[string]any{"action": "dismiss"})
 	start := time.Now()
 	img, _ := shotImage(t, s, map[string]any{}) // the page under a tab-modal dialog
