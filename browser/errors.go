@@ -35,6 +35,9 @@ const (
 	CodePageScriptFailed       = "page_script_failed"
 	CodeCancelled              = "cancelled"
 	CodeInternal               = "internal_error"
+	CodeTabNotOwned            = "tab_not_owned"
+	CodeHistoryUnavailable     = "history_unavailable"
+	CodeOptionNotFound         = "option_not_found"
 )
 
 // retryable says whether the same call may succeed later (seed §15; "maybe"
@@ -66,6 +69,9 @@ var retryable = map[string]bool{
 	CodePageScriptFailed:       true,
 	CodeCancelled:              true,
 	CodeInternal:               false,
+	CodeTabNotOwned:            false,
+	CodeHistoryUnavailable:     false,
+	CodeOptionNotFound:         false,
 }
 
 // Error is a tool failure that is safe to show to the model: its message

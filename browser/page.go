@@ -266,6 +266,7 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 		return Result{}, err
 	}
 	defer release()
+	openers, known := s.openers(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp}, &r)
 	if err != nil {
@@ -279,10 +280,13 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 		return Result{}, err
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	return Result{
-		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav),
-		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "url": urlNow, "navigated": nav},
-	}, nil
+	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "url": urlNow, "navigated": nav}
+	text := s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav)
+	if tabs := s.clickOpened(ctx, pg, openers, known); len(tabs) > 0 {
+		st["opened_tabs"] = tabs
+		text += " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
+	}
+	return Result{Text: text, Structured: st}, nil
 }
 
 type fillArgs struct {
@@ -385,11 +389,15 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 		return Result{}, err
 	}
 	defer s.unlock()
+	combo, err := parseKey(a.Key)
+	if err != nil {
+		return Result{}, err
+	}
 	pg, err := s.selected(ctx)
 	if err != nil {
 		return Result{}, err
 	}
-	args := pagejs.PressKeyArgs{Key: a.Key}
+	args := pagejs.PressKeyArgs{Key: combo.Key, Mods: combo.Mods}
 	what := "the focused element"
 	if a.Element != nil {
 		l, err := s.target(pg, *a.Element)
@@ -409,15 +417,16 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 		return Result{}, err
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav)
+	text := s.actionText("Pressed "+combo.String()+" on", what, r.Trusted, info, urlNow, nav)
 	if r.Focused != "" && !nav {
 		text += " Focus: " + quote(r.Focused, 120) + " (page text)."
 	}
-	return Result{Text: text, Structured: map[string]any{"key": a.Key, "trusted": r.Trusted, "focused": r.Focused, "url": urlNow, "navigated": nav}}, nil
+	return Result{Text: text, Structured: map[string]any{"key": combo.String(), "trusted": r.Trusted, "focused": r.Focused, "url": urlNow, "navigated": nav}}, nil
 }
 
 type navigateArgs struct {
-	URL       string  `json:"url"`
+	URL       *string `json:"url"`
+	History   *string `json:"history"`
 	Wait      *string `json:"wait"`
 	TimeoutMS *int    `json:"timeout_ms"`
 }
@@ -438,8 +447,14 @@ func checkURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-func (s *Session) navigate(ctx context.Context, a *navigateArgs, _ Progress) (Result, error) {
-	u, err := checkURL(a.URL)
+func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (Result, error) {
+	if (a.URL == nil) == (a.History == nil) {
+		return Result{}, errorf(CodeInvalidArguments, "give exactly one of url (to load a page) or history (back, forward or reload)")
+	}
+	if a.History != nil {
+		return s.navigateHistory(ctx, a, p)
+	}
+	u, err := checkURL(*a.URL)
 	if err != nil {
 		return Result{}, err
 	}

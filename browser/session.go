@@ -67,6 +67,7 @@ type Session struct {
 	realms     map[int64]*realm // isolated-realm probe per content process
 	installs   int              // residents installed so far (for tests)
 	sink       uploadSink       // the parent process's upload sink on client
+	opened     map[int64]bool   // tabs this server opened, by browserId (tabtools.go)
 }
 
 // selection is the selected tab.
@@ -233,6 +234,7 @@ func (s *Session) dropLocked() {
 	}
 	s.realms = map[int64]*realm{}
 	s.sink = uploadSink{}
+	s.opened = nil // a new connection may be to a restarted Firefox: ids can mean other tabs
 }
 
 // dialTimeout bounds one connection attempt.

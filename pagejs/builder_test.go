@@ -39,7 +39,7 @@ func goldenCases() []goldenCase {
 	click := ClickArgs{Sel: sel, FP: fp}
 	fill := FillArgs{Sel: sel, FP: fp, Value: `"); alert(1); ("`, Submit: true}
 	typ := TypeTextArgs{Sel: sel, FP: fp, Text: "héllo 🌍\n", FirstChunk: true}
-	key := PressKeyArgs{Sel: sel, FP: &fp, Key: "Enter"}
+	key := PressKeyArgs{Sel: sel, FP: &fp, Key: "k", Mods: []string{"Control", "Shift"}}
 	wait := WaitForArgs{Text: "Thanks</script>", Selector: "#done", State: "present"}
 	files := []UploadFile{{Name: `cv "final" \ résumé.pdf`, Type: "application/pdf", Size: 1234, LastModified: 1700000000000}}
 	begin := UploadBeginArgs{Key: strings.Repeat("ab", 16), Sel: sel, FP: fp, Files: files}
@@ -67,6 +67,8 @@ func goldenCases() []goldenCase {
 		chrome(TabOpen, TabOpenArgs{URL: "https://example.com/?q=</script>"}),
 		chrome(TabSelect, TabArgs{BrowserID: 9}),
 		chrome(TabClose, TabArgs{BrowserID: 9}),
+		chrome(TabHistory, TabHistoryArgs{BrowserID: 9, Action: "back"}),
+		chrome(TabOpeners, TabArgs{BrowserID: 9}),
 		chrome(UploadSink, UploadSinkArgs{Console: "server1.conn0.consoleActor2"}),
 	}
 }

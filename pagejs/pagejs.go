@@ -54,6 +54,8 @@
 //	TabOpen       chrome          TabOpenArgs         → TabResult
 //	TabSelect     chrome          TabArgs             → TabResult
 //	TabClose      chrome          TabArgs             → TabResult
+//	TabHistory    chrome          TabHistoryArgs      → TabHistoryResult
+//	TabOpeners    chrome          TabArgs             → TabOpenersResult
 //	UploadSink    chrome          UploadSinkArgs      → UploadSinkResult
 //
 // Behaviour worth knowing (measured on Firefox ESR 153):
@@ -180,6 +182,10 @@ var (
 	TabSelect = chromeScript("tabSelect")
 	// TabClose closes a tab; args TabArgs, result TabResult.
 	TabClose = chromeScript("tabClose")
+	// TabHistory goes back, forward or reloads; args TabHistoryArgs, result TabHistoryResult.
+	TabHistory = chromeScript("tabHistory")
+	// TabOpeners lists the tabs a tab opened; args TabArgs, result TabOpenersResult.
+	TabOpeners = chromeScript("tabOpeners")
 	// UploadSink adds the upload sink actor to the client's own connection; args
 	// UploadSinkArgs, result UploadSinkResult.
 	UploadSink = chromeScript("uploadSink")
@@ -189,7 +195,7 @@ var (
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
-		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, UploadSink}
+		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, UploadSink}
 }
 
 func pageScript(name string) Script {

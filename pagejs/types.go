@@ -310,16 +310,20 @@ type TypeTextArgs struct {
 }
 
 // PressKeyArgs are PressKey's arguments; without Sel the key goes to the focused
-// element. Key is one of PressKeys.
+// element. Key is one of PressKeys or one printable character; Mods is a subset of
+// "Control", "Alt", "Shift", "Meta", pressed in that order around the key.
 type PressKeyArgs struct {
-	Sel Sel          `json:"sel,omitempty"`
-	FP  *Fingerprint `json:"fp,omitempty"`
-	Key string       `json:"key"`
+	Sel  Sel          `json:"sel,omitempty"`
+	FP   *Fingerprint `json:"fp,omitempty"`
+	Key  string       `json:"key"`
+	Mods []string     `json:"mods,omitempty"`
 }
 
-// PressKeys is the key allowlist of PressKey (seed §10.8).
-var PressKeys = []string{"Enter", "Tab", "Escape", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
-	"Backspace", "Delete", "Home", "End"}
+// PressKeys are the named keys of PressKey (seed §10.8, plus Space, Insert, PageUp,
+// PageDown and F1–F12).
+var PressKeys = []string{"Enter", "Tab", "Escape", "Space", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
+	"Backspace", "Delete", "Insert", "Home", "End", "PageUp", "PageDown",
+	"F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12"}
 
 // ActionResult is the value of Click, Fill, TypeText and PressKey. Trusted tells whether
 // the input went through Firefox's trusted path (isolated realm). Value (Fill, TypeText)
@@ -533,4 +537,26 @@ type TabArgs struct {
 // TabResult is the value of TabOpen, TabSelect and TabClose.
 type TabResult struct {
 	BrowserID int64 `json:"browserId"`
+}
+
+// TabHistoryArgs are TabHistory's arguments: Action "back", "forward" or "reload".
+type TabHistoryArgs struct {
+	BrowserID int64  `json:"browserId"`
+	Action    string `json:"action"`
+}
+
+// TabHistoryResult is TabHistory's value: the entry being loaded (URL, its index of
+// Count) and whether it shares the current document (no new document loads).
+type TabHistoryResult struct {
+	URL          string `json:"url"`
+	Index        int    `json:"index"`
+	Count        int    `json:"count"`
+	SameDocument bool   `json:"sameDocument"`
+}
+
+// TabOpenersResult is TabOpeners' value: the browserIds of the tabs the tab opened,
+// and the highest browserId of any open tab.
+type TabOpenersResult struct {
+	Opened []int64 `json:"opened"`
+	MaxID  int64   `json:"maxId"`
 }

@@ -1,0 +1,208 @@
+package browser
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseKey(t *testing.T) {
+	good := map[string]string{
+		"Enter": "Enter", "space": "Space", "F12": "F12", "pageDown": "PageDown", "Insert": "Insert",
+		"k": "k", "K": "K", "+": "+", "é": "é",
+		"Control+k": "Control+k", "ctrl+K": "Control+K", "Shift+Tab": "Shift+Tab", "Shift+a": "Shift+A",
+		"Alt+ArrowDown": "Alt+ArrowDown", "Meta+Enter": "Meta+Enter", "Cmd+Shift+p": "Shift+Meta+P",
+		"Shift+Control+z": "Control+Shift+Z", "Control++": "Control++",
+	}
+	for in, want := range good {
+		c, err := parseKey(in)
+		if err != nil || c.String() != want {
+			t.Errorf("parseKey(%q) = %v, %v; want %s", in, c, err, want)
+		}
+	}
+	bad := map[string]string{
+		"":               "empty",
+		"F13":            "not an allowed key",
+		"Hyper+k":        "not a modifier",
+		"Control+":       "not an allowed key",
+		"Control":        "only modifiers",
+		"Shift+Shift+a":  "twice",
+		"ab":             "not an allowed key",
+		"\n":             "not an allowed key",
+		" ":              "not an allowed key",
+		"Control+w":      "close the tab",
+		"Meta+q":         "quit",
+		"Control+t":      "open a tab",
+		"Control+Tab":    "switch tabs",
+		"Alt+F4":         "close the window",
+		"Control+PageUp": "switch tabs",
+	}
+	for in, want := range bad {
+		_, err := parseKey(in)
+		e, ok := AsError(err)
+		if !ok || e.Code != CodeInvalidArguments || !strings.Contains(e.Message, want) {
+			t.Errorf("parseKey(%q) = %v, want invalid_arguments mentioning %q", in, err, want)
+		}
+	}
+}
+
+func TestPressKeyCombos(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "keys.html")
+	snap := snapshot(t, s)
+	first := ref(t, snap, "textbox", "First")
+	must(t, s, "click", map[string]any{"element": first, "wait_after_ms": 0})
+	res := must(t, s, "press_key", map[string]any{"key": "Control+k"})
+	waitText(t, s, "palette open ctrl=true trusted=true")
+	if !strings.Contains(res.Text, `Focus: "textbox \"Command\""`) {
+		t.Errorf("focus after Control+k: %s", res.Text)
+	}
+	must(t, s, "press_key", map[string]any{"key": "x"})
+	if !strings.Contains(snapshot(t, s), `textbox "Command" value="x"`) {
+		t.Errorf("a printable key was not typed into the palette:\n%s", snapshot(t, s))
+	}
+	must(t, s, "press_key", map[string]any{"key": "Escape"})
+	waitText(t, s, "palette closed")
+	for key, logged := range map[string]string{"Alt+ArrowDown": "alt-down", "Meta+Enter": "meta-enter", "F2": "f2"} {
+		must(t, s, "press_key", map[string]any{"key": key, "element": first})
+		waitText(t, s, logged)
+	}
+	snap = snapshot(t, s)
+	second := ref(t, snap, "textbox", "Second")
+	res = must(t, s, "press_key", map[string]any{"key": "Shift+Tab", "element": second})
+	if !strings.Contains(res.Text, `Focus: "textbox \"First\""`) {
+		t.Errorf("Shift+Tab did not move focus back: %s", res.Text)
+	}
+	must(t, s, "press_key", map[string]any{"key": "Space", "element": ref(t, snap, "button", "Press me")})
+	waitText(t, s, "button clicked trusted=true")
+	_, e := call(t, s, "press_key", map[string]any{"key": "Control+w"})
+	wantCode(t, e, CodeInvalidArguments)
+	_, e = call(t, s, "press_key", map[string]any{"key": "Hyper+x"})
+	wantCode(t, e, CodeInvalidArguments)
+}
+
+func TestNewTabAndCloseTab(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "tabs.html")
+	user := must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)[0].TabID
+
+	start := time.Now()
+	res := must(t, s, "new_tab", map[string]any{"url": pages.URL + "/other.html"})
+	st := res.Structured.(map[string]any)
+	id := st["tab_id"].(string)
+	if st["ready_state"] != "complete" || !strings.HasSuffix(st["url"].(string), "/other.html") || len(id) > 12 {
+		t.Fatalf("new_tab = %v", st)
+	}
+	t.Logf("new_tab took %v", time.Since(start))
+	if !strings.Contains(snapshot(t, s), `button "Back"`) {
+		t.Errorf("the new tab is not selected")
+	}
+	tabs := must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)
+	if i := slices.IndexFunc(tabs, func(ti tabInfo) bool { return ti.TabID == id }); i < 0 || !tabs[i].OpenedHere || !tabs[i].Selected {
+		t.Errorf("list_tabs: %+v", tabs)
+	}
+
+	_, e := call(t, s, "close_tab", map[string]any{"tab_id": user})
+	wantCode(t, e, CodeTabNotOwned)
+	res = must(t, s, "close_tab", map[string]any{"tab_id": id})
+	if !strings.Contains(res.Text, "no tab is selected") {
+		t.Errorf("close_tab of the selected tab: %s", res.Text)
+	}
+	_, e = call(t, s, "snapshot_page", map[string]any{})
+	wantCode(t, e, CodeNoTabSelected)
+	_, e = call(t, s, "close_tab", map[string]any{"tab_id": id})
+	wantCode(t, e, CodeTabNotFound)
+	_, e = call(t, s, "close_tab", map[string]any{"tab_id": "12"})
+	wantCode(t, e, CodeInvalidArguments)
+	for _, bad := range []string{"file:///etc/passwd", "javascript:alert(1)", "about:blank"} {
+		_, e = call(t, s, "new_tab", map[string]any{"url": bad})
+		wantCode(t, e, CodeInvalidArguments)
+	}
+
+	// select: false keeps the selection.
+	open(t, s, "tabs.html")
+	res = must(t, s, "new_tab", map[string]any{"url": pages.URL + "/other.html", "select": false})
+	if !strings.Contains(snapshot(t, s), "Open with window.open") {
+		t.Errorf("select: false moved the selection")
+	}
+	must(t, s, "close_tab", map[string]any{"tab_id": res.Structured.(map[string]any)["tab_id"]})
+}
+
+func TestClickOpensTab(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "tabs.html")
+	snap := snapshot(t, s)
+	for _, name := range []string{"Open other in a new tab", "Open with window.open"} {
+		role := "link"
+		if strings.HasPrefix(name, "Open with") {
+			role = "button"
+		}
+		res := must(t, s, "click", map[string]any{"element": ref(t, snap, role, name), "wait_after_ms": 500})
+		opened, _ := res.Structured.(map[string]any)["opened_tabs"].([]string)
+		if len(opened) != 1 || !strings.Contains(res.Text, "opened "+opened[0]) {
+			t.Fatalf("click on %q: %s", name, res.Text)
+		}
+		must(t, s, "close_tab", map[string]any{"tab_id": opened[0]})
+	}
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Does nothing"), "wait_after_ms": 0})
+	if _, ok := res.Structured.(map[string]any)["opened_tabs"]; ok {
+		t.Errorf("a click that opened nothing reports tabs: %s", res.Text)
+	}
+}
+
+func TestNavigateHistory(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "history.html")
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/other.html"})
+	res := must(t, s, "navigate", map[string]any{"history": "back"})
+	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(string), "/history.html") {
+		t.Fatalf("back: %v", st)
+	}
+	snap := snapshot(t, s)
+	if !strings.Contains(snap, `button "Push state"`) {
+		t.Fatalf("back did not show history.html:\n%s", snap)
+	}
+	res = must(t, s, "navigate", map[string]any{"history": "forward", "wait": "complete"})
+	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(string), "/other.html") {
+		t.Fatalf("forward: %v", st)
+	}
+	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Push state")})
+	wantCode(t, e, CodeStaleElement)
+	_, e = call(t, s, "navigate", map[string]any{"history": "forward"})
+	wantCode(t, e, CodeHistoryUnavailable)
+
+	must(t, s, "navigate", map[string]any{"history": "back"})
+	waitText(t, s, "loads=")
+	before := pageText(t, s)
+	must(t, s, "navigate", map[string]any{"history": "reload"})
+	after := pageText(t, s)
+	if strings.Contains(after, loadsOf(before)) || !strings.Contains(after, "loads=") {
+		t.Errorf("reload did not load the page again: before %q after %q", loadsOf(before), loadsOf(after))
+	}
+	// A same-document entry (pushState): back changes only the URL.
+	snap = snapshot(t, s)
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Push state"), "wait_after_ms": 0})
+	res = must(t, s, "navigate", map[string]any{"history": "back", "timeout_ms": 5000})
+	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(string), "/history.html") {
+		t.Errorf("back from a pushState entry: %v", st)
+	}
+	for _, args := range []map[string]any{{}, {"url": pages.URL + "/", "history": "back"}} {
+		_, e = call(t, s, "navigate", args)
+		wantCode(t, e, CodeInvalidArguments)
+	}
+	_, e = call(t, s, "navigate", map[string]any{"history": "up"})
+	wantCode(t, e, CodeInvalidArguments)
+}
+
+func loadsOf(text string) string {
+	i := strings.Index(text, "loads=")
+	if i < 0 {
+		return "<none>"
+	}
+	j := i + len("loads=")
+	for j < len(text) && text[j] >= '0' && text[j] <= '9' {
+		j++
+	}
+	return text[i:j]
+}
