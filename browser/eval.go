@@ -251,6 +251,9 @@ func residentMissing(res string) bool {
 // the scripts may use are ours; anything else is page_script_failed.
 func scriptError(se *pagejs.ScriptError) *Error {
 	code := se.Code
+	if code == pagejs.CodeInvalidArgument { // the scripts' name for an argument they cannot use
+		code = CodeInvalidArguments
+	}
 	if _, known := retryable[code]; !known || code == CodeInternal {
 		code = CodePageScriptFailed
 	}

@@ -206,3 +206,54 @@ func loadsOf(text string) string {
 	}
 	return text[i:j]
 }
+
+func TestSelectOption(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "select.html")
+	snap := snapshot(t, s)
+	toppings := ref(t, snap, "listbox", "Toppings")
+	res := must(t, s, "select_option", map[string]any{"element": toppings, "options": []string{"ham", "Olives", "pineapple"}})
+	waitText(t, s, "toppings=ham,pin,olv trusted=true")
+	if !strings.Contains(res.Text, `It now shows "Ham", "Pineapple", "Olives"`) {
+		t.Errorf("select_option text: %s", res.Text)
+	}
+	_, e := call(t, s, "select_option", map[string]any{"element": toppings, "options": []string{"Anchovies"}})
+	wantCode(t, e, CodeOptionNotFound)
+	for _, want := range []string{`"Anchovies"`, `"Ham" (value "ham")`, `"Sold out" (value "x") disabled`, "<<<untrusted-page-content "} {
+		if !strings.Contains(e.Message, want) {
+			t.Errorf("option_not_found message lacks %q:\n%s", want, e.Message)
+		}
+	}
+	_, e = call(t, s, "select_option", map[string]any{"element": toppings, "options": []string{"Sold out"}})
+	wantCode(t, e, CodeElementNotInteractable)
+	size := ref(t, snap, "combobox", "Size")
+	_, e = call(t, s, "select_option", map[string]any{"element": size, "options": []string{"s", "m"}})
+	wantCode(t, e, CodeInvalidArguments)
+	_, e = call(t, s, "select_option", map[string]any{"element": ref(t, snap, "combobox", "Sticky"), "options": []string{}})
+	wantCode(t, e, CodeInvalidArguments)
+
+	// fill on a select: by label, reported as what the select shows, not as a
+	// value the page changed.
+	res = must(t, s, "fill", map[string]any{"element": size, "value": "Large"})
+	waitText(t, s, "size=l")
+	if !strings.Contains(res.Text, `The select now shows "Large"`) || strings.Contains(res.Text, "changed or limited") {
+		t.Errorf("fill on a select: %s", res.Text)
+	}
+	_, e = call(t, s, "fill", map[string]any{"element": size, "value": "Huge"})
+	wantCode(t, e, CodeOptionNotFound)
+	if !strings.Contains(e.Message, `"Medium" (value "m")`) {
+		t.Errorf("fill option_not_found: %s", e.Message)
+	}
+	res = must(t, s, "fill", map[string]any{"element": ref(t, snap, "combobox", "Sticky"), "value": "Beta"})
+	if !strings.Contains(res.Text, `shows "Alpha"`) || !strings.Contains(res.Text, "picked another option") {
+		t.Errorf("fill on a select whose handler undoes it: %s", res.Text)
+	}
+	res = must(t, s, "select_option", map[string]any{"element": ref(t, snap, "combobox", "Sticky"), "options": []string{"Beta"}})
+	if !strings.Contains(res.Text, "not exactly what was asked") {
+		t.Errorf("select_option undone by the page: %s", res.Text)
+	}
+	_, e = call(t, s, "select_option", map[string]any{"element": ref(t, snap, "combobox", "Sticky"), "options": []string{"Beta"}})
+	if e != nil {
+		t.Errorf("second select_option: %v", e)
+	}
+}

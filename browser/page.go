@@ -304,6 +304,9 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	submit := a.Submit != nil && *a.Submit
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit}, &r)
+	if e, ok := AsError(err); ok && e.Code == CodeOptionNotFound {
+		return Result{}, s.listOptions(ctx, pg, l, a.Element, a.Value, e)
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -322,7 +325,14 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	text := s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav)
 	if r.Value != nil {
 		st["value"] = *r.Value
-		if *r.Value != a.Value {
+		switch {
+		case r.Shown != nil: // a select: value was matched by option value or label
+			st["shown"] = *r.Shown
+			text += " The select now shows " + quote(*r.Shown, 200) + " (page text)."
+			if r.Kept != nil && !*r.Kept {
+				text += " The page's change handler picked another option than the one asked for."
+			}
+		case *r.Value != a.Value:
 			text += " The field now holds " + quote(*r.Value, 200) + " (the page changed or limited the value)."
 		}
 	}

@@ -125,6 +125,14 @@ func toolTable() []toolDef {
 			"required":["element","value"],"additionalProperties":false}`,
 			Annotations{Destructive: true, OpenWorld: true},
 			(*Session).fill),
+		def("select_option", "Select options",
+			"Choose options of a <select> from the latest snapshot by value or visible label (exact, then case-insensitive); several for a multiple select, which then holds exactly those. Fires input and change. An unknown option changes nothing and lists the valid ones (at most 30). For custom drop-downs, click instead.",
+			`{"type":"object","properties":{
+				"element":{"type":"string","minLength":2,"maxLength":16,"description":"ref of a select"},
+				"options":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"string","maxLength":1000},"description":"option values or labels"}},
+			"required":["element","options"],"additionalProperties":false}`,
+			Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
+			(*Session).selectOption),
 		def("type_text", "Type text",
 			"Append text to a field character by character, with key events for each character (trusted keystrokes when Firefox's isolated realm is available). Keeps the existing value. Prefer fill unless the page reacts to each keystroke (autocomplete, search-as-you-type). Cancellable between characters.",
 			`{"type":"object","properties":{

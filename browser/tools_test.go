@@ -19,7 +19,7 @@ var argTypes = map[string]any{
 	"snapshot_page": snapshotArgs{}, "click": clickArgs{}, "fill": fillArgs{},
 	"type_text": typeTextArgs{}, "press_key": pressKeyArgs{}, "navigate": navigateArgs{},
 	"wait_for": waitForArgs{}, "upload_files": uploadArgs{}, "handle_dialog": handleDialogArgs{},
-	"new_tab": newTabArgs{}, "close_tab": closeTabArgs{},
+	"new_tab": newTabArgs{}, "close_tab": closeTabArgs{}, "select_option": selectOptionArgs{},
 }
 
 func TestSchemasMatchStructs(t *testing.T) {

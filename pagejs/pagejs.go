@@ -42,6 +42,7 @@
 //	Fill          page, isolated  FillArgs            → ActionResult
 //	TypeText      page, isolated  TypeTextArgs        → ActionResult
 //	PressKey      page, isolated  PressKeyArgs        → ActionResult
+//	SelectOption  page, isolated  SelectOptionArgs    → SelectOptionResult
 //	WaitFor       page, isolated  WaitForArgs         → WaitForResult
 //	PageInfo      page, isolated  nil                 → PageInfoResult
 //	UploadBegin   page, isolated  UploadBeginArgs     → UploadBeginResult
@@ -153,6 +154,8 @@ var (
 	TypeText = pageScript("typeText")
 	// PressKey presses one allowlisted key; args PressKeyArgs, result ActionResult.
 	PressKey = pageScript("pressKey")
+	// SelectOption selects options of a <select>; args SelectOptionArgs, result SelectOptionResult.
+	SelectOption = pageScript("selectOption")
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
@@ -193,7 +196,7 @@ var (
 
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
-	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo,
+	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, WaitFor, PageInfo,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, UploadSink}
 }

@@ -341,6 +341,41 @@ type ActionResult struct {
 	Typed     int     `json:"typed,omitempty"`
 
 	FilePickerBlocked bool `json:"filePickerBlocked,omitempty"`
+
+	// Fill on a select: the label of the option it now shows, and whether that is
+	// the option that was picked.
+	Shown *string `json:"shown,omitempty"`
+	Kept  *bool   `json:"kept,omitempty"`
+}
+
+// SelectOptionArgs are SelectOption's arguments: option values or labels.
+type SelectOptionArgs struct {
+	Sel     Sel         `json:"sel"`
+	FP      Fingerprint `json:"fp"`
+	Options []string    `json:"options"`
+}
+
+// SelectOptionItem is one option of a select, capped.
+type SelectOptionItem struct {
+	Value    string `json:"value"`
+	Label    string `json:"label"`
+	Disabled bool   `json:"disabled,omitempty"`
+}
+
+// SelectOptionResult is SelectOption's value. When Missing is not empty nothing was
+// changed, and Available lists (at most 30 of Total) the options; otherwise Selected
+// lists (at most 30 of SelectedTotal) the selected options after the change events,
+// and Kept tells whether they are exactly the ones asked for.
+type SelectOptionResult struct {
+	Trusted       bool               `json:"trusted"`
+	URL           string             `json:"url"`
+	Missing       []string           `json:"missing,omitempty"`
+	Available     []SelectOptionItem `json:"available,omitempty"`
+	Total         int                `json:"total,omitempty"`
+	Selected      []SelectOptionItem `json:"selected,omitempty"`
+	SelectedTotal int                `json:"selectedTotal,omitempty"`
+	Kept          bool               `json:"kept,omitempty"`
+	Multiple      bool               `json:"multiple"`
 }
 
 // WaitForArgs are WaitFor's arguments; State is "present" (default) or "absent".
