@@ -24,7 +24,7 @@ var modAliases = map[string]string{
 	"control": "Control", "ctrl": "Control",
 	"alt": "Alt", "option": "Alt",
 	"shift": "Shift",
-	"meta": "Meta", "cmd": "Meta", "command": "Meta",
+	"meta":  "Meta", "cmd": "Meta", "command": "Meta",
 }
 
 // namedKeys are the keys press_key knows by name (the page script's table).

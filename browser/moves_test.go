@@ -257,3 +257,43 @@ func TestSelectOption(t *testing.T) {
 		t.Errorf("second select_option: %v", e)
 	}
 }
+
+func TestHoverMenus(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "hover.html")
+	snap := snapshot(t, s)
+	if strings.Contains(snap, `"Laptops"`) || strings.Contains(snap, `"Settings"`) {
+		t.Fatalf("menus open before hovering:\n%s", snap)
+	}
+	res := must(t, s, "hover", map[string]any{"element": ref(t, snap, "link", "Products")})
+	st := res.Structured.(map[string]any)
+	if st["trusted"] != true || st["hovered"] != true {
+		t.Errorf("hover = %s", res.Text)
+	}
+	if !strings.Contains(snapshot(t, s), `link "Laptops"`) {
+		t.Errorf("the CSS :hover menu did not open:\n%s", snapshot(t, s))
+	}
+	must(t, s, "hover", map[string]any{"element": ref(t, snap, "button", "Account")})
+	waitText(t, s, "enter trusted=true")
+	waitText(t, s, "pointerover")
+	snap2 := snapshot(t, s)
+	if !strings.Contains(snap2, `link "Settings"`) || strings.Contains(snap2, `link "Laptops"`) {
+		t.Errorf("after hovering Account: want the JS menu open and the CSS one closed:\n%s", snap2)
+	}
+	must(t, s, "hover", map[string]any{"element": ref(t, snap, "button", "Elsewhere")})
+	waitText(t, s, "leave trusted=true")
+	if strings.Contains(snapshot(t, s), `link "Settings"`) {
+		t.Errorf("the JS menu stayed open after the pointer left")
+	}
+}
+
+func TestHoverPageRealmFallback(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	open(t, s, "hover.html")
+	snap := snapshot(t, s)
+	res := must(t, s, "hover", map[string]any{"element": ref(t, snap, "button", "Account")})
+	if st := res.Structured.(map[string]any); st["trusted"] != false || st["hovered"] != false || !strings.Contains(res.Text, "CSS :hover menus do not react") {
+		t.Errorf("page-realm hover: %s", res.Text)
+	}
+	waitText(t, s, "enter trusted=false")
+}

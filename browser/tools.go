@@ -125,6 +125,13 @@ func toolTable() []toolDef {
 			"required":["element","value"],"additionalProperties":false}`,
 			Annotations{Destructive: true, OpenWorld: true},
 			(*Session).fill),
+		def("hover", "Hover element",
+			"Move the pointer onto an element from the latest snapshot, as a user's mouse would: with trusted input, mouseenter/mouseover listeners and CSS :hover both react (menus, tooltips). Refuses an element that another one covers. Reports whether :hover applies, after 150 ms.",
+			`{"type":"object","properties":{
+				"element":{"type":"string","minLength":2,"maxLength":16,"description":"element ref such as e12"}},
+			"required":["element"],"additionalProperties":false}`,
+			Annotations{Idempotent: true, OpenWorld: true},
+			(*Session).hover),
 		def("select_option", "Select options",
 			"Choose options of a <select> from the latest snapshot by value or visible label (exact, then case-insensitive); several for a multiple select, which then holds exactly those. Fires input and change. An unknown option changes nothing and lists the valid ones (at most 30). For custom drop-downs, click instead.",
 			`{"type":"object","properties":{

@@ -55,6 +55,7 @@ func goldenCases() []goldenCase {
 		page(Fill, fill), iso(Fill, fill),
 		page(TypeText, typ), iso(TypeText, typ),
 		page(PressKey, key), iso(PressKey, key),
+		page(Hover, click), iso(Hover, click),
 		page(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"a", "</script>"}}), iso(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"b"}}),
 		page(WaitFor, wait), iso(WaitFor, wait),
 		page(PageInfo, nil), iso(PageInfo, nil),

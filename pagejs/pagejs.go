@@ -43,6 +43,7 @@
 //	TypeText      page, isolated  TypeTextArgs        → ActionResult
 //	PressKey      page, isolated  PressKeyArgs        → ActionResult
 //	SelectOption  page, isolated  SelectOptionArgs    → SelectOptionResult
+//	Hover         page, isolated  ClickArgs           → ActionResult
 //	WaitFor       page, isolated  WaitForArgs         → WaitForResult
 //	PageInfo      page, isolated  nil                 → PageInfoResult
 //	UploadBegin   page, isolated  UploadBeginArgs     → UploadBeginResult
@@ -156,6 +157,8 @@ var (
 	PressKey = pageScript("pressKey")
 	// SelectOption selects options of a <select>; args SelectOptionArgs, result SelectOptionResult.
 	SelectOption = pageScript("selectOption")
+	// Hover moves the pointer onto a verified element; args ClickArgs, result ActionResult.
+	Hover = pageScript("hover")
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
@@ -196,7 +199,7 @@ var (
 
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
-	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, WaitFor, PageInfo,
+	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, WaitFor, PageInfo,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, UploadSink}
 }

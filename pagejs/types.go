@@ -346,6 +346,9 @@ type ActionResult struct {
 	// the option that was picked.
 	Shown *string `json:"shown,omitempty"`
 	Kept  *bool   `json:"kept,omitempty"`
+
+	// Hover: whether CSS :hover applies to the element afterwards.
+	Hovered bool `json:"hovered,omitempty"`
 }
 
 // SelectOptionArgs are SelectOption's arguments: option values or labels.
