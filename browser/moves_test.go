@@ -297,3 +297,62 @@ func TestHoverPageRealmFallback(t *testing.T) {
 	}
 	waitText(t, s, "enter trusted=false")
 }
+
+func TestScrollInfiniteFeed(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "feed.html")
+	waitText(t, s, "batch 1")
+	res := must(t, s, "scroll", map[string]any{"direction": "down", "pages": 1})
+	st := res.Structured.(map[string]any)
+	if st["how"] != "wheel" || st["moved"] != true || st["can_scroll_further"] != true {
+		t.Errorf("scroll down: %s", res.Text)
+	}
+	waitText(t, s, "wheel trusted=true")
+	// To the bottom: the sentinel comes into view and the feed loads more.
+	res = must(t, s, "scroll", map[string]any{"to": "bottom"})
+	waitText(t, s, "batch 2")
+	if !strings.Contains(res.Text, "More content loaded") {
+		t.Logf("no growth seen within the settle time: %s", res.Text)
+	}
+	res = must(t, s, "scroll", map[string]any{"to": "bottom"})
+	waitText(t, s, "batch 3")
+	res = must(t, s, "scroll", map[string]any{"to": "top"})
+	if after := res.Structured.(map[string]any)["after"]; after == nil || !strings.Contains(res.Text, "→ 0 of") {
+		t.Errorf("scroll to top: %s", res.Text)
+	}
+	res = must(t, s, "scroll", map[string]any{"direction": "up"})
+	if res.Structured.(map[string]any)["moved"] != false || !strings.Contains(res.Text, "Could not scroll the page up") {
+		t.Errorf("scroll up at the top: %s", res.Text)
+	}
+
+	// An element's scrollable container, and scrolling an element into view.
+	snap := snapshot(t, s)
+	first := ref(t, snap, "button", "Inner first")
+	res = must(t, s, "scroll", map[string]any{"element": first, "direction": "down", "pages": 2})
+	if st := res.Structured.(map[string]any); st["container"] != "div Inner list" || st["moved"] != true {
+		t.Errorf("inner scroll: %s", res.Text)
+	}
+	snap = snapshot(t, s)
+	lastRef := ref(t, snap, "button", "Inner last")
+	res = must(t, s, "scroll", map[string]any{"to": "bottom", "element": lastRef})
+	if !strings.Contains(res.Text, "cannot scroll further") {
+		t.Errorf("inner to bottom: %s", res.Text)
+	}
+	res = must(t, s, "scroll", map[string]any{"element": first})
+	if res.Structured.(map[string]any)["in_view"] != true {
+		t.Errorf("into view: %s", res.Text)
+	}
+	for _, bad := range []map[string]any{{}, {"to": "top", "direction": "down"}, {"pages": 0}, {"pages": 21}, {"direction": "sideways"}} {
+		_, e := call(t, s, "scroll", bad)
+		wantCode(t, e, CodeInvalidArguments)
+	}
+}
+
+func TestScrollPageRealmFallback(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	open(t, s, "feed.html")
+	res := must(t, s, "scroll", map[string]any{"direction": "down", "pages": 3})
+	if st := res.Structured.(map[string]any); st["how"] != "script" || st["moved"] != true || !strings.Contains(res.Text, "not a trusted wheel") {
+		t.Errorf("page-realm scroll: %s", res.Text)
+	}
+}

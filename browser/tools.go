@@ -132,6 +132,16 @@ func toolTable() []toolDef {
 			"required":["element"],"additionalProperties":false}`,
 			Annotations{Idempotent: true, OpenWorld: true},
 			(*Session).hover),
+		def("scroll", "Scroll",
+			"Scroll the page, or the nearest scrollable container of element, by pages in a direction the way a mouse wheel or PageDown would (trusted wheel events when available, so lazy-loading feeds and virtual lists load more), or to its top or bottom; element alone scrolls it into view. Reports the position before and after, whether it could move, and content that loaded within 300 ms.",
+			`{"type":"object","properties":{
+				"element":{"type":"string","minLength":2,"maxLength":16,"description":"element ref; its nearest scrollable container is scrolled"},
+				"direction":{"type":"string","enum":["up","down","left","right"],"default":"down"},
+				"pages":{"type":"integer","minimum":1,"maximum":20,"default":1,"description":"how far, in viewport pages"},
+				"to":{"type":"string","enum":["top","bottom"],"description":"instead of direction: jump to an end"}},
+			"additionalProperties":false}`,
+			Annotations{OpenWorld: true},
+			(*Session).scroll),
 		def("select_option", "Select options",
 			"Choose options of a <select> from the latest snapshot by value or visible label (exact, then case-insensitive); several for a multiple select, which then holds exactly those. Fires input and change. An unknown option changes nothing and lists the valid ones (at most 30). For custom drop-downs, click instead.",
 			`{"type":"object","properties":{

@@ -44,6 +44,7 @@
 //	PressKey      page, isolated  PressKeyArgs        → ActionResult
 //	SelectOption  page, isolated  SelectOptionArgs    → SelectOptionResult
 //	Hover         page, isolated  ClickArgs           → ActionResult
+//	Scroll        page, isolated  ScrollArgs          → ScrollResult
 //	WaitFor       page, isolated  WaitForArgs         → WaitForResult
 //	PageInfo      page, isolated  nil                 → PageInfoResult
 //	UploadBegin   page, isolated  UploadBeginArgs     → UploadBeginResult
@@ -159,6 +160,8 @@ var (
 	SelectOption = pageScript("selectOption")
 	// Hover moves the pointer onto a verified element; args ClickArgs, result ActionResult.
 	Hover = pageScript("hover")
+	// Scroll scrolls the page or an element's container; args ScrollArgs, result ScrollResult.
+	Scroll = pageScript("scroll")
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
@@ -199,7 +202,7 @@ var (
 
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
-	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, WaitFor, PageInfo,
+	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, WaitFor, PageInfo,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, UploadSink}
 }

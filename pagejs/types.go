@@ -598,3 +598,40 @@ type TabOpenersResult struct {
 	Opened []int64 `json:"opened"`
 	MaxID  int64   `json:"maxId"`
 }
+
+// ScrollArgs are Scroll's arguments. Mode "by" (Direction, Pages), "to" (To: "top" or
+// "bottom"), "into" (Sel required) or "measure"; Sel, when given, picks the element whose
+// nearest scrollable container is scrolled (else the page).
+type ScrollArgs struct {
+	Sel       Sel          `json:"sel,omitempty"`
+	FP        *Fingerprint `json:"fp,omitempty"`
+	Mode      string       `json:"mode"`
+	Direction string       `json:"direction,omitempty"`
+	Pages     int          `json:"pages,omitempty"`
+	To        string       `json:"to,omitempty"`
+}
+
+// ScrollPos is a container's scroll position on one axis, in CSS pixels: Pos of Max
+// (0 = top or left), the content Size and the visible View.
+type ScrollPos struct {
+	Pos  int `json:"pos"`
+	Max  int `json:"max"`
+	Size int `json:"size"`
+	View int `json:"view"`
+}
+
+// ScrollResult is Scroll's value. How is "wheel" (a trusted wheel event moved it) or
+// "script"; Container names the scrolled element ("" = the page; page text). Mode "into":
+// Moved, InView and the element's movement DX, DY.
+type ScrollResult struct {
+	Trusted   bool      `json:"trusted"`
+	URL       string    `json:"url"`
+	Before    ScrollPos `json:"before"`
+	After     ScrollPos `json:"after"`
+	How       string    `json:"how,omitempty"`
+	Container string    `json:"container,omitempty"`
+	Moved     bool      `json:"moved,omitempty"`
+	InView    bool      `json:"inView,omitempty"`
+	DX        int       `json:"dx,omitempty"`
+	DY        int       `json:"dy,omitempty"`
+}
