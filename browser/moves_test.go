@@ -1,10 +1,14 @@
 package browser
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
 func TestParseKey(t *testing.T) {
@@ -354,5 +358,45 @@ func TestScrollPageRealmFallback(t *testing.T) {
 	res := must(t, s, "scroll", map[string]any{"direction": "down", "pages": 3})
 	if st := res.Structured.(map[string]any); st["how"] != "script" || st["moved"] != true || !strings.Contains(res.Text, "not a trusted wheel") {
 		t.Errorf("page-realm scroll: %s", res.Text)
+	}
+}
+
+// sortableServer serves testdata with SortableJS (fetched from npm at test
+// set-up, pinned) under /vendor/.
+func sortableServer(t *testing.T) *httptest.Server {
+	mods := npmlibs.Dir(t, "sortablejs@1.15.7")
+	mux := http.NewServeMux()
+	mux.Handle("/vendor/", http.StripPrefix("/vendor/", http.FileServer(http.Dir(mods))))
+	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestDragSortable(t *testing.T) {
+	srv := sortableServer(t)
+	for _, realm := range []string{"isolated", "page"} {
+		t.Run(realm, func(t *testing.T) {
+			s := newSession(t, func(o *Options) { o.PageRealmOnly = realm == "page" })
+			must(t, s, "select_tab", map[string]any{"index": 0})
+			must(t, s, "navigate", map[string]any{"url": srv.URL + "/sortable.html", "wait": "complete"})
+			waitText(t, s, "sortable ready")
+			snap := snapshot(t, s)
+			// HTML5 drag and drop (SortableJS's default on desktop).
+			res := must(t, s, "drag", map[string]any{"element": ref(t, snap, "button", "Move A1"), "to": ref(t, snap, "button", "Move A3")})
+			if st := res.Structured.(map[string]any); st["html5"] != true || st["dropped"] != true || st["trusted"] != (realm == "isolated") {
+				t.Errorf("native drag: %s", res.Text)
+			}
+			waitText(t, s, "dragstart trusted="+map[string]string{"isolated": "true", "page": "false"}[realm])
+			waitText(t, s, "native order 2,3,1,4")
+			// Pointer events (SortableJS's fallback mode).
+			res = must(t, s, "drag", map[string]any{"element": ref(t, snap, "button", "B1"), "to": ref(t, snap, "button", "B3")})
+			if st := res.Structured.(map[string]any); st["html5"] != false {
+				t.Errorf("pointer drag: %s", res.Text)
+			}
+			waitText(t, s, "fallback order 2,3,1,4")
+			_, e := call(t, s, "drag", map[string]any{"element": ref(t, snap, "button", "B1"), "to": ref(t, snap, "button", "B1")})
+			wantCode(t, e, CodeInvalidArguments)
+		})
 	}
 }

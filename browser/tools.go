@@ -142,6 +142,14 @@ func toolTable() []toolDef {
 			"additionalProperties":false}`,
 			Annotations{OpenWorld: true},
 			(*Session).scroll),
+		def("drag", "Drag and drop",
+			"Drag an element from the latest snapshot onto another (to), as a user's mouse would: press, move in small steps, release, with trusted input when available, which both pointer-event libraries and HTML5 drag-and-drop (dragstart, dragover, drop) accept. Both must be visible together. Drops at the centre of to. No files from outside the page.",
+			`{"type":"object","properties":{
+				"element":{"type":"string","minLength":2,"maxLength":16,"description":"ref of the element to drag"},
+				"to":{"type":"string","minLength":2,"maxLength":16,"description":"ref of the element to drop it on"}},
+			"required":["element","to"],"additionalProperties":false}`,
+			Annotations{Destructive: true, OpenWorld: true},
+			(*Session).drag),
 		def("select_option", "Select options",
 			"Choose options of a <select> from the latest snapshot by value or visible label (exact, then case-insensitive); several for a multiple select, which then holds exactly those. Fires input and change. An unknown option changes nothing and lists the valid ones (at most 30). For custom drop-downs, click instead.",
 			`{"type":"object","properties":{

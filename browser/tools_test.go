@@ -20,7 +20,7 @@ var argTypes = map[string]any{
 	"type_text": typeTextArgs{}, "press_key": pressKeyArgs{}, "navigate": navigateArgs{},
 	"wait_for": waitForArgs{}, "upload_files": uploadArgs{}, "handle_dialog": handleDialogArgs{},
 	"new_tab": newTabArgs{}, "close_tab": closeTabArgs{}, "select_option": selectOptionArgs{},
-	"hover": hoverArgs{}, "scroll": scrollArgs{},
+	"hover": hoverArgs{}, "scroll": scrollArgs{}, "drag": dragArgs{},
 }
 
 func TestSchemasMatchStructs(t *testing.T) {

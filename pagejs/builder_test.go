@@ -56,6 +56,7 @@ func goldenCases() []goldenCase {
 		page(TypeText, typ), iso(TypeText, typ),
 		page(PressKey, key), iso(PressKey, key),
 		page(Hover, click), iso(Hover, click),
+		page(Drag, DragArgs{Sel: sel, FP: fp, To: DragTo{Sel: Sel{"#b"}, FP: fp}}), iso(Drag, DragArgs{Sel: sel, FP: fp, To: DragTo{Sel: Sel{"#b"}, FP: fp}}),
 		page(Scroll, ScrollArgs{Mode: "by", Direction: "down", Pages: 2}), iso(Scroll, ScrollArgs{Sel: sel, FP: &fp, Mode: "to", To: "bottom"}),
 		page(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"a", "</script>"}}), iso(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"b"}}),
 		page(WaitFor, wait), iso(WaitFor, wait),

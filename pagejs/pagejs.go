@@ -45,6 +45,7 @@
 //	SelectOption  page, isolated  SelectOptionArgs    → SelectOptionResult
 //	Hover         page, isolated  ClickArgs           → ActionResult
 //	Scroll        page, isolated  ScrollArgs          → ScrollResult
+//	Drag          page, isolated  DragArgs            → DragResult
 //	WaitFor       page, isolated  WaitForArgs         → WaitForResult
 //	PageInfo      page, isolated  nil                 → PageInfoResult
 //	UploadBegin   page, isolated  UploadBeginArgs     → UploadBeginResult
@@ -162,6 +163,8 @@ var (
 	Hover = pageScript("hover")
 	// Scroll scrolls the page or an element's container; args ScrollArgs, result ScrollResult.
 	Scroll = pageScript("scroll")
+	// Drag drags an element onto another; args DragArgs, result DragResult.
+	Drag = pageScript("drag")
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
@@ -202,7 +205,7 @@ var (
 
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
-	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, WaitFor, PageInfo,
+	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, PageInfo,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, UploadSink}
 }

@@ -635,3 +635,27 @@ type ScrollResult struct {
 	DX        int       `json:"dx,omitempty"`
 	DY        int       `json:"dy,omitempty"`
 }
+
+// DragTo names the drop target of Drag.
+type DragTo struct {
+	Sel Sel         `json:"sel"`
+	FP  Fingerprint `json:"fp"`
+}
+
+// DragArgs are Drag's arguments: the element and its drop target.
+type DragArgs struct {
+	Sel Sel         `json:"sel"`
+	FP  Fingerprint `json:"fp"`
+	To  DragTo      `json:"to"`
+}
+
+// DragResult is Drag's value: HTML5 tells whether the drag became an HTML5 drag
+// (dragstart), Dropped whether a drop was dispatched where the page accepted it,
+// Cancelled whether the page cancelled the dragstart (page realm).
+type DragResult struct {
+	Trusted   bool   `json:"trusted"`
+	URL       string `json:"url"`
+	HTML5     bool   `json:"html5"`
+	Dropped   bool   `json:"dropped"`
+	Cancelled bool   `json:"cancelled,omitempty"`
+}
