@@ -289,6 +289,24 @@ func TestHoverMenus(t *testing.T) {
 	if strings.Contains(snapshot(t, s), `link "Settings"`) {
 		t.Errorf("the JS menu stayed open after the pointer left")
 	}
+	_, e := call(t, s, "hover", map[string]any{"element": ref(t, snap, "button", "Under a veil")})
+	wantCode(t, e, CodeElementNotInteractable)
+	_, e = call(t, s, "hover", map[string]any{"element": "e999999"})
+	wantCode(t, e, CodeElementNotFound)
+}
+
+func TestPressKeyCombosPageRealm(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	open(t, s, "keys.html")
+	snap := snapshot(t, s)
+	must(t, s, "press_key", map[string]any{"key": "Control+k", "element": ref(t, snap, "textbox", "First")})
+	waitText(t, s, "palette open ctrl=true trusted=false")
+	res := must(t, s, "press_key", map[string]any{"key": "Shift+q"})
+	if res.Structured.(map[string]any)["trusted"] != false || !strings.Contains(snapshot(t, s), `textbox "Command" value="Q"`) {
+		t.Errorf("page-realm character: %s\n%s", res.Text, snapshot(t, s))
+	}
+	must(t, s, "press_key", map[string]any{"key": "Space", "element": ref(t, snap, "button", "Press me")})
+	waitText(t, s, "button clicked trusted=false")
 }
 
 func TestHoverPageRealmFallback(t *testing.T) {
@@ -397,6 +415,9 @@ func TestDragSortable(t *testing.T) {
 			waitText(t, s, "fallback order 2,3,1,4")
 			_, e := call(t, s, "drag", map[string]any{"element": ref(t, snap, "button", "B1"), "to": ref(t, snap, "button", "B1")})
 			wantCode(t, e, CodeInvalidArguments)
+			must(t, s, "navigate", map[string]any{"history": "reload"})
+			_, e = call(t, s, "drag", map[string]any{"element": ref(t, snap, "button", "B1"), "to": ref(t, snap, "button", "B2")})
+			wantCode(t, e, CodeStaleElement)
 		})
 	}
 }

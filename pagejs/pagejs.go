@@ -88,6 +88,19 @@
 //     process's upload sink actor ([UploadSink]) takes chunks as plain RDP packets and
 //     forwards the bytes over the process message manager to the staging that
 //     UploadBegin (with Sink) made; UploadFinish then waits for the last chunk.
+//   - PressKey takes a named key (PressKeys) or one character plus Mods; in the isolated
+//     realm the modifiers are pressed and released around the key through
+//     nsITextInputProcessor, so shortcuts, Shift+Tab and typed characters are native.
+//   - SelectOption never fails on an unknown option: it changes nothing and returns what
+//     is missing and (at most 30 of) the options, so the server can mark their page text.
+//   - Hover, Drag: trusted mouse input through the window's chrome-only
+//     synthesizeMouseEvent (hover state, pointer events, enter/leave). Drag lets Firefox
+//     fire the HTML5 dragstart, cancels it in the system group (no OS drag session) and
+//     dispatches the rest of the drag from the isolated realm with copies of the page's
+//     DataTransfer; a source that starts no HTML5 drag gets a plain pointer drag.
+//   - Scroll sends a trusted wheel event with page deltas (nsIDOMWindowUtils.
+//     sendWheelEvent) and waits for smooth scrolling to stop; when that moves nothing it
+//     scrolls by script and says so.
 //   - Trusted input works in background tabs too (measured in headless Firefox).
 //
 // # IMPORTANT
