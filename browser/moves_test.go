@@ -421,3 +421,27 @@ func TestDragSortable(t *testing.T) {
 		})
 	}
 }
+
+// TestActionsInBackgroundTab: new_tab leaves the user's tab in front, so the
+// agent works in a background tab; trusted input must work there too.
+func TestActionsInBackgroundTab(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	id := must(t, s, "new_tab", map[string]any{"url": pages.URL + "/hover.html"}).Structured.(map[string]any)["tab_id"].(string)
+	defer must(t, s, "close_tab", map[string]any{"tab_id": id})
+	snap := snapshot(t, s)
+	res := must(t, s, "hover", map[string]any{"element": ref(t, snap, "link", "Products")})
+	if st := res.Structured.(map[string]any); st["trusted"] != true || st["hovered"] != true {
+		t.Errorf("hover in a background tab: %s", res.Text)
+	}
+	must(t, s, "hover", map[string]any{"element": ref(t, snap, "button", "Account")})
+	waitText(t, s, "enter trusted=true")
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/feed.html"})
+	waitText(t, s, "batch 1")
+	res = must(t, s, "scroll", map[string]any{"direction": "down"})
+	if st := res.Structured.(map[string]any); st["moved"] != true {
+		t.Errorf("scroll in a background tab: %s", res.Text)
+	}
+	must(t, s, "scroll", map[string]any{"to": "bottom"})
+	waitText(t, s, "batch 2")
+}

@@ -5,7 +5,8 @@ async function scroll(win, args, lib) {
   // container. Isolated realm, "by": a trusted wheel event with page deltas at a point of
   // the container (nsIDOMWindowUtils.sendWheelEvent; smooth scrolling is waited for), so
   // the page sees real wheel and scroll events; when that moves nothing (something else
-  // under the point took it, or no wheel path) the container is scrolled by script. The
+  // under the point took it, no wheel path, or a background tab, whose throttled refresh
+  // driver does not run the smooth scroll) the container is scrolled by script. The
   // result says where the container was and is, how far it can go, and its content size.
   const doc = win.document;
   const mode = args.mode;
