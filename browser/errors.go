@@ -38,6 +38,7 @@ const (
 	CodeTabNotOwned            = "tab_not_owned"
 	CodeHistoryUnavailable     = "history_unavailable"
 	CodeOptionNotFound         = "option_not_found"
+	CodeCloseBlocked           = "close_blocked"
 )
 
 // retryable says whether the same call may succeed later (seed §15; "maybe"
@@ -72,6 +73,7 @@ var retryable = map[string]bool{
 	CodeTabNotOwned:            false,
 	CodeHistoryUnavailable:     false,
 	CodeOptionNotFound:         false,
+	CodeCloseBlocked:           false,
 }
 
 // Error is a tool failure that is safe to show to the model: its message

@@ -445,3 +445,25 @@ func TestActionsInBackgroundTab(t *testing.T) {
 	must(t, s, "scroll", map[string]any{"to": "bottom"})
 	waitText(t, s, "batch 2")
 }
+
+// TestCloseTabKeepsUnsavedPage: a page that asks to confirm leaving keeps its
+// tab (no prompt is shown, nothing blocks); once it stops asking, it closes.
+func TestCloseTabKeepsUnsavedPage(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	id := must(t, s, "new_tab", map[string]any{"url": pages.URL + "/unsaved.html"}).Structured.(map[string]any)["tab_id"].(string)
+	snap := snapshot(t, s)
+	// A trusted click gives the page the user activation beforeunload needs.
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Start editing"), "wait_after_ms": 0})
+	start := time.Now()
+	_, e := call(t, s, "close_tab", map[string]any{"tab_id": id})
+	wantCode(t, e, CodeCloseBlocked)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("close_tab took %v", d)
+	}
+	if _, e := call(t, s, "snapshot_page", map[string]any{}); e != nil {
+		t.Fatalf("the kept tab is no longer usable: %v", e)
+	}
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Discard draft"), "wait_after_ms": 0})
+	must(t, s, "close_tab", map[string]any{"tab_id": id})
+}

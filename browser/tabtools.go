@@ -188,8 +188,9 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (Re
 	if err := s.chrome(ctx, page{c: c}, pagejs.TabClose, pagejs.TabArgs{BrowserID: id}, &tr); err != nil {
 		return Result{}, err
 	}
-	// removeTab lets the page's beforeunload handlers run first: a page that
-	// asks to confirm leaving keeps its tab open.
+	if tr.Kept {
+		return Result{}, errorf(CodeCloseBlocked, "%s was not closed: its page asks to confirm leaving (a beforeunload handler), so it may hold unsaved input; it stays open for the user", tabID(id))
+	}
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		_, err := c.GetTab(ctx, id)
@@ -200,7 +201,7 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (Re
 			return Result{}, err
 		}
 		if time.Now().After(deadline) {
-			return Result{}, errorf(CodeTabNotFound, "%s did not close within 3 s; its page may be asking to confirm leaving (select it and use handle_dialog)", tabID(id))
+			return Result{}, errorf(CodeTabNotFound, "%s was asked to close but is still listed after 3 s", tabID(id))
 		}
 		if err := sleep(ctx, 20*time.Millisecond); err != nil {
 			return Result{}, err

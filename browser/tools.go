@@ -93,7 +93,7 @@ func toolTable() []toolDef {
 			Annotations{OpenWorld: true},
 			(*Session).newTab),
 		def("close_tab", "Close tab",
-			"Close a tab opened by new_tab or by an agent's click. The user's tabs are refused (tab_not_owned): closing one could lose unsaved work. After a reconnect every tab counts as the user's.",
+			"Close a tab opened by new_tab or by an agent's click. The user's tabs are refused (tab_not_owned): closing one could lose unsaved work; so is a page asking to confirm leaving (close_blocked). After a reconnect every tab counts as the user's.",
 			`{"type":"object","properties":{
 				"tab_id":{"type":"string","minLength":5,"maxLength":64,"description":"tab_id"}},
 			"required":["tab_id"],"additionalProperties":false}`,

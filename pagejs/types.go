@@ -572,9 +572,11 @@ type TabArgs struct {
 	BrowserID int64 `json:"browserId"`
 }
 
-// TabResult is the value of TabOpen, TabSelect and TabClose.
+// TabResult is the value of TabOpen, TabSelect and TabClose. Kept (TabClose): the page
+// asked to confirm leaving, so the tab was not closed.
 type TabResult struct {
 	BrowserID int64 `json:"browserId"`
+	Kept      bool  `json:"kept,omitempty"`
 }
 
 // TabHistoryArgs are TabHistory's arguments: Action "back", "forward" or "reload".
