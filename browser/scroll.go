@@ -118,9 +118,12 @@ func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info e
 	if a.Mode == "to" {
 		how = "in one jump, as the Home and End keys do"
 	}
-	if r.How == "wheel" {
+	switch {
+	case r.How == "wheel":
 		how = "with a trusted wheel event"
-	} else if info.reason != "" {
+	case a.Mode == "by" && r.Hidden:
+		how += " (the tab is in the background, where Firefox runs no smooth scrolling)"
+	case info.reason != "":
 		how += " (" + info.reason + ")"
 	}
 	step := a.Direction + " " + plural(a.Pages, "page", "pages")

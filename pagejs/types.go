@@ -636,6 +636,7 @@ type ScrollResult struct {
 	InView    bool      `json:"inView,omitempty"`
 	DX        int       `json:"dx,omitempty"`
 	DY        int       `json:"dy,omitempty"`
+	Hidden    bool      `json:"hidden,omitempty"` // the tab is in the background
 }
 
 // DragTo names the drop target of Drag.

@@ -36,7 +36,10 @@ async function scroll(win, args, lib) {
   } else {
     const pages = Number.isInteger(args.pages) && args.pages > 0 && args.pages <= 20 ? args.pages : lib.fail("invalid_argument", "pages must be 1 to 20");
     const sign = dir === "down" || dir === "right" ? 1 : -1;
-    if (wheel(box, pages * sign)) {
+    // A background tab runs no smooth scrolling (its refresh driver is throttled): a
+    // wheel there would not move before the script fallback anyway.
+    const hidden = doc.visibilityState === "hidden";
+    if (!hidden && wheel(box, pages * sign)) {
       await settle(box);
       if (measure(box, axis).pos !== before.pos) how = "wheel";
     }
@@ -45,7 +48,7 @@ async function scroll(win, args, lib) {
       scrollTo(box, before.pos + sign * pages * step);
     }
   }
-  return lib.result(how === "wheel", {before, after: measure(box, axis), how, container: describe(box)});
+  return lib.result(how === "wheel", {before, after: measure(box, axis), how, container: describe(box), hidden: doc.visibilityState === "hidden"});
 
   function scrollable(e, ax) {
     if (e === page) return true;
@@ -99,14 +102,21 @@ async function scroll(win, args, lib) {
     return true;
   }
 
-  // settle waits (at most 1.5 s) until a smooth scroll has stopped moving.
+  // settle waits until a smooth scroll has started (at most 600 ms) and stopped moving
+  // (three still readings 40 ms apart), at most 1.5 s in all.
   async function settle(b) {
     let last = measure(b, axis).pos;
+    let moved = false;
     let still = 0;
-    for (let t = 0; t < 1500 && still < 3; t += 40) {
+    for (let t = 0; t < 1500 && still < 3 && (moved || t < 600); t += 40) {
       await lib.wait(40);
       const now = measure(b, axis).pos;
-      still = now === last ? still + 1 : 0;
+      if (now !== last) {
+        moved = true;
+        still = 0;
+      } else if (moved) {
+        still++;
+      }
       last = now;
     }
   }
