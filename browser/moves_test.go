@@ -468,3 +468,14 @@ func TestCloseTabKeepsUnsavedPage(t *testing.T) {
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Discard draft"), "wait_after_ms": 0})
 	must(t, s, "close_tab", map[string]any{"tab_id": id})
 }
+
+func TestSelectOptionPageRealm(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	open(t, s, "select.html")
+	snap := snapshot(t, s)
+	res := must(t, s, "select_option", map[string]any{"element": ref(t, snap, "listbox", "Toppings"), "options": []string{"Olives", "chz"}})
+	waitText(t, s, "toppings=olv,chz trusted=false")
+	if res.Structured.(map[string]any)["trusted"] != false || !strings.Contains(res.Text, `"Olives", "Extra cheese"`) {
+		t.Errorf("page-realm select_option: %s", res.Text)
+	}
+}
