@@ -86,11 +86,55 @@ type Error struct {
 	// construction, assignment, verification); empty elsewhere.
 	Phase string
 	// Details are extra structured fields for the result (e.g. a dialog's
-	// type and text); nil for most errors.
+	// type and text); nil for most errors. Page-derived strings in them are
+	// Page values (see untrusted.go).
 	Details map[string]any
+	// page holds page-derived values that Text shows inside markers after
+	// the message; Message itself never carries page text.
+	page []pageField
+}
+
+// pageField is one labelled page-derived value of an error.
+type pageField struct {
+	label, value string
+	max          int
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// withPage adds a page-derived value (cut to n runes) that Text shows
+// inside markers, and returns e.
+func (e *Error) withPage(label, value string, n int) *Error {
+	e.page = append(e.page, pageField{label, value, n})
+	return e
+}
+
+// Text renders the error for the model: "code: message", then any
+// page-derived values inside an untrusted block.
+func (e *Error) Text() string {
+	t := e.Code + ": " + e.Message
+	if len(e.page) > 0 {
+		u := newUntrusted()
+		for _, f := range e.page {
+			u.field(f.label, f.value, f.max)
+		}
+		t += "\n" + u.String()
+	}
+	return t
+}
+
+// Structured is the error's structuredContent:
+// {"error":{"code","message","retryable", phase and details when set}}.
+func (e *Error) Structured() map[string]any {
+	detail := map[string]any{"code": e.Code, "message": e.Message, "retryable": e.Retryable()}
+	for k, v := range e.Details {
+		detail[k] = v
+	}
+	if e.Phase != "" {
+		detail["phase"] = e.Phase
+	}
+	return map[string]any{"error": detail}
+}
 
 // Retryable reports whether the call may succeed if repeated later.
 func (e *Error) Retryable() bool { return retryable[e.Code] }

@@ -133,7 +133,14 @@ func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script 
 	if err := pagejs.Decode(res, out); err != nil {
 		var se *pagejs.ScriptError
 		if errors.As(err, &se) {
-			return info, scriptError(se)
+			e := scriptError(se)
+			if !info.isolated {
+				// In the page realm the page can make our script throw
+				// whatever it likes: its words go inside markers.
+				e.Message = "the page script failed in the page realm (its message, which the page can shape, is below)"
+				e.withPage("Message", se.Message, 500)
+			}
+			return info, e
 		}
 		s.log.Warn("undecodable page-script result", "error", err)
 		return info, errorf(CodePageScriptFailed, "the page script returned an unreadable result")
@@ -257,7 +264,7 @@ func scriptError(se *pagejs.ScriptError) *Error {
 	if _, known := retryable[code]; !known || code == CodeInternal {
 		code = CodePageScriptFailed
 	}
-	return &Error{Code: code, Message: truncate(se.Message, 500)}
+	return &Error{Code: code, Message: escape(truncate(se.Message, 500))}
 }
 
 // Dialog watch: an alert(), confirm() or prompt() holds back the result of
@@ -323,11 +330,27 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, o 
 }
 
 func dialogError(st pagejs.DialogStateResult) *Error {
-	return &Error{
-		Code:    CodeDialogOpen,
-		Message: "the page opened a " + st.Type + " dialog: " + quoteUntrusted(truncate(st.Text, 300)) + "; answer it with handle_dialog",
-		Details: map[string]any{"dialog": map[string]any{"type": st.Type, "text": truncate(st.Text, 2000)}},
+	kind := dialogKind(st.Type)
+	article := "a "
+	if kind == "alert" {
+		article = "an "
 	}
+	return (&Error{
+		Code:    CodeDialogOpen,
+		Message: "the page opened " + article + kind + " dialog (its text is below); answer it with handle_dialog",
+		Details: map[string]any{"dialog": map[string]any{"type": kind, "text": pageStrN(st.Text, 2000)}},
+	}).withPage("Dialog text", st.Text, 300)
+}
+
+// dialogKind names a dialog type in the server's own words: the chrome
+// script reports Firefox's prompt type, and anything unexpected is
+// "unknown".
+func dialogKind(t string) string {
+	switch t {
+	case "alert", "confirm", "prompt", "beforeunload":
+		return t
+	}
+	return "unknown"
 }
 
 // dialog asks the parent process whether the selected tab shows a dialog.

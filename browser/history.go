@@ -73,17 +73,17 @@ func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progre
 	}
 	gen := s.generation
 	s.mu.Unlock()
-	verb := map[string]string{"back": "Went back", "forward": "Went forward", "reload": "Reloaded"}[action]
-	text := fmt.Sprintf("%s in %s to %s (history entry %d of %d; generation %d).", verb, tabID(pg.sel.tab.BrowserID), quote(final, 500), hr.Index+1, hr.Count, gen)
-	if action == "reload" {
-		text = fmt.Sprintf("Reloaded %s in %s (generation %d).", quote(final, 500), tabID(pg.sel.tab.BrowserID), gen)
-	}
+	verb := map[string]string{"back": "Went back", "forward": "Went forward", "reload": "Reloaded the page"}[action]
+	text := fmt.Sprintf("%s in %s to history entry %d of %d (generation %d); its URL is below.", verb, tabID(pg.sel.tab.BrowserID), hr.Index+1, hr.Count, gen)
 	if wait == "none" {
-		text += " Not waited for."
+		text = fmt.Sprintf("%s in %s: started loading history entry %d of %d (not waited for; generation %d); its URL is below.", verb, tabID(pg.sel.tab.BrowserID), hr.Index+1, hr.Count, gen)
 	}
-	st := map[string]any{"history": action, "url": final, "generation": gen, "waited": wait, "index": hr.Index, "count": hr.Count}
+	st := map[string]any{"history": action, "url": pageStr(final), "generation": gen, "waited": wait, "index": hr.Index, "count": hr.Count}
+	u := newUntrusted()
 	if title != "" {
-		st["title"] = title
+		st["title"] = pageStr(title)
+		u.field("Page", title, 200)
 	}
-	return Result{Text: text + " (URL is page text.)", Structured: st}, nil
+	u.field("URL", final, 500)
+	return Result{Text: text + "\n" + u.String(), Structured: st}, nil
 }

@@ -95,7 +95,7 @@ func TestNewTabAndCloseTab(t *testing.T) {
 	res := must(t, s, "new_tab", map[string]any{"url": pages.URL + "/other.html"})
 	st := res.Structured.(map[string]any)
 	id := st["tab_id"].(string)
-	if st["ready_state"] != "complete" || !strings.HasSuffix(st["url"].(string), "/other.html") || len(id) > 12 {
+	if st["ready_state"] != "complete" || !strings.HasSuffix(st["url"].(Page).s, "/other.html") || len(id) > 12 {
 		t.Fatalf("new_tab = %v", st)
 	}
 	t.Logf("new_tab took %v", time.Since(start))
@@ -161,7 +161,7 @@ func TestNavigateHistory(t *testing.T) {
 	open(t, s, "history.html")
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/other.html"})
 	res := must(t, s, "navigate", map[string]any{"history": "back"})
-	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(string), "/history.html") {
+	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(Page).s, "/history.html") {
 		t.Fatalf("back: %v", st)
 	}
 	snap := snapshot(t, s)
@@ -169,7 +169,7 @@ func TestNavigateHistory(t *testing.T) {
 		t.Fatalf("back did not show history.html:\n%s", snap)
 	}
 	res = must(t, s, "navigate", map[string]any{"history": "forward", "wait": "complete"})
-	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(string), "/other.html") {
+	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(Page).s, "/other.html") {
 		t.Fatalf("forward: %v", st)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Push state")})
@@ -189,7 +189,7 @@ func TestNavigateHistory(t *testing.T) {
 	snap = snapshot(t, s)
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Push state"), "wait_after_ms": 0})
 	res = must(t, s, "navigate", map[string]any{"history": "back", "timeout_ms": 5000})
-	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(string), "/history.html") {
+	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(Page).s, "/history.html") {
 		t.Errorf("back from a pushState entry: %v", st)
 	}
 	for _, args := range []map[string]any{{}, {"url": pages.URL + "/", "history": "back"}} {
@@ -219,15 +219,18 @@ func TestSelectOption(t *testing.T) {
 	toppings := ref(t, snap, "listbox", "Toppings")
 	res := must(t, s, "select_option", map[string]any{"element": toppings, "options": []string{"ham", "Olives", "pineapple"}})
 	waitText(t, s, "toppings=ham,pin,olv trusted=true")
-	if !strings.Contains(res.Text, `It now shows "Ham", "Pineapple", "Olives"`) {
+	if !strings.Contains(res.Text, "Option: \"Ham\"\nOption: \"Pineapple\"\nOption: \"Olives\"\n") {
 		t.Errorf("select_option text: %s", res.Text)
 	}
 	_, e := call(t, s, "select_option", map[string]any{"element": toppings, "options": []string{"Anchovies"}})
 	wantCode(t, e, CodeOptionNotFound)
-	for _, want := range []string{`"Anchovies"`, `"Ham" (value "ham")`, `"Sold out" (value "x") disabled`, "<<<untrusted-page-content "} {
-		if !strings.Contains(e.Message, want) {
-			t.Errorf("option_not_found message lacks %q:\n%s", want, e.Message)
+	for _, want := range []string{"Missing: \"Anchovies\"", "Option: \"Ham\"\n  value: \"ham\"", "Option (disabled): \"Sold out\"", "<<<untrusted-page-content "} {
+		if !strings.Contains(e.Text(), want) {
+			t.Errorf("option_not_found lacks %q:\n%s", want, e.Text())
 		}
+	}
+	if strings.Contains(e.Message, "Ham") {
+		t.Errorf("page text in the error message itself: %s", e.Message)
 	}
 	_, e = call(t, s, "select_option", map[string]any{"element": toppings, "options": []string{"Sold out"}})
 	wantCode(t, e, CodeElementNotInteractable)
@@ -241,16 +244,16 @@ func TestSelectOption(t *testing.T) {
 	// value the page changed.
 	res = must(t, s, "fill", map[string]any{"element": size, "value": "Large"})
 	waitText(t, s, "size=l")
-	if !strings.Contains(res.Text, `The select now shows "Large"`) || strings.Contains(res.Text, "changed or limited") {
+	if !strings.Contains(res.Text, "The select now shows the option below") || !strings.Contains(res.Text, `Shows: "Large"`) || strings.Contains(res.Text, "changed or limited") {
 		t.Errorf("fill on a select: %s", res.Text)
 	}
 	_, e = call(t, s, "fill", map[string]any{"element": size, "value": "Huge"})
 	wantCode(t, e, CodeOptionNotFound)
-	if !strings.Contains(e.Message, `"Medium" (value "m")`) {
-		t.Errorf("fill option_not_found: %s", e.Message)
+	if !strings.Contains(e.Text(), "Option: \"Medium\"\n  value: \"m\"") {
+		t.Errorf("fill option_not_found: %s", e.Text())
 	}
 	res = must(t, s, "fill", map[string]any{"element": ref(t, snap, "combobox", "Sticky"), "value": "Beta"})
-	if !strings.Contains(res.Text, `shows "Alpha"`) || !strings.Contains(res.Text, "picked another option") {
+	if !strings.Contains(res.Text, `Shows: "Alpha"`) || !strings.Contains(res.Text, "picked another option") {
 		t.Errorf("fill on a select whose handler undoes it: %s", res.Text)
 	}
 	res = must(t, s, "select_option", map[string]any{"element": ref(t, snap, "combobox", "Sticky"), "options": []string{"Beta"}})
@@ -352,7 +355,7 @@ func TestScrollInfiniteFeed(t *testing.T) {
 	snap := snapshot(t, s)
 	first := ref(t, snap, "button", "Inner first")
 	res = must(t, s, "scroll", map[string]any{"element": first, "direction": "down", "pages": 2})
-	if st := res.Structured.(map[string]any); st["container"] != "div Inner list" || st["moved"] != true {
+	if st := res.Structured.(map[string]any); st["container"] != pageStr("div Inner list") || st["moved"] != true {
 		t.Errorf("inner scroll: %s", res.Text)
 	}
 	snap = snapshot(t, s)
@@ -475,7 +478,7 @@ func TestSelectOptionPageRealm(t *testing.T) {
 	snap := snapshot(t, s)
 	res := must(t, s, "select_option", map[string]any{"element": ref(t, snap, "listbox", "Toppings"), "options": []string{"Olives", "chz"}})
 	waitText(t, s, "toppings=olv,chz trusted=false")
-	if res.Structured.(map[string]any)["trusted"] != false || !strings.Contains(res.Text, `"Olives", "Extra cheese"`) {
+	if res.Structured.(map[string]any)["trusted"] != false || !strings.Contains(res.Text, "Option: \"Olives\"\nOption: \"Extra cheese\"") {
 		t.Errorf("page-realm select_option: %s", res.Text)
 	}
 }

@@ -76,8 +76,8 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 
 	u := newUntrusted()
 	u.grow(48*len(r.Elements) + 1024) // ≈33 bytes per element line on typical pages
-	u.line("Page: " + quote(r.Title, 200))
-	u.line("URL: " + quote(r.URL, 500))
+	u.field("Page", r.Title, 200)
+	u.field("URL", r.URL, 500)
 	for i, e := range r.Elements {
 		u.line(elementLine(refs[i], &e))
 	}
@@ -103,7 +103,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 			utf16Len(text), r.TextTotal, s.opts.Config.MaxTextChars)
 	}
 	st := map[string]any{
-		"tab_id": tabID(pg.sel.tab.BrowserID), "generation": gen, "title": r.Title, "url": r.URL,
+		"tab_id": tabID(pg.sel.tab.BrowserID), "generation": gen, "title": pageStr(r.Title), "url": pageStr(r.URL),
 		"elements": len(r.Elements), "total_elements": r.Total, "truncated": truncated,
 	}
 	if withText {
@@ -247,10 +247,20 @@ func trustNote(trusted bool, info execInfo) string {
 	return "synthetic page-script event, not trusted"
 }
 
-func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool) string {
-	t := fmt.Sprintf("%s %s (%s).", verb, ref, trustNote(trusted, info))
+// actionText is an action's result text; the URL it navigated to and the
+// page-derived fields in extra follow inside markers.
+func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool, note string, extra ...pageField) string {
+	t := fmt.Sprintf("%s %s (%s).%s", verb, ref, trustNote(trusted, info), note)
+	u := newUntrusted()
 	if navigated {
-		t += " The page changed to " + quote(urlNow, 300) + " (page text): all refs are now stale, take a new snapshot."
+		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot."
+		u.field("URL", urlNow, 300)
+	}
+	for _, f := range extra {
+		u.field(f.label, f.value, f.max)
+	}
+	if !u.empty() {
+		t += "\n" + u.String()
 	}
 	return t
 }
@@ -280,13 +290,13 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 		return Result{}, err
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "url": urlNow, "navigated": nav}
-	text := s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav)
+	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "url": pageStr(urlNow), "navigated": nav}
+	note := ""
 	if tabs := s.clickOpened(ctx, pg, openers, known); len(tabs) > 0 {
 		st["opened_tabs"] = tabs
-		text += " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
+		note = " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
 	}
-	return Result{Text: text, Structured: st}, nil
+	return Result{Text: s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, note), Structured: st}, nil
 }
 
 type fillArgs struct {
@@ -321,22 +331,25 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	if submit {
 		verb = "Filled and submitted the form of"
 	}
-	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": urlNow, "navigated": nav}
-	text := s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav)
+	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": pageStr(urlNow), "navigated": nav}
+	var extra []pageField
+	note := ""
 	if r.Value != nil {
-		st["value"] = *r.Value
+		st["value"] = pageStr(*r.Value)
 		switch {
 		case r.Shown != nil: // a select: value was matched by option value or label
-			st["shown"] = *r.Shown
-			text += " The select now shows " + quote(*r.Shown, 200) + " (page text)."
+			st["shown"] = pageStr(*r.Shown)
+			note = " The select now shows the option below."
 			if r.Kept != nil && !*r.Kept {
-				text += " The page's change handler picked another option than the one asked for."
+				note = " The page's change handler picked another option than the one asked for; the select shows the one below."
 			}
+			extra = append(extra, pageField{"Shows", *r.Shown, 200})
 		case *r.Value != a.Value:
-			text += " The field now holds " + quote(*r.Value, 200) + " (the page changed or limited the value)."
+			note = " The page changed or limited the value: the field now holds the value below."
+			extra = append(extra, pageField{"Value", *r.Value, 200})
 		}
 	}
-	return Result{Text: text, Structured: st}, nil
+	return Result{Text: s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav, note, extra...), Structured: st}, nil
 }
 
 type typeTextArgs struct {
@@ -384,8 +397,8 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
 	return Result{
-		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav),
-		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": urlNow, "navigated": nav},
+		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav, ""),
+		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": pageStr(urlNow), "navigated": nav},
 	}, nil
 }
 
@@ -427,11 +440,12 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 		return Result{}, err
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	text := s.actionText("Pressed "+combo.String()+" on", what, r.Trusted, info, urlNow, nav)
+	var extra []pageField
 	if r.Focused != "" && !nav {
-		text += " Focus: " + quote(r.Focused, 120) + " (page text)."
+		extra = append(extra, pageField{"Focus", r.Focused, 120})
 	}
-	return Result{Text: text, Structured: map[string]any{"key": combo.String(), "trusted": r.Trusted, "focused": r.Focused, "url": urlNow, "navigated": nav}}, nil
+	text := s.actionText("Pressed "+combo.String()+" on", what, r.Trusted, info, urlNow, nav, "", extra...)
+	return Result{Text: text, Structured: map[string]any{"key": combo.String(), "trusted": r.Trusted, "focused": pageStr(r.Focused), "url": pageStr(urlNow), "navigated": nav}}, nil
 }
 
 type navigateArgs struct {
@@ -546,15 +560,18 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (Re
 	}
 	gen := s.generation
 	s.mu.Unlock()
-	text := fmt.Sprintf("Navigated %s to %s (generation %d).", tabID(pg.sel.tab.BrowserID), quote(final, 500), gen)
+	blk := newUntrusted()
+	blk.field("URL", final, 500)
+	text := fmt.Sprintf("Navigated %s (generation %d); the final URL is below.\n", tabID(pg.sel.tab.BrowserID), gen)
 	if wait == "none" {
-		text = fmt.Sprintf("Started loading %s in %s (not waited for; generation %d).", quote(final, 500), tabID(pg.sel.tab.BrowserID), gen)
+		text = fmt.Sprintf("Started loading the URL below in %s (not waited for; generation %d).\n", tabID(pg.sel.tab.BrowserID), gen)
 	}
-	st := map[string]any{"url": final, "generation": gen, "waited": wait}
+	st := map[string]any{"url": pageStr(final), "generation": gen, "waited": wait}
 	if title != "" {
-		st["title"] = title
+		st["title"] = pageStr(title)
+		blk.field("Title", title, 200)
 	}
-	return Result{Text: text, Structured: st}, nil
+	return Result{Text: text + blk.String(), Structured: st}, nil
 }
 
 // sameDocument reports whether going to u from current only changes the
@@ -731,9 +748,10 @@ func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progr
 	}
 	r.Type = cmp.Or(r.Type, st.Type)
 	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
+	kind := dialogKind(r.Type)
 	return Result{
-		Text:       fmt.Sprintf("%s the %s dialog %s.", verb, r.Type, quoteUntrusted(truncate(st.Text, 200))),
-		Structured: map[string]any{"action": a.Action, "type": r.Type, "text": st.Text},
+		Text:       fmt.Sprintf("%s the %s dialog; its text was:\n%s", verb, kind, marked("Dialog text", st.Text, 200)),
+		Structured: map[string]any{"action": a.Action, "type": kind, "text": pageStrN(st.Text, 2000)},
 	}, nil
 }
 

@@ -27,16 +27,17 @@ func (s *Session) hover(ctx context.Context, a *hoverArgs, _ Progress) (Result, 
 		return Result{}, err
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	text := s.actionText("Moved the pointer onto", a.Element, r.Trusted, info, urlNow, nav)
+	var note string
 	switch {
 	case r.Trusted && r.Hovered:
-		text += " CSS :hover applies to it; take a snapshot to see what appeared."
+		note = " CSS :hover applies to it; take a snapshot to see what appeared."
 	case r.Trusted:
-		text += " CSS :hover does not apply to it (the pointer did not end on it)."
+		note = " CSS :hover does not apply to it (the pointer did not end on it)."
 	default:
-		text += " Only the page's mouseover/mouseenter listeners saw it; CSS :hover menus do not react to page-script events."
+		note = " Only the page's mouseover/mouseenter listeners saw it; CSS :hover menus do not react to page-script events."
 	}
-	return Result{Text: text, Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "hovered": r.Hovered, "url": urlNow, "navigated": nav}}, nil
+	text := s.actionText("Moved the pointer onto", a.Element, r.Trusted, info, urlNow, nav, note)
+	return Result{Text: text, Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "hovered": r.Hovered, "url": pageStr(urlNow), "navigated": nav}}, nil
 }
 
 type dragArgs struct {
@@ -67,20 +68,21 @@ func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (Result, er
 		return Result{}, err
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	text := s.actionText("Dragged", a.Element+" onto "+a.To, r.Trusted, info, urlNow, nav)
+	var note string
 	switch {
 	case r.Cancelled:
-		text += " The page cancelled the drag at its start (dragstart)."
+		note = " The page cancelled the drag at its start (dragstart)."
 	case r.HTML5 && r.Dropped:
-		text += " It became an HTML5 drag and the page accepted the drop."
+		note = " It became an HTML5 drag and the page accepted the drop."
 	case r.HTML5:
-		text += " It became an HTML5 drag, but the page did not accept a drop there (no dragover handler allowed it)."
+		note = " It became an HTML5 drag, but the page did not accept a drop there (no dragover handler allowed it)."
 	default:
-		text += " A pointer drag (press, moves, release); the page did not start an HTML5 drag."
+		note = " A pointer drag (press, moves, release); the page did not start an HTML5 drag."
 	}
-	text += " Take a snapshot to see the result."
+	note += " Take a snapshot to see the result."
+	text := s.actionText("Dragged", a.Element+" onto "+a.To, r.Trusted, info, urlNow, nav, note)
 	return Result{Text: text, Structured: map[string]any{
 		"element": a.Element, "to": a.To, "trusted": r.Trusted, "html5": r.HTML5, "dropped": r.Dropped,
-		"url": urlNow, "navigated": nav,
+		"url": pageStr(urlNow), "navigated": nav,
 	}}, nil
 }

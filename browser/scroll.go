@@ -88,17 +88,23 @@ func (s *Session) scroll(ctx context.Context, a *scrollArgs, _ Progress) (Result
 		later = m.After
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
+	u := newUntrusted()
 	if r.Container != "" {
-		what = "the scrollable " + quote(r.Container, 80) + " (page text) around " + *a.Element
+		what = "the scrollable container of " + *a.Element + " (named below)"
+		u.field("Container", r.Container, 80)
 	}
 	text := scrollText(what, args, &r, info, later)
 	if nav {
-		text += " The page changed to " + quote(urlNow, 300) + " (page text): all refs are now stale, take a new snapshot."
+		text += " The page changed (its URL is below): all refs are now stale, take a new snapshot."
+		u.field("URL", urlNow, 300)
+	}
+	if !u.empty() {
+		text += "\n" + u.String()
 	}
 	return Result{Text: text, Structured: map[string]any{
-		"container": r.Container, "direction": args.Direction, "how": r.How, "trusted": r.Trusted,
+		"container": pageStr(r.Container), "direction": args.Direction, "how": r.How, "trusted": r.Trusted,
 		"moved": r.After.Pos != r.Before.Pos, "before": r.Before, "after": r.After, "later": later,
-		"can_scroll_further": canGoOn(args.Direction, later), "url": urlNow, "navigated": nav,
+		"can_scroll_further": canGoOn(args.Direction, later), "url": pageStr(urlNow), "navigated": nav,
 	}}, nil
 }
 
@@ -162,5 +168,8 @@ func (s *Session) scrolledIntoView(ctx context.Context, pg page, ref string, r *
 	if !r.InView && r.Moved {
 		t += " It is still outside the viewport (a fixed or clipped layout)."
 	}
-	return Result{Text: t, Structured: map[string]any{"element": ref, "moved": r.Moved, "in_view": r.InView, "url": urlNow, "navigated": nav}}, nil
+	if nav {
+		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot.\n" + marked("URL", urlNow, 300)
+	}
+	return Result{Text: t, Structured: map[string]any{"element": ref, "moved": r.Moved, "in_view": r.InView, "url": pageStr(urlNow), "navigated": nav}}, nil
 }

@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -28,62 +27,70 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 		return Result{}, optionNotFound(a.Element, &r)
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	labels := make([]string, len(r.Selected))
-	for i, o := range r.Selected {
-		labels[i] = quote(o.Label, 80)
-	}
-	text := s.actionText("Selected "+plural(len(a.Options), "option", "options")+" in", a.Element, r.Trusted, info, urlNow, nav)
+	var extra []pageField
+	note := ""
 	if !nav {
-		shows := strings.Join(labels, ", ")
-		if len(labels) == 0 {
-			shows = "nothing"
-		}
+		note = fmt.Sprintf(" It now shows %s, listed below.", plural(r.SelectedTotal, "option", "options"))
 		if r.SelectedTotal > len(r.Selected) {
-			shows += fmt.Sprintf(" and %d more", r.SelectedTotal-len(r.Selected))
+			note = fmt.Sprintf(" It now shows %d options; the first %d are listed below.", r.SelectedTotal, len(r.Selected))
 		}
-		text += " It now shows " + shows + " (page text)."
 		if !r.Kept {
-			text += " The page's change handler changed the selection: it is not exactly what was asked for."
+			note += " The page's change handler changed the selection: it is not exactly what was asked for."
+		}
+		for _, o := range r.Selected {
+			extra = append(extra, pageField{"Option", o.Label, 80})
 		}
 	}
+	text := s.actionText("Selected "+plural(len(a.Options), "option", "options")+" in", a.Element, r.Trusted, info, urlNow, nav, note, extra...)
 	return Result{Text: text, Structured: map[string]any{
-		"element": a.Element, "trusted": r.Trusted, "selected": r.Selected, "selected_total": r.SelectedTotal,
-		"kept": r.Kept, "url": urlNow, "navigated": nav,
+		"element": a.Element, "trusted": r.Trusted, "selected": optionItems(r.Selected), "selected_total": r.SelectedTotal,
+		"kept": r.Kept, "url": pageStr(urlNow), "navigated": nav,
 	}}, nil
 }
 
-// optionNotFound names the options that matched nothing and lists (bounded)
-// those the select offers; their text is the page's, so it is marked.
-func optionNotFound(ref string, r *pagejs.SelectOptionResult) *Error {
-	missing := make([]string, len(r.Missing))
-	for i, m := range r.Missing {
-		missing[i] = quote(m, 80)
-	}
-	var offered []string
-	for _, o := range r.Available {
-		item := quote(o.Label, 60)
-		if o.Value != o.Label {
-			item += " (value " + quote(o.Value, 40) + ")"
-		}
+// optionItems renders options for structuredContent (their text is the page's).
+func optionItems(opts []pagejs.SelectOptionItem) []map[string]any {
+	out := make([]map[string]any, len(opts))
+	for i, o := range opts {
+		out[i] = map[string]any{"value": pageStr(o.Value), "label": pageStr(o.Label)}
 		if o.Disabled {
-			item += " disabled"
+			out[i]["disabled"] = true
 		}
-		offered = append(offered, item)
 	}
-	list := strings.Join(offered, ", ")
+	return out
+}
+
+// optionNotFound names the options that matched nothing and lists (bounded)
+// those the select offers; their text is the page's, so it goes inside the
+// markers.
+func optionNotFound(ref string, r *pagejs.SelectOptionResult) *Error {
+	shown := fmt.Sprintf("its %s", plural(r.Total, "option", "options"))
 	if r.Total > len(r.Available) {
-		list += fmt.Sprintf(", … (%d of %d shown)", len(r.Available), r.Total)
+		shown = fmt.Sprintf("the first %d of its %d options", len(r.Available), r.Total)
 	}
 	if r.Total == 0 {
-		list = "none: the select is empty"
+		shown = "none: the select is empty"
 	}
-	u := newUntrusted()
-	u.line(list)
-	return &Error{
-		Code:    CodeOptionNotFound,
-		Message: fmt.Sprintf("%s has no option whose value or label is %s; nothing was changed. Its options, by label (page text):\n%s", ref, strings.Join(missing, ", "), u.String()),
-		Details: map[string]any{"missing": r.Missing, "options": r.Available, "total_options": r.Total},
+	e := &Error{
+		Code: CodeOptionNotFound,
+		Message: fmt.Sprintf("%s has no option whose value or label is the %s given (below, as Missing); nothing was changed. Below too: %s (label, then its value when that differs).",
+			ref, map[bool]string{true: "one", false: "ones"}[len(r.Missing) == 1], shown),
+		Details: map[string]any{"missing": pageStrs(r.Missing), "options": optionItems(r.Available), "total_options": r.Total},
 	}
+	for _, m := range r.Missing {
+		e.withPage("Missing", m, 80)
+	}
+	for _, o := range r.Available {
+		label := "Option"
+		if o.Disabled {
+			label = "Option (disabled)"
+		}
+		e.withPage(label, o.Label, 60)
+		if o.Value != o.Label {
+			e.withPage("  value", o.Value, 40)
+		}
+	}
+	return e
 }
 
 // listOptions turns fill's option_not_found on a select into the error

@@ -202,7 +202,7 @@ func (s *Session) classify(ctx context.Context, err error) error {
 		return errorf(CodeTargetReplaced, "the page's target went away (navigation or tab change); take a new snapshot")
 	case errors.As(err, &ee):
 		s.log.Debug("page script exception", "error", ee.Message)
-		return errorf(CodePageScriptFailed, "a page script threw: %s", truncate(ee.Message, 300))
+		return errorf(CodePageScriptFailed, "a page script threw an exception (its message, which the page can shape, is below)").withPage("Exception", ee.Message, 300)
 	case errors.Is(err, rdp.ErrProtocol), errors.As(err, &ae):
 		s.log.Warn("rdp protocol error", "error", err)
 		return errorf(CodeRDPProtocol, "Firefox sent an unexpected reply")
@@ -365,12 +365,18 @@ func shortNetErr(err error) string {
 	return truncate(msg, 160)
 }
 
+// truncate cuts s to at most n runes, marking a cut with "…".
 func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
+	if len(s) <= n { // bytes ≥ runes: nothing to count
 		return s
 	}
-	return string(r[:n]) + "…"
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
 }
 
 func plural(n int, one, many string) string {

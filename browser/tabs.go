@@ -15,8 +15,8 @@ type noArgs struct{}
 type tabInfo struct {
 	TabID    string `json:"tab_id"`
 	Index    int    `json:"index"`
-	Title    string `json:"title"`
-	URL      string `json:"url"`
+	Title    Page   `json:"title"`
+	URL      Page   `json:"url"`
 	Selected bool   `json:"selected"`
 	// OpenedHere: this server opened the tab (new_tab, or a click), so
 	// close_tab may close it.
@@ -83,7 +83,7 @@ func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Res
 			cancel()
 			tab := map[string]any{"tab_id": tabID(sel.tab.BrowserID)}
 			if err == nil {
-				tab["title"], tab["url"] = t.Title, t.URL
+				tab["title"], tab["url"] = pageStr(t.Title), pageStr(t.URL)
 				r := s.realmFor(ctx, page{c: c, sel: sel, generation: gen}, t)
 				st["isolated_realm"] = map[string]any{
 					"available": r.ok, "reason": r.reason,
@@ -142,7 +142,7 @@ func (s *Session) listTabs(ctx context.Context, _ *noArgs, _ Progress) (Result, 
 	out := make([]tabInfo, len(tabs))
 	w := newUntrusted()
 	for i, t := range tabs {
-		out[i] = tabInfo{TabID: tabID(t.BrowserID), Index: i, Title: t.Title, URL: t.URL, Selected: t.BrowserID == selID, OpenedHere: s.isOpened(t.BrowserID)}
+		out[i] = tabInfo{TabID: tabID(t.BrowserID), Index: i, Title: pageStr(t.Title), URL: pageStr(t.URL), Selected: t.BrowserID == selID, OpenedHere: s.isOpened(t.BrowserID)}
 		mark := " "
 		if out[i].Selected {
 			mark = "*"
@@ -214,10 +214,10 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 	s.newGenerationLocked()
 	gen := s.generation
 	s.mu.Unlock()
-	info := map[string]any{"tab_id": tabID(tab.BrowserID), "index": idx, "title": t.Title, "url": t.URL, "generation": gen}
+	info := map[string]any{"tab_id": tabID(tab.BrowserID), "index": idx, "title": pageStr(t.Title), "url": pageStr(t.URL), "generation": gen}
 	u := newUntrusted()
-	u.line("Page: " + quote(t.Title, 200))
-	u.line("URL: " + quote(t.URL, 500))
+	u.field("Page", t.Title, 200)
+	u.field("URL", t.URL, 500)
 	return Result{
 		Text:       fmt.Sprintf("Selected %s (index %d), generation %d.\n%s", tabID(tab.BrowserID), idx, gen, u.String()),
 		Structured: info,

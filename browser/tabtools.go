@@ -82,7 +82,7 @@ func (s *Session) newTab(ctx context.Context, a *newTabArgs, _ Progress) (Result
 		}
 		return Result{}, err
 	}
-	st := map[string]any{"tab_id": id, "url": t.URL, "title": t.Title, "ready_state": state, "selected": selectIt}
+	st := map[string]any{"tab_id": id, "url": pageStr(t.URL), "title": pageStr(t.Title), "ready_state": state, "selected": selectIt}
 	text := "Opened " + id
 	if selectIt {
 		st["generation"] = s.replaceSelection(tab, w)
@@ -94,10 +94,10 @@ func (s *Session) newTab(ctx context.Context, a *newTabArgs, _ Progress) (Result
 	if state != "complete" {
 		text += "; it is still loading (" + state + ")"
 	}
-	u2 := newUntrusted()
-	u2.line("Page: " + quote(t.Title, 200))
-	u2.line("URL: " + quote(t.URL, 500))
-	return Result{Text: text + ".\n" + u2.String(), Structured: st}, nil
+	b := newUntrusted()
+	b.field("Page", t.Title, 200)
+	b.field("URL", t.URL, 500)
+	return Result{Text: text + ".\n" + b.String(), Structured: st}, nil
 }
 
 // waitListed waits (bounded) until the root actor lists a tab that was

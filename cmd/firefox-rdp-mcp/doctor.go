@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"io"
 	"net"
 	"os"
@@ -40,7 +41,7 @@ func doctor(w io.Writer) int {
 	if !sbx.ok {
 		sbx.detail += "; missing: " + strings.Join(sup.Missing, ", ")
 		sbx.fix = "use a kernel with Landlock ABI ≥ 6 (Linux 6.12+) enabled in the lsm= boot list and seccomp"
-		if !config.Packaged {
+		if !build.Packaged {
 			sbx.fix += ", or run with FIREFOX_MCP_SANDBOX=off for debugging only"
 		}
 	}

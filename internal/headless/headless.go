@@ -50,7 +50,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -201,13 +200,21 @@ func Find() (string, error) {
 	return "", ErrNotFound
 }
 
+// TB is the part of testing.TB that SkipOrFail needs. An interface, so
+// that this package, which the demo binary links, never imports testing.
+type TB interface {
+	Helper()
+	Skipf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // Available reports the Firefox binary tests would use, or ErrNotFound.
 func Available() (string, error) { return Find() }
 
 // SkipOrFail does nothing when err is nil. When err says no Firefox was found
 // it skips the test, unless FIREFOX_MCP_REQUIRE_FIREFOX=1, then it fails it.
 // Any other error (Firefox found but would not start) fails the test.
-func SkipOrFail(t testing.TB, err error) {
+func SkipOrFail(t TB, err error) {
 	t.Helper()
 	if err == nil {
 		return
@@ -526,7 +533,7 @@ type Shared struct {
 
 // Get returns the package's Firefox, starting it on first use. When none can
 // be started it calls SkipOrFail (and so does not return).
-func (s *Shared) Get(t testing.TB) *Firefox {
+func (s *Shared) Get(t TB) *Firefox {
 	t.Helper()
 	s.mu.Lock()
 	if !s.ran {
