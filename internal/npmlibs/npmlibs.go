@@ -16,14 +16,22 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 )
 
+// TB is the part of testing.TB that Dir uses (this package is not a test
+// package, so it does not import testing).
+type TB interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Skipf(format string, args ...any)
+	Fatal(args ...any)
+}
+
 // Dir installs libs (each "name@exact-version") once into the user cache and
 // returns their node_modules directory.
-func Dir(t testing.TB, libs ...string) string {
+func Dir(t TB, libs ...string) string {
 	t.Helper()
 	npm, err := exec.LookPath("npm")
 	if err != nil {
