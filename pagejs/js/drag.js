@@ -65,6 +65,18 @@ async function drag(win, args, lib) {
       if (dragging) dragStep(p);
       await lib.wait(16);
     }
+    // Rest on the target before releasing, as a hand does: libraries that sample the
+    // pointer on a timer (SortableJS's fallback mode, every 50 ms) see it arrive.
+    for (let i = 0; i < 3; i++) {
+      if (dragging) dragStep(b);
+      else if (trusted) mouse("mousemove", b.x, b.y, 1);
+      else {
+        const t = at(b);
+        synthPointer(t, "pointermove", b, 1);
+        synthMouse(t, "mousemove", b, 1);
+      }
+      await lib.wait(60);
+    }
     if (dragging) {
       let dropped = false;
       if (over && accepted) {
