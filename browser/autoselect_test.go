@@ -45,7 +45,7 @@ func TestNoSelectionUsesTheActiveTab(t *testing.T) {
 	chrome(pagejs.TabOpen, pagejs.TabOpenArgs{URL: pages.URL + "/other.html"}, &opened)
 	t.Cleanup(func() {
 		var closed pagejs.TabResult
-		chrome(pagejs.TabClose, pagejs.TabArgs(opened), &closed)
+		chrome(pagejs.TabClose, pagejs.TabArgs{BrowserID: opened.BrowserID}, &closed)
 	})
 	id := tabID(opened.BrowserID)
 	deadline := time.Now().Add(10 * time.Second)

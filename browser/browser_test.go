@@ -291,7 +291,7 @@ func TestPressKeyTabAndEnter(t *testing.T) {
 	}
 	must(t, s, "press_key", map[string]any{"key": "Enter", "element": name})
 	waitText(t, s, "submitted trusted=true")
-	_, e := call(t, s, "press_key", map[string]any{"key": "F5"})
+	_, e := call(t, s, "press_key", map[string]any{"key": "F13"})
 	wantCode(t, e, CodeInvalidArguments)
 }
 

@@ -39,6 +39,10 @@ const (
 	CodeRequestNotFound        = "request_not_found"
 	CodeCancelled              = "cancelled"
 	CodeInternal               = "internal_error"
+	CodeTabNotOwned            = "tab_not_owned"
+	CodeHistoryUnavailable     = "history_unavailable"
+	CodeOptionNotFound         = "option_not_found"
+	CodeCloseBlocked           = "close_blocked"
 )
 
 // retryable says whether repeating the same call, unchanged, can succeed:
@@ -76,6 +80,10 @@ var retryable = map[string]bool{
 	CodeUploadAssignFailed:     true,  // the page may have been busy
 	CodePageScriptFailed:       true,  // the page may have been changing
 	CodeRequestNotFound:        false, // that request is not (or no longer) buffered
+	CodeTabNotOwned:            false, // the user's own tab: this server never closes it
+	CodeHistoryUnavailable:     false, // no history entry in that direction
+	CodeOptionNotFound:         false, // name one of the options the error lists
+	CodeCloseBlocked:           false, // the page asks to confirm leaving: the user decides
 	CodeCancelled:              true,  // the client cancelled; the call itself was fine
 	CodeInternal:               false, // a bug in this server
 }
@@ -83,7 +91,6 @@ var retryable = map[string]bool{
 // scriptCodes maps the codes page scripts use that are not tool codes.
 var scriptCodes = map[string]string{
 	"invalid_argument": CodeInvalidArguments,
-	"option_not_found": CodeInvalidArguments,
 }
 
 // Error is a tool failure that is safe to show to the model: its message

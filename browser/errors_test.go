@@ -46,6 +46,10 @@ func TestRetryablePinned(t *testing.T) {
 		"upload_assignment_failed": true,
 		"page_script_failed":       true,
 		"request_not_found":        false,
+		"tab_not_owned":            false,
+		"history_unavailable":      false,
+		"option_not_found":         false,
+		"close_blocked":            false,
 		"cancelled":                true,
 		"internal_error":           false,
 	}
@@ -102,7 +106,7 @@ func declaredCodes(t *testing.T) []string {
 func TestScriptCodes(t *testing.T) {
 	for _, c := range []struct{ script, tool string }{
 		{pagejs.CodeInvalidArgument, CodeInvalidArguments},
-		{pagejs.CodeOptionNotFound, CodeInvalidArguments},
+		{pagejs.CodeOptionNotFound, CodeOptionNotFound},
 		{pagejs.CodeStaleElement, CodeStaleElement},
 		{pagejs.CodeElementNotFound, CodeElementNotFound},
 		{pagejs.CodeElementNotInteractable, CodeElementNotInteractable},

@@ -92,7 +92,7 @@ func (h *harness) openTab(t testing.TB, url string) string {
 	if err := h.chrome(t, pagejs.TabOpen, pagejs.TabOpenArgs{URL: url, Background: true}, &r); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { h.chrome(t, pagejs.TabClose, pagejs.TabArgs(r), &pagejs.TabResult{}) })
+	t.Cleanup(func() { h.chrome(t, pagejs.TabClose, pagejs.TabArgs{BrowserID: r.BrowserID}, &pagejs.TabResult{}) })
 	id := tabID(r.BrowserID)
 	for i := 0; ; i++ {
 		res := must(t, h.s, "list_tabs", map[string]any{})
@@ -326,7 +326,7 @@ func hostileTabClosedMidCall(t *testing.T, h *harness, site *hostilePages) {
 	h.select_(t, tabID(r.BrowserID))
 	go func() {
 		time.Sleep(700 * time.Millisecond)
-		h.chrome(t, pagejs.TabClose, pagejs.TabArgs(r), &pagejs.TabResult{})
+		h.chrome(t, pagejs.TabClose, pagejs.TabArgs{BrowserID: r.BrowserID}, &pagejs.TabResult{})
 	}()
 	e, took := h.timed(t, 8*time.Second, "wait_for", map[string]any{"text": "never there", "timeout_ms": 8000}, CodeTabNotFound)
 	h.otherWorks(t, e.Code, took)

@@ -42,7 +42,7 @@ var outputSchemas = map[string]map[string]any{
 	"select_tab":     object(titleURL()),
 	"snapshot_page":  object(titleURL()),
 	"click":          object(map[string]any{"url": pageProp, "dialog": dialogText}),
-	"fill":           object(map[string]any{"url": pageProp, "value": pageProp}),
+	"fill":           object(map[string]any{"url": pageProp, "value": pageProp, "shown": pageProp}),
 	"type_text":      object(map[string]any{"url": pageProp}),
 	"press_key":      object(map[string]any{"url": pageProp, "focused": pageProp, "dialog": dialogText}),
 	"navigate":       object(titleURL()),
@@ -54,12 +54,19 @@ var outputSchemas = map[string]map[string]any{
 	"console_messages": object(nil),
 	"network_requests": object(nil),
 	"network_request":  object(nil),
+	"new_tab":          object(titleURL()),
+	"close_tab":        object(nil),
+	"hover":            object(map[string]any{"url": pageProp}),
+	"scroll":           object(map[string]any{"url": pageProp, "container": pageProp}),
+	"select_option":    object(map[string]any{"url": pageProp, "selected": arrayOf(nested(map[string]any{"value": pageProp, "label": pageProp}))}),
+	"drag":             object(map[string]any{"url": pageProp}),
 }
 
 // errorPagePaths are the page-provided fields of error results
 // ({"error":{…}}), which no output schema describes: the shared untrusted
 // note in the tool descriptions names them.
-var errorPagePaths = map[string]bool{"error.dialog.text": true}
+var errorPagePaths = map[string]bool{"error.dialog.text": true,
+	"error.missing[]": true, "error.options[].value": true, "error.options[].label": true}
 
 // outputSchema returns the tool's output schema as JSON; nil when the tool
 // has none.

@@ -391,6 +391,7 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	}
 	defer release()
 	s.activate(ctx, pg)
+	openers, known := s.openers(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp}, &r)
 	if res, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
@@ -413,10 +414,13 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 		return Result{}, err
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	return Result{
-		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, ""),
-		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "url": pageStr(urlNow), "navigated": nav},
-	}, nil
+	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "url": pageStr(urlNow), "navigated": nav}
+	note := ""
+	if tabs := s.clickOpened(ctx, pg, openers, known); len(tabs) > 0 {
+		st["opened_tabs"] = tabs
+		note = " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
+	}
+	return Result{Text: s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, note), Structured: st}, nil
 }
 
 type fillArgs struct {
@@ -435,6 +439,9 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit}, &r)
+	if e, ok := AsError(err); ok && e.Code == CodeOptionNotFound {
+		return Result{}, s.listOptions(ctx, pg, l, a.Element, a.Value, e)
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -454,7 +461,15 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	note := ""
 	if r.Value != nil {
 		st["value"] = pageStr(*r.Value)
-		if *r.Value != a.Value {
+		switch {
+		case r.Shown != nil: // a select: value was matched by option value or label
+			st["shown"] = pageStr(*r.Shown)
+			note = " The select now shows the option below."
+			if r.Kept != nil && !*r.Kept {
+				note = " The page's change handler picked another option than the one asked for; the select shows the one below."
+			}
+			extra = append(extra, pageField{"Shows", *r.Shown, 200})
+		case *r.Value != a.Value:
 			note = " The page changed or limited the value: the field now holds the value below."
 			extra = append(extra, pageField{"Value", *r.Value, 200})
 		}
@@ -528,11 +543,15 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 		return Result{}, err
 	}
 	defer s.unlock()
+	combo, err := parseKey(a.Key)
+	if err != nil {
+		return Result{}, err
+	}
 	pg, err := s.selected(ctx)
 	if err != nil {
 		return Result{}, err
 	}
-	args := pagejs.PressKeyArgs{Key: a.Key}
+	args := pagejs.PressKeyArgs{Key: combo.Key, Mods: combo.Mods}
 	what := "the focused element"
 	if a.Element != nil {
 		l, err := s.target(pg, *a.Element)
@@ -560,12 +579,13 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	if r.Focused != "" && !nav {
 		extra = append(extra, pageField{"Focus", r.Focused, 120})
 	}
-	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav, "", extra...)
-	return Result{Text: text, Structured: map[string]any{"key": a.Key, "trusted": r.Trusted, "focused": pageStr(r.Focused), "url": pageStr(urlNow), "navigated": nav}}, nil
+	text := s.actionText("Pressed "+combo.String()+" on", what, r.Trusted, info, urlNow, nav, "", extra...)
+	return Result{Text: text, Structured: map[string]any{"key": combo.String(), "trusted": r.Trusted, "focused": pageStr(r.Focused), "url": pageStr(urlNow), "navigated": nav}}, nil
 }
 
 type navigateArgs struct {
-	URL       string  `json:"url"`
+	URL       *string `json:"url"`
+	History   *string `json:"history"`
 	Wait      *string `json:"wait"`
 	TimeoutMS *int    `json:"timeout_ms"`
 }
@@ -586,8 +606,14 @@ func checkURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-func (s *Session) navigate(ctx context.Context, a *navigateArgs, _ Progress) (Result, error) {
-	u, err := checkURL(a.URL)
+func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (Result, error) {
+	if (a.URL == nil) == (a.History == nil) {
+		return Result{}, errorf(CodeInvalidArguments, "give exactly one of url (to load a page) or history (back, forward or reload)")
+	}
+	if a.History != nil {
+		return s.navigateHistory(ctx, a, p)
+	}
+	u, err := checkURL(*a.URL)
 	if err != nil {
 		return Result{}, err
 	}
@@ -672,7 +698,8 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, _ Progress) (Re
 func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (before uint64, sameDoc bool, err error) {
 	for attempt := 0; ; attempt++ {
 		t, err := s.current(ctx, pg)
-		if errors.Is(err, rdp.ErrNoTarget) && ctx.Err() == nil {
+		if e, ok := AsError(err); ok && e.Code == CodeTargetGone && ctx.Err() == nil {
+			// No document to ask: load the URL from the parent process.
 			before = pg.sel.watch.Navigations()
 			cctx, cancel := context.WithTimeout(ctx, ackTimeout)
 			defer cancel()

@@ -96,7 +96,7 @@ func TestClosedTab(t *testing.T) {
 	must(t, s, "select_tab", map[string]any{"tab_id": tabID(opened.BrowserID)})
 	snapshot(t, s)
 	var closed pagejs.TabResult
-	chrome(pagejs.TabClose, pagejs.TabArgs(opened), &closed)
+	chrome(pagejs.TabClose, pagejs.TabArgs{BrowserID: opened.BrowserID}, &closed)
 	time.Sleep(300 * time.Millisecond)
 	_, e := call(t, s, "snapshot_page", map[string]any{})
 	wantCode(t, e, CodeTabNotFound)

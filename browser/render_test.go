@@ -285,6 +285,24 @@ func TestNoUnmarkedPageText(t *testing.T) {
 	w.call(s, "type_text", "typed", map[string]any{"element": refs["Field"], "text": "abc"})
 	w.call(s, "wait_for", "met", map[string]any{"text": "second line", "timeout_ms": 5000})
 	w.call(s, "wait_for", "timed out", map[string]any{"text": "never there", "timeout_ms": 300, "poll_ms": 50})
+	w.call(s, "hover", "hovered", map[string]any{"element": refs["Button"]})
+	w.call(s, "hover", "not a ref", map[string]any{"element": "e0"})
+	w.call(s, "scroll", "a page-named container", map[string]any{"element": refs["Inbox"], "direction": "down"})
+	w.call(s, "scroll", "into view", map[string]any{"element": refs["Inbox"]})
+	w.call(s, "scroll", "no direction", map[string]any{})
+	w.call(s, "select_option", "page-named option", map[string]any{"element": refs["Select"], "options": []string{"plain"}})
+	w.call(s, "select_option", "unknown option, page options listed", map[string]any{"element": refs["Select"], "options": []string{"nope"}})
+	w.call(s, "fill", "select by value", map[string]any{"element": refs["Select"], "value": "plain"})
+	w.call(s, "fill", "select, unknown option", map[string]any{"element": refs["Select"], "value": "nope"})
+	w.call(s, "drag", "pointer drag", map[string]any{"element": refs["Button"], "to": refs["Field"]})
+	w.call(s, "drag", "onto itself", map[string]any{"element": refs["Button"], "to": refs["Button"]})
+	opened, _ := w.call(s, "new_tab", "a page-chosen URL and title", map[string]any{"url": srv.URL + "/go", "select": false})
+	w.call(s, "new_tab", "not http", map[string]any{"url": "file:///etc/passwd"})
+	if st, ok := opened.Structured.(map[string]any); ok {
+		w.call(s, "close_tab", "opened here", map[string]any{"tab_id": st["tab_id"]})
+	}
+	tabs, _ := call(t, s, "list_tabs", map[string]any{})
+	w.call(s, "close_tab", "the user's tab", map[string]any{"tab_id": tabs.Structured.(map[string]any)["tabs"].([]tabInfo)[0].TabID})
 	w.call(s, "upload_files", "warning quoting accept", map[string]any{"element": refs["File"], "paths": []string{"/u/report.txt"}})
 	w.call(s, "navigate", "not waited for", map[string]any{"url": srv.URL + "/go", "wait": "none"})
 	w.call(s, "wait_for", "navigated", map[string]any{"url_contains": "IMPORTANT", "timeout_ms": 10000})
@@ -303,6 +321,11 @@ func TestNoUnmarkedPageText(t *testing.T) {
 	w.call(s, "handle_dialog", "no dialog", map[string]any{"action": "accept"})
 	w.call(s, "click", "opens a prompt", map[string]any{"element": refs["prompt"]})
 	w.call(s, "handle_dialog", "prompt answered", map[string]any{"action": "accept", "prompt_text": "x"})
+
+	w.call(s, "navigate", "history reload", map[string]any{"history": "reload", "wait": "complete"})
+	w.call(s, "navigate", "history back", map[string]any{"history": "back", "wait": "complete"})
+	w.call(s, "navigate", "history forward", map[string]any{"history": "forward"})
+	w.call(s, "navigate", "history forward, none left", map[string]any{"history": "forward"})
 
 	// Page realm only: the page shapes our script's failure message.
 	pr := newSession(t, func(o *Options) { o.PageRealmOnly = true })

@@ -224,7 +224,7 @@ func backgroundTab(t *testing.T, url string) string {
 	var opened pagejs.TabResult
 	chrome(pagejs.TabOpen, pagejs.TabOpenArgs{URL: url, Background: true}, &opened)
 	t.Cleanup(func() {
-		chrome(pagejs.TabClose, pagejs.TabArgs(opened), &pagejs.TabResult{})
+		chrome(pagejs.TabClose, pagejs.TabArgs{BrowserID: opened.BrowserID}, &pagejs.TabResult{})
 		c.Close()
 		cancel()
 	})

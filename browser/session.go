@@ -75,6 +75,7 @@ type Session struct {
 	installs   int              // residents installed so far (for tests)
 	sink       uploadSink       // the parent process's upload sink on client
 	kept       keptWatches      // watches of tabs selected before, for their console and network buffers
+	opened     map[int64]bool   // tabs this server opened, by browserId (tabtools.go)
 }
 
 // selection is the selected tab.
@@ -273,6 +274,7 @@ func (s *Session) dropLocked() {
 	s.realms = map[int64]*realm{}
 	s.sink = uploadSink{}
 	s.kept.closeAll()
+	s.opened = nil // a new connection may be to a restarted Firefox: ids can mean other tabs
 }
 
 // dialTimeout bounds one connection attempt, reselection included.

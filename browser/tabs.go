@@ -18,6 +18,9 @@ type tabInfo struct {
 	Title    Page   `json:"title"`
 	URL      Page   `json:"url"`
 	Selected bool   `json:"selected"`
+	// OpenedHere: this server opened the tab (new_tab, or a click), so
+	// close_tab may close it.
+	OpenedHere bool `json:"opened_here,omitempty"`
 }
 
 // discover runs a read-only discovery step, retrying it once on a fresh
@@ -151,14 +154,19 @@ func (s *Session) listTabs(ctx context.Context, _ *noArgs, _ Progress) (Result, 
 	out := make([]tabInfo, len(tabs))
 	w := newUntrusted()
 	for i, t := range tabs {
-		out[i] = tabInfo{TabID: tabID(t.BrowserID), Index: i, Title: pageStr(t.Title), URL: pageStr(t.URL), Selected: t.BrowserID == selID}
+		out[i] = tabInfo{TabID: tabID(t.BrowserID), Index: i, Title: pageStr(t.Title), URL: pageStr(t.URL), Selected: t.BrowserID == selID, OpenedHere: s.isOpened(t.BrowserID)}
 		mark := " "
 		if out[i].Selected {
 			mark = "*"
 		}
+		if out[i].OpenedHere {
+			mark += "+"
+		} else {
+			mark += " "
+		}
 		w.line(fmt.Sprintf("%s%d %s %s %s", mark, i, out[i].TabID, quote(t.Title, 80), quote(t.URL, 120)))
 	}
-	text := plural(len(tabs), "tab", "tabs") + " (* = selected):\n" + w.String()
+	text := plural(len(tabs), "tab", "tabs") + " (* = selected, + = opened by this server):\n" + w.String()
 	return Result{Text: text, Structured: map[string]any{"tabs": out}}, nil
 }
 

@@ -22,6 +22,8 @@ var argTypes = map[string]any{
 	// issue 14: senses
 	"screenshot": screenshotArgs{}, "console_messages": consoleArgs{},
 	"network_requests": networkArgs{}, "network_request": networkRequestArgs{},
+	"new_tab": newTabArgs{}, "close_tab": closeTabArgs{}, "select_option": selectOptionArgs{},
+	"hover": hoverArgs{}, "scroll": scrollArgs{}, "drag": dragArgs{},
 }
 
 func TestSchemasMatchStructs(t *testing.T) {
@@ -95,7 +97,14 @@ func TestToolTableIsWellFormed(t *testing.T) {
 			t.Errorf("%s should be read-only", ro)
 		}
 	}
-	for _, d := range []string{"click", "fill", "press_key", "navigate", "upload_files"} {
+	// Tools that change what the server or the page is doing are not read-only
+	// (select_tab changes the selection and starts a new generation).
+	for _, name := range []string{"select_tab", "new_tab", "close_tab", "hover", "scroll", "select_option", "drag", "type_text", "handle_dialog"} {
+		if s.byKey[name].Annotations.ReadOnly {
+			t.Errorf("%s must not be read-only", name)
+		}
+	}
+	for _, d := range []string{"click", "fill", "press_key", "navigate", "upload_files", "close_tab", "select_option", "drag"} {
 		if !s.byKey[d].Annotations.Destructive || s.byKey[d].Annotations.ReadOnly {
 			t.Errorf("%s should be destructive", d)
 		}

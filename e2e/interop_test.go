@@ -70,7 +70,14 @@ func TestSDKClientInterop(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]bool{"browser_status": true, "list_tabs": true, "select_tab": true, "snapshot_page": true,
-		"click": true, "fill": true, "type_text": true, "press_key": true, "navigate": true, "wait_for": true, "upload_files": true}
+		"click": true, "fill": true, "type_text": true, "press_key": true, "navigate": true, "wait_for": true, "upload_files": true,
+		"new_tab": true, "close_tab": true, "hover": true, "scroll": true, "select_option": true, "drag": true}
+	// The whole list goes into the model's context with every request.
+	if b, err := json.Marshal(tools); err != nil || len(b) > 18<<10 {
+		t.Errorf("tools/list result is %d bytes (%v), more than 18 KiB", len(b), err)
+	} else {
+		t.Logf("tools/list result: %d bytes for %d tools", len(b), len(tools.Tools))
+	}
 	for _, tool := range tools.Tools {
 		delete(want, tool.Name)
 		if tool.Annotations == nil {

@@ -228,7 +228,7 @@ func openTabs(b *testing.B, ctx context.Context, n int) {
 		run(pagejs.TabOpen, pagejs.TabOpenArgs{URL: fx.URL + "/", Background: true}, &tr)
 		b.Cleanup(func() {
 			if c.Err() == nil {
-				run(pagejs.TabClose, pagejs.TabArgs(tr), &pagejs.TabResult{})
+				run(pagejs.TabClose, pagejs.TabArgs{BrowserID: tr.BrowserID}, &pagejs.TabResult{})
 			}
 		})
 	}

@@ -409,8 +409,11 @@ func TestFirefoxPressKey(t *testing.T) {
 			if got := p.js(`document.getElementById("user").value`); got != "ab" {
 				t.Errorf("Backspace: %q", got)
 			}
-			if err := p.run(r, pagejs.PressKey, pagejs.PressKeyArgs{Key: "F5"}, nil); !isCode(err, pagejs.CodeInvalidArgument) {
-				t.Errorf("F5: %v", err)
+			if err := p.run(r, pagejs.PressKey, pagejs.PressKeyArgs{Key: "F13"}, nil); !isCode(err, pagejs.CodeInvalidArgument) {
+				t.Errorf("F13: %v", err)
+			}
+			if err := p.run(r, pagejs.PressKey, pagejs.PressKeyArgs{Key: "k", Mods: []string{"Hyper"}}, nil); !isCode(err, pagejs.CodeInvalidArgument) {
+				t.Errorf("Hyper+k: %v", err)
 			}
 		})
 	}

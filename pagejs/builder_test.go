@@ -39,7 +39,7 @@ func goldenCases() []goldenCase {
 	click := ClickArgs{Sel: sel, FP: fp}
 	fill := FillArgs{Sel: sel, FP: fp, Value: `"); alert(1); ("`, Submit: true}
 	typ := TypeTextArgs{Sel: sel, FP: fp, Text: "héllo 🌍\n", FirstChunk: true}
-	key := PressKeyArgs{Sel: sel, FP: &fp, Key: "Enter"}
+	key := PressKeyArgs{Sel: sel, FP: &fp, Key: "k", Mods: []string{"Control", "Shift"}}
 	wait := WaitForArgs{Text: "Thanks</script>", Selector: "#done", State: "present"}
 	files := []UploadFile{{Name: `cv "final" \ résumé.pdf`, Type: "application/pdf", Size: 1234, LastModified: 1700000000000}}
 	begin := UploadBeginArgs{Key: strings.Repeat("ab", 16), Sel: sel, FP: fp, Files: files}
@@ -55,6 +55,10 @@ func goldenCases() []goldenCase {
 		page(Fill, fill), iso(Fill, fill),
 		page(TypeText, typ), iso(TypeText, typ),
 		page(PressKey, key), iso(PressKey, key),
+		page(Hover, click), iso(Hover, click),
+		page(Drag, DragArgs{Sel: sel, FP: fp, To: DragTo{Sel: Sel{"#b"}, FP: fp}}), iso(Drag, DragArgs{Sel: sel, FP: fp, To: DragTo{Sel: Sel{"#b"}, FP: fp}}),
+		page(Scroll, ScrollArgs{Mode: "by", Direction: "down", Pages: 2}), iso(Scroll, ScrollArgs{Sel: sel, FP: &fp, Mode: "to", To: "bottom"}),
+		page(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"a", "</script>"}}), iso(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"b"}}),
 		page(WaitFor, wait), iso(WaitFor, wait),
 		page(PageInfo, nil), iso(PageInfo, nil),
 		page(CaptureRect, CaptureRectArgs{Sel: sel, FP: &fp}), iso(CaptureRect, CaptureRectArgs{}),
@@ -69,6 +73,8 @@ func goldenCases() []goldenCase {
 		chrome(TabSelect, TabArgs{BrowserID: 9}),
 		chrome(TabClose, TabArgs{BrowserID: 9}),
 		chrome(FocusWindow, FocusWindowArgs{BrowserID: 9, Console: "server1.conn0.consoleActor2"}),
+		chrome(TabHistory, TabHistoryArgs{BrowserID: 9, Action: "back"}),
+		chrome(TabOpeners, TabArgs{BrowserID: 9}),
 		chrome(UploadSink, UploadSinkArgs{Console: "server1.conn0.consoleActor2"}),
 		page(LoadState, nil), iso(LoadState, nil),
 		chrome(TabNavigate, TabNavigateArgs{BrowserID: 9, URL: "https://example.com/?q=</script>"}),

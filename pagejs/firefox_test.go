@@ -108,7 +108,7 @@ func openOnce(t testing.TB, c *rdp.Client, ctx context.Context, path string) (*p
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if c.Err() == nil {
-			_ = chrome(t, ctx, c, pagejs.TabClose, pagejs.TabArgs(tr), nil)
+			_ = chrome(t, ctx, c, pagejs.TabClose, pagejs.TabArgs{BrowserID: tr.BrowserID}, nil)
 		}
 	})
 	var (

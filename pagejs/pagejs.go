@@ -42,6 +42,10 @@
 //	Fill          page, isolated  FillArgs            → ActionResult
 //	TypeText      page, isolated  TypeTextArgs        → ActionResult
 //	PressKey      page, isolated  PressKeyArgs        → ActionResult
+//	SelectOption  page, isolated  SelectOptionArgs    → SelectOptionResult
+//	Hover         page, isolated  ClickArgs           → ActionResult
+//	Scroll        page, isolated  ScrollArgs          → ScrollResult
+//	Drag          page, isolated  DragArgs            → DragResult
 //	WaitFor       page, isolated  WaitForArgs         → WaitForResult
 //	PageInfo      page, isolated  nil                 → PageInfoResult
 //	LoadState     page, isolated  nil                 → LoadStateResult
@@ -58,6 +62,8 @@
 //	TabClose      chrome          TabArgs             → TabResult
 //	TabNavigate   chrome          TabNavigateArgs     → TabResult
 //	BrowserInstance chrome        nil                 → BrowserInstanceResult
+//	TabHistory    chrome          TabHistoryArgs      → TabHistoryResult
+//	TabOpeners    chrome          TabArgs             → TabOpenersResult
 //	UploadSink    chrome          UploadSinkArgs      → UploadSinkResult
 //
 // Behaviour worth knowing (measured on Firefox ESR 153):
@@ -86,6 +92,19 @@
 //     process's upload sink actor ([UploadSink]) takes chunks as plain RDP packets and
 //     forwards the bytes over the process message manager to the staging that
 //     UploadBegin (with Sink) made; UploadFinish then waits for the last chunk.
+//   - PressKey takes a named key (PressKeys) or one character plus Mods; in the isolated
+//     realm the modifiers are pressed and released around the key through
+//     nsITextInputProcessor, so shortcuts, Shift+Tab and typed characters are native.
+//   - SelectOption never fails on an unknown option: it changes nothing and returns what
+//     is missing and (at most 30 of) the options, so the server can mark their page text.
+//   - Hover, Drag: trusted mouse input through the window's chrome-only
+//     synthesizeMouseEvent (hover state, pointer events, enter/leave). Drag lets Firefox
+//     fire the HTML5 dragstart, cancels it in the system group (no OS drag session) and
+//     dispatches the rest of the drag from the isolated realm with copies of the page's
+//     DataTransfer; a source that starts no HTML5 drag gets a plain pointer drag.
+//   - Scroll sends a trusted wheel event with page deltas (nsIDOMWindowUtils.
+//     sendWheelEvent) and waits for smooth scrolling to stop; when that moves nothing it
+//     scrolls by script and says so.
 //   - Trusted input works in background tabs too (measured in headless Firefox).
 //
 // # IMPORTANT
@@ -155,6 +174,14 @@ var (
 	TypeText = pageScript("typeText")
 	// PressKey presses one allowlisted key; args PressKeyArgs, result ActionResult.
 	PressKey = pageScript("pressKey")
+	// SelectOption selects options of a <select>; args SelectOptionArgs, result SelectOptionResult.
+	SelectOption = pageScript("selectOption")
+	// Hover moves the pointer onto a verified element; args ClickArgs, result ActionResult.
+	Hover = pageScript("hover")
+	// Scroll scrolls the page or an element's container; args ScrollArgs, result ScrollResult.
+	Scroll = pageScript("scroll")
+	// Drag drags an element onto another; args DragArgs, result DragResult.
+	Drag = pageScript("drag")
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
@@ -196,6 +223,10 @@ var (
 	// FocusWindow makes a tab's window the one Firefox treats as active, without the
 	// window manager; args FocusWindowArgs, result FocusWindowResult.
 	FocusWindow = chromeScript("focusWindow")
+	// TabHistory goes back, forward or reloads; args TabHistoryArgs, result TabHistoryResult.
+	TabHistory = chromeScript("tabHistory")
+	// TabOpeners lists the tabs a tab opened; args TabArgs, result TabOpenersResult.
+	TabOpeners = chromeScript("tabOpeners")
 	// UploadSink adds the upload sink actor to the client's own connection; args
 	// UploadSinkArgs, result UploadSinkResult.
 	UploadSink = chromeScript("uploadSink")
@@ -203,9 +234,9 @@ var (
 
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
-	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo, CaptureRect,
+	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
-		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, FocusWindow, UploadSink,
+		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance}
 }
 

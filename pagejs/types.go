@@ -315,16 +315,20 @@ type TypeTextArgs struct {
 }
 
 // PressKeyArgs are PressKey's arguments; without Sel the key goes to the focused
-// element. Key is one of PressKeys.
+// element. Key is one of PressKeys or one printable character; Mods is a subset of
+// "Control", "Alt", "Shift", "Meta", pressed in that order around the key.
 type PressKeyArgs struct {
-	Sel Sel          `json:"sel,omitempty"`
-	FP  *Fingerprint `json:"fp,omitempty"`
-	Key string       `json:"key"`
+	Sel  Sel          `json:"sel,omitempty"`
+	FP   *Fingerprint `json:"fp,omitempty"`
+	Key  string       `json:"key"`
+	Mods []string     `json:"mods,omitempty"`
 }
 
-// PressKeys is the key allowlist of PressKey (seed §10.8).
-var PressKeys = []string{"Enter", "Tab", "Escape", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
-	"Backspace", "Delete", "Home", "End"}
+// PressKeys are the named keys of PressKey (seed §10.8, plus Space, Insert, PageUp,
+// PageDown and F1–F12).
+var PressKeys = []string{"Enter", "Tab", "Escape", "Space", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",
+	"Backspace", "Delete", "Insert", "Home", "End", "PageUp", "PageDown",
+	"F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12"}
 
 // ActionResult is the value of Click, Fill, TypeText and PressKey. Trusted tells whether
 // the input went through Firefox's trusted path (isolated realm). Value (Fill, TypeText)
@@ -342,6 +346,44 @@ type ActionResult struct {
 	Typed     int     `json:"typed,omitempty"`
 
 	FilePickerBlocked bool `json:"filePickerBlocked,omitempty"`
+
+	// Fill on a select: the label of the option it now shows, and whether that is
+	// the option that was picked.
+	Shown *string `json:"shown,omitempty"`
+	Kept  *bool   `json:"kept,omitempty"`
+
+	// Hover: whether CSS :hover applies to the element afterwards.
+	Hovered bool `json:"hovered,omitempty"`
+}
+
+// SelectOptionArgs are SelectOption's arguments: option values or labels.
+type SelectOptionArgs struct {
+	Sel     Sel         `json:"sel"`
+	FP      Fingerprint `json:"fp"`
+	Options []string    `json:"options"`
+}
+
+// SelectOptionItem is one option of a select, capped.
+type SelectOptionItem struct {
+	Value    string `json:"value"`
+	Label    string `json:"label"`
+	Disabled bool   `json:"disabled,omitempty"`
+}
+
+// SelectOptionResult is SelectOption's value. When Missing is not empty nothing was
+// changed, and Available lists (at most 30 of Total) the options; otherwise Selected
+// lists (at most 30 of SelectedTotal) the selected options after the change events,
+// and Kept tells whether they are exactly the ones asked for.
+type SelectOptionResult struct {
+	Trusted       bool               `json:"trusted"`
+	URL           string             `json:"url"`
+	Missing       []string           `json:"missing,omitempty"`
+	Available     []SelectOptionItem `json:"available,omitempty"`
+	Total         int                `json:"total,omitempty"`
+	Selected      []SelectOptionItem `json:"selected,omitempty"`
+	SelectedTotal int                `json:"selectedTotal,omitempty"`
+	Kept          bool               `json:"kept,omitempty"`
+	Multiple      bool               `json:"multiple"`
 }
 
 // WaitForArgs are WaitFor's arguments; State is "present" (default) or "absent".
@@ -581,9 +623,95 @@ type TabArgs struct {
 	BrowserID int64 `json:"browserId"`
 }
 
-// TabResult is the value of TabOpen, TabSelect and TabClose.
+// TabResult is the value of TabOpen, TabSelect and TabClose. Kept (TabClose): the page
+// asked to confirm leaving, so the tab was not closed.
 type TabResult struct {
 	BrowserID int64 `json:"browserId"`
+	Kept      bool  `json:"kept,omitempty"`
+}
+
+// TabHistoryArgs are TabHistory's arguments: Action "back", "forward" or "reload".
+type TabHistoryArgs struct {
+	BrowserID int64  `json:"browserId"`
+	Action    string `json:"action"`
+}
+
+// TabHistoryResult is TabHistory's value: the entry being loaded (URL, its index of
+// Count) and whether it shares the current document (no new document loads).
+type TabHistoryResult struct {
+	URL          string `json:"url"`
+	Index        int    `json:"index"`
+	Count        int    `json:"count"`
+	SameDocument bool   `json:"sameDocument"`
+}
+
+// TabOpenersResult is TabOpeners' value: the browserIds of the tabs the tab opened,
+// and the highest browserId of any open tab.
+type TabOpenersResult struct {
+	Opened []int64 `json:"opened"`
+	MaxID  int64   `json:"maxId"`
+}
+
+// ScrollArgs are Scroll's arguments. Mode "by" (Direction, Pages), "to" (To: "top" or
+// "bottom"), "into" (Sel required) or "measure"; Sel, when given, picks the element whose
+// nearest scrollable container is scrolled (else the page).
+type ScrollArgs struct {
+	Sel       Sel          `json:"sel,omitempty"`
+	FP        *Fingerprint `json:"fp,omitempty"`
+	Mode      string       `json:"mode"`
+	Direction string       `json:"direction,omitempty"`
+	Pages     int          `json:"pages,omitempty"`
+	To        string       `json:"to,omitempty"`
+}
+
+// ScrollPos is a container's scroll position on one axis, in CSS pixels: Pos of Max
+// (0 = top or left), the content Size and the visible View.
+type ScrollPos struct {
+	Pos  int `json:"pos"`
+	Max  int `json:"max"`
+	Size int `json:"size"`
+	View int `json:"view"`
+}
+
+// ScrollResult is Scroll's value. How is "wheel" (a trusted wheel event moved it) or
+// "script"; Container names the scrolled element ("" = the page; page text). Mode "into":
+// Moved, InView and the element's movement DX, DY.
+type ScrollResult struct {
+	Trusted   bool      `json:"trusted"`
+	URL       string    `json:"url"`
+	Before    ScrollPos `json:"before"`
+	After     ScrollPos `json:"after"`
+	How       string    `json:"how,omitempty"`
+	Container string    `json:"container,omitempty"`
+	Moved     bool      `json:"moved,omitempty"`
+	InView    bool      `json:"inView,omitempty"`
+	DX        int       `json:"dx,omitempty"`
+	DY        int       `json:"dy,omitempty"`
+	Hidden    bool      `json:"hidden,omitempty"` // the tab is in the background
+}
+
+// DragTo names the drop target of Drag.
+type DragTo struct {
+	Sel Sel         `json:"sel"`
+	FP  Fingerprint `json:"fp"`
+}
+
+// DragArgs are Drag's arguments: the element and its drop target.
+type DragArgs struct {
+	Sel Sel         `json:"sel"`
+	FP  Fingerprint `json:"fp"`
+	To  DragTo      `json:"to"`
+}
+
+// DragResult is Drag's value: HTML5 tells whether the drag became an HTML5 drag
+// (dragstart), Dropped whether a drop was dispatched where the page accepted it,
+// Cancelled whether the page cancelled the dragstart (page realm).
+type DragResult struct {
+	Trusted   bool   `json:"trusted"`
+	URL       string `json:"url"`
+	HTML5     bool   `json:"html5"`
+	Dropped   bool   `json:"dropped"`
+	Cancelled bool   `json:"cancelled,omitempty"`
 }
 
 // CaptureRectArgs are CaptureRect's arguments: no Sel for the viewport, or

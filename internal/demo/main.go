@@ -212,6 +212,13 @@ func run() error {
 	if _, err := tool("fill", map[string]any{"element": q, "value": "AI engineer"}); err != nil {
 		return err
 	}
+	where, err := refs.find("combobox", "Location")
+	if err != nil {
+		return err
+	}
+	if _, err := tool("select_option", map[string]any{"element": where, "options": []string{"Remote"}}); err != nil {
+		return err
+	}
 	search, err := refs.find("button", "Search")
 	if err != nil {
 		return err
@@ -284,6 +291,15 @@ func run() error {
 		return errors.New("the application form was submitted, which must never happen on its own")
 	}
 	show("The application form was not submitted: uploading never submits.")
+
+	opened, err := tool("new_tab", map[string]any{"url": srv.URL + "/jobs", "select": false})
+	if err != nil {
+		return err
+	}
+	id, _ := opened.Structured["tab_id"].(string)
+	if _, err := tool("close_tab", map[string]any{"tab_id": id}); err != nil {
+		return err
+	}
 	return nil
 }
 

@@ -12,6 +12,7 @@ function fill(win, args, lib) {
   const tag = el.localName;
   let trusted = lib.isolated;
   let secret = false;
+  let selectPick = null;
   const html = el.namespaceURI === "http://www.w3.org/1999/xhtml";
   const type = html && tag === "input" ? String(el.type).toLowerCase() : "";
   if (kind === "single" || kind === "multi" ||
@@ -37,6 +38,7 @@ function fill(win, args, lib) {
     if (el.selectedOptions.length === 0 || el.selectedOptions[0] !== pick) pick.selected = true;
     lib.fire(el, "input");
     lib.fire(el, "change");
+    selectPick = pick;
   } else if (kind === "editable") {
     lib.focus(el);
     const sel = win.getSelection();
@@ -76,6 +78,13 @@ function fill(win, args, lib) {
   if (!secret) {
     const v = kind === "editable" ? lib.collapse(el.textContent) : String(el.value);
     extra.value = lib.cap(v, lib.VALUE_MAX);
+  }
+  if (selectPick) {
+    // What the select shows now, and whether it is still the option picked (a change
+    // handler may have picked another).
+    const shown = el.selectedOptions.length > 0 ? el.selectedOptions[0] : null;
+    extra.shown = shown ? lib.cap(lib.collapse(shown.label || shown.textContent), lib.VALUE_MAX) : "";
+    extra.kept = shown === selectPick;
   }
   return lib.result(trusted, extra);
 

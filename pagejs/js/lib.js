@@ -836,6 +836,54 @@ function lib(win, env) {
     return warnings;
   }
 
+  // ---- pointer ----
+
+  // hitPoint scrolls el into view (nearest) and returns a viewport point inside it that
+  // hit-testing gives to el (or to something inside it): its centre, else another point
+  // of its first box; covered when none is, so an action would reach another element.
+  function hitPoint(el) {
+    el.scrollIntoView({block: "nearest", inline: "nearest"});
+    const rects = el.getClientRects();
+    const r = rects.length > 0 ? rects[0] : el.getBoundingClientRect();
+    const root = el.getRootNode();
+    const from = typeof root.elementFromPoint === "function" ? root : doc;
+    const fx = [0.5, 0.25, 0.75, 0.5, 0.5, 0.1, 0.9];
+    const fy = [0.5, 0.5, 0.5, 0.25, 0.75, 0.5, 0.5];
+    for (let i = 0; i < fx.length; i++) {
+      const x = r.left + r.width * fx[i];
+      const y = r.top + r.height * fy[i];
+      if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) continue;
+      if (inside(from.elementFromPoint(x, y), el)) return {x, y, covered: false};
+    }
+    return {x: r.left + r.width / 2, y: r.top + r.height / 2, covered: true};
+  }
+
+  function inside(node, el) {
+    for (let n = node; n; n = n.parentNode || n.host) if (n === el) return true;
+    return false;
+  }
+
+  // mouse returns a function (type, x, y, buttons) that synthesizes a trusted mouse
+  // event at a viewport point through Firefox's widget-event path (Window's chrome-only
+  // synthesizeMouseEvent, as EventUtils does: hit-testing, hover state, pointer events,
+  // enter/leave, click synthesis), or null outside the isolated realm.
+  function mouse() {
+    if (!isolated || typeof win.synthesizeMouseEvent !== "function") return null;
+    return (type, x, y, buttons) => win.synthesizeMouseEvent(type, x, y,
+      {button: 0, buttons: buttons || 0, clickCount: type === "mousemove" ? 0 : 1, modifiers: 0, inputSource: 1},
+      {isDOMEventSynthesized: false, isWidgetEventSynthesized: false});
+  }
+
+  // wait resolves after ms (a chrome timer in the isolated realm, where handing a
+  // privileged callback to the page's setTimeout would not do).
+  function wait(ms) {
+    if (isolated && env.Cc) {
+      const timer = env.Cc["@mozilla.org/timer;1"].createInstance(env.Ci.nsITimer);
+      return new Promise(r => timer.initWithCallback({notify: () => r()}, ms, env.Ci.nsITimer.TYPE_ONE_SHOT));
+    }
+    return new Promise(r => win.setTimeout(r, ms));
+  }
+
   function result(trusted, extra) {
     const r = {trusted, url: String(win.location.href)};
     if (extra) for (const k of Object.keys(extra)) r[k] = extra[k];
@@ -846,5 +894,6 @@ function lib(win, env) {
     env, isolated, fail, collapse, cap, collect, entry, selector, resolve, target, visible, disabled,
     requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, isFileInput, textEntry, caretToEnd, setValue, fire, tip, presShellDispatch,
     focusedDescription, uploadTarget, result, VALUE_MAX,
+    hitPoint, inside, mouse, wait,
   };
 }

@@ -1,15 +1,31 @@
 function pressKey(win, args, lib) {
-  // Presses one allowlisted key on args.sel (verified against args.fp) or on the focused
-  // element. Isolated realm: nsITextInputProcessor, so Tab moves focus natively and Enter
-  // submits natively. Page realm: synthetic events plus approximations of the default
-  // action (Tab: next focusable element; Enter: requestSubmit on a form control, click on
-  // a button or link; Backspace/Delete/arrows/Home/End: edit or move the caret).
-  const KEYS = {Enter: 13, Tab: 9, Escape: 27, ArrowUp: 38, ArrowDown: 40, ArrowLeft: 37, ArrowRight: 39,
-    Backspace: 8, Delete: 46, Home: 36, End: 35};
-  const key = args.key;
-  if (typeof key !== "string" || !Object.prototype.hasOwnProperty.call(KEYS, key)) {
-    lib.fail("invalid_argument", "unsupported key");
+  // Presses one key, optionally with modifiers, on args.sel (verified against args.fp)
+  // or on the focused element. args.key is a name from KEYS or one printable character;
+  // args.mods a subset of MODS (the server parses the agent's text; this table is the
+  // second check, and the only source of event fields). Isolated realm:
+  // nsITextInputProcessor, modifiers pressed and released around the key, so every
+  // default action is native (Tab and Shift+Tab move focus, Enter submits, Space clicks,
+  // PageDown scrolls, a character is typed into a field). Page realm: synthetic events
+  // plus approximations of the common default actions.
+  const KEYS = {Enter: ["Enter", 13], Tab: ["Tab", 9], Escape: ["Escape", 27], Space: ["Space", 32],
+    ArrowUp: ["ArrowUp", 38], ArrowDown: ["ArrowDown", 40], ArrowLeft: ["ArrowLeft", 37], ArrowRight: ["ArrowRight", 39],
+    Backspace: ["Backspace", 8], Delete: ["Delete", 46], Insert: ["Insert", 45], Home: ["Home", 36], End: ["End", 35],
+    PageUp: ["PageUp", 33], PageDown: ["PageDown", 34]};
+  for (let i = 1; i <= 12; i++) KEYS["F" + i] = ["F" + i, 111 + i];
+  const MODS = {Control: ["ControlLeft", 17, "ctrlKey"], Alt: ["AltLeft", 18, "altKey"],
+    Shift: ["ShiftLeft", 16, "shiftKey"], Meta: ["MetaLeft", 224, "metaKey"]};
+  const name = args.key;
+  if (typeof name !== "string") lib.fail("invalid_argument", "unsupported key");
+  const named = Object.prototype.hasOwnProperty.call(KEYS, name);
+  if (!named && [...name].length !== 1) lib.fail("invalid_argument", "unsupported key");
+  const mods = Array.isArray(args.mods) ? args.mods : [];
+  for (const m of mods) {
+    if (typeof m !== "string" || !Object.prototype.hasOwnProperty.call(MODS, m)) lib.fail("invalid_argument", "unsupported modifier");
   }
+  const has = m => mods.includes(m);
+  const key = name === "Space" ? " " : name;
+  const code = named ? KEYS[name][0] : charCode(name);
+  const keyCode = named ? KEYS[name][1] : charKeyCode(name);
   const doc = win.document;
   if (args.sel !== undefined && args.sel !== null) {
     const el = lib.target(args);
@@ -18,24 +34,53 @@ function pressKey(win, args, lib) {
   }
   const tip = lib.tip();
   if (tip) {
-    const ev = new win.KeyboardEvent("", {key, code: key, keyCode: KEYS[key]});
-    tip.keydown(ev);
-    tip.keyup(ev);
+    const down = [];
+    try {
+      for (const m of mods) {
+        const ev = new win.KeyboardEvent("", {key: m, code: MODS[m][0], keyCode: MODS[m][1]});
+        tip.keydown(ev);
+        down.push(ev);
+      }
+      const ev = new win.KeyboardEvent("", {key, code, keyCode});
+      tip.keydown(ev);
+      tip.keyup(ev);
+    } finally {
+      while (down.length) tip.keyup(down.pop());
+    }
     return lib.result(true, {focused: lib.focusedDescription()});
   }
   const t = lib.deepActive() || doc.body;
-  const init = {key, code: key, bubbles: true, cancelable: true, composed: true, view: win};
+  const init = {key, code, keyCode, bubbles: true, cancelable: true, composed: true, view: win};
+  for (const m of mods) init[MODS[m][2]] = true;
   const go = t.dispatchEvent(new win.KeyboardEvent("keydown", init));
   if (go) defaultAction(t);
   (doc.activeElement || doc.body).dispatchEvent(new win.KeyboardEvent("keyup", init));
   return lib.result(false, {focused: lib.focusedDescription()});
 
+  function charCode(ch) {
+    if (/^[a-z]$/i.test(ch)) return "Key" + ch.toUpperCase();
+    if (/^[0-9]$/.test(ch)) return "Digit" + ch;
+    return "";
+  }
+
+  function charKeyCode(ch) {
+    if (/^[a-z0-9]$/i.test(ch)) return ch.toUpperCase().charCodeAt(0);
+    return 0;
+  }
+
   function defaultAction(el) {
     const kind = lib.textEntry(el);
     const tag = el.localName;
-    switch (key) {
+    const plain = !has("Control") && !has("Alt") && !has("Meta");
+    if (!named || name === "Space") {
+      if (plain && kind) edit(key);
+      else if (plain && name === "Space" && isButton(el)) el.click();
+      return;
+    }
+    if (!plain) return;
+    switch (name) {
       case "Tab": {
-        const next = nextFocusable(el);
+        const next = nextFocusable(el, has("Shift") ? -1 : 1);
         if (next) next.focus();
         return;
       }
@@ -52,6 +97,10 @@ function pressKey(win, args, lib) {
       case "Delete":
         if (kind) edit("");
         return;
+      case "PageUp":
+      case "PageDown":
+        if (kind !== "multi") win.scrollBy(0, (name === "PageDown" ? 1 : -1) * win.innerHeight * 0.9);
+        return;
       case "Home":
       case "End":
       case "ArrowLeft":
@@ -61,10 +110,15 @@ function pressKey(win, args, lib) {
     }
   }
 
+  function isButton(el) {
+    const tag = el.localName;
+    return tag === "button" || (tag === "input" && /^(submit|button|reset|image|checkbox|radio)$/.test(String(el.type)));
+  }
+
   function edit(data) {
     const el = t;
     if (lib.textEntry(el) === "editable") {
-      doc.execCommand(data ? "insertText" : key === "Backspace" ? "delete" : "forwardDelete", false, data);
+      doc.execCommand(data ? "insertText" : name === "Backspace" ? "delete" : "forwardDelete", false, data);
       return;
     }
     const v = String(el.value);
@@ -75,12 +129,12 @@ function pressKey(win, args, lib) {
       e = v.length;
     }
     if (!data && s === e) {
-      if (key === "Backspace" && s > 0) s--;
-      else if (key === "Delete" && e < v.length) e++;
+      if (name === "Backspace" && s > 0) s--;
+      else if (name === "Delete" && e < v.length) e++;
     }
     lib.setValue(el, v.slice(0, s) + data + v.slice(e));
     el.setSelectionRange(s + data.length, s + data.length);
-    const inputType = data ? "insertLineBreak" : key === "Backspace" ? "deleteContentBackward" : "deleteContentForward";
+    const inputType = data === "\n" ? "insertLineBreak" : data ? "insertText" : name === "Backspace" ? "deleteContentBackward" : "deleteContentForward";
     lib.fire(el, "input", {inputType, data: data || null});
   }
 
@@ -94,13 +148,14 @@ function pressKey(win, args, lib) {
     }
     if (typeof p !== "number") return;
     const n = String(el.value).length;
-    const to = key === "Home" ? 0 : key === "End" ? n : key === "ArrowLeft" ? Math.max(0, p - 1) : Math.min(n, p + 1);
+    const to = name === "Home" ? 0 : name === "End" ? n : name === "ArrowLeft" ? Math.max(0, p - 1) : Math.min(n, p + 1);
     el.setSelectionRange(to, to);
   }
 
-  // nextFocusable approximates sequential focus navigation: positive tabindex first in
-  // ascending order, then tabindex 0 and natively focusable elements in DOM order.
-  function nextFocusable(from) {
+  // nextFocusable approximates sequential focus navigation (dir 1 forwards, -1
+  // backwards): positive tabindex first in ascending order, then tabindex 0 and
+  // natively focusable elements in DOM order.
+  function nextFocusable(from, dir) {
     const sel = 'a[href],area[href],button,input:not([type="hidden" i]),select,textarea,summary,iframe,[tabindex],[contenteditable]:not([contenteditable="false" i])';
     const list = doc.querySelectorAll(sel);
     const order = [];
@@ -117,6 +172,7 @@ function pressKey(win, args, lib) {
     });
     if (order.length === 0) return null;
     const at = order.findIndex(o => o.e === from);
-    return order[(at + 1) % order.length].e;
+    if (at < 0) return dir > 0 ? order[0].e : order[order.length - 1].e;
+    return order[(at + dir + order.length) % order.length].e;
   }
 }

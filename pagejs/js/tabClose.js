@@ -1,11 +1,18 @@
-function tabClose(args, env) {
-  // Parent process: closes the tab with args.browserId.
+async function tabClose(args, env) {
+  // Parent process: closes the tab with args.browserId, unless its page asks to confirm
+  // leaving (a beforeunload handler, after user activation): then the tab stays open and
+  // the result says kept. Its beforeunload handlers run without any prompt
+  // (asyncPermitUnload "dontUnload"), so this never blocks on a dialog; the closed tab
+  // is left out of the session store's recently-closed list.
   for (const w of env.Services.wm.getEnumerator("navigator:browser")) {
     const gb = w.gBrowser;
     if (!gb) continue;
     for (const b of gb.browsers) {
       if (b.browserId !== args.browserId) continue;
-      gb.removeTab(gb.getTabForBrowser(b));
+      const tab = gb.getTabForBrowser(b);
+      const {permitUnload} = await b.asyncPermitUnload("dontUnload");
+      if (!permitUnload) return {browserId: args.browserId, kept: true};
+      gb.removeTab(tab, {skipPermitUnload: true, skipSessionStore: true, animate: false});
       return {browserId: args.browserId};
     }
   }

@@ -7,11 +7,16 @@ function tabOpen(args, env) {
     throw {code: "invalid_argument", message: "invalid URL"};
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw {code: "invalid_argument", message: "only http and https URLs"};
-  // The window whose selected tab Firefox reports as "selected" in listTabs
-  // (getMostRecentBrowserWindow skips popup windows; getMostRecentWindow
-  // would not), so a tab opened in the foreground is the active tab.
-  const wm = env.Services.wm;
-  const w = wm.getMostRecentBrowserWindow ? wm.getMostRecentBrowserWindow() : wm.getMostRecentWindow("navigator:browser");
+  // The most recent non-private window (where the user's signed-in sessions are), else
+  // the most recent window.
+  let w = null;
+  try {
+    const {BrowserWindowTracker} = env.ChromeUtils.importESModule("resource:///modules/BrowserWindowTracker.sys.mjs");
+    w = BrowserWindowTracker.getTopWindow({private: false});
+  } catch (e) {
+    w = null;
+  }
+  if (!w) w = env.Services.wm.getMostRecentWindow("navigator:browser");
   if (!w || !w.gBrowser) throw {code: "tab_not_found", message: "no browser window"};
   const tab = w.gBrowser.addTab(url.href, {
     triggeringPrincipal: env.Services.scriptSecurityManager.createNullPrincipal({}),

@@ -1,0 +1,89 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+)
+
+// navigateHistory is navigate {history}: back, forward or reload in the
+// selected tab, through its session history in the parent process (which
+// knows whether there is an entry to go to, and its URL), with the same
+// waits and generation rules as navigate {url}.
+func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progress) (Result, error) {
+	action := *a.History
+	wait := "dom"
+	if a.Wait != nil {
+		wait = *a.Wait
+	}
+	timeout := 30 * time.Second
+	if a.TimeoutMS != nil {
+		timeout = time.Duration(*a.TimeoutMS) * time.Millisecond
+	}
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	before := pg.sel.watch.Navigations()
+	var hr pagejs.TabHistoryResult
+	if err := s.chrome(ctx, pg, pagejs.TabHistory, pagejs.TabHistoryArgs{BrowserID: pg.sel.tab.BrowserID, Action: action}, &hr); err != nil {
+		return Result{}, err
+	}
+	// Refs die with the old page state, whatever happens next.
+	s.mu.Lock()
+	if s.sel == pg.sel {
+		s.newGenerationLocked()
+		pg.sel.navs = pg.sel.watch.Navigations()
+	}
+	s.mu.Unlock()
+
+	final, title := hr.URL, ""
+	if wait != "none" {
+		wctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		var werr error
+		if hr.SameDocument {
+			werr = s.pollURL(wctx, pg, hr.URL)
+		} else {
+			state := map[string]string{"dom": "interactive", "complete": "complete"}[wait]
+			t, err := s.waitLoaded(wctx, pg, before, hr.URL, state)
+			werr = err
+			final, title = t.URL, t.Title
+		}
+		if werr != nil {
+			if ctx.Err() != nil {
+				return Result{}, ctx.Err()
+			}
+			if wctx.Err() != nil {
+				return Result{}, errorf(CodeNavigationTimeout, "the page did not become %s within %v after %s; it may still be loading (check with wait_for or snapshot_page)", wait, timeout, action)
+			}
+			return Result{}, werr
+		}
+	}
+	s.mu.Lock()
+	if s.sel == pg.sel {
+		s.syncLocked(pg.sel)
+		pg.sel.navs = pg.sel.watch.Navigations()
+	}
+	gen := s.generation
+	s.mu.Unlock()
+	verb := map[string]string{"back": "Went back", "forward": "Went forward", "reload": "Reloaded the page"}[action]
+	text := fmt.Sprintf("%s in %s to history entry %d of %d (generation %d); its URL is below.", verb, tabID(pg.sel.tab.BrowserID), hr.Index+1, hr.Count, gen)
+	if wait == "none" {
+		text = fmt.Sprintf("%s in %s: started loading history entry %d of %d (not waited for; generation %d); its URL is below.", verb, tabID(pg.sel.tab.BrowserID), hr.Index+1, hr.Count, gen)
+	}
+	st := map[string]any{"history": action, "url": pageStr(final), "generation": gen, "waited": wait, "index": hr.Index, "count": hr.Count}
+	u := newUntrusted()
+	if title != "" {
+		st["title"] = pageStr(title)
+		u.field("Page", title, 200)
+	}
+	u.field("URL", final, 500)
+	return Result{Text: text + "\n" + u.String(), Structured: st}, nil
+}

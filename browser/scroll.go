@@ -1,0 +1,175 @@
+package browser
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+)
+
+type scrollArgs struct {
+	Element   *string `json:"element"`
+	Direction *string `json:"direction"`
+	Pages     *int    `json:"pages"`
+	To        *string `json:"to"`
+}
+
+// scrollSettle is how long scroll lets the page react (lazy loading, virtual
+// lists) before measuring the container again.
+const scrollSettle = 300 * time.Millisecond
+
+// scrollMode turns the arguments into the page script's, or says what is
+// wrong with them.
+func scrollMode(a *scrollArgs) (pagejs.ScrollArgs, error) {
+	var p pagejs.ScrollArgs
+	switch {
+	case a.To != nil && (a.Direction != nil || a.Pages != nil):
+		return p, errorf(CodeInvalidArguments, "to (top or bottom) goes with neither direction nor pages")
+	case a.To != nil:
+		p.Mode, p.To, p.Direction = "to", *a.To, "down"
+		if *a.To == "top" {
+			p.Direction = "up"
+		}
+	case a.Direction != nil || a.Pages != nil:
+		p.Mode, p.Direction, p.Pages = "by", "down", 1
+		if a.Direction != nil {
+			p.Direction = *a.Direction
+		}
+		if a.Pages != nil {
+			p.Pages = *a.Pages
+		}
+	case a.Element != nil:
+		p.Mode = "into"
+	default:
+		return p, errorf(CodeInvalidArguments, "give direction (and pages), to, or an element to scroll into view")
+	}
+	return p, nil
+}
+
+func (s *Session) scroll(ctx context.Context, a *scrollArgs, _ Progress) (Result, error) {
+	args, err := scrollMode(a)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	what := "the page"
+	if a.Element != nil {
+		l, err := s.target(pg, *a.Element)
+		if err != nil {
+			return Result{}, err
+		}
+		fp := l.fp
+		args.Sel, args.FP = l.sel, &fp
+	}
+	var r pagejs.ScrollResult
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Scroll, args, &r)
+	if err != nil {
+		return Result{}, err
+	}
+	if args.Mode == "into" {
+		return s.scrolledIntoView(ctx, pg, *a.Element, &r)
+	}
+	if err := sleep(ctx, scrollSettle); err != nil {
+		return Result{}, err
+	}
+	later := r.After
+	margs := args
+	margs.Mode = "measure"
+	var m pagejs.ScrollResult
+	if _, err := s.exec(ctx, pg, readRealm, pagejs.Scroll, margs, &m); err == nil {
+		later = m.After
+	}
+	urlNow, nav := s.after(ctx, pg, r.URL)
+	u := newUntrusted()
+	if r.Container != "" {
+		what = "the scrollable container of " + *a.Element + " (named below)"
+		u.field("Container", r.Container, 80)
+	}
+	text := scrollText(what, args, &r, info, later)
+	if nav {
+		text += " The page changed (its URL is below): all refs are now stale, take a new snapshot."
+		u.field("URL", urlNow, 300)
+	}
+	if !u.empty() {
+		text += "\n" + u.String()
+	}
+	return Result{Text: text, Structured: map[string]any{
+		"container": pageStr(r.Container), "direction": args.Direction, "how": r.How, "trusted": r.Trusted,
+		"moved": r.After.Pos != r.Before.Pos, "before": r.Before, "after": r.After, "later": later,
+		"can_scroll_further": canGoOn(args.Direction, later), "url": pageStr(urlNow), "navigated": nav,
+	}}, nil
+}
+
+func canGoOn(dir string, p pagejs.ScrollPos) bool {
+	if dir == "up" || dir == "left" {
+		return p.Pos > 0
+	}
+	return p.Pos < p.Max
+}
+
+func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info execInfo, later pagejs.ScrollPos) string {
+	axis := "y"
+	if a.Direction == "left" || a.Direction == "right" {
+		axis = "x"
+	}
+	how := "by page script, not a trusted wheel"
+	if a.Mode == "to" {
+		how = "in one jump, as the Home and End keys do"
+	}
+	switch {
+	case r.How == "wheel":
+		how = "with a trusted wheel event"
+	case a.Mode == "by" && r.Hidden:
+		how += " (the tab is in the background, where Firefox runs no smooth scrolling)"
+	case info.reason != "":
+		how += " (" + info.reason + ")"
+	}
+	step := a.Direction + " " + plural(a.Pages, "page", "pages")
+	if a.Mode == "to" {
+		step = "to the " + a.To
+	}
+	var t string
+	if r.After.Pos == r.Before.Pos {
+		t = fmt.Sprintf("Could not scroll %s %s: it is already there (%s %d of %d).", what, step, axis, r.After.Pos, r.After.Max)
+	} else {
+		t = fmt.Sprintf("Scrolled %s %s %s: %s %d → %d of %d (view %d px, content %d px).",
+			what, step, how, axis, r.Before.Pos, r.After.Pos, r.After.Max, r.After.View, r.After.Size)
+	}
+	if later.Size > r.After.Size {
+		t += fmt.Sprintf(" More content loaded: it grew from %d to %d px within %d ms.", r.After.Size, later.Size, scrollSettle.Milliseconds())
+	}
+	if canGoOn(a.Direction, later) {
+		t += " It can scroll further " + a.Direction + "."
+	} else {
+		t += " It cannot scroll further that way."
+	}
+	return t
+}
+
+func (s *Session) scrolledIntoView(ctx context.Context, pg page, ref string, r *pagejs.ScrollResult) (Result, error) {
+	urlNow, nav := s.after(ctx, pg, r.URL)
+	var t string
+	switch {
+	case r.Moved:
+		t = fmt.Sprintf("Scrolled %s into view (the content moved %d px vertically, %d px horizontally).", ref, r.DY, r.DX)
+	case r.InView:
+		t = ref + " was already in view; nothing moved."
+	default:
+		t = ref + " could not be scrolled into view (nothing moved)."
+	}
+	if !r.InView && r.Moved {
+		t += " It is still outside the viewport (a fixed or clipped layout)."
+	}
+	if nav {
+		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot.\n" + marked("URL", urlNow, 300)
+	}
+	return Result{Text: t, Structured: map[string]any{"element": ref, "moved": r.Moved, "in_view": r.InView, "url": pageStr(urlNow), "navigated": nav}}, nil
+}

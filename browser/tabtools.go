@@ -1,0 +1,262 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+)
+
+// Tabs this server opened: new_tab's, and those an agent's click opened.
+// Only these may be closed with close_tab; every other tab is the user's,
+// and closing it could lose their unsaved work. The set lives as long as
+// the connection: after a reconnect (Firefox may have restarted and reused
+// the numbers) every tab counts as the user's again.
+
+// markOpened records tabs this server opened.
+func (s *Session) markOpened(ids ...int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opened == nil {
+		s.opened = map[int64]bool{}
+	}
+	for _, id := range ids {
+		s.opened[id] = true
+	}
+}
+
+func (s *Session) isOpened(id int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opened[id]
+}
+
+type newTabArgs struct {
+	URL    string `json:"url"`
+	Select *bool  `json:"select"`
+}
+
+// newTabLoad bounds how long new_tab waits for the page to complete; a
+// slower page is reported as still loading, not as a failure.
+const newTabLoad = 10 * time.Second
+
+func (s *Session) newTab(ctx context.Context, a *newTabArgs, _ Progress) (Result, error) {
+	u, err := checkURL(a.URL)
+	if err != nil {
+		return Result{}, err
+	}
+	selectIt := a.Select == nil || *a.Select
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	c, err := s.conn(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	// In the background of its window: the user's own tab stays in front
+	// and keeps the keyboard, and no window is raised.
+	var tr pagejs.TabResult
+	if err := s.chrome(ctx, page{c: c}, pagejs.TabOpen, pagejs.TabOpenArgs{URL: u.String(), Background: true}, &tr); err != nil {
+		return Result{}, err
+	}
+	s.markOpened(tr.BrowserID)
+	id := tabID(tr.BrowserID)
+	tab, err := waitListed(ctx, c, tr.BrowserID)
+	if err != nil {
+		return Result{}, fmt.Errorf("new tab %s: %w", id, err)
+	}
+	w, err := c.WatchTab(ctx, tab)
+	if err != nil {
+		return Result{}, err
+	}
+	t, state, err := waitNewTab(ctx, w)
+	if err != nil {
+		w.Close()
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		return Result{}, err
+	}
+	st := map[string]any{"tab_id": id, "url": pageStr(t.URL), "title": pageStr(t.Title), "ready_state": state, "selected": selectIt}
+	text := "Opened " + id
+	if selectIt {
+		st["generation"] = s.replaceSelection(tab, w)
+		text += fmt.Sprintf(" and selected it (generation %d)", st["generation"])
+	} else {
+		w.Close()
+		text += " (not selected: page tools still act on the previously selected tab)"
+	}
+	if state != "complete" {
+		text += "; it is still loading (" + state + ")"
+	}
+	b := newUntrusted()
+	b.field("Page", t.Title, 200)
+	b.field("URL", t.URL, 500)
+	return Result{Text: text + ".\n" + b.String(), Structured: st}, nil
+}
+
+// waitListed waits (bounded) until the root actor lists a tab that was
+// just opened.
+func waitListed(ctx context.Context, c *rdp.Client, browserID int64) (rdp.Tab, error) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		tab, err := c.GetTab(ctx, browserID)
+		if err == nil || !errors.Is(err, rdp.ErrTabClosed) || time.Now().After(deadline) {
+			return tab, err
+		}
+		if err := sleep(ctx, 15*time.Millisecond); err != nil {
+			return rdp.Tab{}, err
+		}
+	}
+}
+
+// waitNewTab waits until a new tab has left its initial about:blank and its
+// document is complete, at most newTabLoad; then it reports where it is.
+func waitNewTab(ctx context.Context, w *rdp.TabWatch) (rdp.Target, string, error) {
+	wctx, cancel := context.WithTimeout(ctx, newTabLoad)
+	defer cancel()
+	for {
+		before := w.Navigations()
+		t, err := w.WaitReady(wctx, "complete")
+		if err == nil && t.URL != "about:blank" {
+			return t, "complete", nil
+		}
+		if err == nil {
+			err = waitNavigated(wctx, w, before)
+		}
+		if err != nil {
+			if ctx.Err() != nil || wctx.Err() == nil {
+				return rdp.Target{}, "", err
+			}
+			break
+		}
+	}
+	cctx, ccancel := context.WithTimeout(ctx, 2*time.Second)
+	defer ccancel()
+	t, err := w.Current(cctx)
+	if err != nil || t.URL == "about:blank" {
+		return rdp.Target{}, "", errorf(CodeNavigationTimeout, "the new tab did not start showing the page within %v; it stays open (close_tab can close it)", newTabLoad)
+	}
+	return t, w.ReadyState(), nil
+}
+
+// replaceSelection makes tab (watched by w) the selected tab and starts a
+// new generation, which it returns.
+func (s *Session) replaceSelection(tab rdp.Tab, w *rdp.TabWatch) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sel != nil && s.sel.watch != nil {
+		s.sel.watch.Close()
+	}
+	s.sel = &selection{tab: tab, watch: w, navs: w.Navigations()}
+	s.newGenerationLocked()
+	return s.generation
+}
+
+type closeTabArgs struct {
+	TabID string `json:"tab_id"`
+}
+
+func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (Result, error) {
+	id, ok := parseTabID(a.TabID)
+	if !ok {
+		return Result{}, errorf(CodeInvalidArguments, "%q is not a tab_id; tab ids look like tab-12 and come from list_tabs or new_tab", truncate(a.TabID, 40))
+	}
+	if err := s.lock(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.unlock()
+	c, err := s.conn(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	if _, err := c.GetTab(ctx, id); err != nil {
+		if errors.Is(err, rdp.ErrTabClosed) {
+			return Result{}, errorf(CodeTabNotFound, "no open tab has tab_id %s; call list_tabs", tabID(id))
+		}
+		return Result{}, err
+	}
+	if !s.isOpened(id) {
+		return Result{}, errorf(CodeTabNotOwned, "%s is one of the user's tabs: close_tab closes only tabs this server opened (with new_tab, or by a click), because closing a user's tab can lose their unsaved work", tabID(id))
+	}
+	var tr pagejs.TabResult
+	if err := s.chrome(ctx, page{c: c}, pagejs.TabClose, pagejs.TabArgs{BrowserID: id}, &tr); err != nil {
+		return Result{}, err
+	}
+	if tr.Kept {
+		return Result{}, errorf(CodeCloseBlocked, "%s was not closed: its page asks to confirm leaving (a beforeunload handler), so it may hold unsaved input; it stays open for the user", tabID(id))
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		_, err := c.GetTab(ctx, id)
+		if errors.Is(err, rdp.ErrTabClosed) {
+			break
+		}
+		if err != nil && !errors.Is(err, rdp.ErrTabClosed) {
+			return Result{}, err
+		}
+		if time.Now().After(deadline) {
+			return Result{}, errorf(CodeTabNotFound, "%s was asked to close but is still listed after 3 s", tabID(id))
+		}
+		if err := sleep(ctx, 20*time.Millisecond); err != nil {
+			return Result{}, err
+		}
+	}
+	s.mu.Lock()
+	delete(s.opened, id)
+	wasSelected := s.sel != nil && s.sel.tab.BrowserID == id
+	if wasSelected {
+		if s.sel.watch != nil {
+			s.sel.watch.Close()
+		}
+		s.sel = nil
+		s.newGenerationLocked()
+	}
+	s.mu.Unlock()
+	text := "Closed " + tabID(id) + "."
+	if wasSelected {
+		text += " It was the selected tab: no tab is selected now (use list_tabs and select_tab)."
+	}
+	return Result{Text: text, Structured: map[string]any{"tab_id": tabID(id), "closed": true, "was_selected": wasSelected}}, nil
+}
+
+// openers returns the tabs the selected tab has opened so far and the
+// highest browserId open, or ok == false when Firefox could not say.
+func (s *Session) openers(ctx context.Context, pg page) (r pagejs.TabOpenersResult, ok bool) {
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := s.chrome(cctx, pg, pagejs.TabOpeners, pagejs.TabArgs{BrowserID: pg.sel.tab.BrowserID}, &r); err != nil {
+		s.log.Info("cannot tell which tabs the page opened", "error", err)
+		return r, false
+	}
+	return r, true
+}
+
+// clickOpened returns the tabs the selected tab opened since before (a
+// result of openers), and records them as opened by this server.
+func (s *Session) clickOpened(ctx context.Context, pg page, before pagejs.TabOpenersResult, known bool) []string {
+	if !known {
+		return nil
+	}
+	after, ok := s.openers(ctx, pg)
+	if !ok {
+		return nil
+	}
+	var ids []int64
+	for _, id := range after.Opened {
+		if id > before.MaxID && !slices.Contains(before.Opened, id) {
+			ids = append(ids, id)
+		}
+	}
+	s.markOpened(ids...)
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = tabID(id)
+	}
+	return out
+}

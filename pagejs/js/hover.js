@@ -1,0 +1,30 @@
+function hover(win, args, lib) {
+  // Moves the pointer onto the element the snapshot saw. Isolated realm: a trusted mouse
+  // move at a point hit-testing gives to the element (Window.synthesizeMouseEvent),
+  // so Firefox itself fires pointerover/enter, mouseover/enter and mousemove, the previously
+  // hovered element gets its leave events, and CSS :hover applies. Page realm: synthetic
+  // over/enter/move events (no leave events for the previous element; :hover does not apply).
+  const el = lib.target(args);
+  if (!lib.visible(el)) lib.fail("element_not_interactable", "the element is not visible");
+  const p = lib.hitPoint(el);
+  if (p.covered) lib.fail("element_not_interactable", "another element covers it at every point tried");
+  const move = lib.mouse();
+  if (move) {
+    move("mousemove", p.x, p.y, 0);
+    return lib.result(true, {hovered: el.matches(":hover")});
+  }
+  const base = {bubbles: true, cancelable: true, composed: true, view: win, clientX: p.x, clientY: p.y};
+  const ev = (C, type, extra) => new win[C](type, Object.assign({}, base, extra || {}));
+  const ptr = {pointerId: 1, pointerType: "mouse", isPrimary: true};
+  // enter events go to the element and each ancestor, outermost first, as when the
+  // pointer comes from outside the page.
+  const chain = [];
+  for (let n = el; n && n.nodeType === 1; n = n.parentNode || n.host) chain.unshift(n);
+  el.dispatchEvent(ev("PointerEvent", "pointerover", ptr));
+  for (const n of chain) n.dispatchEvent(ev("PointerEvent", "pointerenter", Object.assign({}, ptr, {bubbles: false})));
+  el.dispatchEvent(ev("MouseEvent", "mouseover"));
+  for (const n of chain) n.dispatchEvent(ev("MouseEvent", "mouseenter", {bubbles: false}));
+  el.dispatchEvent(ev("PointerEvent", "pointermove", ptr));
+  el.dispatchEvent(ev("MouseEvent", "mousemove"));
+  return lib.result(false, {hovered: false});
+}
