@@ -56,6 +56,7 @@ func goldenCases() []goldenCase {
 		page(TypeText, typ), iso(TypeText, typ),
 		page(PressKey, key), iso(PressKey, key),
 		page(WaitFor, wait), iso(WaitFor, wait),
+		page(Settle, SettleArgs{QuietMS: 40, CapMS: 250}), iso(Settle, SettleArgs{QuietMS: 40, CapMS: 250}),
 		page(PageInfo, nil), iso(PageInfo, nil),
 		page(UploadBegin, begin), iso(UploadBegin, begin),
 		page(UploadChunk, chunk), iso(UploadChunk, chunk),
@@ -90,6 +91,9 @@ func build(s Script, realm realms, args any) (string, error) {
 // wrapper and the arguments; the sources are checked by TestScriptFiles and node.
 func abbreviate(out string, s Script) string {
 	out = strings.ReplaceAll(out, libSrc, "«lib.js»")
+	if s.keep != "" {
+		out = strings.ReplaceAll(out, s.keep, "«"+s.name+"Keep.js»")
+	}
 	return strings.ReplaceAll(out, s.src, "«"+s.name+".js»")
 }
 
@@ -211,6 +215,9 @@ func TestScriptFiles(t *testing.T) {
 	used := map[string]bool{"lib": true}
 	for _, s := range Scripts() {
 		used[s.name] = true
+		if s.keep != "" {
+			used[s.name+"Keep"] = true
+		}
 	}
 	for _, e := range entries {
 		name := strings.TrimSuffix(e.Name(), ".js")

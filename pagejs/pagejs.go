@@ -131,8 +131,9 @@ type Script struct {
 	name   string
 	src    string
 	realms realms
-	noLib  bool // the wrapper omits lib.js (keeps per-chunk upload evaluations tiny)
-	anyWin bool // isolated: run even when the inner window is gone (win is null)
+	keep   string // resident only: js/<name>Keep.js, made once per resident and passed as env.keep
+	noLib  bool   // the wrapper omits lib.js (keeps per-chunk upload evaluations tiny)
+	anyWin bool   // isolated: run even when the inner window is gone (win is null)
 }
 
 var libSrc = mustRead("lib")
@@ -140,7 +141,9 @@ var libSrc = mustRead("lib")
 // Page scripts (both realms unless noted).
 var (
 	// Snapshot lists the visible actionable elements; args SnapshotArgs, result SnapshotResult.
-	Snapshot = pageScript("snapshot")
+	// Its resident keeps what it issued last (js/snapshotKeep.js) and answers {same} when
+	// nothing could have changed it.
+	Snapshot = Script{name: "snapshot", src: mustRead("snapshot"), realms: realmPage | realmIsolated, keep: mustRead("snapshotKeep")}
 	// Describe re-resolves one element and returns its fields; args DescribeArgs, result Element.
 	Describe = pageScript("describe")
 	// Click clicks a verified element; args ClickArgs, result ActionResult.
@@ -153,6 +156,9 @@ var (
 	PressKey = pageScript("pressKey")
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
+	// Settle waits until the page's DOM and requests are quiet, capped; args SettleArgs,
+	// result SettleResult.
+	Settle = pageScript("settle")
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
 	PageInfo = Script{name: "pageInfo", src: mustRead("pageInfo"), realms: realmPage | realmIsolated, noLib: true}
 	// UploadBegin checks the target and creates the staging; args UploadBeginArgs, result UploadBeginResult.
@@ -187,7 +193,7 @@ var (
 
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
-	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo,
+	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, Settle, PageInfo,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, UploadSink}
 }
@@ -256,9 +262,10 @@ const (
 	// A resident script is one function created in the page realm, strict so that a
 	// page function it calls cannot reach it through Function.prototype.caller. It takes
 	// (win, args); a fresh lib is made per call, so nothing but compiled code is kept.
-	residentHead = `(function () { "use strict"; `
-	residentBody = `return async function (win, args) { try { const env = {realm: "page"}; `
-	residentTail = ` }; })()`
+	residentHead     = `(function () { "use strict"; `
+	residentBody     = `return async function (win, args) { try { const env = {realm: "page"}; `
+	residentBodyKeep = `return async function (win, args) { try { const env = {realm: "page", keep}; `
+	residentTail     = ` }; })()`
 	// The call: _self is bound to the resident (rdp.EvalOptions.Self). When it is not
 	// (the actor is gone), _self is whatever the page named so, if anything: the page
 	// realm's results are the page's word anyway (see browser's snapshot), and an
@@ -364,7 +371,14 @@ func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string 
 		b.WriteString(`const f = (`)
 		b.WriteString(s.src)
 		b.WriteString(`); `)
-		b.WriteString(residentBody)
+		if s.keep != "" {
+			b.WriteString(`const keep = (`)
+			b.WriteString(s.keep)
+			b.WriteString(`)(); `)
+			b.WriteString(residentBodyKeep)
+		} else {
+			b.WriteString(residentBody)
+		}
 		b.WriteString(`return JSON.stringify({ok: true, value: await f(win, args, `)
 		if s.noLib {
 			b.WriteString(`null`)

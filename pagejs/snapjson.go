@@ -257,6 +257,10 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 			out.TruncatedElements, err = r.integer()
 		case "textTotal":
 			out.TextTotal, err = r.integer()
+		case "seq":
+			out.Seq, err = r.integer()
+		case "same":
+			out.Same, err = r.integer()
 		case "rows":
 			out.Elements, err = r.rows()
 		case "z":
@@ -281,7 +285,7 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 
 // foldKey maps a key to the field it names, ignoring case as encoding/json does.
 func foldKey(k string) string {
-	for _, f := range [...]string{"title", "url", "text", "total", "truncatedElements", "textTotal", "rows", "z"} {
+	for _, f := range [...]string{"title", "url", "text", "total", "truncatedElements", "textTotal", "seq", "same", "rows", "z"} {
 		if k == f || strings.EqualFold(k, f) {
 			return f
 		}

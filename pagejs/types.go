@@ -160,6 +160,10 @@ type SnapshotArgs struct {
 	MaxElements    int  `json:"maxElements"`
 	MaxTextChars   int  `json:"maxTextChars"`
 	IncludeAllText bool `json:"includeAllText"`
+	// Have names the result (SnapshotResult.Seq) the caller holds from this document's
+	// resident; the resident answers SnapshotResult.Same instead of walking when that
+	// result is still what a walk would return (js/snapshotKeep.js). 0: always walk.
+	Have int `json:"have,omitempty"`
 }
 
 // SnapshotResult is Snapshot's value. Text and TextTotal (the length, in UTF-16 units,
@@ -173,6 +177,10 @@ type SnapshotResult struct {
 	TruncatedElements int       `json:"truncatedElements"`
 	Text              *string   `json:"text,omitempty"`
 	TextTotal         int       `json:"textTotal"`
+	// Seq numbers a resident's result (0: not from a resident); Same, when not 0, says
+	// that the result numbered Same is still current, and nothing else is set.
+	Seq  int `json:"seq,omitempty"`
+	Same int `json:"same,omitempty"`
 }
 
 // UnmarshalJSON decodes Snapshot's compact rows (see js/snapshot.js) into Elements,
@@ -350,6 +358,23 @@ type WaitForArgs struct {
 // WaitForResult is WaitFor's value.
 type WaitForResult struct {
 	Met bool `json:"met"`
+}
+
+// SettleArgs are Settle's arguments: quiet for QuietMS in a row, waiting CapMS at most.
+type SettleArgs struct {
+	QuietMS int `json:"quietMs"`
+	CapMS   int `json:"capMs"`
+}
+
+// SettleResult is Settle's value. Quiet is false when the cap ended the wait; Pending
+// counts the document's requests still in flight then; Requests says whether requests
+// in flight could be seen at all (the isolated realm's load group).
+type SettleResult struct {
+	Quiet     bool `json:"quiet"`
+	WaitedMS  int  `json:"waitedMs"`
+	Mutations int  `json:"mutations"`
+	Pending   int  `json:"pending"`
+	Requests  bool `json:"requests"`
 }
 
 // PageInfoResult is PageInfo's value.

@@ -1,6 +1,10 @@
-async function snapshot(win, args, lib) {
+async function snapshot(win, args, lib, env) {
   // Visible actionable elements in DOM order (open shadow roots after their host),
   // hidden file inputs included; optionally the page's visible text.
+  // A resident (env.keep, js/snapshotKeep.js) answers {same: seq} when the result it
+  // issued as seq (args.have) is still what this walk would return.
+  const keep = env && env.keep;
+  if (keep && keep.begin(win, args)) return {same: keep.seq()};
   const maxElements = Number.isInteger(args.maxElements) && args.maxElements >= 0 ? args.maxElements : 500;
   const maxText = Number.isInteger(args.maxTextChars) && args.maxTextChars >= 0 ? args.maxTextChars : 20000;
   const doc = win.document;
@@ -33,6 +37,7 @@ async function snapshot(win, args, lib) {
     truncatedElements: all.length - n,
     rows,
   };
+  if (keep) out.seq = keep.seq();
   if (args.includeAllText) {
     const body = doc.body || doc.documentElement;
     const text = body ? lib.collapse(body.innerText) : "";
