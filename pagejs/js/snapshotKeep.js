@@ -15,13 +15,29 @@ function snapshotKeep() {
   };
   const EVENTS = ["input", "change", "reset", "submit", "focusin", "focusout", "mouseover", "mouseout",
     "transitionrun", "transitionend", "transitioncancel", "animationstart", "animationend",
-    "animationiteration", "animationcancel", "toggle", "load", "error", "resize", "pageshow",
+    "animationiteration", "animationcancel", "beforetoggle", "toggle", "load", "error", "resize", "pageshow",
     "hashchange", "popstate", "fullscreenchange"];
   const OPTS = {subtree: true, childList: true, attributes: true, characterData: true};
   const LISTEN = {capture: true, passive: true};
 
   function listen(target) {
     for (let i = 0; i < EVENTS.length; i++) target.addEventListener(EVENTS[i], mark, LISTEN);
+  }
+
+  // sheetsOf adds each sheet's rule count and disabled flag: a sheet changed through the
+  // CSSOM (insertRule, replaceSync, disabled) makes no mutation.
+  function sheetsOf(sheets, parts) {
+    if (!sheets) return;
+    parts.push("n" + sheets.length);
+    for (let i = 0; i < sheets.length; i++) {
+      let n = -1;
+      try {
+        n = sheets[i].cssRules.length;
+      } catch (e) {
+        n = -1; // a cross-origin sheet: its rules cannot be read, nor changed from here
+      }
+      parts.push("r" + n + (sheets[i].disabled ? "d" : ""));
+    }
   }
 
   // scan lists the open shadow roots (shadow-including tree order) and a signature of
@@ -49,23 +65,13 @@ function snapshotKeep() {
           for (let k = 0; k < o.length; k++) s += o[k].selected ? "1" : "0";
           parts.push(s);
         } else if (tag === "input") {
-          parts.push((el.checked ? "c" : "") + (el.indeterminate ? "m" : "") + String(el.value));
+          parts.push((el.checked ? "1" : "0") + (el.indeterminate ? "1" : "0") + String(el.value));
         } else {
           parts.push(String(el.value));
         }
       }
-      const adopted = trees[t].adoptedStyleSheets;
-      parts.push("a" + (adopted ? adopted.length : 0));
-    }
-    const sheets = doc.styleSheets;
-    for (let i = 0; i < sheets.length; i++) {
-      let n = -1;
-      try {
-        n = sheets[i].cssRules.length;
-      } catch (e) {
-        n = -1; // a cross-origin sheet: its rules cannot change without a mutation here
-      }
-      parts.push("r" + n + (sheets[i].disabled ? "d" : ""));
+      sheetsOf(trees[t].styleSheets, parts);
+      sheetsOf(trees[t].adoptedStyleSheets, parts);
     }
     return {roots, sig: roots.length + "\u0000" + parts.join("\u0000")};
   }
