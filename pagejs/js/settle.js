@@ -2,8 +2,9 @@ async function settle(win, args, lib, env) {
   // Waits until the page is quiet: no DOM mutation (document and its open shadow roots)
   // and none of the document's own requests in flight for args.quietMs in a row, or
   // args.capMs at most. Requests: in the isolated realm the document's load group
-  // (fetch, XHR, images, scripts, frames of this document; activeCount), which the page
-  // cannot see or fake; in the page realm only completions are visible (resource timing
+  // (fetch, XHR, images, scripts of this document: its requests still pending, counted
+  // one by one, since fetch and XHR are background requests that activeCount leaves
+  // out), which the page cannot see or fake; in the page realm only completions are visible (resource timing
   // entries), so a request still in flight counts as quiet there.
   const doc = win.document;
   const quiet = Number.isInteger(args.quietMs) && args.quietMs > 0 ? args.quietMs : 50;
@@ -36,7 +37,11 @@ async function settle(win, args, lib, env) {
   const requests = () => {
     if (group) {
       try {
-        return group.activeCount;
+        let n = 0;
+        for (const r of group.requests) {
+          if (r.isPending()) n++;
+        }
+        return n;
       } catch (e) {
         group = null;
       }
