@@ -60,6 +60,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 					e := &r.Elements[i]
 					refs[i] = s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum()})
 				}
+				s.rememberLocked(pg.sel, gen, &r) // the agent's view, for the next delta
 			}
 			s.mu.Unlock()
 		}
@@ -125,7 +126,7 @@ func (s *Session) snapshot(ctx context.Context, pg page, args pagejs.SnapshotArg
 	if s.opts.ReadInIsolatedRealm {
 		kind = readRealm
 	}
-	_, err := s.exec(ctx, pg, kind, pagejs.Snapshot, args, &r)
+	err := s.execSnapshot(ctx, pg, kind, args, &r)
 	if kind == pageRealm && !s.opts.PageRealmOnly && ctx.Err() == nil && (err != nil || r.Elements == nil || r.URL == "") {
 		if e, ok := AsError(err); !ok || e.Code == CodePageScriptFailed || e.Code == CodeInvalidSelector {
 			s.log.Info("page-realm snapshot unusable; reading through the isolated realm", "error", err)
@@ -247,10 +248,15 @@ func trustNote(trusted bool, info execInfo) string {
 	return "synthetic page-script event, not trusted"
 }
 
-func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool) string {
+func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool, obs *observation) string {
 	t := fmt.Sprintf("%s %s (%s).", verb, ref, trustNote(trusted, info))
 	if navigated {
-		t += " The page changed to " + quote(urlNow, 300) + " (page text): all refs are now stale, take a new snapshot."
+		t += " The page changed to " + quote(urlNow, 300) + " (page text): all earlier refs are now stale"
+		if obs != nil {
+			t += "; the new page's elements follow."
+		} else {
+			t += ", take a new snapshot."
+		}
 	}
 	return t
 }
@@ -258,6 +264,7 @@ func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlN
 type clickArgs struct {
 	Element     string `json:"element"`
 	WaitAfterMS *int   `json:"wait_after_ms"`
+	Observe     *bool  `json:"observe"`
 }
 
 func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, error) {
@@ -271,24 +278,27 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	wait := 250
+	wait := defaultSettleCap
 	if a.WaitAfterMS != nil {
-		wait = *a.WaitAfterMS
+		wait = time.Duration(*a.WaitAfterMS) * time.Millisecond
 	}
-	if err := sleep(ctx, time.Duration(wait)*time.Millisecond); err != nil {
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, wait, observing(a.Observe))
+	if err != nil {
 		return Result{}, err
 	}
-	urlNow, nav := s.after(ctx, pg, r.URL)
-	return Result{
-		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav),
+	res := Result{
+		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, obs),
 		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "url": urlNow, "navigated": nav},
-	}, nil
+	}
+	obs.add(&res)
+	return res, nil
 }
 
 type fillArgs struct {
 	Element string `json:"element"`
 	Value   string `json:"value"`
 	Submit  *bool  `json:"submit"`
+	Observe *bool  `json:"observe"`
 }
 
 func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, error) {
@@ -304,31 +314,34 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 		return Result{}, err
 	}
 	urlNow, nav := r.URL, false
-	if submit {
-		if err := sleep(ctx, 250*time.Millisecond); err != nil {
+	var obs *observation
+	if submit || observing(a.Observe) {
+		if urlNow, nav, obs, err = s.endAction(ctx, pg, r.URL, defaultSettleCap, observing(a.Observe)); err != nil {
 			return Result{}, err
 		}
-		urlNow, nav = s.after(ctx, pg, r.URL)
 	}
 	verb := "Filled"
 	if submit {
 		verb = "Filled and submitted the form of"
 	}
 	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": urlNow, "navigated": nav}
-	text := s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav)
+	text := s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav, obs)
 	if r.Value != nil {
 		st["value"] = *r.Value
 		if *r.Value != a.Value {
 			text += " The field now holds " + quote(*r.Value, 200) + " (the page changed or limited the value)."
 		}
 	}
-	return Result{Text: text, Structured: st}, nil
+	res := Result{Text: text, Structured: st}
+	obs.add(&res)
+	return res, nil
 }
 
 type typeTextArgs struct {
 	Element string `json:"element"`
 	Text    string `json:"text"`
 	DelayMS *int   `json:"delay_ms"`
+	Observe *bool  `json:"observe"`
 }
 
 // typeChunk is how many characters one evaluation types when there is no
@@ -368,16 +381,26 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 		}
 		p.Report(float64(min(i+size, len(runes))), float64(len(runes)), "typing")
 	}
-	urlNow, nav := s.after(ctx, pg, r.URL)
-	return Result{
-		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav),
+	limit := time.Duration(0)
+	if observing(a.Observe) {
+		limit = defaultSettleCap
+	}
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, limit, observing(a.Observe))
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{
+		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav, obs),
 		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": urlNow, "navigated": nav},
-	}, nil
+	}
+	obs.add(&res)
+	return res, nil
 }
 
 type pressKeyArgs struct {
 	Key     string  `json:"key"`
 	Element *string `json:"element"`
+	Observe *bool   `json:"observe"`
 }
 
 func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Result, error) {
@@ -405,21 +428,24 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	if err := sleep(ctx, 100*time.Millisecond); err != nil {
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, observing(a.Observe))
+	if err != nil {
 		return Result{}, err
 	}
-	urlNow, nav := s.after(ctx, pg, r.URL)
-	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav)
+	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav, obs)
 	if r.Focused != "" && !nav {
 		text += " Focus: " + quote(r.Focused, 120) + " (page text)."
 	}
-	return Result{Text: text, Structured: map[string]any{"key": a.Key, "trusted": r.Trusted, "focused": r.Focused, "url": urlNow, "navigated": nav}}, nil
+	res := Result{Text: text, Structured: map[string]any{"key": a.Key, "trusted": r.Trusted, "focused": r.Focused, "url": urlNow, "navigated": nav}}
+	obs.add(&res)
+	return res, nil
 }
 
 type navigateArgs struct {
 	URL       string  `json:"url"`
 	Wait      *string `json:"wait"`
 	TimeoutMS *int    `json:"timeout_ms"`
+	Observe   *bool   `json:"observe"`
 }
 
 // checkURL accepts only absolute http(s) URLs without credentials.
@@ -529,7 +555,13 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, _ Progress) (Re
 	if title != "" {
 		st["title"] = title
 	}
-	return Result{Text: text, Structured: st}, nil
+	res := Result{Text: text, Structured: st}
+	if wait != "none" && observing(a.Observe) {
+		_, serr := s.settle(ctx, pg, defaultSettleCap)
+		obs := s.observe(ctx, pg, observeOpts{navigated: true}, serr)
+		obs.add(&res)
+	}
+	return res, nil
 }
 
 // sameDocument reports whether going to u from current only changes the
@@ -602,6 +634,7 @@ type waitForArgs struct {
 	State       *string `json:"state"`
 	TimeoutMS   *int    `json:"timeout_ms"`
 	PollMS      *int    `json:"poll_ms"`
+	Observe     *bool   `json:"observe"`
 }
 
 func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Result, error) {
@@ -663,10 +696,19 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 		} else if r.Met {
 			elapsed := time.Since(start)
 			s.sync(pg.sel)
-			return Result{
+			res := Result{
 				Text:       fmt.Sprintf("Condition met after %d ms: %s is %s.", elapsed.Milliseconds(), what, state),
 				Structured: map[string]any{"met": true, "elapsed_ms": elapsed.Milliseconds(), "polls": polls},
-			}, nil
+			}
+			if observing(a.Observe) {
+				var match func(*pagejs.Element) bool
+				if state == "present" {
+					match = waitMatch(args.Text, r.Matched)
+				}
+				obs := s.observe(ctx, pg, observeOpts{match: match}, nil)
+				obs.add(&res)
+			}
+			return res, nil
 		}
 		if !time.Now().Before(deadline) {
 			return Result{}, errorf(CodeWaitTimeout, "%s was not %s within %d ms (%s)", what, state, timeout.Milliseconds(), plural(polls, "check", "checks"))

@@ -79,6 +79,12 @@ type selection struct {
 	// console is residentConsole. Guarded by Session.mu.
 	residentConsole string
 	residents       map[string]string
+	// kept is the last result of the snapshot resident of residentConsole,
+	// which the resident may answer {same} to (see Session.snapshot); view
+	// is the agent's last view of the document (observe.go). Guarded by
+	// Session.mu.
+	kept keptSnapshot
+	view *pageView
 }
 
 // New makes a session. It does not connect: tools/list and browser_status

@@ -358,6 +358,9 @@ type WaitForArgs struct {
 // WaitForResult is WaitFor's value.
 type WaitForResult struct {
 	Met bool `json:"met"`
+	// Matched: the selectors (as in Element.Sel) of the first elements a met selector
+	// condition matched (state present).
+	Matched []Sel `json:"matched,omitempty"`
 }
 
 // SettleArgs are Settle's arguments: quiet for QuietMS in a row, waiting CapMS at most.

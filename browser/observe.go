@@ -1,0 +1,387 @@
+package browser
+
+// Act and observe. After an action the page is given time to react, judged by
+// watching it rather than by a fixed sleep (settle), and the answer ends with
+// what changed among the actionable elements since the agent's last view of
+// the page (the delta): elements that appeared, changed (value, checked,
+// selected, expanded, disabled, …) or went away, as snapshot lines with refs
+// from the same table as snapshot_page, plus a line for a dialog or a
+// navigation. wait_for answers the same way once its condition holds.
+//
+// The agent's last view is the last reading the server took of the document
+// for it (snapshot_page, a delta, a wait_for answer), elements left out of a
+// truncated answer included. A delta says so when it cannot tell what
+// changed: no earlier view in this generation, a walk cut at the element
+// limit, a page that could not be read. Its lines are page content (the walk
+// runs in the page realm) and go between the untrusted markers; "no change"
+// is the page's own account too, and is worded so.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+)
+
+const (
+	// settleQuiet is how long the page must be quiet (no DOM mutation, none of
+	// its own requests in flight) for an action to count as settled. Chosen by
+	// measurement (README "Act and observe"): frameworks render a click's
+	// result within one or two frames, and a shorter window adds a delta per
+	// render step for an answer that is not shorter.
+	settleQuiet = 40 * time.Millisecond
+	// defaultSettleCap is the longest an action waits for the page by default
+	// (click's wait_after_ms default).
+	defaultSettleCap = 250 * time.Millisecond
+	// deltaLines bounds the element lines of one delta.
+	deltaLines = 30
+	// matchLines bounds the matching elements wait_for lists.
+	matchLines = 10
+)
+
+// pageView is the agent's last view of the selected document: the elements
+// of the last walk, by refKey.
+type pageView struct {
+	generation uint64
+	keys       []string // document order
+	byKey      map[string]viewEntry
+	complete   bool // the walk saw every element (not cut at the limit)
+}
+
+type viewEntry struct {
+	e    *pagejs.Element
+	body string // the element's snapshot line without its ref
+}
+
+// lineBody is an element's snapshot line without "[ref] ".
+func lineBody(e *pagejs.Element) string {
+	return strings.TrimPrefix(elementLine("", e), "[] ")
+}
+
+// newView makes the view of a walk; keys are refKeys.
+func newView(gen uint64, r *pagejs.SnapshotResult, keys []string) *pageView {
+	v := &pageView{generation: gen, keys: keys, byKey: make(map[string]viewEntry, len(keys)), complete: len(r.Elements) >= r.Total}
+	for i := range r.Elements {
+		v.byKey[keys[i]] = viewEntry{e: &r.Elements[i], body: lineBody(&r.Elements[i])}
+	}
+	return v
+}
+
+// remember records a snapshot_page walk as the agent's view (caller holds s.mu).
+func (s *Session) rememberLocked(sel *selection, gen uint64, r *pagejs.SnapshotResult) {
+	keys := make([]string, len(r.Elements))
+	for i := range r.Elements {
+		e := &r.Elements[i]
+		keys[i] = refKey(e.Sel, e.FP.Sum())
+	}
+	sel.view = newView(gen, r, keys)
+}
+
+// settle waits until the page is quiet, at most limit (nothing when 0). It
+// returns a dialog_open error when the page opened a dialog meanwhile; other
+// failures only shorten the wait (logged).
+func (s *Session) settle(ctx context.Context, pg page, limit time.Duration) (pagejs.SettleResult, error) {
+	var r pagejs.SettleResult
+	if limit <= 0 {
+		return r, ctx.Err()
+	}
+	sctx, cancel := context.WithTimeout(ctx, limit+2*time.Second)
+	defer cancel()
+	args := pagejs.SettleArgs{QuietMS: int(settleQuiet.Milliseconds()), CapMS: int(limit.Milliseconds())}
+	if _, err := s.exec(sctx, pg, actionRealm, pagejs.Settle, args, &r); err != nil {
+		if ctx.Err() != nil {
+			return r, ctx.Err()
+		}
+		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
+			return r, err
+		}
+		s.log.Debug("settle failed; observing the page as it is", "error", err)
+	}
+	return r, nil
+}
+
+// observation is what an answer says about the page after an action or a
+// met wait: text to append and a structured summary.
+type observation struct {
+	text string
+	st   map[string]any
+}
+
+func (o *observation) add(res *Result) {
+	if o == nil {
+		return
+	}
+	if o.text != "" {
+		res.Text += "\n" + o.text
+	}
+	if m, ok := res.Structured.(map[string]any); ok && o.st != nil {
+		m["changes"] = o.st
+	}
+}
+
+// unknownChange is the observation when the page could not be read.
+func unknownChange(why string) observation {
+	return observation{text: "Could not tell what changed: " + why + ".", st: map[string]any{"known": false, "reason": why}}
+}
+
+// observeOpts say what an observation is for.
+type observeOpts struct {
+	navigated bool
+	// match, when set, picks the elements a met wait_for condition names.
+	match func(e *pagejs.Element) bool
+}
+
+// observe reads the page, compares it with the agent's last view, issues
+// refs for what it shows and makes the read the new view.
+func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr error) observation {
+	if dialogErr != nil {
+		return s.dialogObservation(dialogErr)
+	}
+	if o.navigated {
+		// The new document first: read it once it is interactive.
+		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		_, _ = pg.sel.watch.WaitReady(wctx, "interactive")
+		cancel()
+	}
+	r, gen, err := s.readForView(ctx, pg)
+	if err != nil {
+		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
+			return s.dialogObservation(err)
+		}
+		if ctx.Err() != nil {
+			return unknownChange("the call was cancelled")
+		}
+		s.log.Debug("delta read failed", "error", err)
+		return unknownChange("the page could not be read (" + truncate(errText(err), 200) + "); take a snapshot")
+	}
+	return s.deltaOf(pg, gen, &r, o)
+}
+
+func errText(err error) string {
+	if e, ok := AsError(err); ok {
+		return e.Message
+	}
+	return err.Error()
+}
+
+func (s *Session) dialogObservation(err error) observation {
+	e, _ := AsError(err)
+	st := map[string]any{"known": false, "reason": "dialog"}
+	if e != nil && e.Details != nil {
+		st["dialog"] = e.Details["dialog"]
+	}
+	return observation{text: "A dialog is open: " + errText(err) + ".", st: st}
+}
+
+// readForView walks the selected document with the server's element limit,
+// reading once more when it navigated under the walk; gen is the generation
+// the result belongs to.
+func (s *Session) readForView(ctx context.Context, pg page) (pagejs.SnapshotResult, uint64, error) {
+	args := pagejs.SnapshotArgs{MaxElements: s.opts.Config.MaxElements}
+	for attempt := 0; ; attempt++ {
+		r, err := s.snapshot(ctx, pg, args)
+		if err == nil {
+			s.mu.Lock()
+			stale := s.sel != pg.sel || s.syncLocked(pg.sel)
+			gen := s.generation
+			s.mu.Unlock()
+			if !stale {
+				return r, gen, nil
+			}
+			err = errorf(CodeTargetReplaced, "the page navigated while it was being read")
+		}
+		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != CodeTargetReplaced {
+			return r, 0, err
+		}
+		if _, err := pg.sel.watch.Current(ctx); err != nil {
+			return r, 0, err
+		}
+	}
+}
+
+// delta is the difference between two views: indexes into the new walk's
+// elements (matched, appeared, changed) and keys of the old view (gone).
+type delta struct {
+	matched, appeared, changed []int
+	gone                       []string
+}
+
+func diffViews(old, nv *pageView, r *pagejs.SnapshotResult, match func(*pagejs.Element) bool) delta {
+	var d delta
+	for i, k := range nv.keys {
+		e := &r.Elements[i]
+		if match != nil && match(e) {
+			d.matched = append(d.matched, i)
+			continue
+		}
+		switch was, ok := old.lookup(k); {
+		case !ok:
+			d.appeared = append(d.appeared, i)
+		case was.body != nv.byKey[k].body:
+			d.changed = append(d.changed, i)
+		}
+	}
+	if old != nil && nv.complete {
+		for _, k := range old.keys {
+			if _, ok := nv.byKey[k]; !ok {
+				d.gone = append(d.gone, k)
+			}
+		}
+	}
+	return d
+}
+
+func (v *pageView) lookup(k string) (viewEntry, bool) {
+	if v == nil {
+		return viewEntry{}, false
+	}
+	e, ok := v.byKey[k]
+	return e, ok
+}
+
+// deltaOf compares a walk with the agent's last view, makes it the view,
+// issues refs for the lines it shows and renders them.
+func (s *Session) deltaOf(pg page, gen uint64, r *pagejs.SnapshotResult, o observeOpts) observation {
+	keys := make([]string, len(r.Elements))
+	sums := make([][32]byte, len(r.Elements))
+	for i := range r.Elements {
+		sums[i] = r.Elements[i].FP.Sum()
+		keys[i] = refKey(r.Elements[i].Sel, sums[i])
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sel != pg.sel || s.generation != gen {
+		return unknownChange("the page changed while it was being read; take a snapshot")
+	}
+	old := pg.sel.view
+	if old != nil && old.generation != gen {
+		old = nil
+	}
+	nv := newView(gen, r, keys)
+	pg.sel.view = nv
+	d := diffViews(old, nv, r, o.match)
+	ref := func(i int) string {
+		e := &r.Elements[i]
+		return s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: sums[i]})
+	}
+	return renderDelta(d, old, nv, r, ref, s.refs.byKey, o)
+}
+
+// renderDelta writes a delta: a summary line, the element lines between
+// the untrusted markers (matching, changed, appeared, gone; at most
+// matchLines + deltaLines), and a line saying what was left out.
+func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(int) string, issued map[string]string, o observeOpts) observation {
+	st := map[string]any{"known": true, "appeared": len(d.appeared), "changed": len(d.changed), "gone": len(d.gone),
+		"complete": nv.complete && (old == nil || old.complete), "first_view": old == nil}
+	if o.match != nil {
+		st["matching"] = len(d.matched)
+	}
+	var head string
+	switch {
+	case old == nil:
+		head = fmt.Sprintf("No earlier view of this page to compare with; its actionable elements (%d):", r.Total)
+	case len(d.appeared)+len(d.changed)+len(d.gone) == 0:
+		head = "No change to the actionable elements since your last view, as the page reports them"
+		if !nv.complete || !old.complete {
+			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
+		}
+		head += "."
+	default:
+		head = fmt.Sprintf("Changes since your last view: %d appeared, %d changed, %d gone.", len(d.appeared), len(d.changed), len(d.gone))
+	}
+	if old != nil && !nv.complete {
+		head += fmt.Sprintf(" The page has %d actionable elements; only the first %d were read, so elements that went away are not reported.", r.Total, len(r.Elements))
+	}
+	if len(d.matched)+len(d.appeared)+len(d.changed)+len(d.gone) == 0 {
+		return observation{text: head, st: st}
+	}
+	u := newUntrusted()
+	shown, left := 0, 0
+	section := func(title string, idx []int, budget int) {
+		for n, i := range idx {
+			if n == 0 && title != "" {
+				u.line(title)
+			}
+			if n >= budget {
+				left += len(idx) - n
+				return
+			}
+			u.line(elementLine(ref(i), &r.Elements[i]))
+			shown++
+		}
+	}
+	section("matching:", d.matched, matchLines)
+	rest := deltaLines
+	if old == nil {
+		section("", d.appeared, rest)
+	} else {
+		section("changed:", d.changed, rest)
+		section("appeared:", d.appeared, max(0, rest-len(d.changed)))
+		budget := max(0, rest-len(d.changed)-len(d.appeared))
+		for n, k := range d.gone {
+			if n == 0 {
+				u.line("gone:")
+			}
+			if n >= budget {
+				left += len(d.gone) - n
+				break
+			}
+			was := old.byKey[k]
+			prefix := "- "
+			if r, ok := issued[k]; ok {
+				prefix += "[" + r + "] "
+			}
+			u.line(prefix + was.body)
+			shown++
+		}
+	}
+	st["shown"] = shown
+	text := head + "\n" + u.String()
+	if left > 0 {
+		text += fmt.Sprintf("\n[%d more not shown; call snapshot_page to see the whole page]", left)
+	}
+	return observation{text: text, st: st}
+}
+
+// observing reads the optional observe argument (default on).
+func observing(on *bool) bool { return on == nil || *on }
+
+// endAction ends an action: it lets the page settle (at most limit), reads
+// where the page is (after) and, when on, observes what changed.
+func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool) (urlNow string, nav bool, obs *observation, err error) {
+	_, serr := s.settle(ctx, pg, limit)
+	if ctx.Err() != nil {
+		return "", false, nil, ctx.Err()
+	}
+	urlNow, nav = s.after(ctx, pg, before)
+	if !on {
+		return urlNow, nav, nil, nil
+	}
+	o := s.observe(ctx, pg, observeOpts{navigated: nav}, serr)
+	return urlNow, nav, &o, nil
+}
+
+// waitMatch picks the elements a met wait_for condition names: those whose
+// selector the page matched (selector), or whose name or value holds the
+// text (text).
+func waitMatch(text string, sels []pagejs.Sel) func(*pagejs.Element) bool {
+	if len(sels) > 0 {
+		want := make(map[string]bool, len(sels))
+		for _, sel := range sels {
+			want[strings.Join(sel, "\x00")] = true
+		}
+		return func(e *pagejs.Element) bool { return want[strings.Join(e.Sel, "\x00")] }
+	}
+	needle := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	if needle == "" {
+		return nil
+	}
+	return func(e *pagejs.Element) bool {
+		if strings.Contains(strings.ToLower(e.Name), needle) {
+			return true
+		}
+		return e.Value != nil && strings.Contains(strings.ToLower(*e.Value), needle)
+	}
+}
