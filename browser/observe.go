@@ -129,6 +129,8 @@ func unknownChange(why string) observation {
 // observeOpts say what an observation is for.
 type observeOpts struct {
 	navigated bool
+	// settled is how the settle before the observation ended (nil: none).
+	settled *pagejs.SettleResult
 	// match, when set, picks the elements a met wait_for condition names.
 	match func(e *pagejs.Element) bool
 }
@@ -156,7 +158,31 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		s.log.Debug("delta read failed", "error", err)
 		return unknownChange("the page could not be read (" + truncate(errText(err), 200) + "); take a snapshot")
 	}
-	return s.deltaOf(pg, gen, &r, o)
+	obs := s.deltaOf(pg, gen, &r, o)
+	// A dialog opened after the action does not hold back the walk: ask the
+	// browser (not the page) whether one is showing.
+	if d, err := s.dialog(ctx, pg); err == nil && d.Open {
+		obs.text = "A dialog is open: " + dialogError(d).Message + ".\n" + obs.text
+		obs.st["dialog"] = map[string]any{"type": d.Type, "text": truncate(d.Text, 2000)}
+	}
+	if b := busyNote(o.settled); b != "" {
+		obs.text = b + "\n" + obs.text
+		obs.st["settled"] = false
+	}
+	return obs
+}
+
+// busyNote says that the page had not settled when the wait ended, so the
+// delta may not be the last word.
+func busyNote(r *pagejs.SettleResult) string {
+	if r == nil || r.Quiet {
+		return ""
+	}
+	n := fmt.Sprintf("The page was still busy when the wait ended after %d ms", r.WaitedMS)
+	if r.Requests && r.Pending > 0 {
+		n += " (" + plural(r.Pending, "request", "requests") + " of its own in flight)"
+	}
+	return n + ": more may change; wait_for what you expect."
 }
 
 func errText(err error) string {
@@ -351,7 +377,7 @@ func observing(on *bool) bool { return on == nil || *on }
 // endAction ends an action: it lets the page settle (at most limit), reads
 // where the page is (after) and, when on, observes what changed.
 func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool) (urlNow string, nav bool, obs *observation, err error) {
-	_, serr := s.settle(ctx, pg, limit)
+	sr, serr := s.settle(ctx, pg, limit)
 	if ctx.Err() != nil {
 		return "", false, nil, ctx.Err()
 	}
@@ -359,7 +385,11 @@ func (s *Session) endAction(ctx context.Context, pg page, before string, limit t
 	if !on {
 		return urlNow, nav, nil, nil
 	}
-	o := s.observe(ctx, pg, observeOpts{navigated: nav}, serr)
+	var settled *pagejs.SettleResult
+	if limit > 0 && serr == nil && sr.WaitedMS > 0 {
+		settled = &sr
+	}
+	o := s.observe(ctx, pg, observeOpts{navigated: nav, settled: settled}, serr)
 	return urlNow, nav, &o, nil
 }
 
