@@ -17,6 +17,7 @@ type keptSnapshot struct {
 	seq            int
 	args           pagejs.SnapshotArgs
 	res            pagejs.SnapshotResult
+	info           *walkInfo // made the first time it is needed
 }
 
 // execSnapshot runs the snapshot script in realm kind, naming the kept

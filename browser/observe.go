@@ -41,42 +41,83 @@ const (
 	matchLines = 10
 )
 
+// walkInfo is what the server derives from a walk's elements, once per
+// walk (a kept walk that the resident answers {same} for reuses it): the
+// fingerprint sums, the ref keys and, as they are needed, the lines without
+// refs. Immutable once made, except bodies, filled in as needed by the call
+// that holds the page-operation lock.
+type walkInfo struct {
+	sums   [][32]byte
+	keys   []string
+	bodies []string // "" until made
+	index  map[string]int
+}
+
+func newWalkInfo(r *pagejs.SnapshotResult) *walkInfo {
+	n := len(r.Elements)
+	w := &walkInfo{sums: make([][32]byte, n), keys: make([]string, n), bodies: make([]string, n), index: make(map[string]int, n)}
+	for i := range r.Elements {
+		w.sums[i] = r.Elements[i].FP.Sum()
+		w.keys[i] = refKey(r.Elements[i].Sel, w.sums[i])
+		w.index[w.keys[i]] = i
+	}
+	return w
+}
+
+// body is element i's line without its ref.
+func (w *walkInfo) body(i int, e *pagejs.Element) string {
+	if w.bodies[i] == "" {
+		w.bodies[i] = elementBody(e)
+	}
+	return w.bodies[i]
+}
+
+// walkInfoLocked returns the walk info of r: the kept walk's, when r is it.
+func (s *Session) walkInfoLocked(sel *selection, r *pagejs.SnapshotResult) *walkInfo {
+	k := &sel.kept
+	same := len(r.Elements) > 0 && len(k.res.Elements) == len(r.Elements) && &k.res.Elements[0] == &r.Elements[0]
+	if same && k.info != nil {
+		return k.info
+	}
+	w := newWalkInfo(r)
+	if same {
+		k.info = w
+	}
+	return w
+}
+
+// issueLocked issues (or finds) the refs of r's elements.
+func (s *Session) issueLocked(pg page, gen uint64, r *pagejs.SnapshotResult, w *walkInfo) []string {
+	refs := make([]string, len(r.Elements))
+	for i := range r.Elements {
+		refs[i] = s.refLocked(pg, gen, r, w, i)
+	}
+	return refs
+}
+
+// refLocked issues (or finds) the ref of element i of r.
+func (s *Session) refLocked(pg page, gen uint64, r *pagejs.SnapshotResult, w *walkInfo, i int) string {
+	if ref, ok := s.refs.byKey[w.keys[i]]; ok {
+		return ref
+	}
+	e := &r.Elements[i]
+	return s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: w.sums[i]})
+}
+
 // pageView is the agent's last view of the selected document: the elements
-// of the last walk, by refKey.
+// of the last walk and their walk info.
 type pageView struct {
 	generation uint64
-	keys       []string // document order
-	byKey      map[string]viewEntry
+	res        *pagejs.SnapshotResult
+	info       *walkInfo
 	complete   bool // the walk saw every element (not cut at the limit)
 }
 
-type viewEntry struct {
-	e    *pagejs.Element
-	body string // the element's snapshot line without its ref
-}
-
-// lineBody is an element's snapshot line without "[ref] ".
-func lineBody(e *pagejs.Element) string {
-	return strings.TrimPrefix(elementLine("", e), "[] ")
-}
-
-// newView makes the view of a walk; keys are refKeys.
-func newView(gen uint64, r *pagejs.SnapshotResult, keys []string) *pageView {
-	v := &pageView{generation: gen, keys: keys, byKey: make(map[string]viewEntry, len(keys)), complete: len(r.Elements) >= r.Total}
-	for i := range r.Elements {
-		v.byKey[keys[i]] = viewEntry{e: &r.Elements[i], body: lineBody(&r.Elements[i])}
-	}
+// rememberLocked makes a walk the agent's view (caller holds s.mu).
+func (s *Session) rememberLocked(sel *selection, gen uint64, r *pagejs.SnapshotResult, w *walkInfo) *pageView {
+	v := &pageView{generation: gen, res: r, info: w, complete: len(r.Elements) >= r.Total}
+	sel.view = v
 	return v
-}
-
-// remember records a snapshot_page walk as the agent's view (caller holds s.mu).
-func (s *Session) rememberLocked(sel *selection, gen uint64, r *pagejs.SnapshotResult) {
-	keys := make([]string, len(r.Elements))
-	for i := range r.Elements {
-		e := &r.Elements[i]
-		keys[i] = refKey(e.Sel, e.FP.Sum())
-	}
-	sel.view = newView(gen, r, keys)
 }
 
 // settle waits until the page is quiet, at most limit (nothing when 0). It
@@ -234,24 +275,33 @@ type delta struct {
 	gone                       []string
 }
 
-func diffViews(old, nv *pageView, r *pagejs.SnapshotResult, match func(*pagejs.Element) bool) delta {
+func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 	var d delta
-	for i, k := range nv.keys {
+	r, w := nv.res, nv.info
+	if old != nil && old.info == w && match == nil {
+		return d // the same walk (kept): nothing changed
+	}
+	for i, k := range w.keys {
 		e := &r.Elements[i]
 		if match != nil && match(e) {
 			d.matched = append(d.matched, i)
 			continue
 		}
-		switch was, ok := old.lookup(k); {
+		if old == nil {
+			d.appeared = append(d.appeared, i)
+			continue
+		}
+		j, ok := old.info.index[k]
+		switch {
 		case !ok:
 			d.appeared = append(d.appeared, i)
-		case was.body != nv.byKey[k].body:
+		case old.info.body(j, &old.res.Elements[j]) != w.body(i, e):
 			d.changed = append(d.changed, i)
 		}
 	}
-	if old != nil && nv.complete {
-		for _, k := range old.keys {
-			if _, ok := nv.byKey[k]; !ok {
+	if old != nil && nv.complete && old.info != w {
+		for _, k := range old.info.keys {
+			if _, ok := w.index[k]; !ok {
 				d.gone = append(d.gone, k)
 			}
 		}
@@ -259,23 +309,9 @@ func diffViews(old, nv *pageView, r *pagejs.SnapshotResult, match func(*pagejs.E
 	return d
 }
 
-func (v *pageView) lookup(k string) (viewEntry, bool) {
-	if v == nil {
-		return viewEntry{}, false
-	}
-	e, ok := v.byKey[k]
-	return e, ok
-}
-
 // deltaOf compares a walk with the agent's last view, makes it the view,
 // issues refs for the lines it shows and renders them.
 func (s *Session) deltaOf(pg page, gen uint64, r *pagejs.SnapshotResult, o observeOpts) observation {
-	keys := make([]string, len(r.Elements))
-	sums := make([][32]byte, len(r.Elements))
-	for i := range r.Elements {
-		sums[i] = r.Elements[i].FP.Sum()
-		keys[i] = refKey(r.Elements[i].Sel, sums[i])
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sel != pg.sel || s.generation != gen {
@@ -285,13 +321,9 @@ func (s *Session) deltaOf(pg page, gen uint64, r *pagejs.SnapshotResult, o obser
 	if old != nil && old.generation != gen {
 		old = nil
 	}
-	nv := newView(gen, r, keys)
-	pg.sel.view = nv
-	d := diffViews(old, nv, r, o.match)
-	ref := func(i int) string {
-		e := &r.Elements[i]
-		return s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: sums[i]})
-	}
+	nv := s.rememberLocked(pg.sel, gen, r, s.walkInfoLocked(pg.sel, r))
+	d := diffViews(old, nv, o.match)
+	ref := func(i int) string { return s.refLocked(pg, gen, r, nv.info, i) }
 	return renderDelta(d, old, nv, r, ref, s.refs.byKey, o)
 }
 
@@ -334,7 +366,7 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 				left += len(idx) - n
 				return
 			}
-			u.line(elementLine(ref(i), &r.Elements[i]))
+			u.line("[" + ref(i) + "] " + nv.info.body(i, &r.Elements[i]))
 			shown++
 		}
 	}
@@ -354,12 +386,12 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 				left += len(d.gone) - n
 				break
 			}
-			was := old.byKey[k]
+			j := old.info.index[k]
 			prefix := "- "
 			if r, ok := issued[k]; ok {
 				prefix += "[" + r + "] "
 			}
-			u.line(prefix + was.body)
+			u.line(prefix + old.info.body(j, &old.res.Elements[j]))
 			shown++
 		}
 	}

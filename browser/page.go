@@ -42,6 +42,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		r    pagejs.SnapshotResult
 		gen  uint64
 		refs []string
+		info *walkInfo
 	)
 	for attempt := 0; ; attempt++ {
 		var err error
@@ -55,12 +56,9 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 				err = errorf(CodeTargetReplaced, "the page navigated while it was being read; take the snapshot again")
 			} else {
 				gen = s.generation
-				refs = make([]string, len(r.Elements))
-				for i := range r.Elements {
-					e := &r.Elements[i]
-					refs[i] = s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum()})
-				}
-				s.rememberLocked(pg.sel, gen, &r) // the agent's view, for the next delta
+				info = s.walkInfoLocked(pg.sel, &r)
+				refs = s.issueLocked(pg, gen, &r, info)
+				s.rememberLocked(pg.sel, gen, &r, info) // the agent's view, for the next delta
 			}
 			s.mu.Unlock()
 		}
@@ -80,7 +78,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	u.line("Page: " + quote(r.Title, 200))
 	u.line("URL: " + quote(r.URL, 500))
 	for i, e := range r.Elements {
-		u.line(elementLine(refs[i], &e))
+		u.line("[" + refs[i] + "] " + info.body(i, &e))
 	}
 	text := ""
 	if r.Text != nil {
@@ -142,8 +140,12 @@ func (s *Session) snapshot(ctx context.Context, pg page, args pagejs.SnapshotArg
 
 // elementLine renders one element compactly: [ref] role "name" states.
 func elementLine(ref string, e *pagejs.Element) string {
+	return "[" + ref + "] " + elementBody(e)
+}
+
+// elementBody is an element's line without "[ref] ".
+func elementBody(e *pagejs.Element) string {
 	var b strings.Builder
-	b.WriteString("[" + ref + "] ")
 	role := e.Role
 	switch {
 	case role != "":
