@@ -18,7 +18,7 @@ async function snapshot(win, args, lib, env) {
   const rows = new Array(n);
   let prev = "";
   for (let i = 0; i < n; i++) {
-    const e = lib.entry(all[i], true);
+    const e = keep ? keep.entry(all[i], lib) : lib.entry(all[i], true);
     const sel = e.sel.length === 1 ? e.sel[0] : e.sel.join("\n");
     const m = Math.min(sel.length, prev.length);
     let k = 0;
@@ -30,6 +30,7 @@ async function snapshot(win, args, lib, env) {
     prev = sel;
     rows[i] = [e.tag, e.role || "", e.type || "", e.name || "", e.fh || "", k, sel.slice(k), e.x];
   }
+  if (keep) keep.done();
   const out = {
     title: lib.collapse(doc.title),
     url: String(win.location.href),

@@ -9,10 +9,107 @@ function snapshotKeep() {
   // same form-control state (values, checked, selected), the same style sheets (count,
   // rule counts, disabled), and no animation running. Anything else is a full walk.
   // Results with the page text are never reused (it depends on layout throughout).
+  //
+  // A walk that does happen reuses the entries (lib.entry: role, name, states,
+  // selector) of elements nothing could have changed: an element is walked afresh when
+  // a mutation touched it or its subtree (names come from content), its parent's
+  // children changed (selector steps), its live state (value, checked, selected)
+  // differs, or a mutation may have changed something it reads from elsewhere (ids,
+  // labels, aria-labelledby targets, fieldsets, details, base URL, the document URL):
+  // then every entry is made afresh. Visibility is always judged anew.
   const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: ""};
+  let cache = new Map(); // element → {e, live} of the last walk
+  let next = null; // the cache the walk under way builds
+  let all = true; // every entry must be made afresh
+  let upward = new Set(); // elements whose entry is stale
+  let subtree = new Set(); // nodes below which every entry is stale
+  let refIds = new Set(); // ids that aria-labelledby names
   const mark = () => {
     st.dirty = true;
   };
+  const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
+
+  function up(n) {
+    return n.parentNode || n.host || null;
+  }
+
+  // touched notes what one mutation record may have made stale.
+  function touched(rec) {
+    const t = rec.target;
+    if (rec.type === "attributes") {
+      const a = rec.attributeName;
+      if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
+      if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
+    } else if (rec.type === "childList") {
+      subtree.add(t);
+      for (const list of [rec.addedNodes, rec.removedNodes]) {
+        for (let i = 0; i < list.length; i++) {
+          const n = list[i];
+          if (n.nodeType !== 1) continue;
+          if (n.id || CONTEXT.has(n.localName) || n.querySelector("[id],label,fieldset,legend,base,details,summary")) all = true;
+        }
+      }
+    }
+    for (let n = t; n; n = up(n)) {
+      if (n.nodeType !== 1) continue;
+      upward.add(n);
+      if (n.id && refIds.has(n.id)) all = true;
+      const tag = n.localName;
+      if (tag === "label" || tag === "fieldset" || tag === "legend") all = true;
+    }
+  }
+
+  function note(recs) {
+    st.dirty = true;
+    if (all) return;
+    for (let i = 0; i < recs.length && !all; i++) touched(recs[i]);
+  }
+
+  // live is the state of an element that changes without a mutation.
+  function live(el) {
+    switch (el.localName) {
+      case "input":
+        return (el.checked ? "1" : "0") + (el.indeterminate ? "1" : "0") + String(el.value);
+      case "textarea":
+        return String(el.value);
+      case "option":
+        return el.selected ? "1" : "0";
+      case "select": {
+        let s = "";
+        const o = el.options;
+        for (let k = 0; k < o.length; k++) s += o[k].selected ? "1" : "0";
+        return s;
+      }
+    }
+    return "";
+  }
+
+  // entry is lib.entry(el, true), reused from the last walk when nothing could have
+  // changed it.
+  function entry(el, lib) {
+    const c = all ? undefined : cache.get(el);
+    let fresh = c === undefined || upward.has(el);
+    for (let n = up(el); !fresh && n; n = up(n)) {
+      if (subtree.has(n)) fresh = true;
+    }
+    const l = live(el);
+    if (!fresh && c.live === l) {
+      next.set(el, c);
+      return c.e;
+    }
+    const e = lib.entry(el, true);
+    next.set(el, {e, live: l});
+    return e;
+  }
+
+  // done ends a walk: its entries are what the next walk may reuse.
+  function done() {
+    cache = next;
+    next = null;
+    all = false;
+    upward = new Set();
+    subtree = new Set();
+  }
   const EVENTS = ["input", "change", "reset", "submit", "focusin", "focusout", "mouseover", "mouseout",
     "transitionrun", "transitionend", "transitioncancel", "animationstart", "animationend",
     "animationiteration", "animationcancel", "beforetoggle", "toggle", "load", "error", "resize", "pageshow",
@@ -92,7 +189,7 @@ function snapshotKeep() {
 
   function watch(win, doc, roots) {
     if (!st.mo) {
-      st.mo = new win.MutationObserver(mark);
+      st.mo = new win.MutationObserver(note);
       st.mo.observe(doc, OPTS);
       listen(win);
       listen(doc);
@@ -114,7 +211,10 @@ function snapshotKeep() {
   function begin(win, args) {
     const doc = win.document;
     const key = keyOf(args);
-    if (st.mo && st.mo.takeRecords().length > 0) st.dirty = true;
+    if (st.mo) {
+      const recs = st.mo.takeRecords();
+      if (recs.length > 0) note(recs);
+    }
     const s = scan(win, doc);
     const url = String(win.location.href);
     const title = String(doc.title);
@@ -123,6 +223,15 @@ function snapshotKeep() {
       return true;
     }
     watch(win, doc, s.roots);
+    if (next !== null || url !== st.url) all = true; // a walk that never ended; hrefs resolve against the URL
+    next = new Map();
+    refIds = new Set();
+    for (const t of [doc].concat(s.roots)) {
+      const named = t.querySelectorAll("[aria-labelledby]");
+      for (let i = 0; i < named.length; i++) {
+        for (const id of String(named[i].getAttribute("aria-labelledby")).split(/\s+/)) if (id) refIds.add(id);
+      }
+    }
     st.seq++;
     st.key = key;
     st.dirty = false;
@@ -132,5 +241,5 @@ function snapshotKeep() {
     return false;
   }
 
-  return {begin, seq: () => st.seq};
+  return {begin, entry, done, seq: () => st.seq};
 }
