@@ -10,8 +10,9 @@ import (
 // (pagejs.SnapshotResult.Seq), with the arguments it was walked with. The
 // next walk with the same arguments names it (SnapshotArgs.Have), and the
 // resident answers {same} instead of walking when nothing could have changed
-// it (pagejs js/snapshotKeep.js); the server then reuses the result. That
-// answer is the page realm's word, like the walk it stands for.
+// it (pagejs js/snapshotKeep.js), or with a patch of it (the rows that
+// differ); the server then reuses the result. That answer is the page
+// realm's word, like the walk it stands for.
 type keptSnapshot struct {
 	console, actor string // the resident that issued it
 	seq            int
@@ -37,18 +38,29 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, arg
 		}
 		s.mu.Lock()
 		console, actor := pg.sel.residentConsole, pg.sel.residents[name]
-		if r.Same != 0 {
-			ok := args.Have != 0 && r.Same == args.Have && k.console == console && k.actor == actor
-			s.mu.Unlock()
-			if ok {
+		held := args.Have != 0 && k.console == console && k.actor == actor
+		if r.Same != 0 || r.Base != 0 {
+			var err error
+			switch {
+			case !held || (r.Same != 0 && r.Same != args.Have) || (r.Base != 0 && r.Base != args.Have):
+				err = pagejs.ErrPatch
+			case r.Same != 0:
 				*r = k.res
+			default:
+				err = r.ApplyPatch(&k.res)
+			}
+			if err != nil {
+				// Not the result held (another resident answered): walk.
+				s.mu.Unlock()
+				s.log.Debug("snapshot resident named a result not held; walking", "same", r.Same, "base", r.Base, "have", args.Have)
+				args.Have, k = 0, keptSnapshot{}
+				*r = pagejs.SnapshotResult{}
+				continue
+			}
+			if r.Same != 0 {
+				s.mu.Unlock()
 				return nil
 			}
-			// Not the result held (another resident answered): walk.
-			s.log.Debug("snapshot resident named a result not held; walking", "same", r.Same, "have", args.Have)
-			args.Have, k = 0, keptSnapshot{}
-			*r = pagejs.SnapshotResult{}
-			continue
 		}
 		if r.Seq > 0 {
 			plain := args

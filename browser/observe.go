@@ -29,9 +29,12 @@ const (
 	// settleQuiet is how long the page must be quiet (no DOM mutation, none of
 	// its own requests in flight) for an action to count as settled. Chosen by
 	// measurement (README "Act and observe"): frameworks render a click's
-	// result within one or two frames, and a shorter window adds a delta per
-	// render step for an answer that is not shorter.
-	settleQuiet = 40 * time.Millisecond
+	// result synchronously, in a microtask or in the next frame or two (a
+	// 0 ms timer, requestAnimationFrame at 60 Hz), all within it; the
+	// requests a click starts are seen as soon as they start (the document's
+	// load group), whatever the window. A longer one only adds its length to
+	// every action.
+	settleQuiet = 30 * time.Millisecond
 	// defaultSettleCap is the longest an action waits for the page by default
 	// (click's wait_after_ms default).
 	defaultSettleCap = 250 * time.Millisecond
@@ -188,7 +191,20 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		_, _ = pg.sel.watch.WaitReady(wctx, "interactive")
 		cancel()
 	}
+	// A dialog opened after the action does not hold back the walk: ask the
+	// browser (not the page) whether one is showing, while the page is read.
+	dialogs := make(chan pagejs.DialogStateResult, 1)
+	go func() {
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		d, err := s.dialog(dctx, pg)
+		if err != nil {
+			d = pagejs.DialogStateResult{}
+		}
+		dialogs <- d
+	}()
 	r, gen, err := s.readForView(ctx, pg)
+	d := <-dialogs
 	if err != nil {
 		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
 			return s.dialogObservation(err)
@@ -200,9 +216,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		return unknownChange("the page could not be read (" + truncate(errText(err), 200) + "); take a snapshot")
 	}
 	obs := s.deltaOf(pg, gen, &r, o)
-	// A dialog opened after the action does not hold back the walk: ask the
-	// browser (not the page) whether one is showing.
-	if d, err := s.dialog(ctx, pg); err == nil && d.Open {
+	if d.Open {
 		obs.text = "A dialog is open: " + dialogError(d).Message + ".\n" + obs.text
 		obs.st["dialog"] = map[string]any{"type": d.Type, "text": truncate(d.Text, 2000)}
 	}

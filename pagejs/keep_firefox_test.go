@@ -63,6 +63,7 @@ func TestFirefoxSnapshotKeepDifferential(t *testing.T) {
 	args := pagejs.SnapshotArgs{MaxElements: 5000}
 	actor := p.resident(pagejs.Snapshot)
 	var held pagejs.SnapshotResult
+	patches := 0
 	kept := func() (pagejs.SnapshotResult, bool) {
 		t.Helper()
 		a := args
@@ -79,6 +80,12 @@ func TestFirefoxSnapshotKeepDifferential(t *testing.T) {
 		}
 		if got.Seq <= held.Seq {
 			t.Fatalf("seq %d after %d", got.Seq, held.Seq)
+		}
+		if got.Base != 0 {
+			patches++
+			if err := got.ApplyPatch(&held); err != nil {
+				t.Fatalf("patch of %d (holding %d): %v", got.Base, held.Seq, err)
+			}
 		}
 		held = got
 		return got, false
@@ -112,6 +119,9 @@ func TestFirefoxSnapshotKeepDifferential(t *testing.T) {
 		if again, same := kept(); !same || !equal(again, want) {
 			t.Errorf("%s: the unchanged page after it was walked again (same=%v)", st.name, same)
 		}
+	}
+	if patches < len(keepSteps)/2 {
+		t.Errorf("only %d of %d walks were patches of the result held", patches, len(keepSteps))
 	}
 	// Arguments are part of what is kept: other arguments, another walk.
 	args.MaxElements = 3
@@ -149,11 +159,16 @@ func TestFirefoxSnapshotKeepLarge(t *testing.T) {
 			t.Fatal(err)
 		}
 		p.must(pageRealm, pagejs.Snapshot, args, &want)
-		seq := got.Seq
+		if got.Base == 0 || (i < 2 && len(got.Elements) > 10) { // (a removed section renumbers the rest)
+			t.Errorf("change %d: %d rows sent for one change (base %d)", i, len(got.Elements), got.Base)
+		}
+		if err := got.ApplyPatch(&first); err != nil {
+			t.Fatal(err)
+		}
+		first = got
 		got.Seq = 0
 		if got.Same != 0 || !reflect.DeepEqual(got, want) {
 			t.Fatalf("change %d: the walk that reused entries differs from a full walk", i)
 		}
-		first.Seq = seq
 	}
 }

@@ -181,6 +181,49 @@ type SnapshotResult struct {
 	// that the result numbered Same is still current, and nothing else is set.
 	Seq  int `json:"seq,omitempty"`
 	Same int `json:"same,omitempty"`
+	// Base, when not 0, says that the result is a patch of the result numbered Base (the
+	// one args.have named):
+	// Runs holds triples (start, count, fresh): count elements of Base from index
+	// start, then the next fresh elements of Elements (see ApplyPatch).
+	Base int   `json:"base,omitempty"`
+	Runs []int `json:"runs,omitempty"`
+}
+
+// ErrPatch is returned by ApplyPatch for a patch that does not fit its base.
+var ErrPatch = errors.New("snapshot: the patch does not fit the result it names")
+
+// ApplyPatch makes a patch result (Base != 0) whole from base, the result numbered
+// Base: Elements becomes base's runs and the patch's fresh elements, in order. The
+// elements are copied shallowly.
+func (r *SnapshotResult) ApplyPatch(base *SnapshotResult) error {
+	if r.Base == 0 {
+		return nil
+	}
+	if base.Seq != r.Base || len(r.Runs)%3 != 0 {
+		return ErrPatch
+	}
+	n, fresh := 0, 0
+	for i := 0; i < len(r.Runs); i += 3 {
+		start, count, k := r.Runs[i], r.Runs[i+1], r.Runs[i+2]
+		if start > len(base.Elements) || count > len(base.Elements)-start || k > len(r.Elements)-fresh {
+			return ErrPatch
+		}
+		n += count + k
+		fresh += k
+	}
+	if fresh != len(r.Elements) || n > r.Total {
+		return ErrPatch
+	}
+	els := make([]Element, 0, n)
+	fresh = 0
+	for i := 0; i < len(r.Runs); i += 3 {
+		start, count, k := r.Runs[i], r.Runs[i+1], r.Runs[i+2]
+		els = append(els, base.Elements[start:start+count]...)
+		els = append(els, r.Elements[fresh:fresh+k]...)
+		fresh += k
+	}
+	r.Elements, r.Base, r.Runs = els, 0, nil
+	return nil
 }
 
 // UnmarshalJSON decodes Snapshot's compact rows (see js/snapshot.js) into Elements,

@@ -2,7 +2,8 @@ async function snapshot(win, args, lib, env) {
   // Visible actionable elements in DOM order (open shadow roots after their host),
   // hidden file inputs included; optionally the page's visible text.
   // A resident (env.keep, js/snapshotKeep.js) answers {same: seq} when the result it
-  // issued as seq (args.have) is still what this walk would return.
+  // issued as seq (args.have) is still what this walk would return, and otherwise
+  // sends only the rows that differ from it ({base, runs}: see SnapshotResult.Base).
   const keep = env && env.keep;
   if (keep && keep.begin(win, args)) return {same: keep.seq()};
   const maxElements = Number.isInteger(args.maxElements) && args.maxElements >= 0 ? args.maxElements : 500;
@@ -15,10 +16,11 @@ async function snapshot(win, args, lib, env) {
   // selector (segments joined by "\n", which CSS.escape never leaves in a selector) is
   // the first k UTF-16 units of the previous row's selector followed by rest, and extra
   // holds the remaining fields, or 0 (lib.entry's rows form).
-  const rows = new Array(n);
+  const rows = [];
   let prev = "";
   for (let i = 0; i < n; i++) {
     const e = keep ? keep.entry(all[i], lib) : lib.entry(all[i], true);
+    if (keep && keep.reused(all[i], e)) continue;
     const sel = e.sel.length === 1 ? e.sel[0] : e.sel.join("\n");
     const m = Math.min(sel.length, prev.length);
     let k = 0;
@@ -28,9 +30,8 @@ async function snapshot(win, args, lib, env) {
       if (c >= 0xd800 && c <= 0xdbff) k--; // never split a surrogate pair
     }
     prev = sel;
-    rows[i] = [e.tag, e.role || "", e.type || "", e.name || "", e.fh || "", k, sel.slice(k), e.x];
+    rows.push([e.tag, e.role || "", e.type || "", e.name || "", e.fh || "", k, sel.slice(k), e.x]);
   }
-  if (keep) keep.done();
   const out = {
     title: lib.collapse(doc.title),
     url: String(win.location.href),
@@ -38,7 +39,7 @@ async function snapshot(win, args, lib, env) {
     truncatedElements: all.length - n,
     rows,
   };
-  if (keep) out.seq = keep.seq();
+  if (keep) keep.done(out);
   if (args.includeAllText) {
     const body = doc.body || doc.documentElement;
     const text = body ? lib.collapse(body.innerText) : "";

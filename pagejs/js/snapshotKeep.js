@@ -24,6 +24,12 @@ function snapshotKeep() {
   let upward = new Set(); // elements whose entry is stale
   let subtree = new Set(); // nodes below which every entry is stale
   let refIds = new Set(); // ids that aria-labelledby names
+  // The elements and entries of the result last issued, by position, and of the walk
+  // under way; runs of the patch that walk makes of the issued result (when the
+  // caller holds that result), else null.
+  let issued = {seq: 0, index: new Map(), entries: []};
+  let walked = null;
+  let runs = null;
   const mark = () => {
     st.dirty = true;
   };
@@ -102,13 +108,41 @@ function snapshotKeep() {
     return e;
   }
 
-  // done ends a walk: its entries are what the next walk may reuse.
-  function done() {
+  // reused records element el with entry e as the walk's next element, and reports
+  // whether the caller's copy of the issued result has its row (then it is left out).
+  function reused(el, e) {
+    walked.index.set(el, walked.entries.length);
+    walked.entries.push(e);
+    if (runs === null) return false;
+    const j = issued.index.get(el);
+    const L = runs.length;
+    if (j !== undefined && issued.entries[j] === e) {
+      if (L >= 3 && runs[L - 1] === 0 && runs[L - 3] + runs[L - 2] === j) runs[L - 2]++;
+      else runs.push(j, 1, 0);
+      return true;
+    }
+    if (L === 0) runs.push(0, 0, 1);
+    else runs[L - 1]++;
+    return false;
+  }
+
+  // done ends a walk: its entries are what the next walk may reuse, and out (the
+  // result) is numbered and, when it is a patch, says of what.
+  function done(out) {
     cache = next;
     next = null;
     all = false;
     upward = new Set();
     subtree = new Set();
+    if (runs !== null) {
+      out.base = issued.seq;
+      out.runs = runs;
+    }
+    walked.seq = st.seq;
+    issued = walked;
+    walked = null;
+    runs = null;
+    out.seq = st.seq;
   }
   const EVENTS = ["input", "change", "reset", "submit", "focusin", "focusout", "mouseover", "mouseout",
     "transitionrun", "transitionend", "transitioncancel", "animationstart", "animationend",
@@ -225,6 +259,8 @@ function snapshotKeep() {
     watch(win, doc, s.roots);
     if (next !== null || url !== st.url) all = true; // a walk that never ended; hrefs resolve against the URL
     next = new Map();
+    walked = {seq: 0, index: new Map(), entries: []};
+    runs = issued.seq > 0 && args.have === issued.seq && key === st.key && !args.includeAllText ? [] : null;
     refIds = new Set();
     for (const t of [doc].concat(s.roots)) {
       const named = t.querySelectorAll("[aria-labelledby]");
@@ -241,5 +277,5 @@ function snapshotKeep() {
     return false;
   }
 
-  return {begin, entry, done, seq: () => st.seq};
+  return {begin, entry, reused, done, seq: () => st.seq};
 }
