@@ -261,7 +261,8 @@ const (
 
 	// A resident script is one function created in the page realm, strict so that a
 	// page function it calls cannot reach it through Function.prototype.caller. It takes
-	// (win, args); a fresh lib is made per call, so nothing but compiled code is kept.
+	// (win, args); a fresh lib is made per call. A script with a keep (js/<name>Keep.js)
+	// gets one made with the resident, passed as env.keep: the only state kept between calls.
 	residentHead     = `(function () { "use strict"; `
 	residentBody     = `return async function (win, args) { try { const env = {realm: "page"}; `
 	residentBodyKeep = `return async function (win, args) { try { const env = {realm: "page", keep}; `
