@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
 const (
@@ -203,8 +204,19 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		}
 		dialogs <- d
 	}()
+	tabs := make(chan []rdp.Tab, 1)
+	go func() {
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		list, err := pg.c.ListTabs(tctx)
+		if err != nil {
+			list = nil
+		}
+		tabs <- list
+	}()
 	r, gen, err := s.readForView(ctx, pg)
 	d := <-dialogs
+	opened := s.newTabs(pg, <-tabs)
 	if err != nil {
 		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
 			return s.dialogObservation(err)
@@ -216,6 +228,14 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		return unknownChange("the page could not be read (" + truncate(errText(err), 200) + "); take a snapshot")
 	}
 	obs := s.deltaOf(pg, gen, &r, o)
+	if len(opened) > 0 {
+		obs.text = tabsNote(opened) + "\n" + obs.text
+		list := make([]map[string]any, len(opened))
+		for i, t := range opened {
+			list[i] = map[string]any{"tab_id": tabID(t.BrowserID), "title": t.Title, "url": t.URL}
+		}
+		obs.st["new_tabs"] = list
+	}
 	if d.Open {
 		obs.text = "A dialog is open: " + dialogError(d).Message + ".\n" + obs.text
 		obs.st["dialog"] = map[string]any{"type": d.Type, "text": truncate(d.Text, 2000)}
@@ -225,6 +245,36 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		obs.st["settled"] = false
 	}
 	return obs
+}
+
+// newTabs returns the tabs in list that the selection had not seen before,
+// and records list as seen. The first list of a selection is only recorded:
+// what came before it is unknown.
+func (s *Session) newTabs(pg page, list []rdp.Tab) []rdp.Tab {
+	if list == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	known := pg.sel.knownTabs
+	pg.sel.knownTabs = make(map[int64]bool, len(list))
+	var out []rdp.Tab
+	for _, t := range list {
+		pg.sel.knownTabs[t.BrowserID] = true
+		if known != nil && !known[t.BrowserID] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// tabsNote is the line for tabs that opened since the last observation.
+func tabsNote(opened []rdp.Tab) string {
+	parts := make([]string, len(opened))
+	for i, t := range opened {
+		parts[i] = tabID(t.BrowserID) + " " + quoteUntrusted(truncate(t.Title, 80)) + " at " + quoteUntrusted(truncate(t.URL, 200))
+	}
+	return "A new tab opened: " + strings.Join(parts, "; ") + " (select_tab to work in it; this tab stays selected)."
 }
 
 // busyNote says that the page had not settled when the wait ended, so the
@@ -421,7 +471,9 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 func observing(on *bool) bool { return on == nil || *on }
 
 // endAction ends an action: it lets the page settle (at most limit), reads
-// where the page is (after) and, when on, observes what changed.
+// where the page is (after) and, when on, observes what changed. Every
+// action tool ends with it (select_option, hover, scroll and drag too, as
+// they are added), its text and changes added with observation.add.
 func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool) (urlNow string, nav bool, obs *observation, err error) {
 	sr, serr := s.settle(ctx, pg, limit)
 	if ctx.Err() != nil {

@@ -1,10 +1,13 @@
 package browser
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
 // openFixture selects the first tab and loads a page of the shared fixtures
@@ -129,12 +132,43 @@ func TestObserveNavigationAndDialog(t *testing.T) {
 		t.Fatalf("alert later: %s", res.Text)
 	}
 	must(t, s, "handle_dialog", map[string]any{"action": "accept"})
+
+	// A link that opens a new tab: one line, and the tab stays selected.
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Forms in a new tab")})
+	opened, _ := changes(t, res)["new_tabs"].([]map[string]any)
+	if len(opened) != 1 || !strings.Contains(res.Text, "A new tab opened: tab-") {
+		t.Fatalf("new tab: %s", res.Text)
+	}
+	closeTab(t, s, opened[0]["tab_id"].(string))
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Go to forms")})
 	if c := changes(t, res); c["first_view"] != true || !strings.Contains(res.Text, "the new page's elements follow.") {
 		t.Fatalf("navigation: %s", res.Text)
 	}
 	name := ref(t, res.Text, "textbox", "User")
 	must(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
+}
+
+// closeTab closes a tab a test opened and brings the selected one to the
+// front again (background tabs have their timers throttled).
+func closeTab(t *testing.T, s *Session, id string) {
+	t.Helper()
+	bid, ok := parseTabID(id)
+	if !ok {
+		t.Fatalf("tab id %q", id)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r pagejs.TabResult
+	if err := s.chrome(ctx, pg, pagejs.TabClose, pagejs.TabArgs{BrowserID: bid}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.chrome(ctx, pg, pagejs.TabSelect, pagejs.TabArgs{BrowserID: pg.sel.tab.BrowserID}, &r); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestObserveCutWalk: when the walk is cut at the element limit, a delta
@@ -144,7 +178,7 @@ func TestObserveCutWalk(t *testing.T) {
 	openFixture(t, s, "/observe.html")
 	snap := snapshot(t, s)
 	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Details")})
-	if !strings.Contains(res.Text, "The page has 9 actionable elements; only the first 3 were read, so elements that went away are not reported.") {
+	if !strings.Contains(res.Text, "The page has 10 actionable elements; only the first 3 were read, so elements that went away are not reported.") {
 		t.Fatalf("cut walk: %s", res.Text)
 	}
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Add item")})

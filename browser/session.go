@@ -83,8 +83,9 @@ type selection struct {
 	// which the resident may answer {same} to (see Session.snapshot); view
 	// is the agent's last view of the document (observe.go). Guarded by
 	// Session.mu.
-	kept keptSnapshot
-	view *pageView
+	kept      keptSnapshot
+	view      *pageView
+	knownTabs map[int64]bool // the tabs the last observation saw (nil: none yet)
 }
 
 // New makes a session. It does not connect: tools/list and browser_status
