@@ -491,6 +491,32 @@ func (s *Session) endAction(ctx context.Context, pg page, before string, limit t
 	return urlNow, nav, &o, nil
 }
 
+// minCheckGap is the shortest pause between two wait_for checks, so that a
+// page that changes all the time is not checked in a busy loop.
+const minCheckGap = 25 * time.Millisecond
+
+// pauseForChange is wait_for's pause between two checks: until the page
+// shows a sign of change (a DOM mutation, one of its requests ending) or d
+// passed, and at least minCheckGap (or d, when shorter).
+func (s *Session) pauseForChange(ctx context.Context, pg page, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	start := time.Now()
+	pctx, cancel := context.WithTimeout(ctx, d+2*time.Second)
+	defer cancel()
+	var r pagejs.SettleResult
+	args := pagejs.SettleArgs{QuietMS: 1, CapMS: int(d.Milliseconds()), Change: true}
+	if _, err := s.exec(pctx, pg, readRealm, pagejs.Settle, args, &r); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// Mid-navigation, or a dialog: look again soon.
+		return sleep(ctx, min(d, 50*time.Millisecond)-time.Since(start))
+	}
+	return sleep(ctx, min(d, minCheckGap)-time.Since(start))
+}
+
 // waitMatch picks the elements a met wait_for condition names: those whose
 // selector the page matched (selector), or whose name or value holds the
 // text (text).

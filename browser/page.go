@@ -716,7 +716,7 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 			return Result{}, errorf(CodeWaitTimeout, "%s was not %s within %d ms (%s)", what, state, timeout.Milliseconds(), plural(polls, "check", "checks"))
 		}
 		p.Report(float64(time.Since(start).Milliseconds()), float64(timeout.Milliseconds()), "waiting for "+what)
-		if err := sleep(ctx, min(poll, time.Until(deadline))); err != nil {
+		if err := s.pauseForChange(ctx, pg, min(poll, time.Until(deadline))); err != nil {
 			return Result{}, err
 		}
 	}

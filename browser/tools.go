@@ -142,7 +142,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
 			(*Session).navigate),
 		def("wait_for", "Wait for condition",
-			"Wait until the selected page shows text, matches a CSS selector, or has a URL containing a string (give exactly one), or until it no longer does (state=absent). Polls every poll_ms up to timeout_ms and follows navigations; sends progress notifications when asked. Once met, lists the matching actionable elements and what changed among the actionable elements since your last view, as snapshot lines with refs (observe=false leaves that out)."+untrustedNote,
+			"Wait until the selected page shows text, matches a CSS selector, or has a URL containing a string (give exactly one), or until it no longer does (state=absent). Checks again as soon as the page changes (a DOM mutation, one of its requests ending), at least every poll_ms, up to timeout_ms, and follows navigations; sends progress notifications when asked. Once met, lists the matching actionable elements and what changed among the actionable elements since your last view, as snapshot lines with refs (observe=false leaves that out)."+untrustedNote,
 			`{"type":"object","properties":{
 				"text":{"type":"string","minLength":1,"maxLength":1000,"description":"visible text substring"},
 				"selector":{"type":"string","minLength":1,"maxLength":1000,"description":"CSS selector"},

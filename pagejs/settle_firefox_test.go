@@ -41,6 +41,20 @@ func TestFirefoxSettle(t *testing.T) {
 			if r == pageRealm && (!req.Quiet || req.WaitedMS > 400) {
 				t.Errorf("request in flight, page realm: %+v; want quiet after one window (requests are not seen there)", req)
 			}
+
+			// change: a quiet page waits out the cap; a late answer that changes the
+			// page ends the wait early.
+			var none pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 1, CapMS: 200, Change: true}, &none)
+			if none.Quiet || none.WaitedMS < 200 {
+				t.Errorf("change on a quiet page: %+v, want the cap", none)
+			}
+			p.js(`(() => { fetch("/api/jobs/1").then((r) => r.json()).then(() => { document.body.dataset.late = "1"; }); return 1; })()`)
+			var woke pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 1, CapMS: 5000, Change: true}, &woke)
+			if !woke.Quiet || woke.WaitedMS >= 4000 {
+				t.Errorf("change after a late answer: %+v, want an early wake", woke)
+			}
 		})
 	}
 }

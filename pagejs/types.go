@@ -410,6 +410,9 @@ type WaitForResult struct {
 type SettleArgs struct {
 	QuietMS int `json:"quietMs"`
 	CapMS   int `json:"capMs"`
+	// Change: wait for the first sign of change (a mutation, a request ending) instead
+	// of quiet; Quiet then says one was seen.
+	Change bool `json:"change,omitempty"`
 }
 
 // SettleResult is Settle's value. Quiet is false when the cap ended the wait; Pending

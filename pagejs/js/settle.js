@@ -4,8 +4,10 @@ async function settle(win, args, lib, env) {
   // args.capMs at most. Requests: in the isolated realm the document's load group
   // (fetch, XHR, images, scripts of this document: its requests still pending, counted
   // one by one, since fetch and XHR are background requests that activeCount leaves
-  // out), which the page cannot see or fake; in the page realm only completions are visible (resource timing
-  // entries), so a request still in flight counts as quiet there.
+  // out), which the page cannot see or fake; in the page realm only completions are
+  // visible (resource timing entries), so a request still in flight counts as quiet
+  // there. With args.change it waits instead for the first sign of change (a mutation,
+  // a request ending), at most capMs: wait_for's pause between two checks.
   const doc = win.document;
   const quiet = Number.isInteger(args.quietMs) && args.quietMs > 0 ? args.quietMs : 50;
   const capMs = Number.isInteger(args.capMs) && args.capMs >= 0 ? args.capMs : 250;
@@ -64,12 +66,21 @@ async function settle(win, args, lib, env) {
   const tick = Math.max(5, Math.min(15, Math.floor(quiet / 3)));
   let pending = 0;
   let met = false;
+  let before = -1;
   try {
     for (;;) {
+      const seen = last;
       pending = requests();
+      if (args.change === true) {
+        if (mutations > 0 || seen !== last || (before >= 0 && pending < before)) {
+          met = true;
+          break;
+        }
+        before = pending;
+      }
       if (pending > 0) last = now();
       const t = now();
-      if (t - last >= quiet) {
+      if (args.change !== true && t - last >= quiet) {
         met = true;
         break;
       }
