@@ -186,3 +186,16 @@ func TestObserveCutWalk(t *testing.T) {
 		t.Fatalf("cut walk claimed no change: %s", res.Text)
 	}
 }
+
+// TestObserveUnreadablePage: when the page cannot be read (here a page that
+// replaced JSON.stringify, with only the page realm to read it in), a delta
+// says that it could not tell what changed, never that nothing did.
+func TestObserveUnreadablePage(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	open(t, s, "hostile.html")
+	res := must(t, s, "press_key", map[string]any{"key": "Escape"})
+	if c := changes(t, res); c["known"] != false || !strings.Contains(res.Text, "Could not tell what changed: the page could not be read") ||
+		strings.Contains(res.Text, "No change") {
+		t.Fatalf("unreadable page: %s", res.Text)
+	}
+}
