@@ -5,8 +5,8 @@ package browser
 // what changed among the actionable elements since the agent's last view of
 // the page (the delta): elements that appeared, changed (value, checked,
 // selected, expanded, disabled, …) or went away, as snapshot lines with refs
-// from the same table as snapshot_page, plus a line for a dialog or a
-// navigation. wait_for answers the same way once its condition holds.
+// from the same table as snapshot_page, plus a line for a dialog, a new tab
+// or a page still busy, and the new page's elements after a navigation. wait_for answers the same way once its condition holds.
 //
 // The agent's last view is the last reading the server took of the document
 // for it (snapshot_page, a delta, a wait_for answer), elements left out of a
@@ -225,7 +225,12 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 			return unknownChange("the call was cancelled")
 		}
 		s.log.Debug("delta read failed", "error", err)
-		return unknownChange("the page could not be read (" + truncate(errText(err), 200) + "); take a snapshot")
+		// Only the code: a page-realm script's message may be the page's words.
+		code := "error"
+		if e, ok := AsError(err); ok {
+			code = e.Code
+		}
+		return unknownChange("the page could not be read (" + code + "); take a snapshot")
 	}
 	obs := s.deltaOf(pg, gen, &r, o)
 	if len(opened) > 0 {
@@ -290,20 +295,17 @@ func busyNote(r *pagejs.SettleResult) string {
 	return n + ": more may change; wait_for what you expect."
 }
 
-func errText(err error) string {
-	if e, ok := AsError(err); ok {
-		return e.Message
-	}
-	return err.Error()
-}
-
+// dialogObservation reports a dialog_open error of the settle or the walk.
+// Only the server's own dialog check (dialogError, which carries the
+// dialog's details) is repeated; a page-realm script can throw an error
+// with that code and any message, which is not.
 func (s *Session) dialogObservation(err error) observation {
 	e, _ := AsError(err)
-	st := map[string]any{"known": false, "reason": "dialog"}
-	if e != nil && e.Details != nil {
-		st["dialog"] = e.Details["dialog"]
+	if e == nil || e.Details == nil || e.Details["dialog"] == nil {
+		return unknownChange("a page script reported " + CodeDialogOpen + "; check with browser_status or handle_dialog")
 	}
-	return observation{text: "A dialog is open: " + errText(err) + ".", st: st}
+	st := map[string]any{"known": false, "reason": "dialog", "dialog": e.Details["dialog"]}
+	return observation{text: "A dialog is open: " + e.Message + ".", st: st}
 }
 
 // readForView walks the selected document with the server's element limit,

@@ -114,9 +114,18 @@ func TestObserveSettle(t *testing.T) {
 	if c := changes(t, res); c["matching"] != 5 || c["appeared"] != 0 {
 		t.Fatalf("wait_for selector: %v\n%s", c, res.Text)
 	}
-	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Keep changing"), "wait_after_ms": 300})
-	if changes(t, res)["settled"] != false || strings.Contains(res.Text, "in flight") {
-		t.Fatalf("busy page: %s", res.Text)
+	// The page ticks every 5 ms; on a loaded machine a tick can still come
+	// more than the 30 ms window late, which rightly ends the wait: one busy
+	// answer in three tries shows the cap at work.
+	busy := ref(t, snap, "button", "Keep changing")
+	for try := 0; ; try++ {
+		res = must(t, s, "click", map[string]any{"element": busy, "wait_after_ms": 300})
+		if changes(t, res)["settled"] == false && !strings.Contains(res.Text, "in flight") {
+			break
+		}
+		if try == 2 {
+			t.Fatalf("busy page, three tries: %s", res.Text)
+		}
 	}
 }
 
