@@ -53,6 +53,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		r    pagejs.SnapshotResult
 		gen  uint64
 		refs []string
+		info *walkInfo
 	)
 	for attempt := 0; ; attempt++ {
 		var err error
@@ -66,10 +67,12 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 				err = errorf(CodeTargetReplaced, "the page navigated while it was being read; take the snapshot again")
 			} else {
 				gen = s.generation
-				refs = make([]string, len(r.Elements))
-				for i := range r.Elements {
-					e := &r.Elements[i]
-					refs[i] = s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum()})
+				info = s.walkInfoLocked(pg.sel, &r)
+				refs = s.issueLocked(pg, gen, &r, info)
+				if args.Offset == 0 && args.Query == "" {
+					// The agent's view, for the next delta; a page or a filter of
+					// the elements is not a view of the whole page.
+					s.rememberLocked(pg.sel, gen, &r, info)
 				}
 			}
 			s.mu.Unlock()
@@ -85,19 +88,19 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		}
 	}
 
-	return s.snapshotResult(tabID(pg.sel.tab.BrowserID), gen, refs, &r, args), nil
+	return s.snapshotResult(tabID(pg.sel.tab.BrowserID), gen, refs, info, &r, args), nil
 }
 
 // snapshotResult renders a snapshot: the header, the element lines and page
 // text between the untrusted-content markers, and the truncation lines.
-func (s *Session) snapshotResult(tab string, gen uint64, refs []string, r *pagejs.SnapshotResult, args pagejs.SnapshotArgs) Result {
+func (s *Session) snapshotResult(tab string, gen uint64, refs []string, info *walkInfo, r *pagejs.SnapshotResult, args pagejs.SnapshotArgs) Result {
 	withText := args.IncludeAllText
 	u := newUntrusted()
 	u.grow(48*len(r.Elements) + 1024) // ≈33 bytes per element line on typical pages
 	u.field("Page", r.Title, 200)
 	u.field("URL", r.URL, 500)
 	for i, e := range r.Elements {
-		u.line(elementLine(refs[i], &e))
+		u.line("[" + refs[i] + "] " + info.body(i, &e))
 	}
 	text := ""
 	if r.Text != nil {
@@ -187,7 +190,7 @@ func (s *Session) snapshot(ctx context.Context, pg page, args pagejs.SnapshotArg
 	if s.opts.ReadInIsolatedRealm {
 		kind = readRealm
 	}
-	_, err := s.exec(ctx, pg, kind, pagejs.Snapshot, args, &r)
+	err := s.execSnapshot(ctx, pg, kind, args, &r)
 	// A page that does not answer or a tab without a document is no better
 	// in the isolated realm: those errors stand.
 	stands := errors.Is(err, rdp.ErrUnresponsive) || errors.Is(err, rdp.ErrNoTarget) || errors.Is(err, rdp.ErrTabClosed)
@@ -206,8 +209,12 @@ func (s *Session) snapshot(ctx context.Context, pg page, args pagejs.SnapshotArg
 
 // elementLine renders one element compactly: [ref] role "name" states.
 func elementLine(ref string, e *pagejs.Element) string {
+	return "[" + ref + "] " + elementBody(e)
+}
+
+// elementBody is an element's line without "[ref] ".
+func elementBody(e *pagejs.Element) string {
 	var b strings.Builder
-	b.WriteString("[" + ref + "] ")
 	role := e.Role
 	switch {
 	case role != "":
@@ -362,12 +369,18 @@ func trustNote(trusted bool, info execInfo) string {
 }
 
 // actionText is an action's result text; the URL it navigated to and the
-// page-derived fields in extra follow inside markers.
-func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool, note string, extra ...pageField) string {
+// page-derived fields in extra follow inside markers. With an observation
+// of the new page, its elements follow (obs.add).
+func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool, note string, obs *observation, extra ...pageField) string {
 	t := fmt.Sprintf("%s %s (%s).%s", verb, ref, trustNote(trusted, info), note)
 	u := newUntrusted()
 	if navigated {
-		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot."
+		t += " The page changed (its URL is below): all earlier refs are now stale"
+		if obs != nil {
+			t += "; the new page's elements follow."
+		} else {
+			t += ", take a new snapshot."
+		}
 		u.field("URL", urlNow, 300)
 	}
 	for _, f := range extra {
@@ -382,6 +395,7 @@ func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlN
 type clickArgs struct {
 	Element     string `json:"element"`
 	WaitAfterMS *int   `json:"wait_after_ms"`
+	Observe     *bool  `json:"observe"`
 }
 
 func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, error) {
@@ -400,33 +414,39 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	wait := 250
+	wait := defaultSettleCap
 	if a.WaitAfterMS != nil {
-		wait = *a.WaitAfterMS
+		wait = time.Duration(*a.WaitAfterMS) * time.Millisecond
 	}
-	if err := sleep(ctx, time.Duration(wait)*time.Millisecond); err != nil {
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, wait, observing(a.Observe))
+	if err != nil {
 		return Result{}, err
 	}
+	// A dialog the page opened after the click (a timer, a request's
+	// answer) does not make the click fail: it is reported as the click's.
 	if err := s.noDialog(ctx, pg); err != nil {
-		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
-			e.Message = "clicked " + a.Element + ", then " + e.Message
+		if res, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
+			return res, nil
 		}
 		return Result{}, err
 	}
-	urlNow, nav := s.after(ctx, pg, r.URL)
 	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "url": pageStr(urlNow), "navigated": nav}
 	note := ""
 	if tabs := s.clickOpened(ctx, pg, openers, known); len(tabs) > 0 {
 		st["opened_tabs"] = tabs
 		note = " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
+		obs.dropTabs() // said here, with close_tab
 	}
-	return Result{Text: s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, note), Structured: st}, nil
+	res := Result{Text: s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, note, obs), Structured: st}
+	obs.add(&res)
+	return res, nil
 }
 
 type fillArgs struct {
 	Element string `json:"element"`
 	Value   string `json:"value"`
 	Submit  *bool  `json:"submit"`
+	Observe *bool  `json:"observe"`
 }
 
 func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, error) {
@@ -446,11 +466,11 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 		return Result{}, err
 	}
 	urlNow, nav := r.URL, false
-	if submit {
-		if err := sleep(ctx, 250*time.Millisecond); err != nil {
+	var obs *observation
+	if submit || observing(a.Observe) {
+		if urlNow, nav, obs, err = s.endAction(ctx, pg, r.URL, defaultSettleCap, observing(a.Observe)); err != nil {
 			return Result{}, err
 		}
-		urlNow, nav = s.after(ctx, pg, r.URL)
 	}
 	verb := "Filled"
 	if submit {
@@ -474,13 +494,16 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 			extra = append(extra, pageField{"Value", *r.Value, 200})
 		}
 	}
-	return Result{Text: s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav, note, extra...), Structured: st}, nil
+	res := Result{Text: s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav, note, obs, extra...), Structured: st}
+	obs.add(&res)
+	return res, nil
 }
 
 type typeTextArgs struct {
 	Element string `json:"element"`
 	Text    string `json:"text"`
 	DelayMS *int   `json:"delay_ms"`
+	Observe *bool  `json:"observe"`
 }
 
 // typeChunk is how many characters one evaluation types when there is no
@@ -526,16 +549,26 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 		}
 		p.Report(float64(min(i+size, len(runes))), float64(len(runes)), "typing")
 	}
-	urlNow, nav := s.after(ctx, pg, r.URL)
-	return Result{
-		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav, ""),
+	limit := time.Duration(0)
+	if observing(a.Observe) {
+		limit = defaultSettleCap
+	}
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, limit, observing(a.Observe))
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{
+		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav, "", obs),
 		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": pageStr(urlNow), "navigated": nav},
-	}, nil
+	}
+	obs.add(&res)
+	return res, nil
 }
 
 type pressKeyArgs struct {
 	Key     string  `json:"key"`
 	Element *string `json:"element"`
+	Observe *bool   `json:"observe"`
 }
 
 func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Result, error) {
@@ -571,16 +604,18 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	if err := sleep(ctx, 100*time.Millisecond); err != nil {
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, observing(a.Observe))
+	if err != nil {
 		return Result{}, err
 	}
-	urlNow, nav := s.after(ctx, pg, r.URL)
 	var extra []pageField
 	if r.Focused != "" && !nav {
 		extra = append(extra, pageField{"Focus", r.Focused, 120})
 	}
-	text := s.actionText("Pressed "+combo.String()+" on", what, r.Trusted, info, urlNow, nav, "", extra...)
-	return Result{Text: text, Structured: map[string]any{"key": combo.String(), "trusted": r.Trusted, "focused": pageStr(r.Focused), "url": pageStr(urlNow), "navigated": nav}}, nil
+	text := s.actionText("Pressed "+combo.String()+" on", what, r.Trusted, info, urlNow, nav, "", obs, extra...)
+	res := Result{Text: text, Structured: map[string]any{"key": combo.String(), "trusted": r.Trusted, "focused": pageStr(r.Focused), "url": pageStr(urlNow), "navigated": nav}}
+	obs.add(&res)
+	return res, nil
 }
 
 type navigateArgs struct {
@@ -588,6 +623,7 @@ type navigateArgs struct {
 	History   *string `json:"history"`
 	Wait      *string `json:"wait"`
 	TimeoutMS *int    `json:"timeout_ms"`
+	Observe   *bool   `json:"observe"`
 }
 
 // checkURL accepts only absolute http(s) URLs without credentials.
@@ -685,7 +721,13 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (Re
 			text = strings.TrimSuffix(text, "\n") + fmt.Sprintf(" HTTP %d.\n", load.Status)
 		}
 	}
-	return Result{Text: text + blk.String(), Structured: st}, nil
+	res := Result{Text: text + blk.String(), Structured: st}
+	if wait != "none" && observing(a.Observe) {
+		_, serr := s.settle(ctx, pg, defaultSettleCap)
+		obs := s.observe(ctx, pg, observeOpts{navigated: true}, serr)
+		obs.add(&res)
+	}
+	return res, nil
 }
 
 // startNavigation asks the selected tab to load u and returns the
@@ -906,6 +948,7 @@ type waitForArgs struct {
 	State       *string `json:"state"`
 	TimeoutMS   *int    `json:"timeout_ms"`
 	PollMS      *int    `json:"poll_ms"`
+	Observe     *bool   `json:"observe"`
 }
 
 func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Result, error) {
@@ -975,16 +1018,25 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 			}
 			elapsed := time.Since(start)
 			s.sync(pg.sel)
-			return Result{
+			res := Result{
 				Text:       fmt.Sprintf("Condition met after %d ms: %s is %s.", elapsed.Milliseconds(), what, state),
 				Structured: map[string]any{"met": true, "elapsed_ms": elapsed.Milliseconds(), "polls": polls},
-			}, nil
+			}
+			if observing(a.Observe) {
+				var match func(*pagejs.Element) bool
+				if state == "present" {
+					match = waitMatch(args.Text, r.Matched)
+				}
+				obs := s.observe(ctx, pg, observeOpts{match: match}, nil)
+				obs.add(&res)
+			}
+			return res, nil
 		}
 		if !time.Now().Before(deadline) {
 			return Result{}, errorf(CodeWaitTimeout, "%s was not %s within %d ms (%s)", what, state, timeout.Milliseconds(), plural(polls, "check", "checks"))
 		}
 		p.Report(float64(time.Since(start).Milliseconds()), float64(timeout.Milliseconds()), "waiting for "+what)
-		if err := sleep(ctx, min(poll, time.Until(deadline))); err != nil {
+		if err := s.pauseForChange(ctx, pg, min(poll, time.Until(deadline))); err != nil {
 			return Result{}, err
 		}
 	}

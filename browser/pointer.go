@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -22,22 +21,25 @@ func (s *Session) hover(ctx context.Context, a *hoverArgs, _ Progress) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
-	// Menus often open on a short timer after mouseenter.
-	if err := sleep(ctx, 150*time.Millisecond); err != nil {
+	// Menus often open on a short timer after mouseenter: the settle waits for them (up to its cap),
+	// and what changed ends the answer.
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, true)
+	if err != nil {
 		return Result{}, err
 	}
-	urlNow, nav := s.after(ctx, pg, r.URL)
 	var note string
 	switch {
 	case r.Trusted && r.Hovered:
-		note = " CSS :hover applies to it; take a snapshot to see what appeared."
+		note = " CSS :hover applies to it;"
 	case r.Trusted:
 		note = " CSS :hover does not apply to it (the pointer did not end on it)."
 	default:
 		note = " Only the page's mouseover/mouseenter listeners saw it; CSS :hover menus do not react to page-script events."
 	}
-	text := s.actionText("Moved the pointer onto", a.Element, r.Trusted, info, urlNow, nav, note)
-	return Result{Text: text, Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "hovered": r.Hovered, "url": pageStr(urlNow), "navigated": nav}}, nil
+	text := s.actionText("Moved the pointer onto", a.Element, r.Trusted, info, urlNow, nav, note, obs)
+	res := Result{Text: text, Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "hovered": r.Hovered, "url": pageStr(urlNow), "navigated": nav}}
+	obs.add(&res)
+	return res, nil
 }
 
 type dragArgs struct {
@@ -63,11 +65,12 @@ func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (Result, er
 	if err != nil {
 		return Result{}, err
 	}
-	// Libraries animate and re-render on a timer after the drop.
-	if err := sleep(ctx, 150*time.Millisecond); err != nil {
+	// Libraries animate and re-render on a timer after the drop: the settle waits for them (up to its cap),
+	// and what changed ends the answer.
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, true)
+	if err != nil {
 		return Result{}, err
 	}
-	urlNow, nav := s.after(ctx, pg, r.URL)
 	var note string
 	switch {
 	case r.Cancelled:
@@ -79,10 +82,11 @@ func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (Result, er
 	default:
 		note = " A pointer drag (press, moves, release); the page did not start an HTML5 drag."
 	}
-	note += " Take a snapshot to see the result."
-	text := s.actionText("Dragged", a.Element+" onto "+a.To, r.Trusted, info, urlNow, nav, note)
-	return Result{Text: text, Structured: map[string]any{
+	text := s.actionText("Dragged", a.Element+" onto "+a.To, r.Trusted, info, urlNow, nav, note, obs)
+	res := Result{Text: text, Structured: map[string]any{
 		"element": a.Element, "to": a.To, "trusted": r.Trusted, "html5": r.HTML5, "dropped": r.Dropped,
 		"url": pageStr(urlNow), "navigated": nav,
-	}}, nil
+	}}
+	obs.add(&res)
+	return res, nil
 }

@@ -46,7 +46,7 @@ func (t *refTable) issued() bool { return t.next > t.genStart }
 // add returns the ref for an element, reusing the one an earlier snapshot
 // of the same generation gave the same element.
 func (t *refTable) add(l *locator) string {
-	key := strings.Join(l.sel, "\x00") + "\x01" + string(l.sum[:])
+	key := refKey(l.sel, l.sum)
 	if ref, ok := t.byKey[key]; ok {
 		return ref
 	}
@@ -58,6 +58,12 @@ func (t *refTable) add(l *locator) string {
 	t.byRef[l.ref] = l
 	t.byKey[key] = l.ref
 	return l.ref
+}
+
+// refKey identifies an element within a generation: its selector and the
+// SHA-256 of its fingerprint.
+func refKey(sel pagejs.Sel, sum [32]byte) string {
+	return strings.Join(sel, "\x00") + "\x01" + string(sum[:])
 }
 
 // lookup finds a ref of the current generation.

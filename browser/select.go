@@ -10,6 +10,7 @@ import (
 type selectOptionArgs struct {
 	Element string   `json:"element"`
 	Options []string `json:"options"`
+	Observe *bool    `json:"observe"`
 }
 
 func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progress) (Result, error) {
@@ -26,7 +27,10 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 	if len(r.Missing) > 0 {
 		return Result{}, optionNotFound(a.Element, &r)
 	}
-	urlNow, nav := s.after(ctx, pg, r.URL)
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, observing(a.Observe))
+	if err != nil {
+		return Result{}, err
+	}
 	var extra []pageField
 	note := ""
 	if !nav {
@@ -41,11 +45,13 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 			extra = append(extra, pageField{"Option", o.Label, 80})
 		}
 	}
-	text := s.actionText("Selected "+plural(len(a.Options), "option", "options")+" in", a.Element, r.Trusted, info, urlNow, nav, note, extra...)
-	return Result{Text: text, Structured: map[string]any{
+	text := s.actionText("Selected "+plural(len(a.Options), "option", "options")+" in", a.Element, r.Trusted, info, urlNow, nav, note, obs, extra...)
+	res := Result{Text: text, Structured: map[string]any{
 		"element": a.Element, "trusted": r.Trusted, "selected": optionItems(r.Selected), "selected_total": r.SelectedTotal,
 		"kept": r.Kept, "url": pageStr(urlNow), "navigated": nav,
-	}}, nil
+	}}
+	obs.add(&res)
+	return res, nil
 }
 
 // optionItems renders options for structuredContent (their text is the page's).

@@ -91,6 +91,13 @@ type selection struct {
 	// dialog: one of our actions opened a dialog that may still be open.
 	// Guarded by Session.mu.
 	dialog bool
+	// kept is the last result of the snapshot resident of residentConsole,
+	// which the resident may answer {same} to (see Session.snapshot); view
+	// is the agent's last view of the document (observe.go). Guarded by
+	// Session.mu.
+	kept      keptSnapshot
+	view      *pageView
+	knownTabs map[int64]bool // the tabs the last observation saw (nil: none yet)
 }
 
 // New makes a session. It does not connect: tools/list and browser_status

@@ -29,6 +29,7 @@ type Files interface {
 type uploadArgs struct {
 	Element string   `json:"element"`
 	Paths   []string `json:"paths"`
+	Observe *bool    `json:"observe"`
 }
 
 // chunksInFlight is how many chunks may be outstanding at once. Firefox
@@ -178,10 +179,16 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	for i, f := range infos {
 		files[i] = map[string]any{"name": f.Name, "size": f.Size, "type": f.MIME}
 	}
-	return Result{Text: text, Structured: map[string]any{
+	res := Result{Text: text, Structured: map[string]any{
 		"element": a.Element, "files": files, "dispatched": fin.Dispatched, "via": cmp.Or(begin.Via, "input"),
 		"warnings": pageStrs(warnings), "trusted": fin.Trusted,
-	}}, nil
+	}}
+	if observing(a.Observe) {
+		if _, _, obs, err := s.endAction(ctx, pg, "", defaultSettleCap, true); err == nil {
+			obs.add(&res)
+		}
+	}
+	return res, nil
 }
 
 // uploadWarnings merges the staging's and the assignment's warnings (they

@@ -60,6 +60,7 @@ func goldenCases() []goldenCase {
 		page(Scroll, ScrollArgs{Mode: "by", Direction: "down", Pages: 2}), iso(Scroll, ScrollArgs{Sel: sel, FP: &fp, Mode: "to", To: "bottom"}),
 		page(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"a", "</script>"}}), iso(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"b"}}),
 		page(WaitFor, wait), iso(WaitFor, wait),
+		page(Settle, SettleArgs{QuietMS: 40, CapMS: 250}), iso(Settle, SettleArgs{QuietMS: 40, CapMS: 250}),
 		page(PageInfo, nil), iso(PageInfo, nil),
 		page(CaptureRect, CaptureRectArgs{Sel: sel, FP: &fp}), iso(CaptureRect, CaptureRectArgs{}),
 		page(UploadBegin, begin), iso(UploadBegin, begin),
@@ -101,6 +102,9 @@ func build(s Script, realm realms, args any) (string, error) {
 // wrapper and the arguments; the sources are checked by TestScriptFiles and node.
 func abbreviate(out string, s Script) string {
 	out = strings.ReplaceAll(out, libSrc, "«lib.js»")
+	if s.keep != "" {
+		out = strings.ReplaceAll(out, s.keep, "«"+s.name+"Keep.js»")
+	}
 	return strings.ReplaceAll(out, s.src, "«"+s.name+".js»")
 }
 
@@ -222,6 +226,9 @@ func TestScriptFiles(t *testing.T) {
 	used := map[string]bool{"lib": true}
 	for _, s := range Scripts() {
 		used[s.name] = true
+		if s.keep != "" {
+			used[s.name+"Keep"] = true
+		}
 	}
 	for _, e := range entries {
 		name := strings.TrimSuffix(e.Name(), ".js")

@@ -154,8 +154,9 @@ type Script struct {
 	name   string
 	src    string
 	realms realms
-	noLib  bool // the wrapper omits lib.js (keeps per-chunk upload evaluations tiny)
-	anyWin bool // isolated: run even when the inner window is gone (win is null)
+	keep   string // resident only: js/<name>Keep.js, made once per resident and passed as env.keep
+	noLib  bool   // the wrapper omits lib.js (keeps per-chunk upload evaluations tiny)
+	anyWin bool   // isolated: run even when the inner window is gone (win is null)
 }
 
 var libSrc = mustRead("lib")
@@ -163,7 +164,9 @@ var libSrc = mustRead("lib")
 // Page scripts (both realms unless noted).
 var (
 	// Snapshot lists the visible actionable elements; args SnapshotArgs, result SnapshotResult.
-	Snapshot = pageScript("snapshot")
+	// Its resident keeps what it issued last (js/snapshotKeep.js) and answers {same} when
+	// nothing could have changed it.
+	Snapshot = Script{name: "snapshot", src: mustRead("snapshot"), realms: realmPage | realmIsolated, keep: mustRead("snapshotKeep")}
 	// Describe re-resolves one element and returns its fields; args DescribeArgs, result Element.
 	Describe = pageScript("describe")
 	// Click clicks a verified element; args ClickArgs, result ActionResult.
@@ -184,6 +187,9 @@ var (
 	Drag = pageScript("drag")
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
+	// Settle waits until the page's DOM and requests are quiet, capped; args SettleArgs,
+	// result SettleResult.
+	Settle = pageScript("settle")
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
 	PageInfo = Script{name: "pageInfo", src: mustRead("pageInfo"), realms: realmPage | realmIsolated, noLib: true}
 	// LoadState reads where the document came from and its HTTP status; args nil, result LoadStateResult.
@@ -234,7 +240,7 @@ var (
 
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
-	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, PageInfo, CaptureRect,
+	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance}
@@ -303,10 +309,12 @@ const (
 
 	// A resident script is one function created in the page realm, strict so that a
 	// page function it calls cannot reach it through Function.prototype.caller. It takes
-	// (win, args); a fresh lib is made per call, so nothing but compiled code is kept.
-	residentHead = `(function () { "use strict"; `
-	residentBody = `return async function (win, args) { try { const env = {realm: "page"}; `
-	residentTail = ` }; })()`
+	// (win, args); a fresh lib is made per call. A script with a keep (js/<name>Keep.js)
+	// gets one made with the resident, passed as env.keep: the only state kept between calls.
+	residentHead     = `(function () { "use strict"; `
+	residentBody     = `return async function (win, args) { try { const env = {realm: "page"}; `
+	residentBodyKeep = `return async function (win, args) { try { const env = {realm: "page", keep}; `
+	residentTail     = ` }; })()`
 	// The call: _self is bound to the resident (rdp.EvalOptions.Self). When it is not
 	// (the actor is gone), _self is whatever the page named so, if anything: the page
 	// realm's results are the page's word anyway (see browser's snapshot), and an
@@ -412,7 +420,14 @@ func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string 
 		b.WriteString(`const f = (`)
 		b.WriteString(s.src)
 		b.WriteString(`); `)
-		b.WriteString(residentBody)
+		if s.keep != "" {
+			b.WriteString(`const keep = (`)
+			b.WriteString(s.keep)
+			b.WriteString(`)(); `)
+			b.WriteString(residentBodyKeep)
+		} else {
+			b.WriteString(residentBody)
+		}
 		b.WriteString(`return JSON.stringify({ok: true, value: await f(win, args, `)
 		if s.noLib {
 			b.WriteString(`null`)

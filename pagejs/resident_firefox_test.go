@@ -54,6 +54,10 @@ func TestFirefoxResident(t *testing.T) {
 				if err := p.call(actor, pagejs.Snapshot, args, &got); err != nil {
 					t.Fatalf("call %d: %v", i, err)
 				}
+				if got.Seq != i+1 {
+					t.Errorf("call %d: seq %d, want %d", i, got.Seq, i+1)
+				}
+				got.Seq = 0
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("call %d: the resident's snapshot differs from the script's (%d elements, want %d)", i, len(got.Elements), len(want.Elements))
 				}

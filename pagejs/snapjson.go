@@ -157,6 +157,30 @@ func (r *snapReader) integer() (int, error) {
 	return n, nil
 }
 
+// ints reads an array of non-negative integers.
+func (r *snapReader) ints() ([]int, error) {
+	if err := r.expect('['); err != nil {
+		return nil, err
+	}
+	out := []int{}
+	for i := 0; ; i++ {
+		if r.next() == ']' {
+			r.i++
+			return out, nil
+		}
+		if i > 0 {
+			if err := r.expect(','); err != nil {
+				return nil, err
+			}
+		}
+		n, err := r.integer()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+}
+
 // skip passes over one JSON value of any shape, without recursion, and checks
 // only what encoding/json's own pass (checkValid, run on unknown keys' values too)
 // would: the value is handed to json.Valid.
@@ -259,6 +283,14 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 			out.TruncatedElements, err = r.integer()
 		case "textTotal":
 			out.TextTotal, err = r.integer()
+		case "seq":
+			out.Seq, err = r.integer()
+		case "same":
+			out.Same, err = r.integer()
+		case "base":
+			out.Base, err = r.integer()
+		case "runs":
+			out.Runs, err = r.ints()
 		case "rows":
 			out.Elements, err = r.rows()
 		case "z":
@@ -283,7 +315,7 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 
 // foldKey maps a key to the field it names, ignoring case as encoding/json does.
 func foldKey(k string) string {
-	for _, f := range [...]string{"title", "url", "text", "total", "all", "truncatedElements", "textTotal", "rows", "z"} {
+	for _, f := range [...]string{"title", "url", "text", "total", "all", "truncatedElements", "textTotal", "seq", "same", "base", "runs", "rows", "z"} {
 		if k == f || strings.EqualFold(k, f) {
 			return f
 		}

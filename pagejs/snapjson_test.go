@@ -89,6 +89,8 @@ var snapshotSeeds = []string{
 		["input","textbox","text","Q","",0,"#h\u00e9\n:host>input",{"value":"v \"q\" \\ \ud83d\ude00","required":true}],
 		["input","textbox","text","R","",3,"x\n:host>input",0]]}`,
 	`{"title":"","url":"","rows":[],"total":0,"truncatedElements":0,"text":"a\nb","textTotal":3}`,
+	`{"title":"T","url":"u","total":3,"truncatedElements":0,"rows":[["button","button","","Go","",0,"#x",0]],"seq":7,"base":6,"runs":[0,2,1]}`,
+	`{"same":6}`,
 	`{"title":null,"rows":null,"extra":[1,{"a":[true,null,-1.5e3]}],"total":7}`,
 	`{"rows":[["a","","","","",0,"x",{"checked":"yes"}]]}`,
 	`{"rows":[["a","","","","",0.5,"x",0]]}`,

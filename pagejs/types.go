@@ -164,6 +164,10 @@ type SnapshotArgs struct {
 	// whose role, tag, name, value or link target contains it, ignoring case.
 	Offset int    `json:"offset,omitempty"`
 	Query  string `json:"query,omitempty"`
+	// Have names the result (SnapshotResult.Seq) the caller holds from this document's
+	// resident; the resident answers SnapshotResult.Same instead of walking when that
+	// result is still what a walk would return (js/snapshotKeep.js). 0: always walk.
+	Have int `json:"have,omitempty"`
 }
 
 // SnapshotResult is Snapshot's value. Text and TextTotal (the length, in UTF-16 units,
@@ -178,6 +182,53 @@ type SnapshotResult struct {
 	TruncatedElements int       `json:"truncatedElements"`
 	Text              *string   `json:"text,omitempty"`
 	TextTotal         int       `json:"textTotal"`
+	// Seq numbers a resident's result (0: not from a resident); Same, when not 0, says
+	// that the result numbered Same is still current, and nothing else is set.
+	Seq  int `json:"seq,omitempty"`
+	Same int `json:"same,omitempty"`
+	// Base, when not 0, says that the result is a patch of the result numbered Base (the
+	// one args.have named):
+	// Runs holds triples (start, count, fresh): count elements of Base from index
+	// start, then the next fresh elements of Elements (see ApplyPatch).
+	Base int   `json:"base,omitempty"`
+	Runs []int `json:"runs,omitempty"`
+}
+
+// ErrPatch is returned by ApplyPatch for a patch that does not fit its base.
+var ErrPatch = errors.New("snapshot: the patch does not fit the result it names")
+
+// ApplyPatch makes a patch result (Base != 0) whole from base, the result numbered
+// Base: Elements becomes base's runs and the patch's fresh elements, in order. The
+// elements are copied shallowly.
+func (r *SnapshotResult) ApplyPatch(base *SnapshotResult) error {
+	if r.Base == 0 {
+		return nil
+	}
+	if base.Seq != r.Base || len(r.Runs)%3 != 0 {
+		return ErrPatch
+	}
+	n, fresh := 0, 0
+	for i := 0; i < len(r.Runs); i += 3 {
+		start, count, k := r.Runs[i], r.Runs[i+1], r.Runs[i+2]
+		if start > len(base.Elements) || count > len(base.Elements)-start || k > len(r.Elements)-fresh {
+			return ErrPatch
+		}
+		n += count + k
+		fresh += k
+	}
+	if fresh != len(r.Elements) || n > r.Total {
+		return ErrPatch
+	}
+	els := make([]Element, 0, n)
+	fresh = 0
+	for i := 0; i < len(r.Runs); i += 3 {
+		start, count, k := r.Runs[i], r.Runs[i+1], r.Runs[i+2]
+		els = append(els, base.Elements[start:start+count]...)
+		els = append(els, r.Elements[fresh:fresh+k]...)
+		fresh += k
+	}
+	r.Elements, r.Base, r.Runs = els, 0, nil
+	return nil
 }
 
 // UnmarshalJSON decodes Snapshot's compact rows (see js/snapshot.js) into Elements,
@@ -397,6 +448,29 @@ type WaitForArgs struct {
 // WaitForResult is WaitFor's value.
 type WaitForResult struct {
 	Met bool `json:"met"`
+	// Matched: the selectors (as in Element.Sel) of the first elements a met selector
+	// condition matched (state present).
+	Matched []Sel `json:"matched,omitempty"`
+}
+
+// SettleArgs are Settle's arguments: quiet for QuietMS in a row, waiting CapMS at most.
+type SettleArgs struct {
+	QuietMS int `json:"quietMs"`
+	CapMS   int `json:"capMs"`
+	// Change: wait for the first sign of change (a mutation, a request ending) instead
+	// of quiet; Quiet then says one was seen.
+	Change bool `json:"change,omitempty"`
+}
+
+// SettleResult is Settle's value. Quiet is false when the cap ended the wait; Pending
+// counts the document's requests still in flight then; Requests says whether requests
+// in flight could be seen at all (the isolated realm's load group).
+type SettleResult struct {
+	Quiet     bool `json:"quiet"`
+	WaitedMS  int  `json:"waitedMs"`
+	Mutations int  `json:"mutations"`
+	Pending   int  `json:"pending"`
+	Requests  bool `json:"requests"`
 }
 
 // LoadStateResult is LoadState's value. DocumentURI differs from URL on Firefox's

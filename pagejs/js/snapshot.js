@@ -1,9 +1,15 @@
-async function snapshot(win, args, lib) {
+async function snapshot(win, args, lib, env) {
   // Visible actionable elements in DOM order (open shadow roots after their host),
   // hidden file inputs included; optionally the page's visible text. Paging: the
   // elements from args.offset on (in document order, after the filter). args.query
   // keeps the elements whose role, tag, accessible name, value or link target contains
   // it, ignoring case; total counts the matches, all the elements before the filter.
+  // A resident (env.keep, js/snapshotKeep.js) answers {same: seq} when the result it
+  // issued as seq (args.have) is still what this walk would return, and otherwise
+  // sends only the rows that differ from it ({base, runs}: see SnapshotResult.Base);
+  // the arguments (offset and query included) are part of what "the same" means.
+  const keep = env && env.keep;
+  if (keep && keep.begin(win, args)) return {same: keep.seq()};
   const maxElements = Number.isInteger(args.maxElements) && args.maxElements >= 0 ? args.maxElements : 500;
   const maxText = Number.isInteger(args.maxTextChars) && args.maxTextChars >= 0 ? args.maxTextChars : 20000;
   const offset = Number.isInteger(args.offset) && args.offset >= 0 ? args.offset : 0;
@@ -12,15 +18,20 @@ async function snapshot(win, args, lib) {
   const all = lib.collect();
   // Only the elements of the page asked for are described (entry is the costly part),
   // unless a filter needs every element's fields to count the matches.
-  let entries = null;
+  const describe = (el) => keep ? keep.entry(el, lib) : lib.entry(el, true);
+  let entries = null, picked = null;
   let total = all.length;
   if (query) {
     entries = [];
+    picked = [];
     total = 0;
     for (let i = 0; i < all.length; i++) {
-      const e = lib.entry(all[i], true);
+      const e = describe(all[i]);
       if (!matches(e)) continue;
-      if (total >= offset && entries.length < maxElements) entries.push(e);
+      if (total >= offset && entries.length < maxElements) {
+        entries.push(e);
+        picked.push(all[i]);
+      }
       total++;
     }
   }
@@ -30,10 +41,12 @@ async function snapshot(win, args, lib) {
   // selector (segments joined by "\n", which CSS.escape never leaves in a selector) is
   // the first k UTF-16 units of the previous row's selector followed by rest, and extra
   // holds the remaining fields, or 0 (lib.entry's rows form).
-  const rows = new Array(n);
+  const rows = [];
   let prev = "";
   for (let i = 0; i < n; i++) {
-    const e = entries ? entries[i] : lib.entry(all[offset + i], true);
+    const el = entries ? picked[i] : all[offset + i];
+    const e = entries ? entries[i] : describe(el);
+    if (keep && keep.reused(el, e)) continue;
     const sel = e.sel.length === 1 ? e.sel[0] : e.sel.join("\n");
     const m = Math.min(sel.length, prev.length);
     let k = 0;
@@ -43,7 +56,7 @@ async function snapshot(win, args, lib) {
       if (c >= 0xd800 && c <= 0xdbff) k--; // never split a surrogate pair
     }
     prev = sel;
-    rows[i] = [e.tag, e.role || "", e.type || "", e.name || "", e.fh || "", k, sel.slice(k), e.x];
+    rows.push([e.tag, e.role || "", e.type || "", e.name || "", e.fh || "", k, sel.slice(k), e.x]);
   }
   const out = {
     title: lib.collapse(doc.title),
@@ -53,6 +66,7 @@ async function snapshot(win, args, lib) {
     truncatedElements: total - n,
     rows,
   };
+  if (keep) keep.done(out);
   if (args.includeAllText) {
     const body = doc.body || doc.documentElement;
     const text = body ? lib.collapse(body.innerText) : "";

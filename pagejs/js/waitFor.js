@@ -3,11 +3,11 @@ function waitFor(win, args, lib) {
   const doc = win.document;
   const want = args.state === "absent" ? "absent" : "present";
   let present = true;
+  let el = null;
   if (typeof args.urlContains === "string" && args.urlContains !== "") {
     present = present && String(win.location.href).includes(args.urlContains);
   }
   if (typeof args.selector === "string" && args.selector !== "") {
-    let el;
     try {
       el = doc.querySelector(args.selector);
     } catch (e) {
@@ -23,5 +23,14 @@ function waitFor(win, args, lib) {
     present = present && !!body && lib.collapse(body.textContent).includes(needle) &&
       lib.collapse(body.innerText).includes(needle);
   }
-  return {met: want === "present" ? present : !present};
+  let matched;
+  if (want === "present" && present && el) {
+    // The first few matches, for the answer to list (as snapshot lines when they are
+    // actionable elements).
+    matched = [];
+    const all = doc.querySelectorAll(args.selector);
+    for (let i = 0; i < all.length && matched.length < 10; i++) matched.push(lib.selector(all[i]));
+  }
+  const met = want === "present" ? present : !present;
+  return matched ? {met, matched} : {met};
 }

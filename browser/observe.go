@@ -1,0 +1,559 @@
+package browser
+
+// Act and observe. After an action the page is given time to react, judged by
+// watching it rather than by a fixed sleep (settle), and the answer ends with
+// what changed among the actionable elements since the agent's last view of
+// the page (the delta): elements that appeared, changed (value, checked,
+// selected, expanded, disabled, …) or went away, as snapshot lines with refs
+// from the same table as snapshot_page, plus a line for a dialog, a new tab
+// or a page still busy, and the new page's elements after a navigation. wait_for answers the same way once its condition holds.
+//
+// The agent's last view is the last reading the server took of the document
+// for it (snapshot_page, a delta, a wait_for answer), elements left out of a
+// truncated answer included. A delta says so when it cannot tell what
+// changed: no earlier view in this generation, a walk cut at the element
+// limit, a page that could not be read. Its lines are page content (the walk
+// runs in the page realm) and go between the untrusted markers; "no change"
+// is the page's own account too, and is worded so.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+)
+
+const (
+	// settleQuiet is how long the page must be quiet (no DOM mutation, none of
+	// its own requests in flight) for an action to count as settled. Chosen by
+	// measurement (README "Act and observe"): frameworks render a click's
+	// result synchronously, in a microtask or in the next frame or two (a
+	// 0 ms timer, requestAnimationFrame at 60 Hz), all within it; the
+	// requests a click starts are seen as soon as they start (the document's
+	// load group), whatever the window. A longer one only adds its length to
+	// every action.
+	settleQuiet = 30 * time.Millisecond
+	// defaultSettleCap is the longest an action waits for the page by default
+	// (click's wait_after_ms default).
+	defaultSettleCap = 250 * time.Millisecond
+	// deltaLines bounds the element lines of one delta.
+	deltaLines = 30
+	// matchLines bounds the matching elements wait_for lists.
+	matchLines = 10
+)
+
+// walkInfo is what the server derives from a walk's elements, once per
+// walk (a kept walk that the resident answers {same} for reuses it): the
+// fingerprint sums, the ref keys and, as they are needed, the lines without
+// refs. Immutable once made, except bodies, filled in as needed by the call
+// that holds the page-operation lock.
+type walkInfo struct {
+	sums   [][32]byte
+	keys   []string
+	bodies []string // "" until made
+	index  map[string]int
+}
+
+func newWalkInfo(r *pagejs.SnapshotResult) *walkInfo {
+	n := len(r.Elements)
+	w := &walkInfo{sums: make([][32]byte, n), keys: make([]string, n), bodies: make([]string, n), index: make(map[string]int, n)}
+	for i := range r.Elements {
+		w.sums[i] = r.Elements[i].FP.Sum()
+		w.keys[i] = refKey(r.Elements[i].Sel, w.sums[i])
+		w.index[w.keys[i]] = i
+	}
+	return w
+}
+
+// body is element i's line without its ref.
+func (w *walkInfo) body(i int, e *pagejs.Element) string {
+	if w.bodies[i] == "" {
+		w.bodies[i] = elementBody(e)
+	}
+	return w.bodies[i]
+}
+
+// walkInfoLocked returns the walk info of r: the kept walk's, when r is it.
+func (s *Session) walkInfoLocked(sel *selection, r *pagejs.SnapshotResult) *walkInfo {
+	k := &sel.kept
+	same := len(r.Elements) > 0 && len(k.res.Elements) == len(r.Elements) && &k.res.Elements[0] == &r.Elements[0]
+	if same && k.info != nil {
+		return k.info
+	}
+	w := newWalkInfo(r)
+	if same {
+		k.info = w
+	}
+	return w
+}
+
+// issueLocked issues (or finds) the refs of r's elements.
+func (s *Session) issueLocked(pg page, gen uint64, r *pagejs.SnapshotResult, w *walkInfo) []string {
+	refs := make([]string, len(r.Elements))
+	for i := range r.Elements {
+		refs[i] = s.refLocked(pg, gen, r, w, i)
+	}
+	return refs
+}
+
+// refLocked issues (or finds) the ref of element i of r.
+func (s *Session) refLocked(pg page, gen uint64, r *pagejs.SnapshotResult, w *walkInfo, i int) string {
+	if ref, ok := s.refs.byKey[w.keys[i]]; ok {
+		return ref
+	}
+	e := &r.Elements[i]
+	return s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: w.sums[i]})
+}
+
+// pageView is the agent's last view of the selected document: the elements
+// of the last walk and their walk info.
+type pageView struct {
+	generation uint64
+	res        *pagejs.SnapshotResult
+	info       *walkInfo
+	complete   bool // the walk saw every element (not cut at the limit)
+}
+
+// rememberLocked makes a walk the agent's view (caller holds s.mu).
+func (s *Session) rememberLocked(sel *selection, gen uint64, r *pagejs.SnapshotResult, w *walkInfo) *pageView {
+	v := &pageView{generation: gen, res: r, info: w, complete: len(r.Elements) >= r.Total}
+	sel.view = v
+	return v
+}
+
+// settle waits until the page is quiet, at most limit (nothing when 0). It
+// returns a dialog_open error when the page opened a dialog meanwhile; other
+// failures only shorten the wait (logged).
+func (s *Session) settle(ctx context.Context, pg page, limit time.Duration) (pagejs.SettleResult, error) {
+	var r pagejs.SettleResult
+	if limit <= 0 {
+		return r, ctx.Err()
+	}
+	sctx, cancel := context.WithTimeout(ctx, limit+2*time.Second)
+	defer cancel()
+	args := pagejs.SettleArgs{QuietMS: int(settleQuiet.Milliseconds()), CapMS: int(limit.Milliseconds())}
+	if _, err := s.exec(sctx, pg, actionRealm, pagejs.Settle, args, &r); err != nil {
+		if ctx.Err() != nil {
+			return r, ctx.Err()
+		}
+		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
+			return r, err
+		}
+		s.log.Debug("settle failed; observing the page as it is", "error", err)
+	}
+	return r, nil
+}
+
+// observation is what an answer says about the page after an action or a
+// met wait: text to append and a structured summary.
+type observation struct {
+	text string
+	tabs string // the tabs that opened (tabsNote), said before text
+	st   map[string]any
+}
+
+func (o *observation) add(res *Result) {
+	if o == nil {
+		return
+	}
+	if o.tabs != "" {
+		res.Text += "\n" + o.tabs
+	}
+	if o.text != "" {
+		res.Text += "\n" + o.text
+	}
+	if m, ok := res.Structured.(map[string]any); ok && o.st != nil {
+		m["changes"] = o.st
+	}
+}
+
+// dropTabs leaves the opened tabs out: the action's own result names them.
+func (o *observation) dropTabs() {
+	if o != nil {
+		o.tabs = ""
+		delete(o.st, "new_tabs")
+	}
+}
+
+// unknownChange is the observation when the page could not be read.
+func unknownChange(why string) observation {
+	return observation{text: "Could not tell what changed: " + why + ".", st: map[string]any{"known": false, "reason": why}}
+}
+
+// observeOpts say what an observation is for.
+type observeOpts struct {
+	navigated bool
+	// settled is how the settle before the observation ended (nil: none).
+	settled *pagejs.SettleResult
+	// match, when set, picks the elements a met wait_for condition names.
+	match func(e *pagejs.Element) bool
+}
+
+// observe reads the page, compares it with the agent's last view, issues
+// refs for what it shows and makes the read the new view.
+func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr error) observation {
+	if dialogErr != nil {
+		return s.dialogObservation(dialogErr)
+	}
+	if o.navigated {
+		// The new document first: read it once it is interactive.
+		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		_, _ = pg.sel.watch.WaitReady(wctx, "interactive")
+		cancel()
+	}
+	// A dialog opened after the action does not hold back the walk: ask the
+	// browser (not the page) whether one is showing, while the page is read.
+	dialogs := make(chan pagejs.DialogStateResult, 1)
+	go func() {
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		d, err := s.dialog(dctx, pg)
+		if err != nil {
+			d = pagejs.DialogStateResult{}
+		}
+		dialogs <- d
+	}()
+	tabs := make(chan []rdp.Tab, 1)
+	go func() {
+		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		list, err := pg.c.ListTabs(tctx)
+		if err != nil {
+			list = nil
+		}
+		tabs <- list
+	}()
+	r, gen, err := s.readForView(ctx, pg)
+	d := <-dialogs
+	opened := s.newTabs(pg, <-tabs)
+	if err != nil {
+		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
+			return s.dialogObservation(err)
+		}
+		if ctx.Err() != nil {
+			return unknownChange("the call was cancelled")
+		}
+		s.log.Debug("delta read failed", "error", err)
+		// Only the code: a page-realm script's message may be the page's words.
+		code := "error"
+		if e, ok := AsError(err); ok {
+			code = e.Code
+		}
+		return unknownChange("the page could not be read (" + code + "); take a snapshot")
+	}
+	obs := s.deltaOf(pg, gen, &r, o)
+	if len(opened) > 0 {
+		obs.tabs = tabsNote(opened)
+		list := make([]map[string]any, len(opened))
+		for i, t := range opened {
+			list[i] = map[string]any{"tab_id": tabID(t.BrowserID), "title": pageStr(t.Title), "url": pageStr(t.URL)}
+		}
+		obs.st["new_tabs"] = list
+	}
+	if d.Open {
+		obs.text = "A dialog is open: " + dialogError(d).Text() + "\n" + obs.text
+		obs.st["dialog"] = map[string]any{"type": dialogKind(d.Type), "text": pageStrN(d.Text, 2000)}
+	}
+	if b := busyNote(o.settled); b != "" {
+		obs.text = b + "\n" + obs.text
+		obs.st["settled"] = false
+	}
+	return obs
+}
+
+// newTabs returns the tabs in list that the selection had not seen before,
+// and records list as seen. The first list of a selection is only recorded:
+// what came before it is unknown.
+func (s *Session) newTabs(pg page, list []rdp.Tab) []rdp.Tab {
+	if list == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	known := pg.sel.knownTabs
+	pg.sel.knownTabs = make(map[int64]bool, len(list))
+	var out []rdp.Tab
+	for _, t := range list {
+		pg.sel.knownTabs[t.BrowserID] = true
+		if known != nil && !known[t.BrowserID] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// tabsNote says which tabs opened since the last observation; their titles
+// and URLs follow inside markers.
+func tabsNote(opened []rdp.Tab) string {
+	ids := make([]string, len(opened))
+	u := newUntrusted()
+	for i, t := range opened {
+		ids[i] = tabID(t.BrowserID)
+		u.field(ids[i]+" title", t.Title, 80)
+		u.field(ids[i]+" URL", t.URL, 200)
+	}
+	return "A new tab opened: " + strings.Join(ids, ", ") + " (select_tab to work in it; this tab stays selected). Its title and URL:\n" + u.String()
+}
+
+// busyNote says that the page had not settled when the wait ended, so the
+// delta may not be the last word.
+func busyNote(r *pagejs.SettleResult) string {
+	if r == nil || r.Quiet {
+		return ""
+	}
+	n := fmt.Sprintf("The page was still busy when the wait ended after %d ms", r.WaitedMS)
+	if r.Requests && r.Pending > 0 {
+		n += " (" + plural(r.Pending, "request", "requests") + " of its own in flight)"
+	}
+	return n + ": more may change; wait_for what you expect."
+}
+
+// dialogObservation reports a dialog_open error of the settle or the walk.
+// Only the server's own dialog check (dialogError, which carries the
+// dialog's details) is repeated; a page-realm script can throw an error
+// with that code and any message, which is not.
+func (s *Session) dialogObservation(err error) observation {
+	e, _ := AsError(err)
+	if e == nil || e.Details == nil || e.Details["dialog"] == nil {
+		return unknownChange("a page script reported " + CodeDialogOpen + "; check with browser_status or handle_dialog")
+	}
+	st := map[string]any{"known": false, "reason": "dialog", "dialog": e.Details["dialog"]}
+	return observation{text: "A dialog is open: " + e.Text(), st: st}
+}
+
+// readForView walks the selected document with the server's element limit,
+// reading once more when it navigated under the walk; gen is the generation
+// the result belongs to.
+func (s *Session) readForView(ctx context.Context, pg page) (pagejs.SnapshotResult, uint64, error) {
+	args := pagejs.SnapshotArgs{MaxElements: s.opts.Config.MaxElements}
+	for attempt := 0; ; attempt++ {
+		r, err := s.snapshot(ctx, pg, args)
+		if err == nil {
+			s.mu.Lock()
+			stale := s.sel != pg.sel || s.syncLocked(pg.sel)
+			gen := s.generation
+			s.mu.Unlock()
+			if !stale {
+				return r, gen, nil
+			}
+			err = errorf(CodeTargetReplaced, "the page navigated while it was being read")
+		}
+		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != CodeTargetReplaced {
+			return r, 0, err
+		}
+		if _, err := pg.sel.watch.Current(ctx); err != nil {
+			return r, 0, err
+		}
+	}
+}
+
+// delta is the difference between two views: indexes into the new walk's
+// elements (matched, appeared, changed) and keys of the old view (gone).
+type delta struct {
+	matched, appeared, changed []int
+	gone                       []string
+}
+
+func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
+	var d delta
+	r, w := nv.res, nv.info
+	if old != nil && old.info == w && match == nil {
+		return d // the same walk (kept): nothing changed
+	}
+	for i, k := range w.keys {
+		e := &r.Elements[i]
+		if match != nil && match(e) {
+			d.matched = append(d.matched, i)
+			continue
+		}
+		if old == nil {
+			d.appeared = append(d.appeared, i)
+			continue
+		}
+		j, ok := old.info.index[k]
+		switch {
+		case !ok:
+			d.appeared = append(d.appeared, i)
+		case old.info.body(j, &old.res.Elements[j]) != w.body(i, e):
+			d.changed = append(d.changed, i)
+		}
+	}
+	if old != nil && nv.complete && old.info != w {
+		for _, k := range old.info.keys {
+			if _, ok := w.index[k]; !ok {
+				d.gone = append(d.gone, k)
+			}
+		}
+	}
+	return d
+}
+
+// deltaOf compares a walk with the agent's last view, makes it the view,
+// issues refs for the lines it shows and renders them.
+func (s *Session) deltaOf(pg page, gen uint64, r *pagejs.SnapshotResult, o observeOpts) observation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sel != pg.sel || s.generation != gen {
+		return unknownChange("the page changed while it was being read; take a snapshot")
+	}
+	old := pg.sel.view
+	if old != nil && old.generation != gen {
+		old = nil
+	}
+	nv := s.rememberLocked(pg.sel, gen, r, s.walkInfoLocked(pg.sel, r))
+	d := diffViews(old, nv, o.match)
+	ref := func(i int) string { return s.refLocked(pg, gen, r, nv.info, i) }
+	return renderDelta(d, old, nv, r, ref, s.refs.byKey, o)
+}
+
+// renderDelta writes a delta: a summary line, the element lines between
+// the untrusted markers (matching, changed, appeared, gone; at most
+// matchLines + deltaLines), and a line saying what was left out.
+func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(int) string, issued map[string]string, o observeOpts) observation {
+	st := map[string]any{"known": true, "appeared": len(d.appeared), "changed": len(d.changed), "gone": len(d.gone),
+		"complete": nv.complete && (old == nil || old.complete), "first_view": old == nil}
+	if o.match != nil {
+		st["matching"] = len(d.matched)
+	}
+	var head string
+	switch {
+	case old == nil:
+		head = fmt.Sprintf("No earlier view of this page to compare with; its actionable elements (%d):", r.Total)
+	case len(d.appeared)+len(d.changed)+len(d.gone) == 0:
+		head = "No change to the actionable elements since your last view, as the page reports them"
+		if !nv.complete || !old.complete {
+			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
+		}
+		head += "."
+	default:
+		head = fmt.Sprintf("Changes since your last view: %d appeared, %d changed, %d gone.", len(d.appeared), len(d.changed), len(d.gone))
+	}
+	if old != nil && !nv.complete {
+		head += fmt.Sprintf(" The page has %d actionable elements; only the first %d were read, so elements that went away are not reported.", r.Total, len(r.Elements))
+	}
+	if len(d.matched)+len(d.appeared)+len(d.changed)+len(d.gone) == 0 {
+		return observation{text: head, st: st}
+	}
+	u := newUntrusted()
+	shown, left := 0, 0
+	section := func(title string, idx []int, budget int) {
+		for n, i := range idx {
+			if n == 0 && title != "" {
+				u.line(title)
+			}
+			if n >= budget {
+				left += len(idx) - n
+				return
+			}
+			u.line("[" + ref(i) + "] " + nv.info.body(i, &r.Elements[i]))
+			shown++
+		}
+	}
+	section("matching:", d.matched, matchLines)
+	rest := deltaLines
+	if old == nil {
+		section("", d.appeared, rest)
+	} else {
+		section("changed:", d.changed, rest)
+		section("appeared:", d.appeared, max(0, rest-len(d.changed)))
+		budget := max(0, rest-len(d.changed)-len(d.appeared))
+		for n, k := range d.gone {
+			if n == 0 {
+				u.line("gone:")
+			}
+			if n >= budget {
+				left += len(d.gone) - n
+				break
+			}
+			j := old.info.index[k]
+			prefix := "- "
+			if r, ok := issued[k]; ok {
+				prefix += "[" + r + "] "
+			}
+			u.line(prefix + old.info.body(j, &old.res.Elements[j]))
+			shown++
+		}
+	}
+	st["shown"] = shown
+	text := head + "\n" + u.String()
+	if left > 0 {
+		text += fmt.Sprintf("\n[%d more not shown; call snapshot_page to see the whole page]", left)
+	}
+	return observation{text: text, st: st}
+}
+
+// observing reads the optional observe argument (default on).
+func observing(on *bool) bool { return on == nil || *on }
+
+// endAction ends an action: it lets the page settle (at most limit), reads
+// where the page is (after) and, when on, observes what changed. Every
+// action tool ends with it (select_option, hover, scroll and drag too, as
+// they are added), its text and changes added with observation.add.
+func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool) (urlNow string, nav bool, obs *observation, err error) {
+	sr, serr := s.settle(ctx, pg, limit)
+	if ctx.Err() != nil {
+		return "", false, nil, ctx.Err()
+	}
+	urlNow, nav = s.after(ctx, pg, before)
+	if !on {
+		return urlNow, nav, nil, nil
+	}
+	var settled *pagejs.SettleResult
+	if limit > 0 && serr == nil && sr.WaitedMS > 0 {
+		settled = &sr
+	}
+	o := s.observe(ctx, pg, observeOpts{navigated: nav, settled: settled}, serr)
+	return urlNow, nav, &o, nil
+}
+
+// minCheckGap is the shortest pause between two wait_for checks, so that a
+// page that changes all the time is not checked in a busy loop.
+const minCheckGap = 25 * time.Millisecond
+
+// pauseForChange is wait_for's pause between two checks: until the page
+// shows a sign of change (a DOM mutation, one of its requests ending) or d
+// passed, and at least minCheckGap (or d, when shorter).
+func (s *Session) pauseForChange(ctx context.Context, pg page, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	start := time.Now()
+	pctx, cancel := context.WithTimeout(ctx, d+2*time.Second)
+	defer cancel()
+	var r pagejs.SettleResult
+	args := pagejs.SettleArgs{QuietMS: 1, CapMS: int(d.Milliseconds()), Change: true}
+	if _, err := s.exec(pctx, pg, readRealm, pagejs.Settle, args, &r); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		// Mid-navigation, or a dialog: look again soon.
+		return sleep(ctx, min(d, 50*time.Millisecond)-time.Since(start))
+	}
+	return sleep(ctx, min(d, minCheckGap)-time.Since(start))
+}
+
+// waitMatch picks the elements a met wait_for condition names: those whose
+// selector the page matched (selector), or whose name or value holds the
+// text (text).
+func waitMatch(text string, sels []pagejs.Sel) func(*pagejs.Element) bool {
+	if len(sels) > 0 {
+		want := make(map[string]bool, len(sels))
+		for _, sel := range sels {
+			want[strings.Join(sel, "\x00")] = true
+		}
+		return func(e *pagejs.Element) bool { return want[strings.Join(e.Sel, "\x00")] }
+	}
+	needle := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	if needle == "" {
+		return nil
+	}
+	return func(e *pagejs.Element) bool {
+		if strings.Contains(strings.ToLower(e.Name), needle) {
+			return true
+		}
+		return e.Value != nil && strings.Contains(strings.ToLower(*e.Value), needle)
+	}
+}

@@ -1,0 +1,210 @@
+package browser
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+)
+
+// openFixture selects the first tab and loads a page of the shared fixtures
+// (internal/fixtures, with its API) in it.
+func openFixture(t *testing.T, s *Session, path string) {
+	t.Helper()
+	srv := fixtures.Server()
+	t.Cleanup(srv.Close)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": srv.URL + path, "wait": "complete"})
+}
+
+// changes returns the structured "changes" of an action's result.
+func changes(t *testing.T, res Result) map[string]any {
+	t.Helper()
+	st, _ := res.Structured.(map[string]any)
+	c, ok := st["changes"].(map[string]any)
+	if !ok {
+		t.Fatalf("no changes in %v\n%s", res.Structured, res.Text)
+	}
+	return c
+}
+
+// TestObserveDelta: each action's answer lists what changed since the last
+// view, with the refs snapshot_page gives, and nothing when nothing did.
+func TestObserveDelta(t *testing.T) {
+	s := newSession(t)
+	openFixture(t, s, "/observe.html")
+	snap := snapshot(t, s)
+	toggle := ref(t, snap, "button", "Details")
+
+	res := must(t, s, "click", map[string]any{"element": toggle})
+	if !strings.Contains(res.Text, "changed:\n["+toggle+"] button \"Details\" expanded\n") || changes(t, res)["changed"] != 1 {
+		t.Fatalf("toggle: want its line changed, same ref:\n%s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Add item")})
+	item := ref(t, res.Text, "button", "Item 1")
+	if c := changes(t, res); c["appeared"] != 1 || c["changed"] != 0 || c["gone"] != 0 || !strings.Contains(res.Text, "appeared:\n") {
+		t.Fatalf("add: %v\n%s", c, res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Remove item")})
+	if !strings.Contains(res.Text, "gone:\n- ["+item+"] button \"Item 1\"") || changes(t, res)["gone"] != 1 {
+		t.Fatalf("remove: want Item 1 gone:\n%s", res.Text)
+	}
+	// A ref from a delta works like one from a snapshot.
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Add item")})
+	item2 := ref(t, res.Text, "button", "Item 2")
+	must(t, s, "click", map[string]any{"element": item2})
+
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Do nothing")})
+	if !strings.Contains(res.Text, "No change to the actionable elements since your last view, as the page reports them.") ||
+		strings.Contains(res.Text, "untrusted-page-content") || strings.Contains(res.Text, "still busy") {
+		t.Fatalf("nothing: %s", res.Text)
+	}
+
+	// Bounded: 40 new links, 30 lines and a line saying how to see the rest.
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Add forty")})
+	if n := len(refLine.FindAllString(res.Text, -1)); n != 30 || !strings.Contains(res.Text, "[10 more not shown; call snapshot_page to see the whole page]") {
+		t.Fatalf("forty: %d lines:\n%s", n, res.Text)
+	}
+	// snapshot_page makes a new view: nothing changed since.
+	snap = snapshot(t, s)
+	res = must(t, s, "press_key", map[string]any{"key": "Escape"})
+	if changes(t, res)["appeared"] != 0 || strings.Contains(res.Text, "appeared:") {
+		t.Fatalf("after a snapshot: %s", res.Text)
+	}
+
+	// observe=false: no delta.
+	res = must(t, s, "click", map[string]any{"element": toggle, "observe": false})
+	if _, ok := res.Structured.(map[string]any)["changes"]; ok || strings.Contains(res.Text, "untrusted") {
+		t.Fatalf("observe=false: %s", res.Text)
+	}
+	// The next delta covers what the agent has not seen (the toggle, collapsed).
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Do nothing")})
+	if !strings.Contains(res.Text, "changed:\n["+toggle+"] button \"Details\" collapsed\n") {
+		t.Fatalf("after observe=false: want the unseen change:\n%s", res.Text)
+	}
+}
+
+// TestObserveSettle: the wait after a click lasts while the page's own
+// request is in flight and ends once it is quiet; a page that keeps changing
+// is waited for up to the cap, and the answer says it was still busy.
+func TestObserveSettle(t *testing.T) {
+	s := newSession(t)
+	openFixture(t, s, "/observe.html")
+	snap := snapshot(t, s)
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load jobs"), "wait_after_ms": 5000})
+	if c := changes(t, res); c["appeared"] != 5 || c["settled"] != nil || !strings.Contains(res.Text, "link \"AI Engineer at Acme Robotics\"") {
+		t.Fatalf("load with a long cap: want the rendered jobs, settled:\n%s", res.Text)
+	}
+	openFixture(t, s, "/observe.html")
+	snap = snapshot(t, s)
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load jobs")})
+	if c := changes(t, res); c["settled"] != false || !strings.Contains(res.Text, "The page was still busy when the wait ended after") ||
+		!strings.Contains(res.Text, "(1 request of its own in flight)") {
+		t.Fatalf("load with the default cap: want the busy note:\n%s", res.Text)
+	}
+	// wait_for lists what appeared since (the jobs) and the matching element.
+	res = must(t, s, "wait_for", map[string]any{"text": "Globex", "timeout_ms": 5000})
+	if !strings.Contains(res.Text, "matching:\n[") || !strings.Contains(res.Text, "link \"Senior AI Engineer at Globex\"") || changes(t, res)["matching"] != 1 {
+		t.Fatalf("wait_for: %s", res.Text)
+	}
+	res = must(t, s, "wait_for", map[string]any{"selector": "#jobs a", "timeout_ms": 5000})
+	if c := changes(t, res); c["matching"] != 5 || c["appeared"] != 0 {
+		t.Fatalf("wait_for selector: %v\n%s", c, res.Text)
+	}
+	// The page ticks every 5 ms; on a loaded machine a tick can still come
+	// more than the 30 ms window late, which rightly ends the wait: one busy
+	// answer in three tries shows the cap at work.
+	busy := ref(t, snap, "button", "Keep changing")
+	for try := 0; ; try++ {
+		res = must(t, s, "click", map[string]any{"element": busy, "wait_after_ms": 300})
+		if changes(t, res)["settled"] == false && !strings.Contains(res.Text, "in flight") {
+			break
+		}
+		if try == 2 {
+			t.Fatalf("busy page, three tries: %s", res.Text)
+		}
+	}
+}
+
+// TestObserveNavigationAndDialog: a click that navigates lists the new
+// page's elements; a dialog opened after the click is reported, not waited
+// through.
+func TestObserveNavigationAndDialog(t *testing.T) {
+	s := newSession(t)
+	openFixture(t, s, "/observe.html")
+	snap := snapshot(t, s)
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Alert later"), "wait_after_ms": 2000})
+	if !strings.Contains(res.Text, "A dialog is open: the page opened a alert dialog: (page text) \"Saved later\"") || changes(t, res)["dialog"] == nil {
+		t.Fatalf("alert later: %s", res.Text)
+	}
+	must(t, s, "handle_dialog", map[string]any{"action": "accept"})
+
+	// A link that opens a new tab: one line, and the tab stays selected.
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Forms in a new tab")})
+	opened, _ := changes(t, res)["new_tabs"].([]map[string]any)
+	if len(opened) != 1 || !strings.Contains(res.Text, "A new tab opened: tab-") {
+		t.Fatalf("new tab: %s", res.Text)
+	}
+	closeTab(t, s, opened[0]["tab_id"].(string))
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Go to forms")})
+	if c := changes(t, res); c["first_view"] != true || !strings.Contains(res.Text, "the new page's elements follow.") {
+		t.Fatalf("navigation: %s", res.Text)
+	}
+	name := ref(t, res.Text, "textbox", "User")
+	must(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
+}
+
+// closeTab closes a tab a test opened and brings the selected one to the
+// front again (background tabs have their timers throttled).
+func closeTab(t *testing.T, s *Session, id string) {
+	t.Helper()
+	bid, ok := parseTabID(id)
+	if !ok {
+		t.Fatalf("tab id %q", id)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pg, err := s.selected(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r pagejs.TabResult
+	if err := s.chrome(ctx, pg, pagejs.TabClose, pagejs.TabArgs{BrowserID: bid}, &r); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.chrome(ctx, pg, pagejs.TabSelect, pagejs.TabArgs{BrowserID: pg.sel.tab.BrowserID}, &r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestObserveCutWalk: when the walk is cut at the element limit, a delta
+// says what it could not compare instead of claiming that nothing changed.
+func TestObserveCutWalk(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.Config.MaxElements = 3 })
+	openFixture(t, s, "/observe.html")
+	snap := snapshot(t, s)
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Details")})
+	if !strings.Contains(res.Text, "The page has 10 actionable elements; only the first 3 were read, so elements that went away are not reported.") {
+		t.Fatalf("cut walk: %s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Add item")})
+	if strings.Contains(res.Text, "No change to the actionable elements since your last view, as the page reports them.") {
+		t.Fatalf("cut walk claimed no change: %s", res.Text)
+	}
+}
+
+// TestObserveUnreadablePage: when the page cannot be read (here a page that
+// replaced JSON.stringify, with only the page realm to read it in), a delta
+// says that it could not tell what changed, never that nothing did.
+func TestObserveUnreadablePage(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	open(t, s, "hostile.html")
+	res := must(t, s, "press_key", map[string]any{"key": "Escape"})
+	if c := changes(t, res); c["known"] != false || !strings.Contains(res.Text, "Could not tell what changed: the page could not be read") ||
+		strings.Contains(res.Text, "No change") {
+		t.Fatalf("unreadable page: %s", res.Text)
+	}
+}

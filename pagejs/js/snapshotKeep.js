@@ -1,0 +1,281 @@
+function snapshotKeep() {
+  // What the resident snapshot keeps between calls in one document: the number of the
+  // result it last issued (seq) and whether anything could have changed that result
+  // since. A call that names that result (args.have) with the same arguments gets
+  // {same: seq} instead of a walk when nothing could have: no DOM mutation (document and
+  // every open shadow root, by MutationObserver), no event that may change what the walk
+  // sees without a mutation (input, focus, hover, transitions, animations, toggles,
+  // loads, resizes, fonts), the same URL and title, the same set of shadow roots, the
+  // same form-control state (values, checked, selected), the same style sheets (count,
+  // rule counts, disabled), and no animation running. Anything else is a full walk.
+  // Results with the page text are never reused (it depends on layout throughout).
+  //
+  // A walk that does happen reuses the entries (lib.entry: role, name, states,
+  // selector) of elements nothing could have changed: an element is walked afresh when
+  // a mutation touched it or its subtree (names come from content), its parent's
+  // children changed (selector steps), its live state (value, checked, selected)
+  // differs, or a mutation may have changed something it reads from elsewhere (ids,
+  // labels, aria-labelledby targets, fieldsets, details, base URL, the document URL):
+  // then every entry is made afresh. Visibility is always judged anew.
+  const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: ""};
+  let cache = new Map(); // element → {e, live} of the last walk
+  let next = null; // the cache the walk under way builds
+  let all = true; // every entry must be made afresh
+  let upward = new Set(); // elements whose entry is stale
+  let subtree = new Set(); // nodes below which every entry is stale
+  let refIds = new Set(); // ids that aria-labelledby names
+  // The elements and entries of the result last issued, by position, and of the walk
+  // under way; runs of the patch that walk makes of the issued result (when the
+  // caller holds that result), else null.
+  let issued = {seq: 0, index: new Map(), entries: []};
+  let walked = null;
+  let runs = null;
+  const mark = () => {
+    st.dirty = true;
+  };
+  const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
+
+  function up(n) {
+    return n.parentNode || n.host || null;
+  }
+
+  // touched notes what one mutation record may have made stale.
+  function touched(rec) {
+    const t = rec.target;
+    if (rec.type === "attributes") {
+      const a = rec.attributeName;
+      if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
+      if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
+    } else if (rec.type === "childList") {
+      subtree.add(t);
+      for (const list of [rec.addedNodes, rec.removedNodes]) {
+        for (let i = 0; i < list.length; i++) {
+          const n = list[i];
+          if (n.nodeType !== 1) continue;
+          if (n.id || CONTEXT.has(n.localName) || n.querySelector("[id],label,fieldset,legend,base,details,summary")) all = true;
+        }
+      }
+    }
+    for (let n = t; n; n = up(n)) {
+      if (n.nodeType !== 1) continue;
+      upward.add(n);
+      if (n.id && refIds.has(n.id)) all = true;
+      const tag = n.localName;
+      if (tag === "label" || tag === "fieldset" || tag === "legend") all = true;
+    }
+  }
+
+  function note(recs) {
+    st.dirty = true;
+    if (all) return;
+    for (let i = 0; i < recs.length && !all; i++) touched(recs[i]);
+  }
+
+  // live is the state of an element that changes without a mutation.
+  function live(el) {
+    switch (el.localName) {
+      case "input":
+        return (el.checked ? "1" : "0") + (el.indeterminate ? "1" : "0") + String(el.value);
+      case "textarea":
+        return String(el.value);
+      case "option":
+        return el.selected ? "1" : "0";
+      case "select": {
+        let s = "";
+        const o = el.options;
+        for (let k = 0; k < o.length; k++) s += o[k].selected ? "1" : "0";
+        return s;
+      }
+    }
+    return "";
+  }
+
+  // entry is lib.entry(el, true), reused from the last walk when nothing could have
+  // changed it.
+  function entry(el, lib) {
+    const c = all ? undefined : cache.get(el);
+    let fresh = c === undefined || upward.has(el);
+    for (let n = up(el); !fresh && n; n = up(n)) {
+      if (subtree.has(n)) fresh = true;
+    }
+    const l = live(el);
+    if (!fresh && c.live === l) {
+      next.set(el, c);
+      return c.e;
+    }
+    const e = lib.entry(el, true);
+    next.set(el, {e, live: l});
+    return e;
+  }
+
+  // reused records element el with entry e as the walk's next element, and reports
+  // whether the caller's copy of the issued result has its row (then it is left out).
+  function reused(el, e) {
+    walked.index.set(el, walked.entries.length);
+    walked.entries.push(e);
+    if (runs === null) return false;
+    const j = issued.index.get(el);
+    const L = runs.length;
+    if (j !== undefined && issued.entries[j] === e) {
+      if (L >= 3 && runs[L - 1] === 0 && runs[L - 3] + runs[L - 2] === j) runs[L - 2]++;
+      else runs.push(j, 1, 0);
+      return true;
+    }
+    if (L === 0) runs.push(0, 0, 1);
+    else runs[L - 1]++;
+    return false;
+  }
+
+  // done ends a walk: its entries are what the next walk may reuse, and out (the
+  // result) is numbered and, when it is a patch, says of what.
+  function done(out) {
+    cache = next;
+    next = null;
+    all = false;
+    upward = new Set();
+    subtree = new Set();
+    if (runs !== null) {
+      out.base = issued.seq;
+      out.runs = runs;
+    }
+    walked.seq = st.seq;
+    issued = walked;
+    walked = null;
+    runs = null;
+    out.seq = st.seq;
+  }
+  const EVENTS = ["input", "change", "reset", "submit", "focusin", "focusout", "mouseover", "mouseout",
+    "transitionrun", "transitionend", "transitioncancel", "animationstart", "animationend",
+    "animationiteration", "animationcancel", "beforetoggle", "toggle", "load", "error", "resize", "pageshow",
+    "hashchange", "popstate", "fullscreenchange"];
+  const OPTS = {subtree: true, childList: true, attributes: true, characterData: true};
+  const LISTEN = {capture: true, passive: true};
+
+  function listen(target) {
+    for (let i = 0; i < EVENTS.length; i++) target.addEventListener(EVENTS[i], mark, LISTEN);
+  }
+
+  // sheetsOf adds each sheet's rule count and disabled flag: a sheet changed through the
+  // CSSOM (insertRule, replaceSync, disabled) makes no mutation.
+  function sheetsOf(sheets, parts) {
+    if (!sheets) return;
+    parts.push("n" + sheets.length);
+    for (let i = 0; i < sheets.length; i++) {
+      let n = -1;
+      try {
+        n = sheets[i].cssRules.length;
+      } catch (e) {
+        n = -1; // a cross-origin sheet: its rules cannot be read, nor changed from here
+      }
+      parts.push("r" + n + (sheets[i].disabled ? "d" : ""));
+    }
+  }
+
+  // scan lists the open shadow roots (shadow-including tree order) and a signature of
+  // the state the walk reads that changes without a mutation.
+  function scan(win, doc) {
+    const roots = [];
+    const parts = [];
+    const trees = [doc];
+    for (let t = 0; t < trees.length; t++) {
+      const all = trees[t].querySelectorAll("*");
+      for (let i = 0; i < all.length; i++) {
+        const r = all[i].shadowRoot;
+        if (r) {
+          roots.push(r);
+          trees.push(r);
+        }
+      }
+      const ctl = trees[t].querySelectorAll("input,textarea,select");
+      for (let i = 0; i < ctl.length; i++) {
+        const el = ctl[i];
+        const tag = el.localName;
+        if (tag === "select") {
+          let s = "s";
+          const o = el.options;
+          for (let k = 0; k < o.length; k++) s += o[k].selected ? "1" : "0";
+          parts.push(s);
+        } else if (tag === "input") {
+          parts.push((el.checked ? "1" : "0") + (el.indeterminate ? "1" : "0") + String(el.value));
+        } else {
+          parts.push(String(el.value));
+        }
+      }
+      sheetsOf(trees[t].styleSheets, parts);
+      sheetsOf(trees[t].adoptedStyleSheets, parts);
+    }
+    return {roots, sig: roots.length + "\u0000" + parts.join("\u0000")};
+  }
+
+  function animating(doc, roots) {
+    if (typeof doc.getAnimations !== "function") return true;
+    if (doc.getAnimations().length > 0) return true;
+    for (let i = 0; i < roots.length; i++) {
+      if (typeof roots[i].getAnimations === "function" && roots[i].getAnimations().length > 0) return true;
+    }
+    return false;
+  }
+
+  function keyOf(args) {
+    const names = Object.keys(args).filter((n) => n !== "have").sort();
+    return names.map((n) => n + "=" + JSON.stringify(args[n])).join("&");
+  }
+
+  function watch(win, doc, roots) {
+    if (!st.mo) {
+      st.mo = new win.MutationObserver(note);
+      st.mo.observe(doc, OPTS);
+      listen(win);
+      listen(doc);
+      if (doc.fonts && typeof doc.fonts.addEventListener === "function") doc.fonts.addEventListener("loadingdone", mark, LISTEN);
+      st.roots = new WeakSet();
+    }
+    for (let i = 0; i < roots.length; i++) {
+      if (!st.roots.has(roots[i])) {
+        st.roots.add(roots[i]);
+        st.mo.observe(roots[i], OPTS);
+        listen(roots[i]);
+      }
+    }
+  }
+
+  // begin is called before a walk: true when the result args.have is still what a walk
+  // would return; otherwise the state is reset for the walk that follows (its result
+  // gets a new seq, so an earlier one can never be named again).
+  function begin(win, args) {
+    const doc = win.document;
+    const key = keyOf(args);
+    if (st.mo) {
+      const recs = st.mo.takeRecords();
+      if (recs.length > 0) note(recs);
+    }
+    const s = scan(win, doc);
+    const url = String(win.location.href);
+    const title = String(doc.title);
+    if (!st.dirty && st.seq > 0 && args.have === st.seq && key === st.key && !args.includeAllText &&
+        url === st.url && title === st.title && s.sig === st.sig && !animating(doc, s.roots)) {
+      return true;
+    }
+    watch(win, doc, s.roots);
+    if (next !== null || url !== st.url) all = true; // a walk that never ended; hrefs resolve against the URL
+    next = new Map();
+    walked = {seq: 0, index: new Map(), entries: []};
+    runs = issued.seq > 0 && args.have === issued.seq && key === st.key && !args.includeAllText ? [] : null;
+    refIds = new Set();
+    for (const t of [doc].concat(s.roots)) {
+      const named = t.querySelectorAll("[aria-labelledby]");
+      for (let i = 0; i < named.length; i++) {
+        for (const id of String(named[i].getAttribute("aria-labelledby")).split(/\s+/)) if (id) refIds.add(id);
+      }
+    }
+    st.seq++;
+    st.key = key;
+    st.dirty = false;
+    st.url = url;
+    st.title = title;
+    st.sig = s.sig;
+    return false;
+  }
+
+  return {begin, entry, reused, done, seq: () => st.seq};
+}

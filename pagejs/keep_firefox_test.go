@@ -1,0 +1,174 @@
+package pagejs_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+)
+
+// keepSteps change /mutate.html in the ways a kept snapshot must notice. Each changes
+// what a full walk returns (the test checks that too, so a step that changes nothing
+// cannot pass for a detected change).
+var keepSteps = []struct{ name, js string }{
+	{"attribute", `document.getElementById("b1").setAttribute("aria-label", "Renamed")`},
+	{"text", `document.getElementById("l1").firstChild.data = "Link renamed"`},
+	{"insertion", `document.getElementById("box").append(Object.assign(document.createElement("button"), {textContent: "Inserted"}))`},
+	{"removal", `document.getElementById("inbox").remove()`},
+	{"shadow root attached", `document.getElementById("host-empty").attachShadow({mode: "open"}).append(Object.assign(document.createElement("button"), {textContent: "Shadow late"}))`},
+	{"inside a shadow root", `document.getElementById("host").shadowRoot.append(Object.assign(document.createElement("a"), {href: "/x", textContent: "Shadow link"}))`},
+	{"shadow text", `document.getElementById("host").shadowRoot.querySelector("button").firstChild.data = "Shadow renamed"`},
+	{"class shows", `document.getElementById("panel").classList.remove("hidden")`},
+	{"class hides", `document.getElementById("panel").classList.add("hidden")`},
+	{"inline style hides", `document.getElementById("box").style.display = "none"`},
+	{"inline style shows", `document.getElementById("box").style.display = ""`},
+	{"rule inserted", `document.getElementById("main-style").sheet.insertRule("#styled { display: none }", 0)`},
+	{"rule deleted", `document.getElementById("main-style").sheet.deleteRule(0)`},
+	{"sheet disabled", `document.getElementById("main-style").sheet.disabled = true`},
+	{"sheet enabled", `document.getElementById("main-style").sheet.disabled = false`},
+	{"value property", `document.getElementById("name").value = "Ada"`},
+	{"checked property", `document.getElementById("agree").checked = true`},
+	{"checked reveals", `document.getElementById("reveal").checked = true`},
+	{"selectedIndex", `document.getElementById("size").selectedIndex = 2`},
+	{"label text", `document.querySelector("label[for=name]").firstChild.data = "Your name"`},
+	{"labelledby target", `document.getElementById("lab-target").firstChild.data = "Relabelled"`},
+	{"details open", `document.getElementById("det").open = true`},
+	{"popover shown", `document.getElementById("pop").showPopover()`},
+	{"fieldset disabled", `document.getElementById("fs").disabled = true`},
+	{"contenteditable text", `document.getElementById("editor").firstChild.data = "Draft two"`},
+	{"hidden attribute", `document.getElementById("b1").hidden = true`},
+	{"shadow host removed", `document.getElementById("host").remove()`},
+	{"url", `history.pushState(null, "", "/mutate.html?step=2")`},
+	{"title", `document.title = "Mutations two"`},
+	{"id changes a selector", `document.getElementById("box").id = "box-two"`},
+	{"sibling shifts nth-of-type", `document.querySelector("header").prepend(Object.assign(document.createElement("a"), {href: "/first", textContent: "New first"}))`},
+	{"element moved", `document.getElementById("fs").after(document.getElementById("det"))`},
+	{"option text", `document.querySelector("#size option:nth-child(3)").textContent = "Huge"`},
+	{"input type", `document.getElementById("inset").type = "checkbox"`},
+	{"setup: a span to make editable", `(() => { const d = document.createElement("div"); d.innerHTML = "<span>Edit me</span>"; document.getElementById("styled").append(d); return 1; })()`},
+	{"becomes editable", `document.getElementById("styled").lastElementChild.setAttribute("contenteditable", "true")`},
+	{"setup: a link without href", `document.querySelector("header").append(Object.assign(document.createElement("a"), {textContent: "Relative"}))`},
+	{"relative href", `document.querySelector("header").lastElementChild.setAttribute("href", "rel")`},
+	{"base href", `document.head.append(Object.assign(document.createElement("base"), {href: "/sub/"}))`},
+	{"labelled control added", `document.querySelector("label[for=agree]").append(Object.assign(document.createElement("input"), {type: "text"}))`},
+	{"adopted sheet", `(() => { const s = new CSSStyleSheet(); s.replaceSync("button { display: none }"); document.getElementById("host-empty").shadowRoot.adoptedStyleSheets = [s]; return 1; })()`},
+}
+
+// TestFirefoxSnapshotKeepDifferential: after every kind of change, the resident that
+// keeps its last result returns exactly what a full walk by the plain script returns;
+// with no change in between it answers {same} (and what it names is that walk).
+func TestFirefoxSnapshotKeepDifferential(t *testing.T) {
+	p := open(t, "/mutate.html")
+	args := pagejs.SnapshotArgs{MaxElements: 5000}
+	actor := p.resident(pagejs.Snapshot)
+	var held pagejs.SnapshotResult
+	patches := 0
+	kept := func() (pagejs.SnapshotResult, bool) {
+		t.Helper()
+		a := args
+		a.Have = held.Seq
+		var got pagejs.SnapshotResult
+		if err := p.call(actor, pagejs.Snapshot, a, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Same != 0 {
+			if got.Same != held.Seq || got.Elements != nil {
+				t.Fatalf("same %d with %d elements, holding %d", got.Same, len(got.Elements), held.Seq)
+			}
+			return held, true
+		}
+		if got.Seq <= held.Seq {
+			t.Fatalf("seq %d after %d", got.Seq, held.Seq)
+		}
+		if got.Base != 0 {
+			patches++
+			if err := got.ApplyPatch(&held); err != nil {
+				t.Fatalf("patch of %d (holding %d): %v", got.Base, held.Seq, err)
+			}
+		}
+		held = got
+		return got, false
+	}
+	full := func() pagejs.SnapshotResult {
+		var r pagejs.SnapshotResult
+		p.must(pageRealm, pagejs.Snapshot, args, &r)
+		return r
+	}
+	equal := func(a, b pagejs.SnapshotResult) bool {
+		a.Seq, b.Seq = 0, 0
+		return reflect.DeepEqual(a, b)
+	}
+	kept()
+	if _, same := kept(); !same {
+		t.Fatal("an unchanged page was walked again")
+	}
+	for _, st := range keepSteps {
+		before := full()
+		p.js(st.js)
+		want := full()
+		if equal(before, want) && !strings.HasPrefix(st.name, "setup:") {
+			t.Errorf("%s: the step changes nothing a walk returns; it tests nothing", st.name)
+			continue
+		}
+		got, same := kept()
+		if same || !equal(got, want) {
+			t.Errorf("%s: kept snapshot (same=%v, %d elements) differs from a full walk (%d elements)", st.name, same, len(got.Elements), len(want.Elements))
+			continue
+		}
+		if again, same := kept(); !same || !equal(again, want) {
+			t.Errorf("%s: the unchanged page after it was walked again (same=%v)", st.name, same)
+		}
+	}
+	if patches < len(keepSteps)/2 {
+		t.Errorf("only %d of %d walks were patches of the result held", patches, len(keepSteps))
+	}
+	// Arguments are part of what is kept: other arguments, another walk.
+	args.MaxElements = 3
+	if got, same := kept(); same || len(got.Elements) != 3 {
+		t.Errorf("other arguments: same=%v, %d elements", same, len(got.Elements))
+	}
+	// Page text is never kept.
+	args = pagejs.SnapshotArgs{MaxElements: 5000, MaxTextChars: 100, IncludeAllText: true}
+	kept()
+	if _, same := kept(); same {
+		t.Error("a result with page text was kept")
+	}
+}
+
+// TestFirefoxSnapshotKeepLarge: on the 3,000-element page, a walk after one
+// button changed (most entries reused) equals a full walk.
+func TestFirefoxSnapshotKeepLarge(t *testing.T) {
+	p := open(t, "/large.html")
+	args := pagejs.SnapshotArgs{MaxElements: 5000}
+	actor := p.resident(pagejs.Snapshot)
+	var first pagejs.SnapshotResult
+	if err := p.call(actor, pagejs.Snapshot, args, &first); err != nil {
+		t.Fatal(err)
+	}
+	for i, js := range []string{
+		`document.querySelector("button").click()`,
+		`document.querySelector("input").value = "changed"`,
+		`document.querySelector("section").remove()`,
+	} {
+		p.js(js)
+		a := args
+		a.Have = first.Seq
+		var got, want pagejs.SnapshotResult
+		if err := p.call(actor, pagejs.Snapshot, a, &got); err != nil {
+			t.Fatal(err)
+		}
+		p.must(pageRealm, pagejs.Snapshot, args, &want)
+		if got.Base == 0 || (i < 2 && len(got.Elements) > 10) { // (a removed section renumbers the rest)
+			t.Errorf("change %d: %d rows sent for one change (base %d)", i, len(got.Elements), got.Base)
+		}
+		if err := got.ApplyPatch(&first); err != nil {
+			t.Fatal(err)
+		}
+		first = got
+		got.Seq = 0
+		if got.Same != 0 || !reflect.DeepEqual(got, want) {
+			t.Fatalf("change %d: the walk that reused entries differs from a full walk", i)
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package pagejs_test
+
+import (
+	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+)
+
+// TestFirefoxSettle: a quiet page settles after one window; a page that keeps
+// mutating is waited for up to the cap; a request of the document in flight holds the
+// wait in the isolated realm (its load group), where it is seen.
+func TestFirefoxSettle(t *testing.T) {
+	for _, r := range realms {
+		t.Run(string(r), func(t *testing.T) {
+			p := open(t, "/forms.html")
+			var q pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 40, CapMS: 2000}, &q)
+			if !q.Quiet || q.WaitedMS < 40 || q.WaitedMS > 400 || q.Mutations != 0 {
+				t.Errorf("quiet page: %+v, want quiet after ≈40 ms", q)
+			}
+			if q.Requests != (r == isolatedRealm) {
+				t.Errorf("requests seen: %v in the %s realm", q.Requests, r)
+			}
+
+			p.js(`(() => { let n = 0; window.__iv = setInterval(() => { document.body.dataset.n = String(n++); }, 5); return 1; })()`)
+			var busy pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 80, CapMS: 300}, &busy)
+			p.js(`clearInterval(window.__iv)`)
+			if busy.Quiet || busy.WaitedMS < 300 || busy.Mutations == 0 {
+				t.Errorf("busy page: %+v, want the cap (300 ms) with mutations", busy)
+			}
+
+			// /api/jobs answers after 650 ms.
+			p.js(`(() => { window.__done = "no"; fetch("/api/jobs?q=x").then((r) => r.json()).then(() => { window.__done = "yes"; }); return 1; })()`)
+			var req pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 40, CapMS: 3000}, &req)
+			done := p.js(`window.__done`)
+			if r == isolatedRealm && (!req.Quiet || req.WaitedMS < 500 || done != "yes") {
+				t.Errorf("request in flight: %+v, response handled: %s; want the wait to outlast the request", req, done)
+			}
+			if r == pageRealm && (!req.Quiet || req.WaitedMS > 400) {
+				t.Errorf("request in flight, page realm: %+v; want quiet after one window (requests are not seen there)", req)
+			}
+
+			// change: a quiet page waits out the cap; a late answer that changes the
+			// page ends the wait early.
+			var none pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 1, CapMS: 200, Change: true}, &none)
+			if none.Quiet || none.WaitedMS < 200 {
+				t.Errorf("change on a quiet page: %+v, want the cap", none)
+			}
+			p.js(`(() => { fetch("/api/jobs/1").then((r) => r.json()).then(() => { document.body.dataset.late = "1"; }); return 1; })()`)
+			var woke pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 1, CapMS: 5000, Change: true}, &woke)
+			if !woke.Quiet || woke.WaitedMS >= 4000 {
+				t.Errorf("change after a late answer: %+v, want an early wake", woke)
+			}
+		})
+	}
+}
