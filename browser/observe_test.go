@@ -137,18 +137,21 @@ func TestObserveNavigationAndDialog(t *testing.T) {
 	openFixture(t, s, "/observe.html")
 	snap := snapshot(t, s)
 	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Alert later"), "wait_after_ms": 2000})
-	if !strings.Contains(res.Text, "A dialog is open: the page opened a alert dialog: (page text) \"Saved later\"") || changes(t, res)["dialog"] == nil {
+	// The click worked; the dialog it led to is part of its answer.
+	if !strings.Contains(res.Text, "The page opened an alert dialog") || !strings.Contains(res.Text, `Dialog text: "Saved later"`) ||
+		res.Structured.(map[string]any)["dialog"] == nil {
 		t.Fatalf("alert later: %s", res.Text)
 	}
 	must(t, s, "handle_dialog", map[string]any{"action": "accept"})
 
 	// A link that opens a new tab: one line, and the tab stays selected.
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Forms in a new tab")})
-	opened, _ := changes(t, res)["new_tabs"].([]map[string]any)
-	if len(opened) != 1 || !strings.Contains(res.Text, "A new tab opened: tab-") {
+	// The click names it (once: not again among the changes).
+	opened, _ := res.Structured.(map[string]any)["opened_tabs"].([]string)
+	if len(opened) != 1 || !strings.Contains(res.Text, "The click opened tab-") || strings.Contains(res.Text, "A new tab opened") {
 		t.Fatalf("new tab: %s", res.Text)
 	}
-	closeTab(t, s, opened[0]["tab_id"].(string))
+	closeTab(t, s, opened[0])
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Go to forms")})
 	if c := changes(t, res); c["first_view"] != true || !strings.Contains(res.Text, "the new page's elements follow.") {
 		t.Fatalf("navigation: %s", res.Text)

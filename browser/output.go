@@ -10,7 +10,7 @@ import "encoding/json"
 // results ({"error":{…}}) fit every schema.
 
 // pageDesc describes every page-provided string field.
-const pageDesc = "page-provided, escaped"
+const pageDesc = "page text"
 
 // pageProp is the schema of a page-provided string (a JSON string; the
 // type is left out to keep tools/list small).

@@ -10,13 +10,46 @@ import (
 type Implementation struct{ Name, Version string }
 
 // ToolAnnotations are the behaviour hints of a tool. They are advertised to
-// clients that negotiated protocol version 2025-03-26 or newer.
+// clients that negotiated protocol version 2025-03-26 or newer. On the wire
+// a hint is written only where it differs from the default the
+// specification gives it (readOnlyHint false, destructiveHint true,
+// idempotentHint false, openWorldHint true; destructiveHint and
+// idempotentHint mean nothing for a read-only tool), so a client reads the
+// same hints in fewer bytes of tools/list.
 type ToolAnnotations struct {
 	Title           string `json:"title,omitempty"`
 	ReadOnlyHint    bool   `json:"readOnlyHint"`
 	DestructiveHint bool   `json:"destructiveHint"`
 	IdempotentHint  bool   `json:"idempotentHint"`
 	OpenWorldHint   bool   `json:"openWorldHint"`
+}
+
+// MarshalJSON writes the title and the hints that differ from their
+// defaults.
+func (a ToolAnnotations) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		Title           string `json:"title,omitempty"`
+		ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+		DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+		IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+		OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+	}
+	t, f := true, false
+	w := wire{Title: a.Title}
+	if a.ReadOnlyHint {
+		w.ReadOnlyHint = &t
+	} else {
+		if !a.DestructiveHint {
+			w.DestructiveHint = &f
+		}
+		if a.IdempotentHint {
+			w.IdempotentHint = &t
+		}
+	}
+	if !a.OpenWorldHint {
+		w.OpenWorldHint = &f
+	}
+	return json.Marshal(w)
 }
 
 // Tool describes one tool in tools/list.

@@ -368,8 +368,12 @@ func (c *conn) listTools(_ context.Context, m *message) (any, *rpcError) {
 		if hasStructuredContent(c.version) {
 			w.OutputSchema = t.OutputSchema
 		}
-		if hasAnnotations(c.version) {
-			w.Annotations = t.Annotations
+		if hasAnnotations(c.version) && t.Annotations != nil {
+			a := *t.Annotations
+			if w.Title != "" && a.Title == w.Title {
+				a.Title = "" // the tool's own title says it; annotations.title is for older versions
+			}
+			w.Annotations = &a
 		}
 		tools = append(tools, w)
 	}

@@ -194,3 +194,22 @@ func FuzzLineReader(f *testing.F) {
 		}
 	})
 }
+
+// TestAnnotationsOmitDefaults: a hint is written only where it differs from
+// the specification's default, so every hint a client reads is the same.
+func TestAnnotationsOmitDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		a    ToolAnnotations
+		want string
+	}{
+		{ToolAnnotations{}, `{"destructiveHint":false,"openWorldHint":false}`},
+		{ToolAnnotations{Title: "T", ReadOnlyHint: true, DestructiveHint: true, IdempotentHint: true, OpenWorldHint: true}, `{"title":"T","readOnlyHint":true}`},
+		{ToolAnnotations{DestructiveHint: true, OpenWorldHint: true}, `{}`},
+		{ToolAnnotations{IdempotentHint: true, OpenWorldHint: true}, `{"destructiveHint":false,"idempotentHint":true}`},
+	} {
+		b, err := json.Marshal(tc.a)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("%+v: %s (%v), want %s", tc.a, b, err, tc.want)
+		}
+	}
+}
