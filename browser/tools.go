@@ -91,7 +91,7 @@ func toolTable() []toolDef {
 			Annotations{Idempotent: true},
 			(*Session).selectTab),
 		def("new_tab", "Open tab",
-			"Open an http(s) URL in a new background tab (the user's tab stays in front, no window is raised), wait up to 10 s for it to load, and select it unless select is false.",
+			"Open an http(s) URL in a new background tab (no window is raised), wait up to 10 s for it to load, and select it unless select is false.",
 			`{"type":"object","properties":{
 				"url":{"type":"string","minLength":8,"maxLength":8192,"description":"absolute http(s) URL"},
 				"select":{"type":"boolean","default":true,"description":"page tools act on it"}},
@@ -99,7 +99,7 @@ func toolTable() []toolDef {
 			Annotations{OpenWorld: true},
 			(*Session).newTab),
 		def("close_tab", "Close tab",
-			"Close a tab that new_tab or an agent's click opened. The user's own tabs are refused (tab_not_owned: closing one could lose unsaved work), as is a page asking to confirm leaving (close_blocked).",
+			"Close a tab that new_tab or an agent's click opened. The user's tabs are refused (tab_not_owned: closing one could lose work), as is a page asking to confirm leaving (close_blocked).",
 			`{"type":"object","properties":{
 				"tab_id":{"type":"string","minLength":5,"maxLength":64,"description":"from list_tabs"}},
 			"required":["tab_id"],"additionalProperties":false}`,
@@ -136,14 +136,14 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, OpenWorld: true},
 			(*Session).fill),
 		def("hover", "Hover element",
-			"Move the pointer onto an element like a user's mouse: mouseenter/mouseover listeners and CSS :hover react (menus, tooltips). Refuses a covered element; reports whether :hover applies and what changed.",
+			"Move the pointer onto an element like a mouse: mouseenter/mouseover listeners and CSS :hover react. Reports whether :hover applies and what changed.",
 			`{"type":"object","properties":{
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"ref, e.g. e12"}},
 			"required":["element"],"additionalProperties":false}`,
 			Annotations{Idempotent: true, OpenWorld: true},
 			(*Session).hover),
 		def("scroll", "Scroll",
-			"Scroll the page, or element's scrollable container, by pages like a mouse wheel (lazy feeds load more) or to top/bottom; element alone scrolls it into view. Reports positions, whether it can go further, and content loaded within 300 ms.",
+			"Scroll the page or an element's container by pages like a mouse wheel (lazy feeds load more), or to top/bottom; element alone scrolls it into view. Reports positions, whether it can go further, and what loaded.",
 			`{"type":"object","properties":{
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"element ref"},
 				"direction":{"type":"string","enum":["up","down","left","right"],"default":"down","description":"which way"},
@@ -153,7 +153,7 @@ func toolTable() []toolDef {
 			Annotations{OpenWorld: true},
 			(*Session).scroll),
 		def("drag", "Drag and drop",
-			"Drag element onto to like a user's mouse (press, moves, release), which pointer-event libraries and HTML5 drag-and-drop both accept. Both must be visible at once; drops at the centre of to.",
+			"Drag element onto to like a mouse (press, moves, release): pointer-event libraries and HTML5 drag-and-drop both accept it. Ends with what changed.",
 			`{"type":"object","properties":{
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"ref to drag"},
 				"to":{"type":"string","minLength":2,"maxLength":16,"description":"ref to drop on"}},
@@ -161,7 +161,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, OpenWorld: true},
 			(*Session).drag),
 		def("select_option", "Select options",
-			"Choose options of a <select> by value or label; several for a multiple one (then exactly those). An unknown option changes nothing and lists the valid ones (at most 30). Ends with what changed.",
+			"Choose options of a <select> by value or label (several for a multiple one). An unknown option changes nothing and lists the valid ones. Ends with what changed.",
 			`{"type":"object","properties":{
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"select ref"},
 				"options":{"type":"array","minItems":1,"maxItems":100,"items":{"type":"string","maxLength":1000},"description":"values or labels"},
@@ -232,7 +232,7 @@ func toolTable() []toolDef {
 			Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 			(*Session).screenshot),
 		def("console_messages", "Console messages",
-			"The selected tab's console calls, uncaught exceptions and unhandled rejections with source location, newest last, a line per navigation; buffered since the tab was first selected (last 1000). At most limit entries and 40,000 characters.",
+			"The selected tab's console calls, uncaught exceptions and unhandled rejections with their source, newest last, a line per navigation; kept since the tab was first selected (last 1000). At most limit entries, 40,000 characters.",
 			`{"type":"object","properties":{
 				"level":{"type":"string","enum":["error","warning","info","debug","all"],"default":"all","description":"this level and worse"},
 				"limit":{"type":"integer","minimum":1,"maximum":1000,"default":50,"description":"most entries"}},
@@ -240,7 +240,7 @@ func toolTable() []toolDef {
 			Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 			(*Session).consoleMessages),
 		def("network_requests", "Network requests",
-			"The selected tab's requests, newest last: id, method, status, type, size, duration, URL without credentials; buffered since the tab was first selected (last 1000). At most limit entries and 40,000 characters.",
+			"The selected tab's requests, newest last: id, method, status, type, size, duration, URL (no credentials); kept since the tab was first selected (last 1000). At most limit entries, 40,000 characters.",
 			`{"type":"object","properties":{
 				"filter":{"type":"string","minLength":1,"maxLength":500,"description":"keep lines containing it (any case)"},
 				"limit":{"type":"integer","minimum":1,"maximum":1000,"default":50,"description":"most entries"}},
@@ -248,7 +248,7 @@ func toolTable() []toolDef {
 			Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 			(*Session).networkRequests),
 		def("network_request", "Network request details",
-			"One request (id from network_requests): its headers, with Cookie, Set-Cookie, Authorization and Proxy-Authorization redacted, and the first 20,000 characters of a text body. Gone once the page navigates away.",
+			"One request's headers (Cookie, Set-Cookie, Authorization, Proxy-Authorization redacted) and the first 20,000 characters of a text body; gone once the page navigates away.",
 			`{"type":"object","properties":{
 				"id":{"type":"string","minLength":2,"maxLength":24,"description":"request id such as r12"}},
 			"required":["id"],"additionalProperties":false}`,
