@@ -48,7 +48,18 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		if pg, err = s.selected(ctx); err != nil {
 			return Result{}, err
 		}
-		r, err = s.snapshot(ctx, pg, args)
+		var nums []int
+		if args.Pin = s.bindingPlan(ctx, pg); args.Pin != "" {
+			wait := s.startBinding(ctx, pg, args.Pin, maxEl)
+			r, err = s.snapshot(ctx, pg, args)
+			count := -1
+			if err == nil {
+				count = len(r.Elements)
+			}
+			nums = wait(count)
+		} else {
+			r, err = s.snapshot(ctx, pg, args)
+		}
 		if err == nil {
 			s.mu.Lock()
 			if s.sel != pg.sel || s.syncLocked(pg.sel) {
@@ -58,7 +69,12 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 				refs = make([]string, len(r.Elements))
 				for i := range r.Elements {
 					e := &r.Elements[i]
-					refs[i] = s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum()})
+					l := &locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum()}
+					if nums != nil {
+						refs[i] = s.refs.addBound(l, nums[i])
+					} else {
+						refs[i] = s.refs.add(l)
+					}
 				}
 			}
 			s.mu.Unlock()
@@ -267,7 +283,7 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	}
 	defer release()
 	var r pagejs.ActionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp}, &r)
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
 	if err != nil {
 		return Result{}, err
 	}
@@ -280,8 +296,8 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
 	return Result{
-		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav),
-		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "url": urlNow, "navigated": nav},
+		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav) + refNote(l, info),
+		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "url": urlNow, "navigated": nav, "ref_check": refCheck(l, info)},
 	}, nil
 }
 
@@ -299,7 +315,7 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	defer release()
 	submit := a.Submit != nil && *a.Submit
 	var r pagejs.ActionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit}, &r)
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit, Ref: boundRef(l)}, &r)
 	if err != nil {
 		return Result{}, err
 	}
@@ -314,8 +330,8 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	if submit {
 		verb = "Filled and submitted the form of"
 	}
-	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": urlNow, "navigated": nav}
-	text := s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav)
+	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": urlNow, "navigated": nav, "ref_check": refCheck(l, info)}
+	text := s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav) + refNote(l, info)
 	if r.Value != nil {
 		st["value"] = *r.Value
 		if *r.Value != a.Value {
@@ -359,7 +375,7 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 			}
 		}
 		chunk := string(runes[i:min(i+size, len(runes))])
-		info, err = s.exec(ctx, pg, actionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.sel, FP: l.fp, Text: chunk, FirstChunk: i == 0}, &r)
+		info, err = s.exec(ctx, pg, actionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.sel, FP: l.fp, Text: chunk, FirstChunk: i == 0, Ref: boundRef(l)}, &r)
 		if err != nil {
 			if e, ok := AsError(err); ok && i > 0 {
 				e.Message = fmt.Sprintf("%s (after %d of %d characters were typed)", e.Message, i, len(runes))
@@ -370,8 +386,8 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
 	return Result{
-		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav),
-		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": urlNow, "navigated": nav},
+		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav) + refNote(l, info),
+		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": urlNow, "navigated": nav, "ref_check": refCheck(l, info)},
 	}, nil
 }
 
@@ -391,13 +407,14 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	}
 	args := pagejs.PressKeyArgs{Key: a.Key}
 	what := "the focused element"
+	var l *locator
 	if a.Element != nil {
-		l, err := s.target(pg, *a.Element)
+		l, err = s.target(pg, *a.Element)
 		if err != nil {
 			return Result{}, err
 		}
 		fp := l.fp
-		args.Sel, args.FP = l.sel, &fp
+		args.Sel, args.FP, args.Ref = l.sel, &fp, boundRef(l)
 		what = *a.Element
 	}
 	var r pagejs.ActionResult
@@ -409,11 +426,15 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 		return Result{}, err
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav)
+	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav) + refNote(l, info)
 	if r.Focused != "" && !nav {
 		text += " Focus: " + quote(r.Focused, 120) + " (page text)."
 	}
-	return Result{Text: text, Structured: map[string]any{"key": a.Key, "trusted": r.Trusted, "focused": r.Focused, "url": urlNow, "navigated": nav}}, nil
+	st := map[string]any{"key": a.Key, "trusted": r.Trusted, "focused": r.Focused, "url": urlNow, "navigated": nav}
+	if l != nil {
+		st["ref_check"] = refCheck(l, info)
+	}
+	return Result{Text: text, Structured: st}, nil
 }
 
 type navigateArgs struct {

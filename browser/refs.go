@@ -15,6 +15,8 @@ type locator struct {
 	sel        pagejs.Sel         // the snapshot's selector, one segment per shadow root
 	fp         pagejs.Fingerprint // the fields the page re-checks before acting (seed §8.4)
 	sum        [32]byte           // fp.Sum(): SHA-256 of the fields
+	num        int                // the ref's number (e12 → 12)
+	bound      bool               // numbered by node (binding.go): actions check the node itself
 }
 
 // maxRefs bounds the refs one generation may hold (repeated snapshots of a
@@ -50,7 +52,7 @@ func (t *refTable) add(l *locator) string {
 	if len(t.byRef) >= maxRefs {
 		t.reset() // old refs of this generation become stale, never wrong
 	}
-	l.ref = "e" + strconv.Itoa(t.next)
+	l.ref, l.num = "e"+strconv.Itoa(t.next), t.next
 	t.next++
 	t.byRef[l.ref] = l
 	t.byKey[key] = l.ref
@@ -70,4 +72,16 @@ func (t *refTable) lookup(ref string) (*locator, error) {
 		return nil, errorf(CodeStaleElement, "%s is from an earlier state of the page (it navigated, or another tab was selected); take a new snapshot", ref)
 	}
 	return nil, errorf(CodeElementNotFound, "%s was never issued; take a snapshot and use its refs", ref)
+}
+
+// addBound records a ref numbered by node (pagejs.BindRefs): num is either a
+// ref of the current generation that this node already had, whose locator
+// is replaced (the node may have moved or changed), or a new number.
+func (t *refTable) addBound(l *locator, num int) string {
+	l.ref, l.num, l.bound = "e"+strconv.Itoa(num), num, true
+	t.byRef[l.ref] = l
+	if num >= t.next {
+		t.next = num + 1
+	}
+	return l.ref
 }

@@ -43,6 +43,9 @@ type Options struct {
 	// the parent process's upload sink is available. For tests and
 	// benchmarks of that path.
 	NoUploadSink bool
+	// NoNodeBinding leaves snapshot refs unbound to their nodes (checked by
+	// selector and fingerprint only). For benchmarks of the binding's cost.
+	NoNodeBinding bool
 }
 
 // Session is the server's view of one Firefox: the RDP connection (dialled

@@ -92,7 +92,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	sink := s.sinkFor(ctx, pg)
 	var begin pagejs.UploadBeginResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.UploadBegin,
-		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta, Sink: sink != ""}, &begin)
+		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta, Sink: sink != "", Ref: boundRef(l)}, &begin)
 	if err != nil {
 		return Result{}, phaseError("validation", err)
 	}
@@ -147,7 +147,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	// 4. Construction, assignment, verification: one script, so nothing
 	// runs on the page between them.
 	var fin pagejs.UploadFinishResult
-	if _, err := s.execIn(ctx, pg, info, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: begin.Key, Sel: l.sel, FP: l.fp}, &fin); err != nil {
+	if _, err := s.execIn(ctx, pg, info, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: begin.Key, Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &fin); err != nil {
 		phase := "construction"
 		if e, ok := AsError(err); ok && e.Code == CodeUploadAssignFailed {
 			phase = "assignment"
@@ -164,7 +164,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	if fin.Trusted {
 		text += " through Firefox's privileged file assignment"
 	}
-	text += "; input and change events were dispatched. Nothing was submitted."
+	text += "; input and change events were dispatched. Nothing was submitted." + refNote(l, info)
 	for _, w := range warnings {
 		text += "\nWarning: " + w
 	}
@@ -174,7 +174,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	}
 	return Result{Text: text, Structured: map[string]any{
 		"element": a.Element, "files": files, "dispatched": fin.Dispatched,
-		"warnings": warnings, "trusted": fin.Trusted,
+		"warnings": warnings, "trusted": fin.Trusted, "ref_check": refCheck(l, info),
 	}}, nil
 }
 

@@ -49,6 +49,7 @@
 //	UploadFinish  page, isolated  UploadFinishArgs    → UploadFinishResult
 //	UploadAbort   page, isolated  UploadAbortArgs     → UploadAbortResult
 //	Probe         isolated        nil                 → ProbeResult
+//	BindRefs      isolated        BindRefsArgs        → BindRefsResult
 //	DialogState   chrome          DialogStateArgs     → DialogStateResult
 //	DialogAnswer  chrome          DialogAnswerArgs    → DialogAnswerResult
 //	TabOpen       chrome          TabOpenArgs         → TabResult
@@ -188,7 +189,7 @@ var (
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo,
-		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
+		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, BindRefs,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, UploadSink}
 }
 

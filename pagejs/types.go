@@ -160,6 +160,8 @@ type SnapshotArgs struct {
 	MaxElements    int  `json:"maxElements"`
 	MaxTextChars   int  `json:"maxTextChars"`
 	IncludeAllText bool `json:"includeAllText"`
+	// Pin (32 hex digits), when set, makes the walk hand its elements to [BindRefs].
+	Pin string `json:"pin,omitempty"`
 }
 
 // SnapshotResult is Snapshot's value. Text and TextTotal (the length, in UTF-16 units,
@@ -290,6 +292,7 @@ type DescribeArgs struct {
 type ClickArgs struct {
 	Sel Sel         `json:"sel"`
 	FP  Fingerprint `json:"fp"`
+	Ref int         `json:"ref,omitempty"` // see [BindRefs]: isolated realm only
 }
 
 // FillArgs are Fill's arguments.
@@ -298,6 +301,7 @@ type FillArgs struct {
 	FP     Fingerprint `json:"fp"`
 	Value  string      `json:"value"`
 	Submit bool        `json:"submit"`
+	Ref    int         `json:"ref,omitempty"`
 }
 
 // TypeTextArgs are TypeText's arguments: one chunk of the text; FirstChunk moves the
@@ -307,6 +311,7 @@ type TypeTextArgs struct {
 	FP         Fingerprint `json:"fp"`
 	Text       string      `json:"text"`
 	FirstChunk bool        `json:"firstChunk"`
+	Ref        int         `json:"ref,omitempty"`
 }
 
 // PressKeyArgs are PressKey's arguments; without Sel the key goes to the focused
@@ -315,6 +320,7 @@ type PressKeyArgs struct {
 	Sel Sel          `json:"sel,omitempty"`
 	FP  *Fingerprint `json:"fp,omitempty"`
 	Key string       `json:"key"`
+	Ref int          `json:"ref,omitempty"`
 }
 
 // PressKeys is the key allowlist of PressKey (seed §10.8).
@@ -379,6 +385,7 @@ type UploadBeginArgs struct {
 	// upload sink ([UploadSink]) instead of receiving them as UploadChunk
 	// evaluations. Isolated realm only.
 	Sink bool `json:"sink,omitempty"`
+	Ref  int  `json:"ref,omitempty"`
 }
 
 // UploadBeginResult is UploadBegin's value; Warnings list accept mismatches.
@@ -409,6 +416,7 @@ type UploadFinishArgs struct {
 	Key string      `json:"key"`
 	Sel Sel         `json:"sel"`
 	FP  Fingerprint `json:"fp"`
+	Ref int         `json:"ref,omitempty"`
 }
 
 // FileInfo is what the page's input holds after an upload.

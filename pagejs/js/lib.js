@@ -512,7 +512,7 @@ function lib(win, env) {
 
   // target resolves args.sel and checks it against args.fp (the snapshot's fields).
   function target(args) {
-    const el = resolve(args.sel);
+    const el = isolated && args.ref !== undefined ? boundTarget(args) : resolve(args.sel);
     const fp = args.fp;
     if (!fp || typeof fp !== "object") fail("invalid_argument", "fingerprint missing");
     const now = fingerprint(fields(el, attrsOf(el)));
@@ -520,6 +520,26 @@ function lib(win, env) {
       if ((now[f] || "") !== (fp[f] || "")) {
         fail("stale_element", "the element changed since the snapshot (" + f + "); take a new snapshot");
       }
+    }
+    return el;
+  }
+
+  // boundTarget resolves args.sel and checks that it found the very node the snapshot
+  // numbered args.ref (bindRefs.js): a node that was removed, or replaced by another,
+  // even an identical one, is stale.
+  function boundTarget(args) {
+    const reg = globalThis.fxmcpRefs;
+    const refOf = reg && reg.get(env.innerWindowID);
+    if (!refOf) fail("stale_element", "the page's refs are gone (its document changed); take a new snapshot");
+    let el;
+    try {
+      el = resolve(args.sel);
+    } catch (e) {
+      if (e && e.code === "element_not_found") fail("stale_element", "the element was removed from the page since the snapshot; take a new snapshot");
+      throw e;
+    }
+    if (refOf.get(el) !== args.ref) {
+      fail("stale_element", "the element was replaced since the snapshot (another node, maybe identical, stands in its place); take a new snapshot");
     }
     return el;
   }

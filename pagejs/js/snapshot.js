@@ -33,6 +33,13 @@ async function snapshot(win, args, lib) {
     truncatedElements: all.length - n,
     rows,
   };
+  // Node binding (bindRefs.js): hand the listed elements to the isolated realm, which
+  // takes them right after this walk. (Last: a new property of the window makes the
+  // engine recompile code that reads the window's properties.)
+  if (typeof args.pin === "string" && /^[0-9a-f]{32}$/.test(args.pin)) {
+    all.length = n;
+    Object.defineProperty(win, Symbol.for("fxmcp-refs:" + args.pin), {value: all, configurable: true});
+  }
   if (args.includeAllText) {
     const body = doc.body || doc.documentElement;
     const text = body ? lib.collapse(body.innerText) : "";
