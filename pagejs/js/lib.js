@@ -209,6 +209,7 @@ function lib(win, env) {
 
   // textOf returns the collapsed text of node, leaving out the subtree of skip.
   function textOf(node, skip) {
+    if (slotted(node)) return flatText(node, skip);
     if (!skip || !node.contains(skip)) return collapse(node.textContent);
     const parts = [];
     const w = doc.createTreeWalker(node, SHOW_TEXT);
@@ -216,6 +217,37 @@ function lib(win, env) {
       if (!skip.contains(t)) parts.push(t.data);
     }
     return collapse(parts.join(" "));
+  }
+
+  // slotted tells whether node sits in a shadow tree and holds a <slot>: its rendered
+  // text then includes the light-DOM nodes assigned to the slot, which textContent
+  // leaves out (design-system components: <sl-checkbox>Accept</sl-checkbox>).
+  function slotted(node) {
+    return node.getRootNode() !== doc && node.querySelector("slot") !== null;
+  }
+
+  // flatText is node's collapsed text through slots (their assigned nodes, or their own
+  // content when none is assigned), leaving out the subtree of skip.
+  function flatText(node, skip) {
+    const parts = [];
+    const visit = (n) => {
+      if (n === skip) return;
+      if (n.nodeType === 3) {
+        parts.push(n.data);
+        return;
+      }
+      if (n.nodeType !== 1) return;
+      if (n.localName === "slot") {
+        const a = n.assignedNodes({flatten: true});
+        if (a.length > 0) {
+          for (let i = 0; i < a.length; i++) visit(a[i]);
+          return;
+        }
+      }
+      for (let c = n.firstChild; c; c = c.nextSibling) visit(c);
+    };
+    visit(node);
+    return collapse(parts.join(""));
   }
 
   function nameOf(el, tag, role, type, A) {
@@ -259,7 +291,7 @@ function lib(win, env) {
       return "";
     }
     if (NAME_FROM_CONTENT.has(role) || tag === "summary") {
-      s = collapse(el.textContent);
+      s = slotted(el) ? flatText(el, null) : collapse(el.textContent);
       if (!s) {
         const inner = el.querySelector("img[alt],[aria-label],svg title");
         if (inner) s = inner.localName === "title" ? collapse(inner.textContent) : attr(inner, inner.localName === "img" ? "alt" : "aria-label");
@@ -552,8 +584,10 @@ function lib(win, env) {
     return out;
   }
 
+  // An element marked aria-hidden="true" itself is left out: components use it for
+  // stand-in controls that only serve form validation (<sl-select>'s value input).
   function consider(el, out) {
-    if (actionable(el) && (isFileInput(el) || visible(el))) out.push(el);
+    if (actionable(el) && (isFileInput(el) || visible(el)) && el.getAttribute("aria-hidden") !== "true") out.push(el);
   }
 
   function walk(root, out) {
@@ -621,9 +655,21 @@ function lib(win, env) {
 
   // presShellDispatch dispatches a trusted event through the pres shell (isolated realm),
   // so default actions happen; returns false when unavailable.
+  // The pres shell refuses nodes in shadow trees (NS_ERROR_UNEXPECTED: they are not in
+  // the document's own tree). There the event is dispatched from this system-principal
+  // realm instead, which makes it trusted all the same; what Firefox would add for a
+  // real press (user activation) is done by hand, and the click that follows a
+  // mousedown/mouseup pair is the caller's to dispatch.
   function presShellDispatch(el, ev) {
     const u = win.windowUtils;
     if (!isolated || !u || typeof u.dispatchDOMEventViaPresShellForTesting !== "function") return false;
+    if (el.getRootNode() !== doc) {
+      if ((ev.type === "mousedown" || ev.type === "pointerdown") && typeof doc.notifyUserGestureActivation === "function") {
+        doc.notifyUserGestureActivation();
+      }
+      el.dispatchEvent(ev);
+      return true;
+    }
     u.dispatchDOMEventViaPresShellForTesting(el, ev);
     return true;
   }
