@@ -97,10 +97,16 @@ func (s *Session) exec(ctx context.Context, pg page, kind realmKind, script page
 // execSent is exec with a callback for when the evaluation request is on
 // the wire (see rdp.EvalOptions.Sent).
 func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script pagejs.Script, args any, out any, sent func()) (execInfo, error) {
-	t, err := pg.sel.watch.Current(ctx)
+	t, err := s.docTarget(ctx, pg)
 	if err != nil {
 		return execInfo{}, err
 	}
+	return s.execOn(ctx, pg, t, kind, script, args, out, sent)
+}
+
+// execOn is execSent in document t (the top document or a frame's).
+func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmKind, script pagejs.Script, args any, out any, sent func()) (execInfo, error) {
+	var err error
 	var info execInfo
 	console := t.ConsoleActor
 	var src string
@@ -116,7 +122,7 @@ func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script 
 		info.reason = "the page realm was chosen by configuration"
 	}
 	var res string
-	if !info.isolated && sent == nil && residentScripts[script.Name()] {
+	if !info.isolated && sent == nil && residentScripts[script.Name()] && !t.Frame {
 		res, err = s.callResident(ctx, pg, console, script, args)
 	} else {
 		if !info.isolated {

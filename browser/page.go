@@ -38,44 +38,30 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	// Reading is safe to repeat: when the page navigates under the walk,
 	// read the new document once more.
 	var (
-		pg   page
-		r    pagejs.SnapshotResult
-		gen  uint64
-		refs []string
+		pg      page
+		r       pagejs.SnapshotResult
+		gen     uint64
+		out     snapLines
+		skipped string
 	)
 	for attempt := 0; ; attempt++ {
 		var err error
 		if pg, err = s.selected(ctx); err != nil {
 			return Result{}, err
 		}
-		var nums []int
-		if args.Pin = s.bindingPlan(ctx, pg); args.Pin != "" {
-			wait := s.startBinding(ctx, pg, args.Pin, maxEl)
-			r, err = s.snapshot(ctx, pg, args)
-			count := -1
-			if err == nil {
-				count = len(r.Elements)
-			}
-			nums = wait(count)
-		} else {
-			r, err = s.snapshot(ctx, pg, args)
-		}
+		var (
+			top    *docSnap
+			frames map[int64]*docSnap
+		)
+		top, frames, skipped = s.readAll(ctx, pg, args)
+		r, err = top.r, top.err
 		if err == nil {
 			s.mu.Lock()
 			if s.sel != pg.sel || s.syncLocked(pg.sel) {
 				err = errorf(CodeTargetReplaced, "the page navigated while it was being read; take the snapshot again")
 			} else {
 				gen = s.generation
-				refs = make([]string, len(r.Elements))
-				for i := range r.Elements {
-					e := &r.Elements[i]
-					l := &locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum()}
-					if nums != nil {
-						refs[i] = s.refs.addBound(l, nums[i])
-					} else {
-						refs[i] = s.refs.add(l)
-					}
-				}
+				out = s.renderLocked(pg, gen, top, frames, maxEl)
 			}
 			s.mu.Unlock()
 		}
@@ -91,11 +77,11 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	}
 
 	u := newUntrusted()
-	u.grow(48*len(r.Elements) + 1024) // ≈33 bytes per element line on typical pages
+	u.grow(48*len(out.lines) + 1024) // ≈33 bytes per element line on typical pages
 	u.line("Page: " + quote(r.Title, 200))
 	u.line("URL: " + quote(r.URL, 500))
-	for i, e := range r.Elements {
-		u.line(elementLine(refs[i], &e))
+	for _, l := range out.lines {
+		u.line(l)
 	}
 	text := ""
 	if r.Text != nil {
@@ -106,12 +92,15 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		u.text(text)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tabID(pg.sel.tab.BrowserID), gen, plural(len(r.Elements), "element", "elements"))
+	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tabID(pg.sel.tab.BrowserID), gen, plural(out.shown, "element", "elements"))
 	b.WriteString(u.String())
-	truncated := len(r.Elements) < r.Total
+	truncated := out.shown < out.total
 	if truncated {
 		fmt.Fprintf(&b, "\n[truncated: %d of %d elements shown, in document order; call snapshot_page with max_elements up to %d to see more]",
-			len(r.Elements), r.Total, s.opts.Config.MaxElements)
+			out.shown, out.total, s.opts.Config.MaxElements)
+	}
+	if skipped != "" {
+		b.WriteString("\n[frames not shown: " + skipped + "]")
 	}
 	textCut := withText && utf16Len(text) < r.TextTotal
 	if textCut {
@@ -120,7 +109,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	}
 	st := map[string]any{
 		"tab_id": tabID(pg.sel.tab.BrowserID), "generation": gen, "title": r.Title, "url": r.URL,
-		"elements": len(r.Elements), "total_elements": r.Total, "truncated": truncated,
+		"elements": out.shown, "total_elements": out.total, "truncated": truncated, "frames": out.frames,
 	}
 	if withText {
 		st["text_chars"], st["total_text_chars"], st["text_truncated"] = utf16Len(text), r.TextTotal, textCut
@@ -202,7 +191,9 @@ func (s *Session) acting(ctx context.Context, ref string) (pg page, l *locator, 
 		return page{}, nil, nil, err
 	}
 	if pg, err = s.selected(ctx); err == nil {
-		l, err = s.target(pg, ref)
+		if l, err = s.target(pg, ref); err == nil {
+			pg = inFrame(pg, l)
+		}
 	}
 	if err != nil {
 		s.unlock()
@@ -228,6 +219,9 @@ func (s *Session) target(pg page, ref string) (*locator, error) {
 // after reports, once an action ran, where the page is and whether it
 // navigated (which starts a new generation: refs stop working).
 func (s *Session) after(ctx context.Context, pg page, before string) (urlNow string, navigated bool) {
+	if pg.frame != nil {
+		return s.frameAfter(ctx, pg)
+	}
 	navigated = s.sync(pg.sel)
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
@@ -413,6 +407,7 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 		if err != nil {
 			return Result{}, err
 		}
+		pg = inFrame(pg, l)
 		fp := l.fp
 		args.Sel, args.FP, args.Ref = l.sel, &fp, boundRef(l)
 		what = *a.Element
@@ -669,6 +664,9 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 		var r pagejs.WaitForResult
 		pctx, cancel := context.WithDeadline(ctx, deadline.Add(poll))
 		_, err := s.exec(pctx, pg, readRealm, pagejs.WaitFor, args, &r)
+		if err == nil {
+			r.Met = s.waitFrames(pctx, pg, args, r.Met)
+		}
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {

@@ -15,8 +15,19 @@ type locator struct {
 	sel        pagejs.Sel         // the snapshot's selector, one segment per shadow root
 	fp         pagejs.Fingerprint // the fields the page re-checks before acting (seed §8.4)
 	sum        [32]byte           // fp.Sum(): SHA-256 of the fields
-	num        int                // the ref's number (e12 → 12)
-	bound      bool               // numbered by node (binding.go): actions check the node itself
+	// Node binding (binding.go): node is the node's id in its document (0:
+	// unbound, checked by selector and fingerprint only); window is that
+	// document's inner window, frame its frame's browsing context (0: the
+	// top document).
+	node   int
+	window int64
+	frame  int64
+}
+
+// nodeKey names one node: its document and its id there.
+type nodeKey struct {
+	window int64
+	node   int
 }
 
 // maxRefs bounds the refs one generation may hold (repeated snapshots of a
@@ -29,6 +40,7 @@ const maxRefs = 100_000
 type refTable struct {
 	byRef    map[string]*locator
 	byKey    map[string]string // selector + fingerprint → ref, to reuse refs across snapshots
+	byNode   map[nodeKey]string // bound refs by node, to reuse them across snapshots
 	next     int               // next ref number; never goes back
 	genStart int               // first ref number of the current generation
 }
@@ -36,6 +48,7 @@ type refTable struct {
 func (t *refTable) reset() {
 	t.byRef = map[string]*locator{}
 	t.byKey = map[string]string{}
+	t.byNode = map[nodeKey]string{}
 	if t.next == 0 {
 		t.next = 1
 	}
@@ -45,14 +58,14 @@ func (t *refTable) reset() {
 // add returns the ref for an element, reusing the one an earlier snapshot
 // of the same generation gave the same element.
 func (t *refTable) add(l *locator) string {
-	key := strings.Join(l.sel, "\x00") + "\x01" + string(l.sum[:])
+	key := strconv.FormatInt(l.window, 10) + "\x02" + strings.Join(l.sel, "\x00") + "\x01" + string(l.sum[:])
 	if ref, ok := t.byKey[key]; ok {
 		return ref
 	}
 	if len(t.byRef) >= maxRefs {
 		t.reset() // old refs of this generation become stale, never wrong
 	}
-	l.ref, l.num = "e"+strconv.Itoa(t.next), t.next
+	l.ref = "e" + strconv.Itoa(t.next)
 	t.next++
 	t.byRef[l.ref] = l
 	t.byKey[key] = l.ref
@@ -74,14 +87,22 @@ func (t *refTable) lookup(ref string) (*locator, error) {
 	return nil, errorf(CodeElementNotFound, "%s was never issued; take a snapshot and use its refs", ref)
 }
 
-// addBound records a ref numbered by node (pagejs.BindRefs): num is either a
-// ref of the current generation that this node already had, whose locator
-// is replaced (the node may have moved or changed), or a new number.
-func (t *refTable) addBound(l *locator, num int) string {
-	l.ref, l.num, l.bound = "e"+strconv.Itoa(num), num, true
-	t.byRef[l.ref] = l
-	if num >= t.next {
-		t.next = num + 1
+// addNode returns the ref for a node-bound element (l.node set): the ref an
+// earlier snapshot of this generation gave the same node, whose locator is
+// replaced (the node may have moved or changed), or a new one.
+func (t *refTable) addNode(l *locator) string {
+	key := nodeKey{l.window, l.node}
+	if ref, ok := t.byNode[key]; ok {
+		l.ref = ref
+		t.byRef[ref] = l
+		return ref
 	}
+	if len(t.byRef) >= maxRefs {
+		t.reset()
+	}
+	l.ref = "e" + strconv.Itoa(t.next)
+	t.next++
+	t.byRef[l.ref] = l
+	t.byNode[key] = l.ref
 	return l.ref
 }

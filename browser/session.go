@@ -309,6 +309,7 @@ type page struct {
 	c          *rdp.Client
 	sel        *selection
 	generation uint64
+	frame      *frameLoc // the frame document acted in (frames.go); nil: the top one
 }
 
 // selected returns the selected tab, first noting any navigation the

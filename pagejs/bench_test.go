@@ -154,7 +154,6 @@ func benchBinding(b *testing.B, p *page, args pagejs.SnapshotArgs) {
 		return len(s.Elements)
 	}
 	var plain, bound []float64
-	next := 1
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
@@ -164,7 +163,7 @@ func benchBinding(b *testing.B, p *page, args pagejs.SnapshotArgs) {
 		start = time.Now()
 		a := args
 		a.Pin = fmt.Sprintf("%032x", i+1)
-		ba := pagejs.BindRefsArgs{Key: a.Pin, Next: next, Min: 1, Max: 5000, WaitMS: 10000}
+		ba := pagejs.BindRefsArgs{Key: a.Pin, Max: 5000, WaitMS: 10000}
 		expr, err := pagejs.BindRefs.Isolated(tg.InnerWindowID, ba)
 		if err != nil {
 			b.Fatal(err)
@@ -183,10 +182,9 @@ func benchBinding(b *testing.B, p *page, args pagejs.SnapshotArgs) {
 		}()
 		n := snap(a)
 		r := <-done
-		if _, ok := r.Numbers(ba, n); !ok {
+		if _, ok := r.IDs(n); !ok {
 			b.Fatalf("binding failed: %+v", r)
 		}
-		next = r.Next
 		bound = append(bound, ms(time.Since(start)))
 	}
 	b.StopTimer()

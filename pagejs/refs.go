@@ -1,68 +1,69 @@
 package pagejs
 
 // Node binding of refs (see js/bindRefs.js): the snapshot walk hands the elements it
-// listed to the isolated realm, which numbers them by node, so that an action on a ref
-// reaches the node the snapshot saw or fails with stale_element, never an identical
-// node that replaced it.
+// listed to the isolated realm, which gives each node an id for as long as it lives,
+// so that an action on a ref reaches the node the snapshot saw or fails with
+// stale_element, never an identical node that replaced it.
 
-// BindRefs numbers the nodes a snapshot listed (isolated realm only); args
+// BindRefs gives ids to the nodes a snapshot listed (isolated realm only); args
 // BindRefsArgs, result BindRefsResult.
 var BindRefs = Script{name: "bindRefs", src: mustRead("bindRefs"), realms: realmIsolated, noLib: true}
 
 // BindRefsArgs are BindRefs' arguments: Key is the hand-off key the snapshot was given
-// (SnapshotArgs.Pin, 32 hex digits), Next the server's next ref number and Min the
-// first ref number of the current generation (numbers below it are never reused). Max
-// caps the elements taken (the snapshot's MaxElements); WaitMS is how long to wait for
-// the hand-off: BindRefs is sent together with the snapshot and may arrive first.
+// (SnapshotArgs.Pin, 32 hex digits); Max caps the elements taken (the snapshot's
+// MaxElements); WaitMS is how long to wait for the hand-off: BindRefs is sent together
+// with the snapshot and may arrive first.
 type BindRefsArgs struct {
 	Key    string `json:"key"`
-	Next   int    `json:"next"`
-	Min    int    `json:"min"`
 	Max    int    `json:"max"`
 	WaitMS int    `json:"waitMS"`
 }
 
 // BindRefsResult is BindRefs' value. Bound is false when no hand-off came in time or it
 // was unusable: the refs are then unbound. Count is the number of elements handed
-// over. Runs lists the reused numbers as [index, ref, length] (elements
-// index…index+length-1 keep refs ref…ref+length-1); every other element got the next
-// new number, in order from Next; the result's Next follows the last one.
+// over; Runs gives their node ids as [index, id, length] (elements
+// index…index+length-1 have ids id…id+length-1). An id names one node of that
+// document for as long as the node lives (ActionArgs' Ref). Frames lists the elements
+// that are frames, as [index, browsingContextID].
 type BindRefsResult struct {
-	Bound bool     `json:"bound"`
-	Count int      `json:"count"`
-	Next  int      `json:"next"`
-	Runs  [][3]int `json:"runs"`
+	Bound  bool       `json:"bound"`
+	Count  int        `json:"count"`
+	Runs   [][3]int   `json:"runs"`
+	Frames [][2]int64 `json:"frames"`
 }
 
-// Numbers expands r into one ref number per element of a snapshot of count elements,
-// checking that it is coherent with args (ok false otherwise: a reply that does not
-// add up, or numbered another list, is not used).
-func (r BindRefsResult) Numbers(args BindRefsArgs, count int) (nums []int, ok bool) {
+// IDs expands r into one node id per element of a snapshot of count elements; ok is
+// false when r does not add up (it then numbered another list, or was tampered with).
+func (r BindRefsResult) IDs(count int) (ids []int, ok bool) {
 	if !r.Bound || r.Count != count {
 		return nil, false
 	}
-	nums = make([]int, count)
+	ids = make([]int, count)
+	i := 0
 	for _, run := range r.Runs {
-		i, ref, n := run[0], run[1], run[2]
-		if n <= 0 || i < 0 || i+n > count || ref < args.Min || ref+n > args.Next {
+		at, id, n := run[0], run[1], run[2]
+		if at != i || n <= 0 || id <= 0 || n > count-i {
 			return nil, false
 		}
 		for k := range n {
-			if nums[i+k] != 0 {
-				return nil, false
-			}
-			nums[i+k] = ref + k
+			ids[i+k] = id + k
 		}
+		i += n
 	}
-	next := args.Next
-	for i := range nums {
-		if nums[i] == 0 {
-			nums[i] = next
-			next++
-		}
-	}
-	if next != r.Next {
+	if i != count {
 		return nil, false
 	}
-	return nums, true
+	return ids, true
+}
+
+// FrameIDs maps element indexes to the browsing-context ids of the frames they are,
+// dropping entries outside a snapshot of count elements.
+func (r BindRefsResult) FrameIDs(count int) map[int]int64 {
+	m := map[int]int64{}
+	for _, f := range r.Frames {
+		if f[0] >= 0 && f[0] < int64(count) && f[1] > 0 {
+			m[int(f[0])] = f[1]
+		}
+	}
+	return m
 }

@@ -162,6 +162,9 @@ type SnapshotArgs struct {
 	IncludeAllText bool `json:"includeAllText"`
 	// Pin (32 hex digits), when set, makes the walk hand its elements to [BindRefs].
 	Pin string `json:"pin,omitempty"`
+	// Frames lists visible iframe and frame elements too (tag "iframe"/"frame"), where
+	// the server puts the frames' own snapshots.
+	Frames bool `json:"frames,omitempty"`
 }
 
 // SnapshotResult is Snapshot's value. Text and TextTotal (the length, in UTF-16 units,

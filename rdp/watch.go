@@ -18,6 +18,7 @@ type Target struct {
 	ProcessID         int64 // content process id, see Client.ContentProcessConsole
 	URL               string
 	Title             string
+	Frame             bool // a frame's document, not the tab's top-level one (see TabWatch.Frames)
 }
 
 type targetForm struct {
@@ -33,7 +34,7 @@ type targetForm struct {
 
 func (f targetForm) target() Target {
 	return Target{Actor: f.Actor, ConsoleActor: f.ConsoleActor, BrowsingContextID: f.BrowsingContextID,
-		InnerWindowID: f.InnerWindowID, ProcessID: f.ProcessID, URL: f.URL, Title: f.Title}
+		InnerWindowID: f.InnerWindowID, ProcessID: f.ProcessID, URL: f.URL, Title: f.Title, Frame: !f.IsTopLevelTarget}
 }
 
 type documentEvent struct {

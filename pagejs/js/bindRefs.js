@@ -2,22 +2,21 @@ async function bindRefs(win, args, lib, env) {
   // Binds the refs of one snapshot to the nodes themselves (isolated realm only). The
   // snapshot walk (page realm, for speed) leaves the elements it listed under a symbol
   // named by args.key on the window; this waits for them (at most args.waitMS: it is
-  // sent together with the snapshot), takes them (deleting the hand-off) and numbers
-  // them: a node that an earlier snapshot of this document already numbered (at or
-  // above args.min, the server's first ref of the current generation) keeps its number,
-  // every other node gets the next one from args.next. The numbers live in a WeakMap on
-  // this console sandbox's global, keyed by the node, per inner window: invisible to the
-  // page, gone with the node. lib.target checks them before acting.
-  // Result: {bound, count, next, runs}, runs = [[index, ref, length], ...] for the reused
-  // numbers (consecutive indexes with consecutive refs in one run); indexes not in a run
-  // got new numbers in order from args.next, and next is the number after the last.
+  // sent together with the snapshot), takes them (deleting the hand-off) and gives each
+  // node an id, kept for as long as the node lives: a node an earlier snapshot of this
+  // document saw keeps its id, a node that replaced it (even an identical one) gets a
+  // new one. The ids live in a WeakMap on this console sandbox's global, keyed by the
+  // node, per inner window: invisible to the page, gone with the node. lib.target checks
+  // them before acting (args.ref).
+  // Result: {bound, count, runs, frames}: runs = [[index, id, length], ...] covers every
+  // index (elements index…index+length-1 have ids id…id+length-1); frames =
+  // [[index, browsingContextID], ...] for the listed elements that are frames.
   const key = args.key;
   if (typeof key !== "string" || !/^[0-9a-f]{32}$/.test(key)) throw {code: "invalid_argument", message: "bad hand-off key"};
-  if (!Number.isSafeInteger(args.next) || !Number.isSafeInteger(args.min) || !Number.isSafeInteger(args.waitMS) ||
-      !Number.isSafeInteger(args.max)) {
-    throw {code: "invalid_argument", message: "bad ref numbers"};
+  if (!Number.isSafeInteger(args.waitMS) || !Number.isSafeInteger(args.max)) {
+    throw {code: "invalid_argument", message: "bad limits"};
   }
-  const unbound = {bound: false, count: 0, next: args.next, runs: []};
+  const unbound = {bound: false, count: 0, runs: [], frames: []};
   const sym = Symbol.for("fxmcp-refs:" + key);
   const page = win.wrappedJSObject;
   // The page realm's walk leaves the list on the page's window (read through the Xray
@@ -60,26 +59,27 @@ async function bindRefs(win, args, lib, env) {
   for (const id of reg.keys()) {
     if (id !== env.innerWindowID && !env.Services.wm.getCurrentInnerWindowWithId(id)) reg.delete(id);
   }
-  let refOf = reg.get(env.innerWindowID);
-  if (!refOf) {
-    refOf = new WeakMap();
-    reg.set(env.innerWindowID, refOf);
+  let st = reg.get(env.innerWindowID);
+  if (!st) {
+    st = {next: 1, refOf: new WeakMap()};
+    reg.set(env.innerWindowID, st);
   }
-  let next = args.next;
   const runs = [];
+  const frames = [];
   let run = null;
   for (let i = 0; i < n; i++) {
     // Keyed by the Xray view, the form lib.target's querySelector returns.
     const node = Cu.unwaiveXrays(list[i]);
     if (node === null || typeof node !== "object") return unbound;
-    let r = refOf.get(node);
-    if (r !== undefined && r >= args.min && r < args.next) {
-      if (run && run[0] + run[2] === i && run[1] + run[2] === r) run[2]++;
-      else runs.push(run = [i, r, 1]);
-    } else {
-      r = next++;
-      refOf.set(node, r);
+    let id = st.refOf.get(node);
+    if (id === undefined) {
+      id = st.next++;
+      st.refOf.set(node, id);
     }
+    if (run && run[1] + run[2] === id) run[2]++;
+    else runs.push(run = [i, id, 1]);
+    const bc = node.localName === "iframe" || node.localName === "frame" ? node.browsingContext : null;
+    if (bc) frames.push([i, bc.id]);
   }
-  return {bound: true, count: n, next, runs};
+  return {bound: true, count: n, runs, frames};
 }

@@ -557,12 +557,12 @@ function lib(win, env) {
   }
 
   // boundTarget resolves args.sel and checks that it found the very node the snapshot
-  // numbered args.ref (bindRefs.js): a node that was removed, or replaced by another,
+  // gave the id args.ref (bindRefs.js): a node that was removed, or replaced by another,
   // even an identical one, is stale.
   function boundTarget(args) {
     const reg = globalThis.fxmcpRefs;
-    const refOf = reg && reg.get(env.innerWindowID);
-    if (!refOf) fail("stale_element", "the page's refs are gone (its document changed); take a new snapshot");
+    const st = reg && reg.get(env.innerWindowID);
+    if (!st) fail("stale_element", "the page's refs are gone (its document changed); take a new snapshot");
     let el;
     try {
       el = resolve(args.sel);
@@ -570,7 +570,7 @@ function lib(win, env) {
       if (e && e.code === "element_not_found") fail("stale_element", "the element was removed from the page since the snapshot; take a new snapshot");
       throw e;
     }
-    if (refOf.get(el) !== args.ref) {
+    if (st.refOf.get(el) !== args.ref) {
       fail("stale_element", "the element was replaced since the snapshot (another node, maybe identical, stands in its place); take a new snapshot");
     }
     return el;
@@ -578,20 +578,26 @@ function lib(win, env) {
 
   // ---- collection (snapshot order: DOM order, open shadow roots after their host) ----
 
-  function collect() {
+  // collect lists the elements a snapshot shows; with frames, visible frames too (the
+  // server puts each frame's own snapshot in their place).
+  function collect(frames) {
     const out = [];
-    walk(doc, out);
+    walk(doc, out, frames ? CANDIDATES + ",iframe,frame" : CANDIDATES);
     return out;
   }
 
   // An element marked aria-hidden="true" itself is left out: components use it for
   // stand-in controls that only serve form validation (<sl-select>'s value input).
   function consider(el, out) {
-    if (actionable(el) && (isFileInput(el) || visible(el)) && el.getAttribute("aria-hidden") !== "true") out.push(el);
+    if ((actionable(el) || isFrame(el)) && (isFileInput(el) || visible(el)) && el.getAttribute("aria-hidden") !== "true") out.push(el);
   }
 
-  function walk(root, out) {
-    const cands = root.querySelectorAll(CANDIDATES);
+  function isFrame(el) {
+    return isHTML(el) && (el.localName === "iframe" || el.localName === "frame");
+  }
+
+  function walk(root, out, cands0) {
+    const cands = root.querySelectorAll(cands0);
     const hosts = [];
     const all = root.querySelectorAll("*");
     for (let i = 0; i < all.length; i++) {
@@ -602,12 +608,12 @@ function lib(win, env) {
     for (let i = 0; i < cands.length; i++) {
       const c = cands[i];
       while (h < hosts.length && hosts[h] !== c && (hosts[h].compareDocumentPosition(c) & FOLLOWING)) {
-        walk(hosts[h++].shadowRoot, out);
+        walk(hosts[h++].shadowRoot, out, cands0);
       }
       consider(c, out);
-      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out);
+      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out, cands0);
     }
-    while (h < hosts.length) walk(hosts[h++].shadowRoot, out);
+    while (h < hosts.length) walk(hosts[h++].shadowRoot, out, cands0);
   }
 
   // ---- acting ----
@@ -774,7 +780,7 @@ function lib(win, env) {
   }
 
   return {
-    env, isolated, fail, collapse, cap, collect, entry, selector, resolve, target, visible, disabled,
+    env, isolated, fail, collapse, cap, collect, isFrame, entry, selector, resolve, target, visible, disabled,
     requireEnabled, withoutFilePicker, focus, deepActive, isFileInput, textEntry, caretToEnd, setValue, fire, tip, presShellDispatch,
     focusedDescription, uploadTarget, result, VALUE_MAX,
   };

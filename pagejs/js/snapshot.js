@@ -4,7 +4,7 @@ async function snapshot(win, args, lib) {
   const maxElements = Number.isInteger(args.maxElements) && args.maxElements >= 0 ? args.maxElements : 500;
   const maxText = Number.isInteger(args.maxTextChars) && args.maxTextChars >= 0 ? args.maxTextChars : 20000;
   const doc = win.document;
-  const all = lib.collect();
+  const all = lib.collect(args.frames === true);
   const n = Math.min(all.length, maxElements);
   // Compact rows, because every byte of the result crosses RDP as a long string
   // (≈0.2 ms per KB measured): [tag, role, type, name, fh, k, rest, extra], where the

@@ -1,0 +1,99 @@
+package browser
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// otherSite serves testdata from another site: another port, reached as
+// localhost (the fixture pages are on 127.0.0.1: a different site, which
+// Fission puts in another content process).
+func otherSite(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.FileServer(http.Dir("testdata")))
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL)
+	return "http://localhost:" + u.Port()
+}
+
+var frameLine = regexp.MustCompile(`(?m)^--- frame .*origin="([^"]*)" ---$`)
+
+// The typical case: a job portal embedding its application form from
+// another site, with a nested consent frame from the portal's own origin,
+// a same-origin frame, and hidden and zero-sized frames.
+func TestCrossOriginFrames(t *testing.T) {
+	other := otherSite(t)
+	files := &memFiles{files: map[string][]byte{"/u/cv.pdf": []byte("%PDF-1.4 cv")}, handles: map[uint32][]byte{}}
+	s := newSession(t, func(o *Options) { o.Files = files })
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	waitText(t, s, "apply ready")   // wait_for sees text inside a cross-origin frame
+	waitText(t, s, "consent ready") // and in a frame nested in it
+	snap := snapshot(t, s)
+	t.Log(snap)
+
+	origins := frameLine.FindAllStringSubmatch(snap, -1)
+	if len(origins) != 3 || origins[0][1] != other || origins[1][1] != pages.URL || origins[2][1] != pages.URL {
+		t.Fatalf("frame lines %v, want the form's (%s), the nested consent's and the same-origin one's (%s)", origins, other, pages.URL)
+	}
+	if strings.Contains(snap, "Hidden frame button") {
+		t.Errorf("a hidden or zero-sized frame was listed")
+	}
+	form := snap[strings.Index(snap, `--- frame "Application form"`):]
+	form = form[:strings.Index(form, "--- end of frame ---\n--- end of frame ---")]
+	for _, want := range []string{`textbox "Full name"`, `textbox "Email"`, `file "Upload CV" accept=".pdf"`, `button "Submit application"`, `--- frame "Consent"`, `button "Accept cookies"`} {
+		if !strings.Contains(form, want) {
+			t.Errorf("the form's frame lacks %s", want)
+		}
+	}
+	s.mu.Lock()
+	w := s.sel.watch
+	s.mu.Unlock()
+	top, _ := w.Current(t.Context())
+	for _, f := range w.Frames() {
+		if strings.HasPrefix(f.URL, other) && f.ProcessID == top.ProcessID {
+			t.Logf("note: the cross-site frame %s shares the top document's process %d (Fission off?)", f.URL, f.ProcessID)
+		}
+	}
+
+	name, email := ref(t, snap, "textbox", "Full name"), ref(t, snap, "textbox", "Email")
+	res := must(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
+	if st := res.Structured.(map[string]any); st["trusted"] != true || st["ref_check"] != "node" {
+		t.Errorf("fill in the frame: %v", st)
+	}
+	waitText(t, s, "name=Ada")
+	must(t, s, "press_key", map[string]any{"key": "Tab", "element": name})
+	waitText(t, s, "focus email")
+	must(t, s, "type_text", map[string]any{"element": email, "text": "ada@example.com"})
+	waitText(t, s, "email=ada@example.com")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Verify email"), "wait_after_ms": 0})
+	waitText(t, s, "verify clicked trusted=true")
+	res = must(t, s, "upload_files", map[string]any{"element": ref(t, snap, "file", "Upload CV"), "paths": []string{"/u/cv.pdf"}})
+	if st := res.Structured.(map[string]any); st["trusted"] != true {
+		t.Errorf("upload in the frame: %v", st)
+	}
+	waitText(t, s, "cv cv.pdf 11 trusted=true")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Accept cookies"), "wait_after_ms": 0})
+	waitText(t, s, "consent clicked trusted=true")
+
+	// The form's frame navigates: only its refs go stale.
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Next step"), "wait_after_ms": 0})
+	waitText(t, s, "step 2 ready")
+	_, e := call(t, s, "fill", map[string]any{"element": name, "value": "Bob"})
+	wantCode(t, e, CodeStaleElement)
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Save search"), "wait_after_ms": 0})
+	waitText(t, s, "save clicked trusted=true")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Top button"), "wait_after_ms": 0})
+	waitText(t, s, "top clicked trusted=true")
+	if _, e := call(t, s, "wait_for", map[string]any{"text": "SUBMITTED", "state": "absent", "timeout_ms": 1000}); e != nil {
+		t.Errorf("the application was submitted: %v", e)
+	}
+	snap = snapshot(t, s)
+	if n := ref(t, snap, "textbox", "Full name"); n == name {
+		t.Errorf("the navigated frame's new field got the old ref %s", n)
+	}
+}
