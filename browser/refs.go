@@ -39,10 +39,10 @@ const maxRefs = 100_000
 // name an element of the current one.
 type refTable struct {
 	byRef    map[string]*locator
-	byKey    map[string]string // selector + fingerprint → ref, to reuse refs across snapshots
+	byKey    map[string]string  // selector + fingerprint → ref, to reuse refs across snapshots
 	byNode   map[nodeKey]string // bound refs by node, to reuse them across snapshots
-	next     int               // next ref number; never goes back
-	genStart int               // first ref number of the current generation
+	next     int                // next ref number; never goes back
+	genStart int                // first ref number of the current generation
 }
 
 func (t *refTable) reset() {
