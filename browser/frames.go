@@ -266,3 +266,37 @@ func (s *Session) waitFrames(ctx context.Context, pg page, args pagejs.WaitForAr
 	}
 	return args.State == "absent"
 }
+
+// residentSlot is where the residents of one document are recorded (see
+// callResident): the selection's own fields for the top document, a
+// frameResidents for a frame's.
+type residentSlot struct {
+	console   *string
+	residents *map[string]string
+}
+
+// frameResidents are the residents of one frame's current document.
+type frameResidents struct {
+	console   string
+	residents map[string]string
+}
+
+// maxFrameResidents bounds the frames whose residents a selection keeps.
+const maxFrameResidents = 64
+
+// residentSlotOf returns the resident slot of document t. Called with s.mu
+// held.
+func residentSlotOf(sel *selection, t rdp.Target) residentSlot {
+	if !t.Frame {
+		return residentSlot{&sel.residentConsole, &sel.residents}
+	}
+	fr := sel.frameResidents[t.BrowsingContextID]
+	if fr == nil {
+		if sel.frameResidents == nil || len(sel.frameResidents) >= maxFrameResidents {
+			sel.frameResidents = map[int64]*frameResidents{}
+		}
+		fr = &frameResidents{}
+		sel.frameResidents[t.BrowsingContextID] = fr
+	}
+	return residentSlot{&fr.console, &fr.residents}
+}

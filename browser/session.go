@@ -82,6 +82,8 @@ type selection struct {
 	// console is residentConsole. Guarded by Session.mu.
 	residentConsole string
 	residents       map[string]string
+	// Residents of frame documents, by frame (frames.go residentSlotOf).
+	frameResidents map[int64]*frameResidents
 }
 
 // New makes a session. It does not connect: tools/list and browser_status
