@@ -9,7 +9,15 @@ import (
 // serials for every re-rendered node) and logs them.
 
 func TestRefIsBoundToItsNode(t *testing.T) {
-	s := newSession(t)
+	t.Run("page-realm walk", func(t *testing.T) { testRefIsBoundToItsNode(t, newSession(t)) })
+	// The walk through the isolated realm (the fallback for a page that breaks the
+	// page-realm walk) hands its elements over the same way.
+	t.Run("isolated walk", func(t *testing.T) {
+		testRefIsBoundToItsNode(t, newSession(t, func(o *Options) { o.ReadInIsolatedRealm = true }))
+	})
+}
+
+func testRefIsBoundToItsNode(t *testing.T, s *Session) {
 	open(t, s, "rerender.html")
 	snap := snapshot(t, s)
 	apple, banana, cherry := ref(t, snap, "button", "Like Apple"), ref(t, snap, "button", "Like Banana"), ref(t, snap, "button", "Like Cherry")

@@ -21,9 +21,11 @@ async function bindRefs(win, args, lib, env) {
   const page = win.wrappedJSObject;
   // The page realm's walk leaves the list on the page's window (read through the Xray
   // waiver); the isolated fallback walk leaves it as an expando of this realm's view.
+  let viaXray = false;
   const take = () => {
     let l = null;
     if (Object.prototype.hasOwnProperty.call(win, sym)) {
+      viaXray = true;
       l = win[sym];
       delete win[sym];
     } else if (page && Object.prototype.hasOwnProperty.call(page, sym)) {
@@ -37,17 +39,15 @@ async function bindRefs(win, args, lib, env) {
     return l;
   };
   const end = Date.now() + args.waitMS;
-  let list = take();
-  while (!list) {
+  let hand = take();
+  while (!hand) {
     if (Date.now() >= end || win.closed) return unbound;
     await new Promise(resolve => {
       const t = env.Cc["@mozilla.org/timer;1"].createInstance(env.Ci.nsITimer);
       t.initWithCallback(resolve, 1, env.Ci.nsITimer.TYPE_ONE_SHOT);
     });
-    list = take();
+    hand = take();
   }
-  const n = list.length;
-  if (!Number.isSafeInteger(n) || n < 0 || n > args.max) return unbound;
   const Cu = env.Cu;
   const holder = globalThis;
   let reg = holder.fxmcpRefs;
@@ -61,25 +61,80 @@ async function bindRefs(win, args, lib, env) {
   }
   let st = reg.get(env.innerWindowID);
   if (!st) {
-    st = {next: 1, refOf: new WeakMap()};
+    st = {next: 1, refOf: new WeakMap(), prevKey: "", prevIds: []};
     reg.set(env.innerWindowID, st);
   }
-  const runs = [];
-  const frames = [];
-  let run = null;
-  for (let i = 0; i < n; i++) {
-    // Keyed by the Xray view, the form lib.target's querySelector returns.
-    const node = Cu.unwaiveXrays(list[i]);
-    if (node === null || typeof node !== "object") return unbound;
+  // Nodes are keyed by their waiver (the page's view, as read off the hand-off; the
+  // isolated fallback walk hands over Xray views, waived here): identity is stable, and
+  // lib.target looks up Cu.waiveXrays of what it resolved.
+  const idOf = (x) => {
+    if (x === null || typeof x !== "object") return 0;
+    const node = viaXray ? Cu.waiveXrays(x) : x;
     let id = st.refOf.get(node);
     if (id === undefined) {
       id = st.next++;
       st.refOf.set(node, id);
     }
-    if (run && run[1] + run[2] === id) run[2]++;
-    else runs.push(run = [i, id, 1]);
-    const bc = node.localName === "iframe" || node.localName === "frame" ? node.browsingContext : null;
+    return id;
+  };
+  const nodes = hand.nodes;
+  const len = nodes ? nodes.length : -1;
+  if (!Number.isSafeInteger(len) || len < 0 || len > args.max) return unbound;
+  let ids;
+  if (typeof hand.prevKey === "string" && hand.prevKey !== "") {
+    // Only the nodes the previous hand-off did not have; the rest by previous index.
+    if (hand.prevKey !== st.prevKey) return unbound;
+    const runs = hand.runs, freshAt = hand.freshAt;
+    if (!runs || !freshAt || freshAt.length !== len) return unbound;
+    let n = len;
+    for (let r = 0; r < runs.length; r++) n += runs[r][2];
+    if (!Number.isSafeInteger(n) || n > args.max) return unbound;
+    ids = new Array(n).fill(0);
+    for (let r = 0; r < runs.length; r++) {
+      const i = runs[r][0], j = runs[r][1], k = runs[r][2];
+      if (!Number.isSafeInteger(i) || !Number.isSafeInteger(j) || !Number.isSafeInteger(k) || i < 0 || j < 0 || k <= 0 ||
+          i + k > n || j + k > st.prevIds.length) return unbound;
+      for (let m = 0; m < k; m++) ids[i + m] = st.prevIds[j + m];
+    }
+    for (let f = 0; f < len; f++) {
+      const i = freshAt[f];
+      if (!Number.isSafeInteger(i) || i < 0 || i >= n) return unbound;
+      ids[i] = idOf(nodes[f]);
+    }
+    if (ids.includes(0)) return unbound;
+  } else {
+    ids = new Array(len);
+    for (let i = 0; i < len; i++) {
+      ids[i] = idOf(nodes[i]);
+      if (ids[i] === 0) return unbound;
+    }
+  }
+  st.prevKey = args.key;
+  st.prevIds = ids;
+  try {
+    hand.taken = true; // the page realm's next hand-off may then be a difference
+  } catch (e) {
+    // a hand-off the page froze: the next one is whole again
+  }
+  const runs = [];
+  let run = null;
+  for (let i = 0; i < ids.length; i++) {
+    if (run && run[1] + run[2] === ids[i]) run[2]++;
+    else runs.push(run = [i, ids[i], 1]);
+  }
+  // The frames among the elements, by their browsing contexts (chrome-only: read
+  // through the Xray view of each frame element).
+  const frames = [];
+  const frameAt = hand.frameAt, frameNodes = hand.frameNodes;
+  const nf = frameAt && frameNodes ? Math.min(frameAt.length, frameNodes.length, ids.length) : 0;
+  for (let f = 0; f < nf; f++) {
+    const i = frameAt[f];
+    const x = frameNodes[f];
+    if (!Number.isSafeInteger(i) || i < 0 || i >= ids.length || x === null || typeof x !== "object") continue;
+    const el = Cu.unwaiveXrays(x);
+    if (ids[i] !== idOf(x)) continue; // not the element listed there
+    const bc = el.localName === "iframe" || el.localName === "frame" ? el.browsingContext : null;
     if (bc) frames.push([i, bc.id]);
   }
-  return {bound: true, count: n, runs, frames};
+  return {bound: true, count: ids.length, runs, frames};
 }

@@ -570,7 +570,7 @@ function lib(win, env) {
       if (e && e.code === "element_not_found") fail("stale_element", "the element was removed from the page since the snapshot; take a new snapshot");
       throw e;
     }
-    if (st.refOf.get(el) !== args.ref) {
+    if (st.refOf.get(env.Cu.waiveXrays(el)) !== args.ref) {
       fail("stale_element", "the element was replaced since the snapshot (another node, maybe identical, stands in its place); take a new snapshot");
     }
     return el;
