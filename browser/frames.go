@@ -25,8 +25,14 @@ import (
 // realm frames are not read (the snapshot says so): nothing could tell
 // which frame element holds which document.
 
-// maxFrameDepth bounds frame nesting in a snapshot.
-const maxFrameDepth = 8
+// maxFrameDepth bounds frame nesting in a snapshot; maxFrames the frame
+// documents one snapshot reads (the rest are named but not read), at most
+// frameReaders at a time.
+const (
+	maxFrameDepth = 8
+	maxFrames     = 32
+	frameReaders  = 6
+)
 
 // frameLoc names a frame's document: its browsing context and inner window.
 type frameLoc struct{ id, window int64 }
@@ -107,15 +113,21 @@ func (s *Session) readAll(ctx context.Context, pg page, args pagejs.SnapshotArgs
 		return s.readDoc(ctx, pg, t, args), nil, framesSkipped
 	}
 	args.Frames = true
+	if len(list) > maxFrames {
+		list = list[:maxFrames]
+	}
 	frames = make(map[int64]*docSnap, len(list))
 	var (
-		mu sync.Mutex
-		wg sync.WaitGroup
+		mu  sync.Mutex
+		wg  sync.WaitGroup
+		sem = make(chan struct{}, frameReaders)
 	)
 	for _, ft := range list {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
 			d := s.readDoc(ctx, pg, ft, args)
 			mu.Lock()
 			frames[ft.BrowsingContextID] = d

@@ -97,3 +97,17 @@ func TestCrossOriginFrames(t *testing.T) {
 		t.Errorf("the navigated frame's new field got the old ref %s", n)
 	}
 }
+
+// Without the isolated realm frames cannot be matched to their documents:
+// the snapshot says that they were left out.
+func TestFramesNeedTheIsolatedRealm(t *testing.T) {
+	other := otherSite(t)
+	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	snap := snapshot(t, s)
+	if !strings.Contains(snap, "[frames not shown: frames are read only with refs bound to nodes") || strings.Contains(snap, "Full name") {
+		t.Errorf("page-realm snapshot of a page with frames:\n%s", snap)
+	}
+	ref(t, snap, "button", "Top button")
+}
