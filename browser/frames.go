@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -206,7 +207,13 @@ func (s *Session) renderFrame(out *snapLines, d *docSnap, i int, frames map[int6
 		return
 	}
 	out.frames++
-	out.lines = append(out.lines, head+" origin="+quote(frameOrigin(fd), 200)+" ---")
+	origin, inherited := frameOrigin(fd), ""
+	if strings.HasPrefix(origin, "about:") {
+		// about:blank and about:srcdoc documents take their parent's origin
+		// (unless sandboxed, which the walk does not see).
+		origin, inherited = frameOrigin(d), " ("+quote(fd.r.URL, 40)+", inherited)"
+	}
+	out.lines = append(out.lines, head+" origin="+quote(origin, 200)+inherited+" ---")
 	emit(fd, depth+1)
 	out.lines = append(out.lines, "--- end of frame ---")
 }

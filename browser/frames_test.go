@@ -20,7 +20,7 @@ func otherSite(t *testing.T) string {
 	return "http://localhost:" + u.Port()
 }
 
-var frameLine = regexp.MustCompile(`(?m)^--- frame .*origin="([^"]*)" ---$`)
+var frameLine = regexp.MustCompile(`(?m)^--- frame .*origin="([^"]*)".* ---$`)
 
 // The typical case: a job portal embedding its application form from
 // another site, with a nested consent frame from the portal's own origin,
@@ -37,9 +37,13 @@ func TestCrossOriginFrames(t *testing.T) {
 	t.Log(snap)
 
 	origins := frameLine.FindAllStringSubmatch(snap, -1)
-	if len(origins) != 3 || origins[0][1] != other || origins[1][1] != pages.URL || origins[2][1] != pages.URL {
-		t.Fatalf("frame lines %v, want the form's (%s), the nested consent's and the same-origin one's (%s)", origins, other, pages.URL)
+	if len(origins) != 4 || origins[0][1] != other || origins[1][1] != pages.URL || origins[2][1] != pages.URL || origins[3][1] != pages.URL {
+		t.Fatalf("frame lines %v, want the form's (%s), the nested consent's, the same-origin one's and the srcdoc one's (%s)", origins, other, pages.URL)
 	}
+	if !strings.Contains(snap, `origin="`+pages.URL+`" ("about:srcdoc", inherited) ---`) {
+		t.Errorf("the srcdoc frame's line does not say its origin is inherited")
+	}
+	ref(t, snap, "button", "Inline help button")
 	if strings.Contains(snap, "Hidden frame button") {
 		t.Errorf("a hidden or zero-sized frame was listed")
 	}
