@@ -35,46 +35,10 @@ async function snapshot(win, args, lib) {
   };
   // Node binding (bindRefs.js): hand the listed elements to the isolated realm, which
   // takes them right after this walk. (Last: a new property of the window makes the
-  // engine recompile code that reads the window's properties.) A resident (this
-  // function kept between calls) remembers its last hand-off: once the isolated realm
-  // has taken it (taken), only the nodes not in it cross over, with runs
-  // [index, previous index, length] for the others, since every node crossing realms
-  // costs (≈2 µs each).
+  // engine recompile code that reads the window's properties.)
   if (typeof args.pin === "string" && /^[0-9a-f]{32}$/.test(args.pin)) {
     all.length = n;
-    const prev = snapshot.prev;
-    const hand = {key: args.pin, prevKey: "", nodes: all, runs: null, freshAt: null, frameAt: [], frameNodes: [], taken: false};
-    if (prev && prev.hand.taken === true) {
-      const at = new Map();
-      for (let j = 0; j < prev.nodes.length; j++) at.set(prev.nodes[j], j);
-      const fresh = [], freshAt = [], runs = [];
-      let run = null;
-      for (let i = 0; i < n; i++) {
-        const j = at.get(all[i]);
-        if (j === undefined) {
-          fresh.push(all[i]);
-          freshAt.push(i);
-        } else if (run && run[0] + run[2] === i && run[1] + run[2] === j) {
-          run[2]++;
-        } else {
-          runs.push(run = [i, j, 1]);
-        }
-      }
-      hand.prevKey = prev.key;
-      hand.nodes = fresh;
-      hand.runs = runs;
-      hand.freshAt = freshAt;
-    }
-    if (args.frames === true) {
-      for (let i = 0; i < n; i++) {
-        if (lib.isFrame(all[i])) {
-          hand.frameAt.push(i);
-          hand.frameNodes.push(all[i]);
-        }
-      }
-    }
-    snapshot.prev = {key: args.pin, nodes: all, hand};
-    Object.defineProperty(win, Symbol.for("fxmcp-refs:" + args.pin), {value: hand, configurable: true});
+    Object.defineProperty(win, Symbol.for("fxmcp-refs:" + args.pin), {value: handOff(all), configurable: true});
   }
   if (args.includeAllText) {
     const body = doc.body || doc.documentElement;
@@ -97,4 +61,44 @@ async function snapshot(win, args, lib) {
     }
   }
   return out;
+
+  // handOff builds the hand-off of the listed elements. A resident (this function, kept
+  // between calls) remembers its last one: once the isolated realm has taken it
+  // (taken), only the nodes not in it cross over, with runs [index, previous index,
+  // length] for the others, since every node crossing realms costs (≈2 µs each).
+  function handOff(all) {
+    const prev = snapshot.prev;
+    const hand = {key: args.pin, prevKey: "", nodes: all, runs: null, freshAt: null, frameAt: [], frameNodes: [], taken: false};
+    if (prev && prev.hand.taken === true) {
+      const at = new Map();
+      for (let j = 0; j < prev.nodes.length; j++) at.set(prev.nodes[j], j);
+      const fresh = [], freshAt = [], runs = [];
+      let run = null;
+      for (let i = 0; i < all.length; i++) {
+        const j = at.get(all[i]);
+        if (j === undefined) {
+          fresh.push(all[i]);
+          freshAt.push(i);
+        } else if (run && run[0] + run[2] === i && run[1] + run[2] === j) {
+          run[2]++;
+        } else {
+          runs.push(run = [i, j, 1]);
+        }
+      }
+      hand.prevKey = prev.key;
+      hand.nodes = fresh;
+      hand.runs = runs;
+      hand.freshAt = freshAt;
+    }
+    if (args.frames === true) {
+      for (let i = 0; i < all.length; i++) {
+        if (lib.isFrame(all[i])) {
+          hand.frameAt.push(i);
+          hand.frameNodes.push(all[i]);
+        }
+      }
+    }
+    snapshot.prev = {key: args.pin, nodes: all, hand};
+    return hand;
+  }
 }
