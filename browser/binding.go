@@ -93,13 +93,20 @@ func refCheck(l *locator, info execInfo) string {
 	return "selector+fingerprint"
 }
 
-// refNote is the sentence an action result adds when its ref was not
-// checked against the node itself.
+// refNote is what an action result adds about its ref: the frame it is in,
+// and a sentence when it was not checked against the node itself.
 func refNote(l *locator, info execInfo) string {
-	if l == nil || refCheck(l, info) == "node" {
+	if l == nil {
 		return ""
 	}
-	return " The ref was checked by selector and fingerprint only (no node binding here), so an identical element that replaced the original would pass."
+	note := ""
+	if l.frame != 0 {
+		note = " It is in a frame from " + quote(l.origin, 200) + " (page text)."
+	}
+	if refCheck(l, info) != "node" {
+		note += " The ref was checked by selector and fingerprint only (no node binding here), so an identical element that replaced the original would pass."
+	}
+	return note
 }
 
 // boundRef is the node id an action passes to check its ref against the

@@ -168,7 +168,7 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 			}
 			l := &locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum(), window: d.t.InnerWindowID}
 			if d.t.Frame {
-				l.frame = d.t.BrowsingContextID
+				l.frame, l.origin = d.t.BrowsingContextID, frameOrigin(d)
 			}
 			var ref string
 			if d.b.ids != nil {

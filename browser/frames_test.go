@@ -66,8 +66,8 @@ func TestCrossOriginFrames(t *testing.T) {
 
 	name, email := ref(t, snap, "textbox", "Full name"), ref(t, snap, "textbox", "Email")
 	res := must(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
-	if st := res.Structured.(map[string]any); st["trusted"] != true || st["ref_check"] != "node" {
-		t.Errorf("fill in the frame: %v", st)
+	if st := res.Structured.(map[string]any); st["trusted"] != true || st["ref_check"] != "node" || !strings.Contains(res.Text, `in a frame from "`+other+`"`) {
+		t.Errorf("fill in the frame: %v %s", st, res.Text)
 	}
 	waitText(t, s, "name=Ada")
 	must(t, s, "press_key", map[string]any{"key": "Tab", "element": name})

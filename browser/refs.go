@@ -22,6 +22,7 @@ type locator struct {
 	node   int
 	window int64
 	frame  int64
+	origin string // the frame's origin as the snapshot showed it (page-derived)
 }
 
 // nodeKey names one node: its document and its id there.
