@@ -59,6 +59,14 @@
 //
 // Behaviour worth knowing (measured on Firefox ESR 153):
 //
+//   - Node binding: a Snapshot given Pin hands the elements it listed to [BindRefs]
+//     (isolated realm), which gives each node an id in a WeakMap the page cannot see; an
+//     action given Ref (isolated realm) fails with stale_element unless Sel finds the
+//     node with that id. With Frames, a Snapshot also lists visible iframe elements, and
+//     BindRefs reports their browsing contexts.
+//   - Inside shadow trees trusted pointer and mouse events are dispatched from the
+//     isolated realm (the pres shell refuses such nodes); they are trusted all the same.
+//     Accessible names follow slots to the light-DOM text assigned to them.
 //   - Every action re-resolves Sel and compares the element's fingerprint fields with FP
 //     (stale_element on any difference, element_not_found when nothing matches), refuses
 //     disabled elements (element_not_interactable), and runs in whichever realm it was
