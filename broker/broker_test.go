@@ -178,12 +178,13 @@ func TestPathChecks(t *testing.T) {
 		{"relative/ok.txt", "not absolute"},
 		{root + "/../outside.txt", "not clean"},
 		{root + "/./ok.txt", "not clean"},
-		{root + "/ok.txt/", "not clean"},
+		{root + "/ok.txt/", "names a directory"},
+		{root + "/adir/", "names a directory"},
 		{root + "//ok.txt", "not clean"},
 		{root + "/ok\x00.txt", "NUL"},
 		{filepath.Join(dir, "rootx", "sib.txt"), "not beneath an upload root"},
 		{filepath.Join(dir, "outside.txt"), "not beneath an upload root"},
-		{root, "not beneath an upload root"},
+		{root, "is a directory (an upload root itself)"},
 		{filepath.Join(root, "escape-rel"), "outside its upload root"},
 		{filepath.Join(root, "escape-abs"), "outside its upload root"},
 		{filepath.Join(root, "inside-abs-link"), "outside its upload root"}, // documented limitation
@@ -520,5 +521,45 @@ func TestConfigCheck(t *testing.T) {
 	}
 	if _, err := Open(Config{Roots: []string{"/nonexistent-root-dir"}, MaxFileBytes: 1, MaxCallBytes: 1}); err == nil {
 		t.Error("missing root accepted")
+	}
+}
+
+// TestHardlinks: beneath roots, a file with more than one link is refused
+// (another link may be outside the roots) unless AllowHardlinks; without
+// roots every readable file is allowed anyway, so links are too.
+func TestHardlinks(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	write(t, filepath.Join(dir, "outside.txt"), []byte("secret"))
+	write(t, filepath.Join(root, "single.txt"), []byte("one link"))
+	if err := os.Link(filepath.Join(dir, "outside.txt"), filepath.Join(root, "linked.txt")); err != nil {
+		t.Fatal(err)
+	}
+	linked := filepath.Join(root, "linked.txt")
+
+	h := start(t, limits(root))
+	_, err := h.c.Stat(context.Background(), []string{filepath.Join(root, "single.txt"), linked})
+	e := wantCode(t, err, CodeFileInvalid, 1)
+	for _, want := range []string{`"linked.txt" has 2 hard links`, "outside the upload roots", "FIREFOX_MCP_ALLOW_HARDLINKS=1"} {
+		if !strings.Contains(e.Message, want) {
+			t.Errorf("message %q lacks %q", e.Message, want)
+		}
+	}
+	if strings.Contains(e.Message, dir) {
+		t.Errorf("message shows a directory: %q", e.Message)
+	}
+
+	cfg := limits(root)
+	cfg.AllowHardlinks = true
+	for name, cfg := range map[string]Config{"AllowHardlinks": cfg, "no roots": limits()} {
+		h := start(t, cfg)
+		files, err := h.c.Stat(context.Background(), []string{linked})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got, err := readAll(t, h.c, files[0].Handle)
+		if err != nil || string(got) != "secret" {
+			t.Errorf("%s: read %q, %v", name, got, err)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -19,7 +20,17 @@ type Config struct {
 	Roots []string
 	// MaxFileBytes and MaxCallBytes limit one file and one Stat call.
 	MaxFileBytes, MaxCallBytes int64
+	// AllowHardlinks accepts, beneath Roots, regular files with more than
+	// one hard link. By default they are refused: a hard link placed inside
+	// a root may name a file outside it, and neither openat2 nor Landlock
+	// can tell (a link is the file itself, not a path to it). Without Roots
+	// the check is moot and not made.
+	AllowHardlinks bool
 }
+
+// HardlinkHint says how to allow hard-linked files (the variable is
+// internal/config's EnvAllowHardlinks; a test in cmd holds the two equal).
+const HardlinkHint = "set FIREFOX_MCP_ALLOW_HARDLINKS=1 in the server's environment to allow them"
 
 // MaxHandles bounds the open files the broker holds at once.
 const MaxHandles = 256
@@ -57,6 +68,7 @@ type openFile struct {
 	size   int64
 	dev    uint64
 	ino    uint64
+	nlink  uint64 // hard links at open
 	mtime  unix.Timespec
 	ctime  unix.Timespec
 	handle uint32
@@ -205,6 +217,9 @@ func (b *Broker) stat(paths []string) Message {
 		}
 		name := showName(p)
 		root, rel, ok := RootFor(b.roots, p)
+		if !ok && slices.Contains(b.roots, p) {
+			return fail(errResp(CodeFileInvalid, i, fmt.Sprintf("%q is a directory (an upload root itself): only regular files can be uploaded", name)))
+		}
 		if !ok {
 			return fail(errResp(CodeFileInvalid, i, fmt.Sprintf("%q is not beneath an upload root", name)))
 		}
@@ -213,6 +228,11 @@ func (b *Broker) stat(paths []string) Message {
 			return fail(errResp(CodeFileInvalid, i, fmt.Sprintf("%q: %s", name, err)))
 		}
 		opened = append(opened, f)
+		if f.nlink > 1 && len(b.cfg.Roots) > 0 && !b.cfg.AllowHardlinks {
+			return fail(errResp(CodeFileInvalid, i, fmt.Sprintf(
+				"%q has %d hard links: another link may be a file outside the upload roots, which this check cannot see, so files with more than one link are refused (%s)",
+				name, f.nlink, HardlinkHint)))
+		}
 		if f.size > b.cfg.MaxFileBytes {
 			return fail(errResp(CodeTooLarge, i, fmt.Sprintf("%q is %d bytes; the limit per file is %d", name, f.size, b.cfg.MaxFileBytes)))
 		}
@@ -286,7 +306,7 @@ func (b *Broker) openAt(root int, rel string) (*openFile, error) {
 		unix.Close(fd)
 		return nil, errors.New("was replaced while it was being opened")
 	}
-	return &openFile{fd: fd, root: root, rel: rel, size: st.Size, dev: st.Dev, ino: st.Ino, mtime: st.Mtim, ctime: st.Ctim}, nil
+	return &openFile{fd: fd, root: root, rel: rel, size: st.Size, dev: st.Dev, ino: st.Ino, nlink: uint64(st.Nlink), mtime: st.Mtim, ctime: st.Ctim}, nil
 }
 
 func regular(mode uint32) error {

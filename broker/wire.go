@@ -415,10 +415,12 @@ func ValidatePath(p string) (reason string, ok bool) {
 		return "path contains a NUL byte", false
 	case !strings.HasPrefix(p, "/"):
 		return "path is not absolute", false
+	case len(p) > 1 && strings.HasSuffix(p, "/") && filepath.Clean(p) == p[:len(p)-1]:
+		return `path ends in "/", so it names a directory: only regular files can be uploaded`, false
 	case filepath.Clean(p) != p:
 		return `path is not clean (contains "..", "." or "//" components or a trailing "/")`, false
 	case p == "/":
-		return "path is a directory", false
+		return "path is a directory (/): only regular files can be uploaded", false
 	}
 	return "", true
 }

@@ -93,20 +93,32 @@ func refCheck(l *locator, info execInfo) string {
 	return "selector+fingerprint"
 }
 
-// refNote is what an action result adds about its ref: the frame it is in,
-// and a sentence when it was not checked against the node itself.
+// refNote is the sentence an action result adds when its ref was not
+// checked against the node itself.
 func refNote(l *locator, info execInfo) string {
-	if l == nil {
+	if l == nil || refCheck(l, info) == "node" {
 		return ""
 	}
-	note := ""
+	return " The ref was checked by selector and fingerprint only (no node binding here), so an identical element that replaced the original would pass."
+}
+
+// frameFields is what an action result shows, inside markers, about the
+// frame its element is in (nothing for the top document).
+func frameFields(l *locator) []pageField {
+	if l == nil || l.frame == 0 {
+		return nil
+	}
+	return []pageField{{"Frame origin", l.origin, 200}}
+}
+
+// withRef adds how the ref was checked, and its frame's origin, to an
+// action's structured result.
+func withRef(st map[string]any, l *locator, info execInfo) map[string]any {
+	st["ref_check"] = refCheck(l, info)
 	if l.frame != 0 {
-		note = " It is in a frame from " + quote(l.origin, 200) + " (page text)."
+		st["frame_origin"] = pageStr(l.origin)
 	}
-	if refCheck(l, info) != "node" {
-		note += " The ref was checked by selector and fingerprint only (no node binding here), so an identical element that replaced the original would pass."
-	}
-	return note
+	return st
 }
 
 // boundRef is the node id an action passes to check its ref against the

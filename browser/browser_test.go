@@ -161,8 +161,6 @@ func TestStatusWithoutFirefox(t *testing.T) {
 
 func TestListSelectAndStatus(t *testing.T) {
 	s := newSession(t)
-	_, e := call(t, s, "snapshot_page", map[string]any{})
-	wantCode(t, e, CodeNoTabSelected)
 	res := must(t, s, "list_tabs", map[string]any{})
 	tabs := res.Structured.(map[string]any)["tabs"].([]tabInfo)
 	if len(tabs) == 0 || !strings.HasPrefix(tabs[0].TabID, "tab-") {
@@ -172,7 +170,7 @@ func TestListSelectAndStatus(t *testing.T) {
 		t.Errorf("list_tabs text lacks markers:\n%s", res.Text)
 	}
 	must(t, s, "select_tab", map[string]any{"tab_id": tabs[0].TabID})
-	_, e = call(t, s, "select_tab", map[string]any{"tab_id": "tab-999999"})
+	_, e := call(t, s, "select_tab", map[string]any{"tab_id": "tab-999999"})
 	wantCode(t, e, CodeTabNotFound)
 	_, e = call(t, s, "select_tab", map[string]any{"index": 1000})
 	wantCode(t, e, CodeTabNotFound)
@@ -319,7 +317,7 @@ func TestNavigateInvalidatesRefs(t *testing.T) {
 	snap := snapshot(t, s)
 	old := ref(t, snap, "button", "Go")
 	res := must(t, s, "navigate", map[string]any{"url": pages.URL + "/other.html"})
-	if res.Structured.(map[string]any)["url"] != pages.URL+"/other.html" {
+	if res.Structured.(map[string]any)["url"] != pageStr(pages.URL+"/other.html") {
 		t.Errorf("navigate result = %v", res.Structured)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": old})
@@ -367,18 +365,21 @@ func TestDialogNeverHangs(t *testing.T) {
 	open(t, s, "dialog.html")
 	snap := snapshot(t, s)
 	start := time.Now()
-	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Confirm")})
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Confirm")})
+	if !strings.Contains(res.Text, "Dialog text: \"Delete the draft?\"") || time.Since(start) > 10*time.Second {
+		t.Errorf("click that opened a dialog: %q after %v", res.Text, time.Since(start))
+	}
+	_, e := call(t, s, "snapshot_page", map[string]any{})
 	wantCode(t, e, CodeDialogOpen)
-	if !strings.Contains(e.Message, "Delete the draft?") || time.Since(start) > 10*time.Second {
-		t.Errorf("dialog error %q after %v", e.Message, time.Since(start))
+	if !strings.Contains(e.Text(), "Dialog text: \"Delete the draft?\"") || strings.Contains(e.Message, "Delete") {
+		t.Errorf("dialog error: %q", e.Text())
 	}
 	must(t, s, "handle_dialog", map[string]any{"action": "dismiss"})
 	waitText(t, s, "confirm=false")
 	_, e = call(t, s, "handle_dialog", map[string]any{"action": "accept"})
 	wantCode(t, e, CodeNoDialog)
 
-	_, e = call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Prompt")})
-	wantCode(t, e, CodeDialogOpen)
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Prompt")})
 	must(t, s, "handle_dialog", map[string]any{"action": "accept", "prompt_text": "Zed"})
 	waitText(t, s, "prompt=Zed")
 }

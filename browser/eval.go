@@ -53,10 +53,12 @@ func (s *Session) realmFor(ctx context.Context, pg page, t rdp.Target) *realm {
 		return r
 	}
 	r = &realm{}
+	ctx, cancel := context.WithTimeout(ctx, realmProbeTimeout)
+	defer cancel()
 	console, err := pg.c.ContentProcessConsole(ctx, t.ProcessID)
 	if err != nil {
-		if ctx.Err() != nil {
-			return &realm{reason: "cancelled"}
+		if ctx.Err() != nil || errors.Is(err, rdp.ErrUnresponsive) {
+			return &realm{reason: "the page's process did not answer"} // not cached: transient
 		}
 		r.reason = "Firefox did not offer the content-process console (is devtools.chrome.enabled true?)"
 		s.log.Info("isolated realm unavailable", "error", err)
@@ -64,7 +66,7 @@ func (s *Session) realmFor(ctx context.Context, pg page, t rdp.Target) *realm {
 		src, err := pagejs.Probe.Isolated(t.InnerWindowID, struct{}{})
 		if err == nil {
 			var res string
-			res, err = pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
+			res, err = pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true, AckTimeout: ackTimeout})
 			if err == nil {
 				err = pagejs.Decode(res, &r.probe)
 			}
@@ -73,7 +75,7 @@ func (s *Session) realmFor(ctx context.Context, pg page, t rdp.Target) *realm {
 		case err != nil:
 			r.reason = "the isolated realm did not answer its probe"
 			s.log.Info("isolated realm probe failed", "error", err)
-			if errors.Is(err, rdp.ErrTargetGone) || ctx.Err() != nil {
+			if errors.Is(err, rdp.ErrTargetGone) || errors.Is(err, rdp.ErrUnresponsive) || ctx.Err() != nil {
 				return &realm{reason: r.reason} // do not cache a transient failure
 			}
 		case !r.probe.TrustedClick || !r.probe.TIP:
@@ -139,12 +141,65 @@ func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmK
 	if err := pagejs.Decode(res, out); err != nil {
 		var se *pagejs.ScriptError
 		if errors.As(err, &se) {
-			return info, scriptError(se)
+			e := scriptError(se)
+			if !info.isolated {
+				// In the page realm the page can make our script throw
+				// whatever it likes: its words go inside markers.
+				e.Message = "the page script failed in the page realm (its message, which the page can shape, is below)"
+				e.withPage("Message", se.Message, 500)
+			}
+			return info, e
 		}
 		s.log.Warn("undecodable page-script result", "error", err)
 		return info, errorf(CodePageScriptFailed, "the page script returned an unreadable result")
 	}
 	return info, nil
+}
+
+// Deadlines of the waits on Firefox that a call makes on its way (each also
+// bounded by the call's own context).
+const (
+	// targetWait: for the tab's current document. Between two documents of a
+	// navigation the gap is milliseconds; a tab that stays without one
+	// (target_gone) shows something the debugger cannot reach.
+	targetWait = 5 * time.Second
+	// ackTimeout: for a console to acknowledge an evaluation, which it does
+	// as soon as its process reads the request. None means the process's
+	// main thread is busy (page_unresponsive).
+	ackTimeout = 5 * time.Second
+	// busyProbeAfter: an evaluation acknowledged but without a result for
+	// this long (and no dialog) has the page's process probed (see watchPage).
+	busyProbeAfter = 4 * time.Second
+	// realmProbeTimeout: for finding and probing a process's isolated realm.
+	realmProbeTimeout = 5 * time.Second
+)
+
+// current returns the selected tab's current document, waiting at most
+// targetWait for one (then target_gone or page_unresponsive, see
+// noDocument).
+func (s *Session) current(ctx context.Context, pg page) (rdp.Target, error) {
+	tctx, cancel := context.WithTimeout(ctx, targetWait)
+	defer cancel()
+	t, err := pg.sel.watch.Current(tctx)
+	if errors.Is(err, rdp.ErrNoTarget) && ctx.Err() == nil {
+		return t, s.noDocument(ctx, pg.c, pg.sel.tab.BrowserID)
+	}
+	return t, err
+}
+
+// noDocument says why a tab has no document the debugger can reach. The
+// tab's own address (from the parent process) tells the cases apart: a page
+// whose process is stuck in a script never reports its document to a new
+// watcher, but the tab still shows its http(s) address; a tab left by a
+// redirect to file: or about: shows about:blank.
+func (s *Session) noDocument(ctx context.Context, c *rdp.Client, browserID int64) *Error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	tab, err := c.GetTab(ctx, browserID)
+	if err == nil && tab.URL != "about:blank" && ordinaryTab(tab.URL) {
+		return pageUnresponsive()
+	}
+	return targetGone()
 }
 
 // residentScripts are the page-realm scripts kept resident in each document
@@ -260,10 +315,13 @@ func residentMissing(res string) bool {
 // the scripts may use are ours; anything else is page_script_failed.
 func scriptError(se *pagejs.ScriptError) *Error {
 	code := se.Code
+	if c, ok := scriptCodes[code]; ok {
+		code = c
+	}
 	if _, known := retryable[code]; !known || code == CodeInternal {
 		code = CodePageScriptFailed
 	}
-	return &Error{Code: code, Message: truncate(se.Message, 500)}
+	return &Error{Code: code, Message: escape(truncate(se.Message, 500))}
 }
 
 // Dialog watch: an alert(), confirm() or prompt() holds back the result of
@@ -272,7 +330,7 @@ func scriptError(se *pagejs.ScriptError) *Error {
 // and, if so, give up on the evaluation with dialog_open.
 const (
 	dialogFirstCheck = 400 * time.Millisecond
-	dialogRecheck    = time.Second
+	dialogRecheck    = 500 * time.Millisecond
 )
 
 // evalOpts tune evaluate.
@@ -286,7 +344,7 @@ type evalOpts struct {
 }
 
 // evaluate evaluates src on console, watching for a dialog that holds it
-// back unless o.pipelined.
+// back or a page that stopped answering, unless o.pipelined.
 func (s *Session) evaluate(ctx context.Context, pg page, console, src string, o evalOpts) (string, error) {
 	if o.pipelined {
 		return pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true, Sent: o.sent})
@@ -295,30 +353,8 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, o 
 	defer cancel(nil)
 	done := make(chan struct{})
 	defer close(done)
-	go func() {
-		timer := time.NewTimer(dialogFirstCheck)
-		defer timer.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-timer.C:
-			}
-			cctx, ccancel := context.WithTimeout(ectx, 2*time.Second)
-			st, err := s.dialog(cctx, pg)
-			ccancel()
-			switch {
-			case err == nil && st.Open && st.Ready:
-				cancel(dialogError(st))
-				return
-			case err == nil && st.Open: // still being built: look again soon
-				timer.Reset(50 * time.Millisecond)
-			default:
-				timer.Reset(dialogRecheck)
-			}
-		}
-	}()
-	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Self: o.self, Sent: o.sent})
+	go s.watchPage(ectx, pg, done, cancel)
+	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Self: o.self, Sent: o.sent, AckTimeout: ackTimeout})
 	if err != nil {
 		var de *Error
 		if errors.As(context.Cause(ectx), &de) {
@@ -328,12 +364,97 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, o 
 	return res, err
 }
 
-func dialogError(st pagejs.DialogStateResult) *Error {
-	return &Error{
-		Code:    CodeDialogOpen,
-		Message: "the page opened a " + st.Type + " dialog: " + quoteUntrusted(truncate(st.Text, 300)) + "; answer it with handle_dialog",
-		Details: map[string]any{"dialog": map[string]any{"type": st.Type, "text": truncate(st.Text, 2000)}},
+// watchPage runs beside a pending evaluation until done is closed. A
+// dialog (alert, confirm, prompt, beforeunload) holds the evaluation's
+// result back, and RDP announces none: when the evaluation is slow, ask the
+// browser chrome whether the tab shows one, and if so stop the evaluation
+// with dialog_open. An evaluation acknowledged but still running after
+// busyProbeAfter with no dialog has the page's process probed: no answer
+// stops it with page_unresponsive (a page handler stuck in a loop). A tab
+// that stays without a document for targetWait (a navigation that ended
+// somewhere the debugger cannot reach) stops it with target_gone.
+func (s *Session) watchPage(ctx context.Context, pg page, done <-chan struct{}, stop context.CancelCauseFunc) {
+	start := time.Now()
+	timer := time.NewTimer(dialogFirstCheck)
+	defer timer.Stop()
+	probed := time.Time{}
+	var noTarget time.Time // since when the tab has had no document
+	for {
+		select {
+		case <-done:
+			return
+		case <-timer.C:
+		}
+		switch {
+		case pg.sel.watch.HasTarget():
+			noTarget = time.Time{}
+		case noTarget.IsZero():
+			noTarget = time.Now()
+		case time.Since(noTarget) >= targetWait:
+			stop(s.noDocument(ctx, pg.c, pg.sel.tab.BrowserID))
+			return
+		}
+		cctx, ccancel := context.WithTimeout(ctx, 2*time.Second)
+		st, err := s.dialog(cctx, pg)
+		ccancel()
+		switch {
+		case err == nil && st.Open && st.Ready:
+			stop(dialogError(st))
+			return
+		case err == nil && st.Open: // still being built: look again soon
+			timer.Reset(50 * time.Millisecond)
+			continue
+		}
+		if time.Since(start) >= busyProbeAfter && time.Since(probed) >= busyProbeAfter {
+			probed = time.Now()
+			if !s.answers(ctx, pg) {
+				stop(pageUnresponsive())
+				return
+			}
+		}
+		timer.Reset(dialogRecheck)
 	}
+}
+
+// answers reports whether the selected tab's page process still reads
+// requests: a tiny evaluation in its page realm must be acknowledged.
+func (s *Session) answers(ctx context.Context, pg page) bool {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	t, err := pg.sel.watch.Current(ctx)
+	if err != nil {
+		return true // no document: not this check's business
+	}
+	src, err := pagejs.PageInfo.Page(struct{}{})
+	if err != nil {
+		return true
+	}
+	_, err = pg.c.EvaluateString(ctx, t.ConsoleActor, src, rdp.EvalOptions{AckTimeout: 2 * time.Second})
+	return !errors.Is(err, rdp.ErrUnresponsive)
+}
+
+func dialogError(st pagejs.DialogStateResult) *Error {
+	kind := dialogKind(st.Type)
+	what := "the page shows " + dialogName(kind) + " dialog (its text is below)"
+	if kind == "beforeunload" {
+		what = "the page asks to confirm leaving it (a beforeunload prompt; its text is below)"
+	}
+	return (&Error{
+		Code:    CodeDialogOpen,
+		Message: what + "; answer it with handle_dialog " + dialogHow(kind) + ", then repeat this call",
+		Details: map[string]any{"dialog": map[string]any{"type": kind, "text": pageStrN(st.Text, 2000)}},
+	}).withPage("Dialog text", st.Text, 300)
+}
+
+// dialogKind names a dialog type in the server's own words: the chrome
+// script reports Firefox's prompt type, and anything unexpected is
+// "unknown".
+func dialogKind(t string) string {
+	switch t {
+	case "alert", "confirm", "prompt", "beforeunload":
+		return t
+	}
+	return "unknown"
 }
 
 // dialog asks the parent process whether the selected tab shows a dialog.

@@ -42,7 +42,7 @@ type frameLoc struct{ id, window int64 }
 // the document the ref was taken in) or the top one.
 func (s *Session) docTarget(ctx context.Context, pg page) (rdp.Target, error) {
 	if pg.frame == nil {
-		return pg.sel.watch.Current(ctx)
+		return s.current(ctx, pg)
 	}
 	t, ok := pg.sel.watch.Frame(pg.frame.id)
 	switch {
@@ -97,7 +97,7 @@ func (s *Session) readDoc(ctx context.Context, pg page, t rdp.Target, args pagej
 // context; framesSkipped says why frames were not read ("" when they were,
 // or when there are none).
 func (s *Session) readAll(ctx context.Context, pg page, args pagejs.SnapshotArgs) (top *docSnap, frames map[int64]*docSnap, framesSkipped string) {
-	t, err := pg.sel.watch.Current(ctx)
+	t, err := s.current(ctx, pg)
 	if err != nil {
 		return &docSnap{err: err}, nil, ""
 	}

@@ -66,7 +66,7 @@ func TestCrossOriginFrames(t *testing.T) {
 
 	name, email := ref(t, snap, "textbox", "Full name"), ref(t, snap, "textbox", "Email")
 	res := must(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
-	if st := res.Structured.(map[string]any); st["trusted"] != true || st["ref_check"] != "node" || !strings.Contains(res.Text, `in a frame from "`+other+`"`) {
+	if st := res.Structured.(map[string]any); st["trusted"] != true || st["ref_check"] != "node" || !strings.Contains(res.Text, `Frame origin: "`+other+`"`) {
 		t.Errorf("fill in the frame: %v %s", st, res.Text)
 	}
 	waitText(t, s, "name=Ada")

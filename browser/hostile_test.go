@@ -1,8 +1,17 @@
 package browser
 
 import (
+	"context"
+	"net/netip"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
 // TestHostilePage: a page that replaced every API a page-realm script would
@@ -30,5 +39,423 @@ func TestHostilePage(t *testing.T) {
 	}
 	if n := strings.Count(text, "real clicked"); n != 1 {
 		t.Errorf("the real button got %d clicks", n)
+	}
+}
+
+// harness drives one Session through hostile pages and faults. Each case
+// gets a fresh tab; after each, the next call on another tab (the package's
+// pages, another site and process) must work. The figures the suite logs
+// are the time to the typed answer and from there to that next success.
+type harness struct {
+	t     *testing.T
+	s     *Session
+	c     *rdp.Client // the test's own connection, for opening and closing tabs
+	other string      // tab id of the other tab
+}
+
+func newHarness(t *testing.T, s *Session, addr netip.AddrPort) *harness {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := rdp.Dial(ctx, addr, rdp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	h := &harness{t: t, s: s, c: c}
+	h.other = h.openTab(t, pages.URL+"/other.html")
+	return h
+}
+
+func (h *harness) chrome(t testing.TB, script pagejs.Script, args, out any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	console, err := h.c.ParentProcessConsole(ctx)
+	if err != nil {
+		return err
+	}
+	src, err := script.Chrome(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
+	if err != nil {
+		return err
+	}
+	return pagejs.Decode(res, out)
+}
+
+// openTab opens url in a background tab (closed at cleanup) and returns
+// its tab id once the session lists it.
+func (h *harness) openTab(t testing.TB, url string) string {
+	t.Helper()
+	var r pagejs.TabResult
+	if err := h.chrome(t, pagejs.TabOpen, pagejs.TabOpenArgs{URL: url, Background: true}, &r); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.chrome(t, pagejs.TabClose, pagejs.TabArgs(r), &pagejs.TabResult{}) })
+	id := tabID(r.BrowserID)
+	for i := 0; ; i++ {
+		res := must(t, h.s, "list_tabs", map[string]any{})
+		for _, tb := range res.Structured.(map[string]any)["tabs"].([]tabInfo) {
+			if tb.TabID == id {
+				return id
+			}
+		}
+		if i == 100 {
+			t.Fatalf("tab %s never listed", id)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// timed makes one call that must answer with one of codes within timeout
+// (+1 s), and returns the error and how long the answer took.
+func (h *harness) timed(t testing.TB, timeout time.Duration, name string, args any, codes ...string) (*Error, time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+10*time.Second)
+	defer cancel()
+	start := time.Now()
+	res, e := callCtx(ctx, t, h.s, name, args)
+	took := time.Since(start)
+	if e == nil || !slices.Contains(codes, e.Code) {
+		t.Fatalf("%s %v: got %v (%.200s) after %v, want one of %v", name, args, e, res.Text, took, codes)
+	}
+	if took > timeout+time.Second {
+		t.Errorf("%s answered %s after %v, past its timeout %v (+1 s)", name, e.Code, took, timeout)
+	}
+	return e, took
+}
+
+// otherWorks: the next call, on another tab, succeeds. It logs the figures.
+func (h *harness) otherWorks(t testing.TB, answer string, took time.Duration) {
+	t.Helper()
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if _, e := callCtx(ctx, t, h.s, "select_tab", map[string]any{"tab_id": h.other}); e != nil {
+		t.Fatalf("select_tab on the other tab after the fault: %v", e)
+	}
+	res, e := callCtx(ctx, t, h.s, "snapshot_page", map[string]any{})
+	if e != nil || !strings.Contains(res.Text, "Other page") {
+		t.Fatalf("snapshot of the other tab after the fault: %v\n%s", e, res.Text)
+	}
+	t.Logf("FIGURE %-28s typed answer %-20s after %6d ms; next call on another tab ok after %5d ms",
+		t.Name()[strings.LastIndex(t.Name(), "/")+1:], answer, took.Milliseconds(), time.Since(start).Milliseconds())
+}
+
+func (h *harness) requestTimeout() time.Duration { return h.s.opts.Config.RequestTimeout }
+
+func (h *harness) select_(t testing.TB, id string) {
+	must(t, h.s, "select_tab", map[string]any{"tab_id": id})
+}
+
+// TestHostileSuite: infinite loops, vanished targets, self-closing popups,
+// redirects to forbidden schemes, dialog storms, beforeunload, alert while
+// loading, failed loads, tabs closed mid-call and navigation during typing.
+// Every case gets a typed answer within its call's timeout, and the next
+// call on another tab works. (Firefox killed and restarted mid-call:
+// TestRestartMidCall.)
+func TestHostileSuite(t *testing.T) {
+	ff := firefox.Get(t)
+	s := newSession(t)
+	h := newHarness(t, s, ff.Addr)
+	site := newHostilePages(t, "127.0.0.3")
+	t.Run("infinite_loop", func(t *testing.T) { hostileInfiniteLoop(t, h, site) })
+	t.Run("vanished_target", func(t *testing.T) { hostileVanishedTarget(t, h, site) })
+	t.Run("forbidden_redirect", func(t *testing.T) { hostileForbiddenRedirect(t, h, site) })
+	t.Run("self_closing_popup", func(t *testing.T) { selfClosingPopup(t, h, site) })
+	t.Run("dialog_storm", func(t *testing.T) { hostileDialogStorm(t, h, site) })
+	t.Run("beforeunload", func(t *testing.T) { hostileBeforeunload(t, h, site) })
+	t.Run("alert_while_loading", func(t *testing.T) { hostileAlertWhileLoading(t, h, site) })
+	t.Run("failed_load", func(t *testing.T) { hostileFailedLoad(t, h, site) })
+	t.Run("tab_closed_mid_call", func(t *testing.T) { hostileTabClosedMidCall(t, h, site) })
+	t.Run("navigation_during_typing", func(t *testing.T) { hostileNavigationDuringTyping(t, h, site) })
+}
+
+func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	loop := newHostilePages(t, "127.0.0.4") // its process stays blocked
+	busy := h.openTab(t, loop.url("/loop"))
+	h.select_(t, busy)
+	waitText(t, s, "Spin")
+	time.Sleep(1500 * time.Millisecond) // the loop starts 1.5 s after load
+	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, CodePageUnresponsive)
+	if !strings.Contains(e.Message, "another tab") {
+		t.Errorf("the message does not say what to do: %s", e.Message)
+	}
+	start := time.Now()
+	if _, e := call(t, s, "browser_status", map[string]any{}); e != nil || time.Since(start) > 3*time.Second {
+		t.Errorf("browser_status during the loop: %v after %v", e, time.Since(start))
+	}
+	h.timed(t, 10*time.Second, "navigate", map[string]any{"url": loop.url("/ok"), "timeout_ms": 10000}, CodePageUnresponsive)
+	// A fresh server (a new connection) selecting the busy tab, then
+	// reading it: typed answers, each within the call's bound.
+	fresh := &harness{t: t, s: newSession(t), c: h.c, other: h.other}
+	fstart := time.Now()
+	_, fe := call(t, fresh.s, "select_tab", map[string]any{"tab_id": busy})
+	ftook, fcode := time.Since(fstart), "ok"
+	if e := fe; e != nil {
+		fcode = e.Code
+		t.Logf("fresh server, select_tab of the busy tab: %v", e)
+		if e.Code != CodePageUnresponsive {
+			t.Errorf("fresh server, select_tab of the busy tab: %v, want page_unresponsive or success", e)
+		}
+	} else {
+		fresh.timed(t, fresh.requestTimeout(), "snapshot_page", map[string]any{}, CodePageUnresponsive)
+	}
+	if ftook > watchTimeout+time.Second {
+		t.Errorf("fresh server's select_tab took %v", ftook)
+	}
+	fresh.otherWorks(t, "select_tab(fresh):"+fcode, ftook)
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileVanishedTarget(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	id := h.openTab(t, site.url("/tofile"))
+	h.select_(t, id)
+	time.Sleep(1500 * time.Millisecond) // it leaves for file: via a 302, ends on about:blank
+	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, CodeTargetGone)
+	h.otherWorks(t, e.Code, took)
+	h.select_(t, id)
+	must(t, s, "navigate", map[string]any{"url": site.url("/ok")}) // recovers the tab
+	if !strings.Contains(snapshot(t, s), "Other tab") {
+		t.Error("the tab was not navigated back")
+	}
+}
+
+func hostileForbiddenRedirect(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/ok")))
+	var took time.Duration
+	var e *Error
+	for _, p := range []string{"/redirect-file", "/redirect-about"} {
+		must(t, s, "navigate", map[string]any{"url": site.url("/ok")})
+		e, took = h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url(p), "timeout_ms": 10000}, CodeTargetGone, CodeNavigationFailed)
+		t.Logf("%s: %s: %s", p, e.Code, e.Message)
+	}
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileDialogStorm(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/storm")))
+	must(t, s, "wait_for", map[string]any{"selector": "button", "timeout_ms": 5000})
+	// The click worked and says the page opened a dialog (later calls get
+	// dialog_open).
+	start := time.Now()
+	res := must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Storm")})
+	took := time.Since(start)
+	if !strings.Contains(res.Text, "opened an alert dialog") || took > h.requestTimeout()+time.Second {
+		t.Fatalf("click that starts the storm: %q after %v", res.Text, took)
+	}
+	for i := 0; i < 5; i++ { // the next alert follows each answer within moments
+		for try := 0; ; try++ {
+			_, e := call(t, s, "handle_dialog", map[string]any{"action": "accept"})
+			if e == nil {
+				break
+			}
+			if e.Code != CodeNoDialog || try == 60 {
+				t.Fatalf("answering alert %d: %v", i, e)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	h.timed(t, 5*time.Second, "wait_for", map[string]any{"text": "storm over", "timeout_ms": 5000}, CodeDialogOpen)
+	h.otherWorks(t, "click: dialog opened", took)
+}
+
+func hostileBeforeunload(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/beforeunload")))
+	must(t, s, "wait_for", map[string]any{"selector": "button", "timeout_ms": 5000})
+	must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Touch")}) // a user gesture arms the prompt
+	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url("/ok"), "timeout_ms": 10000}, CodeDialogOpen)
+	if d := e.Details["dialog"].(map[string]any); d["type"] != "beforeunload" {
+		t.Errorf("dialog %v, want type beforeunload", d)
+	}
+	h.timed(t, 5*time.Second, "wait_for", map[string]any{"text": "Touch", "timeout_ms": 5000}, CodeDialogOpen)
+	must(t, s, "handle_dialog", map[string]any{"action": "dismiss"}) // stay
+	snap := snapshot(t, s)
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Touch")})
+	h.timed(t, h.requestTimeout(), "click", map[string]any{"element": ref(t, snapshot(t, s), "link", "Leave")}, CodeDialogOpen)
+	res := must(t, s, "handle_dialog", map[string]any{"action": "accept"}) // leave
+	if res.Structured.(map[string]any)["type"] != "beforeunload" {
+		t.Errorf("handle_dialog answered %v", res.Structured)
+	}
+	must(t, s, "wait_for", map[string]any{"url_contains": "/ok", "timeout_ms": 5000})
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileAlertWhileLoading(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/ok")))
+	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url("/alertload"), "timeout_ms": 10000}, CodeDialogOpen)
+	// The text is in the page already, but a dialog blocks it: not met.
+	h.timed(t, 3*time.Second, "wait_for", map[string]any{"text": "loaded", "timeout_ms": 3000}, CodeDialogOpen)
+	must(t, s, "handle_dialog", map[string]any{"action": "accept"})
+	must(t, s, "wait_for", map[string]any{"text": "loaded", "timeout_ms": 5000})
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileFailedLoad(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/ok")))
+	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": "http://" + freeAddr(t).String() + "/", "timeout_ms": 10000}, CodeNavigationFailed)
+	if !strings.Contains(e.Message, "refused") {
+		t.Errorf("the reason is missing: %s", e.Message)
+	}
+	for _, code := range []int{404, 503} {
+		res := must(t, s, "navigate", map[string]any{"url": site.url("/status/" + strconv.Itoa(code))})
+		if res.Structured.(map[string]any)["status"] != code || !strings.Contains(res.Text, "HTTP "+strconv.Itoa(code)) {
+			t.Errorf("HTTP %d not visible: %s %v", code, res.Text, res.Structured)
+		}
+	}
+	if res := must(t, s, "navigate", map[string]any{"url": site.url("/ok")}); res.Structured.(map[string]any)["status"] != 200 {
+		t.Errorf("status of a good page: %v", res.Structured)
+	}
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileTabClosedMidCall(t *testing.T, h *harness, site *hostilePages) {
+	var r pagejs.TabResult
+	if err := h.chrome(t, pagejs.TabOpen, pagejs.TabOpenArgs{URL: site.url("/ok"), Background: true}, &r); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	h.select_(t, tabID(r.BrowserID))
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		h.chrome(t, pagejs.TabClose, pagejs.TabArgs(r), &pagejs.TabResult{})
+	}()
+	e, took := h.timed(t, 8*time.Second, "wait_for", map[string]any{"text": "never there", "timeout_ms": 8000}, CodeTabNotFound)
+	h.otherWorks(t, e.Code, took)
+}
+
+func hostileNavigationDuringTyping(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	h.select_(t, h.openTab(t, site.url("/typenav")))
+	must(t, s, "wait_for", map[string]any{"selector": "#q", "timeout_ms": 5000})
+	field := ref(t, snapshot(t, s), "textbox", "Search")
+	e, took := h.timed(t, h.requestTimeout(), "type_text", map[string]any{"element": field, "text": "hello world", "delay_ms": 100},
+		CodeTargetReplaced)
+	if !strings.Contains(e.Message, "characters were typed") {
+		t.Errorf("the error does not say how far typing got: %s", e.Message)
+	}
+	h.otherWorks(t, e.Code, took)
+}
+
+// selfClosingPopup: an OAuth-style popup that closes itself. Select it, let
+// it close, select the opener again, navigate and snapshot: the snapshot
+// answers at once (it took 30 s when Firefox's duplicated packets reached
+// the wrong requests), and the page's resident script gets installed.
+func selfClosingPopup(t *testing.T, h *harness, site *hostilePages) {
+	s := h.s
+	opener := h.openTab(t, site.url("/opener"))
+	h.select_(t, opener)
+	waitText(t, s, "Sign in")
+	before := len(must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo))
+	must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Sign in")})
+	popup := ""
+	for i := 0; popup == "" && i < 100; i++ {
+		for _, tb := range must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo) {
+			if tb.Title.s == "Signing in" {
+				popup = tb.TabID
+			}
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	if popup == "" {
+		t.Fatal("the popup never opened")
+	}
+	h.select_(t, popup)
+	snapshot(t, s)
+	for i := 0; ; i++ {
+		if n := len(must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)); n == before {
+			break
+		}
+		if i == 100 {
+			t.Fatal("the popup never closed itself")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	h.select_(t, opener)
+	must(t, s, "navigate", map[string]any{"url": site.url("/ok")})
+	s.mu.Lock()
+	installs := s.installs
+	s.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // the fault cost 15–30 s
+	defer cancel()
+	start := time.Now()
+	res, e := callCtx(ctx, t, s, "snapshot_page", map[string]any{})
+	took := time.Since(start)
+	if e != nil || !strings.Contains(res.Text, "Fine") {
+		t.Fatalf("first snapshot after the popup: %v after %v\n%s", e, took, res.Text)
+	}
+	for i := 0; ; i++ {
+		s.mu.Lock()
+		n := s.installs
+		s.mu.Unlock()
+		if n > installs {
+			break
+		}
+		if i == 100 {
+			t.Fatal("the resident script was never installed (its installation got another request's reply?)")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.otherWorks(t, "ok", took)
+}
+
+func TestLoadFailure(t *testing.T) {
+	for uri, want := range map[string]string{
+		"about:neterror?e=connectionFailure&u=http%3A//127.0.0.1%3A9/&c=UTF-8": "refused",
+		"about:neterror?e=dnsNotFound&u=http%3A//nowhere.invalid/":             "resolved",
+		"about:neterror?e=someNewCode&u=x":                                     "someNewCode",
+		"about:neterror?e=%3Cscript%3E&u=x":                                    "error page",
+		"about:certerror?e=nssBadCert&u=https%3A//self-signed/":                "certificate",
+		"about:blocked?e=malwareBlocked&u=x":                                   "blocked",
+		"http://127.0.0.1/":                                                    "",
+		"about:blank":                                                          "",
+		"about:neterrorx":                                                      "",
+	} {
+		reason, failed := loadFailure(uri)
+		if failed != (want != "") || !strings.Contains(reason, want) {
+			t.Errorf("loadFailure(%q) = %q, %v; want %q", uri, reason, failed, want)
+		}
+	}
+}
+
+// TestErrorCodesDocumented: README's table lists every error code, each
+// with its retryable flag.
+func TestErrorCodesDocumented(t *testing.T) {
+	raw, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{} // code → the row it is on
+	for _, line := range strings.Split(string(raw), "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		for code := range retryable {
+			if strings.Contains(line, "`"+code+"`") {
+				rows[code] = line
+			}
+		}
+	}
+	for code, retry := range retryable {
+		row, ok := rows[code]
+		if !ok {
+			t.Errorf("README's error table lacks %s", code)
+			continue
+		}
+		// The flag is the first [yes]/[no] after the code on its row.
+		rest := row[strings.Index(row, "`"+code+"`"):]
+		yes, no := strings.Index(rest, "[yes]"), strings.Index(rest, "[no]")
+		got := yes >= 0 && (no < 0 || yes < no)
+		if got != retry {
+			t.Errorf("README says %s is retryable=%v, the code says %v", code, got, retry)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -71,15 +72,15 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != CodeTargetReplaced {
 			return Result{}, err
 		}
-		if _, err := pg.sel.watch.Current(ctx); err != nil { // wait for the new document
+		if _, err := s.current(ctx, pg); err != nil { // wait for the new document
 			return Result{}, err
 		}
 	}
 
 	u := newUntrusted()
 	u.grow(48*len(out.lines) + 1024) // ≈33 bytes per element line on typical pages
-	u.line("Page: " + quote(r.Title, 200))
-	u.line("URL: " + quote(r.URL, 500))
+	u.field("Page", r.Title, 200)
+	u.field("URL", r.URL, 500)
 	for _, l := range out.lines {
 		u.line(l)
 	}
@@ -108,7 +109,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 			utf16Len(text), r.TextTotal, s.opts.Config.MaxTextChars)
 	}
 	st := map[string]any{
-		"tab_id": tabID(pg.sel.tab.BrowserID), "generation": gen, "title": r.Title, "url": r.URL,
+		"tab_id": tabID(pg.sel.tab.BrowserID), "generation": gen, "title": pageStr(r.Title), "url": pageStr(r.URL),
 		"elements": out.shown, "total_elements": out.total, "truncated": truncated, "frames": out.frames,
 	}
 	if withText {
@@ -131,7 +132,10 @@ func (s *Session) snapshot(ctx context.Context, pg page, args pagejs.SnapshotArg
 		kind = readRealm
 	}
 	_, err := s.exec(ctx, pg, kind, pagejs.Snapshot, args, &r)
-	if kind == pageRealm && !s.opts.PageRealmOnly && ctx.Err() == nil && (err != nil || r.Elements == nil || r.URL == "") {
+	// A page that does not answer or a tab without a document is no better
+	// in the isolated realm: those errors stand.
+	stands := errors.Is(err, rdp.ErrUnresponsive) || errors.Is(err, rdp.ErrNoTarget) || errors.Is(err, rdp.ErrTabClosed)
+	if kind == pageRealm && !s.opts.PageRealmOnly && ctx.Err() == nil && !stands && (err != nil || r.Elements == nil || r.URL == "") {
 		if e, ok := AsError(err); !ok || e.Code == CodePageScriptFailed || e.Code == CodeInvalidSelector {
 			s.log.Info("page-realm snapshot unusable; reading through the isolated realm", "error", err)
 			r = pagejs.SnapshotResult{}
@@ -257,10 +261,20 @@ func trustNote(trusted bool, info execInfo) string {
 	return "synthetic page-script event, not trusted"
 }
 
-func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool) string {
-	t := fmt.Sprintf("%s %s (%s).", verb, ref, trustNote(trusted, info))
+// actionText is an action's result text; the URL it navigated to and the
+// page-derived fields in extra follow inside markers.
+func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool, note string, extra ...pageField) string {
+	t := fmt.Sprintf("%s %s (%s).%s", verb, ref, trustNote(trusted, info), note)
+	u := newUntrusted()
 	if navigated {
-		t += " The page changed to " + quote(urlNow, 300) + " (page text): all refs are now stale, take a new snapshot."
+		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot."
+		u.field("URL", urlNow, 300)
+	}
+	for _, f := range extra {
+		u.field(f.label, f.value, f.max)
+	}
+	if !u.empty() {
+		t += "\n" + u.String()
 	}
 	return t
 }
@@ -278,6 +292,9 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	defer release()
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
+	if res, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
+		return res, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -288,10 +305,16 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	if err := sleep(ctx, time.Duration(wait)*time.Millisecond); err != nil {
 		return Result{}, err
 	}
+	if err := s.noDialog(ctx, pg); err != nil {
+		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
+			e.Message = "clicked " + a.Element + ", then " + e.Message
+		}
+		return Result{}, err
+	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
 	return Result{
-		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav) + refNote(l, info),
-		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "url": urlNow, "navigated": nav, "ref_check": refCheck(l, info)},
+		Text:       s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, refNote(l, info), frameFields(l)...),
+		Structured: withRef(map[string]any{"element": a.Element, "trusted": r.Trusted, "url": pageStr(urlNow), "navigated": nav}, l, info),
 	}, nil
 }
 
@@ -324,15 +347,17 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	if submit {
 		verb = "Filled and submitted the form of"
 	}
-	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": urlNow, "navigated": nav, "ref_check": refCheck(l, info)}
-	text := s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav) + refNote(l, info)
+	st := withRef(map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": pageStr(urlNow), "navigated": nav}, l, info)
+	extra := frameFields(l)
+	note := refNote(l, info)
 	if r.Value != nil {
-		st["value"] = *r.Value
+		st["value"] = pageStr(*r.Value)
 		if *r.Value != a.Value {
-			text += " The field now holds " + quote(*r.Value, 200) + " (the page changed or limited the value)."
+			note += " The page changed or limited the value: the field now holds the value below."
+			extra = append(extra, pageField{"Value", *r.Value, 200})
 		}
 	}
-	return Result{Text: text, Structured: st}, nil
+	return Result{Text: s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav, note, extra...), Structured: st}, nil
 }
 
 type typeTextArgs struct {
@@ -371,6 +396,11 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 		chunk := string(runes[i:min(i+size, len(runes))])
 		info, err = s.exec(ctx, pg, actionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.sel, FP: l.fp, Text: chunk, FirstChunk: i == 0, Ref: boundRef(l)}, &r)
 		if err != nil {
+			if i > 0 && ctx.Err() == nil && s.sync(pg.sel) {
+				// The typing made the page navigate: the element is gone
+				// with its document, whatever the next chunk found.
+				err = errorf(CodeTargetReplaced, "the page navigated while typing; take a new snapshot")
+			}
 			if e, ok := AsError(err); ok && i > 0 {
 				e.Message = fmt.Sprintf("%s (after %d of %d characters were typed)", e.Message, i, len(runes))
 			}
@@ -380,8 +410,8 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
 	return Result{
-		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav) + refNote(l, info),
-		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": urlNow, "navigated": nav, "ref_check": refCheck(l, info)},
+		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav, refNote(l, info), frameFields(l)...),
+		Structured: withRef(map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": pageStr(urlNow), "navigated": nav}, l, info),
 	}, nil
 }
 
@@ -414,6 +444,9 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	}
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.PressKey, args, &r)
+	if res, ok := s.actionDialog(pg, "Pressed "+a.Key+" on", what, info, err); ok {
+		return res, nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -421,13 +454,14 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 		return Result{}, err
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav) + refNote(l, info)
+	extra := frameFields(l)
 	if r.Focused != "" && !nav {
-		text += " Focus: " + quote(r.Focused, 120) + " (page text)."
+		extra = append(extra, pageField{"Focus", r.Focused, 120})
 	}
-	st := map[string]any{"key": a.Key, "trusted": r.Trusted, "focused": r.Focused, "url": urlNow, "navigated": nav}
+	text := s.actionText("Pressed "+a.Key+" on", what, r.Trusted, info, urlNow, nav, refNote(l, info), extra...)
+	st := map[string]any{"key": a.Key, "trusted": r.Trusted, "focused": pageStr(r.Focused), "url": pageStr(urlNow), "navigated": nav}
 	if l != nil {
-		st["ref_check"] = refCheck(l, info)
+		st = withRef(st, l, info)
 	}
 	return Result{Text: text, Structured: st}, nil
 }
@@ -475,27 +509,9 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, _ Progress) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	// The request goes to the current document's target; if that document
-	// is replaced before the request lands (a load already under way), send
-	// it to the new one. Loading a URL twice is harmless (idempotent).
-	var (
-		t       rdp.Target
-		before  uint64
-		sameDoc bool
-	)
-	for attempt := 0; ; attempt++ {
-		if t, err = pg.sel.watch.Current(ctx); err != nil {
-			return Result{}, err
-		}
-		before = pg.sel.watch.Navigations()
-		sameDoc = sameDocument(t.URL, u)
-		err = pg.c.Request(ctx, t.Actor, map[string]any{"type": "navigateTo", "url": u.String()}, nil)
-		if err == nil {
-			break
-		}
-		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != CodeTargetReplaced {
-			return Result{}, err
-		}
+	before, sameDoc, err := s.startNavigation(ctx, pg, u)
+	if err != nil {
+		return Result{}, err
 	}
 	// Refs die with the old document, whatever happens next.
 	s.mu.Lock()
@@ -505,29 +521,18 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, _ Progress) (Re
 	}
 	s.mu.Unlock()
 
-	final := u.String()
-	title := ""
+	final, title := u.String(), ""
+	var load pagejs.LoadStateResult
 	if wait != "none" {
-		wctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		var werr error
-		if sameDoc {
-			werr = s.pollURL(wctx, pg, u.String())
-		} else {
-			state := map[string]string{"dom": "interactive", "complete": "complete"}[wait]
-			t, werr = s.waitLoaded(wctx, pg, before, u.String(), state)
-		}
-		if werr != nil {
-			if ctx.Err() != nil {
-				return Result{}, ctx.Err()
-			}
-			if wctx.Err() != nil {
-				return Result{}, errorf(CodeNavigationTimeout, "the page did not become %s within %v; it may still be loading (check with wait_for or snapshot_page)", wait, timeout)
-			}
-			return Result{}, werr
+		t, err := s.waitNavigation(ctx, pg, u, before, sameDoc, wait, timeout)
+		if err != nil {
+			return Result{}, err
 		}
 		if !sameDoc {
 			final, title = t.URL, t.Title
+		}
+		if load, err = s.loadState(ctx, pg); err != nil {
+			return Result{}, err
 		}
 	}
 	s.mu.Lock()
@@ -537,15 +542,173 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, _ Progress) (Re
 	}
 	gen := s.generation
 	s.mu.Unlock()
-	text := fmt.Sprintf("Navigated %s to %s (generation %d).", tabID(pg.sel.tab.BrowserID), quote(final, 500), gen)
+	blk := newUntrusted()
+	blk.field("URL", final, 500)
+	text := fmt.Sprintf("Navigated %s (generation %d); the final URL is below.\n", tabID(pg.sel.tab.BrowserID), gen)
 	if wait == "none" {
-		text = fmt.Sprintf("Started loading %s in %s (not waited for; generation %d).", quote(final, 500), tabID(pg.sel.tab.BrowserID), gen)
+		text = fmt.Sprintf("Started loading the URL below in %s (not waited for; generation %d).\n", tabID(pg.sel.tab.BrowserID), gen)
 	}
-	st := map[string]any{"url": final, "generation": gen, "waited": wait}
+	st := map[string]any{"url": pageStr(final), "generation": gen, "waited": wait}
 	if title != "" {
-		st["title"] = title
+		st["title"] = pageStr(title)
+		blk.field("Title", title, 200)
 	}
-	return Result{Text: text, Structured: st}, nil
+	if load.Status > 0 {
+		st["status"] = load.Status
+		if load.Status >= 400 {
+			text = strings.TrimSuffix(text, "\n") + fmt.Sprintf(" The server answered HTTP %d: the page is an error page.\n", load.Status)
+		} else {
+			text = strings.TrimSuffix(text, "\n") + fmt.Sprintf(" HTTP %d.\n", load.Status)
+		}
+	}
+	return Result{Text: text + blk.String(), Structured: st}, nil
+}
+
+// startNavigation asks the selected tab to load u and returns the
+// navigation count from before. The request goes to the current document's
+// target; if that document is replaced before the request lands (a load
+// already under way), it goes to the new one (loading a URL twice is
+// harmless). A tab with no document the debugger can reach is loaded from
+// the parent process instead; a target that does not answer is a page stuck
+// in a script.
+func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (before uint64, sameDoc bool, err error) {
+	for attempt := 0; ; attempt++ {
+		t, err := s.current(ctx, pg)
+		if errors.Is(err, rdp.ErrNoTarget) && ctx.Err() == nil {
+			before = pg.sel.watch.Navigations()
+			cctx, cancel := context.WithTimeout(ctx, ackTimeout)
+			defer cancel()
+			var r pagejs.TabResult
+			err := s.chrome(cctx, pg, pagejs.TabNavigate, pagejs.TabNavigateArgs{BrowserID: pg.sel.tab.BrowserID, URL: u.String()}, &r)
+			return before, false, err
+		}
+		if err != nil {
+			return 0, false, err
+		}
+		before = pg.sel.watch.Navigations()
+		sameDoc = sameDocument(t.URL, u)
+		rctx, cancel := context.WithTimeout(ctx, ackTimeout)
+		err = pg.c.Request(rctx, t.Actor, map[string]any{"type": "navigateTo", "url": u.String()}, nil)
+		cancel()
+		if err == nil {
+			return before, sameDoc, nil
+		}
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return 0, false, pageUnresponsive()
+		}
+		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != CodeTargetReplaced {
+			return 0, false, err
+		}
+	}
+}
+
+// waitNavigation waits (up to timeout) for the navigation started after
+// the count before to reach wait ("dom" or "complete"), while watching for a
+// dialog that blocks the page (an alert while loading, a beforeunload
+// prompt) and for a page that stopped answering: either ends the wait at
+// once with dialog_open or page_unresponsive.
+func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, before uint64, sameDoc bool, wait string, timeout time.Duration) (rdp.Target, error) {
+	wctx, cancel := context.WithTimeoutCause(ctx, timeout, errNavigationTimeout)
+	defer cancel()
+	sctx, stop := context.WithCancelCause(wctx)
+	defer stop(nil)
+	done := make(chan struct{})
+	defer close(done)
+	go s.watchPage(sctx, pg, done, stop)
+	var t rdp.Target
+	var err error
+	if sameDoc {
+		err = s.pollURL(sctx, pg, u.String())
+	} else {
+		state := map[string]string{"dom": "interactive", "complete": "complete"}[wait]
+		t, err = s.waitLoaded(sctx, pg, before, u.String(), state)
+	}
+	if err == nil {
+		return t, nil
+	}
+	var e *Error
+	switch {
+	case ctx.Err() != nil:
+		return t, ctx.Err()
+	case errors.As(context.Cause(sctx), &e):
+		return t, e
+	case wctx.Err() != nil:
+		return t, errorf(CodeNavigationTimeout, "the page did not become %s within %v; it may still be loading (check with wait_for or snapshot_page)", wait, timeout)
+	}
+	return t, err
+}
+
+var errNavigationTimeout = errors.New("navigation timeout")
+
+// loadState reads how the navigation ended: Firefox's error page for a load
+// that failed is navigation_failed, with the reason it gives.
+func (s *Session) loadState(ctx context.Context, pg page) (pagejs.LoadStateResult, error) {
+	cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	var r pagejs.LoadStateResult
+	if _, err := s.exec(cctx, pg, readRealm, pagejs.LoadState, struct{}{}, &r); err != nil {
+		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
+			return r, e
+		}
+		s.log.Debug("load state unavailable", "error", err)
+		return pagejs.LoadStateResult{}, nil // the navigation itself succeeded
+	}
+	if reason, failed := loadFailure(r.DocumentURI); failed {
+		return r, errorf(CodeNavigationFailed, "Firefox could not load %s: %s. The tab shows Firefox's error page", quote(r.URL, 300), reason)
+	}
+	return r, nil
+}
+
+// netErrors are the reasons Firefox names in an error page's address
+// (about:neterror?e=<code>&u=…), in words.
+var netErrors = map[string]string{
+	"connectionFailure":       "the connection was refused (nothing listens at that address)",
+	"netTimeout":              "the connection timed out",
+	"dnsNotFound":             "the server's name could not be resolved",
+	"netReset":                "the connection was reset",
+	"netInterrupt":            "the connection was interrupted",
+	"netOffline":              "Firefox is offline",
+	"deniedPortAccess":        "Firefox blocks that port",
+	"malformedURI":            "the address is not valid",
+	"unknownProtocolFound":    "the protocol is not known",
+	"redirectLoop":            "the page redirects in a loop",
+	"unknownSocketType":       "the server did not answer as expected",
+	"proxyConnectFailure":     "the proxy refused the connection",
+	"proxyResolveFailure":     "the proxy could not be found",
+	"nssFailure2":             "the secure connection failed",
+	"nssBadCert":              "the server's certificate is not trusted",
+	"contentEncodingError":    "the page's content encoding is broken",
+	"corruptedContentErrorv2": "Firefox refused the response as corrupted (it does so for a redirect to a scheme web pages may not reach, such as file: or about:)",
+	"httpErrorPage":           "the server answered with an error",
+	"blockedByPolicy":         "an enterprise policy blocks the page",
+}
+
+// loadFailure reports whether documentURI is one of Firefox's error pages,
+// and the reason it names.
+func loadFailure(documentURI string) (string, bool) {
+	u, err := url.Parse(documentURI)
+	if err != nil || u.Scheme != "about" {
+		return "", false
+	}
+	switch u.Opaque {
+	case "neterror", "certerror", "blocked":
+	default:
+		return "", false
+	}
+	code := u.Query().Get("e")
+	if r, ok := netErrors[code]; ok {
+		return r, true
+	}
+	if u.Opaque == "certerror" {
+		return "the server's certificate is not trusted", true
+	}
+	if u.Opaque == "blocked" {
+		return "Firefox blocked the page", true
+	}
+	if ok, _ := regexp.MatchString(`^[A-Za-z0-9]{1,40}$`, code); ok {
+		return "Firefox reports " + code, true
+	}
+	return "Firefox shows an error page", true
 }
 
 // sameDocument reports whether going to u from current only changes the
@@ -661,6 +824,11 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 	start := time.Now()
 	deadline := start.Add(timeout)
 	for polls := 1; ; polls++ {
+		// A dialog blocks the page: whatever the page shows, the condition
+		// is not what the agent waits for, and polling cannot change that.
+		if err := s.noDialog(ctx, pg); err != nil {
+			return Result{}, err
+		}
 		var r pagejs.WaitForResult
 		pctx, cancel := context.WithDeadline(ctx, deadline.Add(poll))
 		_, err := s.exec(pctx, pg, readRealm, pagejs.WaitFor, args, &r)
@@ -680,6 +848,9 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 				}
 			}
 		} else if r.Met {
+			if err := s.noDialog(ctx, pg); err != nil {
+				return Result{}, err
+			}
 			elapsed := time.Since(start)
 			s.sync(pg.sel)
 			return Result{
@@ -705,7 +876,7 @@ type handleDialogArgs struct {
 func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progress) (Result, error) {
 	// No page-operation lock: the call that raised the dialog may still hold
 	// it while its evaluation is held back.
-	pg, err := s.selected(ctx)
+	pg, err := s.selectedTab(ctx)
 	if err != nil {
 		return Result{}, err
 	}
@@ -723,12 +894,29 @@ func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progr
 	if !r.Answered {
 		return Result{}, errorf(CodeNoDialog, "the dialog closed before it could be answered")
 	}
+	s.markDialog(pg.sel, false)
 	r.Type = cmp.Or(r.Type, st.Type)
 	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
+	kind := dialogKind(r.Type)
 	return Result{
-		Text:       fmt.Sprintf("%s the %s dialog %s.", verb, r.Type, quoteUntrusted(truncate(st.Text, 200))),
-		Structured: map[string]any{"action": a.Action, "type": r.Type, "text": st.Text},
+		Text:       fmt.Sprintf("%s the %s dialog; its text was:\n%s", verb, kind, marked("Dialog text", st.Text, 200)),
+		Structured: map[string]any{"action": a.Action, "type": kind, "text": pageStrN(st.Text, 2000)},
 	}, nil
+}
+
+// noDialog returns dialog_open when the selected tab shows a dialog; a
+// check that cannot be made is not an error (the next step will tell).
+func (s *Session) noDialog(ctx context.Context, pg page) error {
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	st, err := s.readyDialog(cctx, pg)
+	if err == nil && st.Open {
+		return dialogError(st)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return nil
 }
 
 func sleep(ctx context.Context, d time.Duration) error {

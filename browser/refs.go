@@ -56,6 +56,9 @@ func (t *refTable) reset() {
 	t.genStart = t.next
 }
 
+// issued reports whether the current generation has handed out any ref.
+func (t *refTable) issued() bool { return t.next > t.genStart }
+
 // add returns the ref for an element, reusing the one an earlier snapshot
 // of the same generation gave the same element.
 func (t *refTable) add(l *locator) string {

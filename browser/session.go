@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
@@ -60,10 +62,15 @@ type Session struct {
 	byKey map[string]*toolDef
 
 	op chan struct{} // one page operation at a time; waiting is cancellable
+	// dialing admits one connection attempt (dial and reselection) at a
+	// time; waiting is cancellable. Nothing waits on Firefox under mu.
+	dialing chan struct{}
 
-	mu         sync.Mutex // guards everything below
+	mu         sync.Mutex // guards everything below; never held across a wait on Firefox
 	client     *rdp.Client
-	dialled    bool // a connection existed before: the next dial is a reconnect
+	dialled    bool                         // a connection existed before: the next dial is a reconnect
+	instance   pagejs.BrowserInstanceResult // the Firefox run client reached; zero when unknown
+	lost       string                       // why the selection was cleared on a reconnect; "" when it was not
 	sel        *selection
 	generation uint64
 	refs       refTable
@@ -84,6 +91,9 @@ type selection struct {
 	residents       map[string]string
 	// Residents of frame documents, by frame (frames.go residentSlotOf).
 	frameResidents map[int64]*frameResidents
+	// dialog: one of our actions opened a dialog that may still be open.
+	// Guarded by Session.mu.
+	dialog bool
 }
 
 // New makes a session. It does not connect: tools/list and browser_status
@@ -93,10 +103,11 @@ func New(opts Options) *Session {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Session{
-		opts:   opts,
-		log:    opts.Logger,
-		op:     make(chan struct{}, 1),
-		realms: map[int64]*realm{},
+		opts:    opts,
+		log:     opts.Logger,
+		op:      make(chan struct{}, 1),
+		dialing: make(chan struct{}, 1),
+		realms:  map[int64]*realm{},
 	}
 	s.refs.reset()
 	s.tools = toolTable()
@@ -142,8 +153,22 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, p
 		p = noProgress{}
 	}
 	start := time.Now()
-	res, err = t.run(ctx, s, args, p)
+	var note string
+	var auto map[string]any
+	if !tablessTools[name] {
+		note, auto, err = s.autoSelect(ctx)
+	}
+	if err == nil {
+		res, err = t.run(ctx, s, args, p)
+	}
+	if err == nil && note != "" {
+		res = withAutoNote(res, note, auto)
+	}
 	err = s.classify(ctx, err)
+	if e, isErr := AsError(err); isErr && note != "" {
+		e = &Error{Code: e.Code, Message: note + " " + e.Message, Phase: e.Phase, Details: e.Details}
+		err = e
+	}
 	if e, isErr := AsError(err); isErr {
 		s.log.Debug("tool failed", "tool", name, "code", e.Code, "ms", time.Since(start).Milliseconds())
 	} else {
@@ -190,9 +215,12 @@ func (s *Session) classify(ctx context.Context, err error) error {
 	case errors.Is(ctx.Err(), context.Canceled):
 		// Whatever the step reported, the client cancelled the call.
 		return errorf(CodeCancelled, "the call was cancelled")
+	case errors.Is(err, rdp.ErrUnresponsive):
+		return pageUnresponsive()
+	case errors.Is(err, rdp.ErrNoTarget):
+		return targetGone()
 	case errors.Is(err, rdp.ErrTimeout):
-		s.dropBroken()
-		return errorf(CodeRDPTimeout, "Firefox did not answer in time; the connection was reset and element refs invalidated (take a new snapshot)")
+		return errorf(CodeRDPTimeout, "Firefox did not answer in time; try again, or take a new snapshot")
 	case errors.Is(err, context.DeadlineExceeded):
 		return errorf(CodeRDPTimeout, "the operation did not finish in time")
 	case errors.Is(err, rdp.ErrTargetGone):
@@ -206,13 +234,23 @@ func (s *Session) classify(ctx context.Context, err error) error {
 		return errorf(CodeTargetReplaced, "the page's target went away (navigation or tab change); take a new snapshot")
 	case errors.As(err, &ee):
 		s.log.Debug("page script exception", "error", ee.Message)
-		return errorf(CodePageScriptFailed, "a page script threw: %s", truncate(ee.Message, 300))
+		return errorf(CodePageScriptFailed, "a page script threw an exception (its message, which the page can shape, is below)").withPage("Exception", ee.Message, 300)
 	case errors.Is(err, rdp.ErrProtocol), errors.As(err, &ae):
 		s.log.Warn("rdp protocol error", "error", err)
 		return errorf(CodeRDPProtocol, "Firefox sent an unexpected reply")
 	}
 	s.log.Error("internal error", "error", err)
 	return errorf(CodeInternal, "internal error (details in the server's log)")
+}
+
+func pageUnresponsive() *Error {
+	return errorf(CodePageUnresponsive, "the page is not answering: a script on it seems stuck in a loop, which blocks its whole content process (other tabs of the same site too). "+
+		"Work in another tab (list_tabs, select_tab), or navigate this tab away once Firefox's slow-script warning has stopped the script, then try again")
+}
+
+func targetGone() *Error {
+	return errorf(CodeTargetGone, "the tab shows no document this server can reach: it navigated (for example through a redirect to a file: or about: URL, which Firefox does not expose) and no new page arrived. "+
+		"Navigate the tab to an http(s) URL, or select another tab")
 }
 
 // dropBroken forgets a connection that failed, so the next call redials.
@@ -240,23 +278,25 @@ func (s *Session) dropLocked() {
 	s.sink = uploadSink{}
 }
 
-// dialTimeout bounds one connection attempt.
+// dialTimeout bounds one connection attempt, reselection included.
 const dialTimeout = 5 * time.Second
 
 // conn returns a live connection, dialling (and after a failure redialling)
 // as needed. A reconnect starts a new generation and reselects the
-// previously selected tab by its browserId, when it still exists.
+// previously selected tab, but only when it is provably the same tab (see
+// reselect). The session lock is not held while Firefox is asked anything.
 func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.client != nil {
-		select {
-		case <-s.client.Done():
-			s.log.Info("rdp connection ended", "error", s.client.Err())
-			s.dropLocked()
-		default:
-			return s.client, nil
-		}
+	if c := s.live(); c != nil {
+		return c, nil
+	}
+	select {
+	case s.dialing <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-s.dialing }()
+	if c := s.live(); c != nil {
+		return c, nil // another call dialled meanwhile
 	}
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
@@ -269,35 +309,124 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 			return nil, ctx.Err()
 		}
 		s.log.Debug("rdp dial failed", "error", err)
-		return nil, errorf(CodeNotConnected, "cannot reach Firefox's debugger at %s (%s). Start Firefox with --start-debugger-server ws:%d and devtools.debugger.remote-enabled=true (see README), or run `firefox-rdp-mcp doctor`",
+		return nil, errorf(CodeNotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server ws:%d "+
+			"and with devtools.debugger.remote-enabled=true, devtools.chrome.enabled=true and devtools.debugger.prompt-connection=false in its profile "+
+			"(the user can run `firefox-rdp-mcp setup` to set them, then `firefox-rdp-mcp doctor`, which names what is missing)",
 			s.opts.Config.Addr, shortNetErr(err), s.opts.Config.Addr.Port())
 	}
-	s.client = c
-	if s.dialled {
+	inst, ierr := browserInstance(dctx, c)
+	if ierr != nil {
+		s.log.Info("cannot tell which run of Firefox this is", "error", ierr)
+	}
+	s.mu.Lock()
+	old, reconnect, prev := s.sel, s.dialled, s.instance
+	s.mu.Unlock()
+	var sel *selection
+	lost := ""
+	if reconnect && old != nil {
+		sel, lost = s.reselect(dctx, c, old.tab, prev, inst)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.client, s.instance, s.dialled = c, inst, true
+	if reconnect {
 		s.newGenerationLocked()
-		if s.sel != nil {
-			s.reselectLocked(ctx, c)
+		if old != nil && s.sel == old {
+			s.sel = sel
+			if lost != "" {
+				s.lost = lost
+			}
+		} else if sel != nil {
+			sel.watch.Close() // a select_tab made meanwhile wins
 		}
 	}
-	s.dialled = true
 	return c, nil
 }
 
-// reselectLocked finds the previously selected tab again after a reconnect.
-func (s *Session) reselectLocked(ctx context.Context, c *rdp.Client) {
-	old := s.sel
-	s.sel = nil
-	tab, err := c.GetTab(ctx, old.tab.BrowserID)
-	if err != nil {
-		s.log.Info("previously selected tab is gone after reconnect", "tab", tabID(old.tab.BrowserID))
-		return
+// live returns the current connection when it is still up.
+func (s *Session) live() *rdp.Client {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client == nil {
+		return nil
 	}
-	w, err := c.WatchTab(ctx, tab)
-	if err != nil {
-		s.log.Info("cannot watch the previously selected tab", "error", err)
-		return
+	select {
+	case <-s.client.Done():
+		s.log.Info("rdp connection ended", "error", s.client.Err())
+		s.dropLocked()
+		return nil
+	default:
+		return s.client
 	}
-	s.sel = &selection{tab: tab, watch: w, navs: w.Navigations()}
+}
+
+// browserInstance identifies the run of Firefox c is connected to.
+func browserInstance(ctx context.Context, c *rdp.Client) (pagejs.BrowserInstanceResult, error) {
+	var r pagejs.BrowserInstanceResult
+	console, err := c.ParentProcessConsole(ctx)
+	if err != nil {
+		return r, err
+	}
+	src, err := pagejs.BrowserInstance.Chrome(struct{}{})
+	if err != nil {
+		return r, err
+	}
+	res, err := c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
+	if err == nil {
+		err = pagejs.Decode(res, &r)
+	}
+	if err == nil && r.PID == 0 && r.Started == 0 {
+		err = errors.New("no process id or start time in the answer")
+	}
+	return r, err
+}
+
+// reselect finds the previously selected tab again after a reconnect. Tab
+// ids (browserId) start over when Firefox restarts, and getTab finds any
+// browser element (an extension's background page too), so the tab is
+// taken back only when this is the same run of Firefox and the tab is an
+// ordinary tab of its list. Otherwise the selection is cleared and lost
+// says why.
+func (s *Session) reselect(ctx context.Context, c *rdp.Client, old rdp.Tab, prev, now pagejs.BrowserInstanceResult) (sel *selection, lost string) {
+	id := tabID(old.BrowserID)
+	switch {
+	case prev == (pagejs.BrowserInstanceResult{}) || now == (pagejs.BrowserInstanceResult{}):
+		return nil, "the connection to Firefox was re-established, but whether Firefox restarted could not be checked, so the selection (" + id + ") was cleared; call list_tabs, then select_tab"
+	case prev != now:
+		s.log.Info("Firefox restarted; selection cleared", "tab", id)
+		return nil, "Firefox restarted since " + id + " was selected; tab ids start over after a restart, so the selection was cleared (refs too). Call list_tabs, then select_tab"
+	}
+	tabs, err := c.ListTabs(ctx)
+	if err != nil {
+		return nil, "the connection to Firefox was re-established, but its tabs could not be listed, so the selection (" + id + ") was cleared; call list_tabs, then select_tab"
+	}
+	for _, t := range tabs {
+		if t.BrowserID != old.BrowserID {
+			continue
+		}
+		if !ordinaryTab(t.URL) {
+			return nil, "after reconnecting, " + id + " no longer shows an ordinary web page, so it was not selected again; call list_tabs, then select_tab"
+		}
+		w, err := c.WatchTab(ctx, t)
+		if err != nil {
+			s.log.Info("cannot watch the previously selected tab", "error", err)
+			return nil, "after reconnecting, " + id + " could not be followed again, so the selection was cleared; call list_tabs, then select_tab"
+		}
+		return &selection{tab: t, watch: w, navs: w.Navigations()}, ""
+	}
+	s.log.Info("previously selected tab is gone after reconnect", "tab", id)
+	return nil, "the selected tab (" + id + ") was closed while the connection to Firefox was down; call list_tabs, then select_tab"
+}
+
+// ordinaryTab reports whether a tab at rawURL shows an ordinary web page
+// (or a blank one), as opposed to an extension's page (moz-extension:) or
+// one of Firefox's privileged about: pages.
+func ordinaryTab(rawURL string) bool {
+	if rawURL == "about:blank" {
+		return true
+	}
+	u, err := url.Parse(rawURL)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https" || u.Scheme == "file")
 }
 
 func (s *Session) newGenerationLocked() {
@@ -314,30 +443,90 @@ type page struct {
 	frame      *frameLoc // the frame document acted in (frames.go); nil: the top one
 }
 
-// selected returns the selected tab, first noting any navigation the
-// watcher saw since the generation was set (which starts a new generation).
+// selected returns the selected tab for a page tool, as selectedTab does,
+// and fails with dialog_open while a dialog one of our actions opened is
+// still up (page scripts would run underneath it, in a page the user sees
+// blocked).
 func (s *Session) selected(ctx context.Context) (page, error) {
+	pg, err := s.selectedTab(ctx)
+	if err != nil {
+		return page{}, err
+	}
+	if err := s.pendingDialog(ctx, pg); err != nil {
+		return page{}, err
+	}
+	return pg, nil
+}
+
+// pendingDialog reports dialog_open when an action of ours opened a dialog
+// in the tab and it is still open; once it is closed, the mark goes.
+func (s *Session) pendingDialog(ctx context.Context, pg page) error {
+	s.mu.Lock()
+	marked := pg.sel.dialog
+	s.mu.Unlock()
+	if !marked {
+		return nil
+	}
+	st, err := s.dialog(ctx, pg)
+	if err != nil {
+		return err
+	}
+	if st.Open {
+		return dialogError(st)
+	}
+	s.markDialog(pg.sel, false)
+	return nil
+}
+
+// markDialog notes (or forgets) that an action opened a dialog in sel.
+func (s *Session) markDialog(sel *selection, open bool) {
+	s.mu.Lock()
+	sel.dialog = open
+	s.mu.Unlock()
+}
+
+// selectedTab returns the selected tab, first noting any navigation the
+// watcher saw since the generation was set (which starts a new generation).
+func (s *Session) selectedTab(ctx context.Context) (page, error) {
 	c, err := s.conn(ctx)
 	if err != nil {
 		return page{}, err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.sel != nil && s.sel.watch == nil {
+		return page{}, errorf(CodeConnectionLost, "the connection to Firefox was lost; the next call reconnects (element refs are invalidated)")
+	}
 	if s.sel == nil {
+		// Session.Call selected the active tab before the tool ran unless
+		// the selection was lost (Firefox restarted, a select_tab failed
+		// half-way): that is reported until the agent selects a tab.
+		if s.lost != "" {
+			return page{}, errorf(CodeNoTabSelected, "no tab is selected: %s", s.lost)
+		}
 		return page{}, errorf(CodeNoTabSelected, "no tab is selected; call list_tabs, then select_tab")
 	}
 	s.syncLocked(s.sel)
 	return page{c: c, sel: s.sel, generation: s.generation}, nil
 }
 
-// syncLocked starts a new generation when the tab navigated.
+// syncLocked reports whether the tab navigated since the generation was
+// last checked, and then starts a new generation — unless the current one
+// has issued no refs yet. The watcher counts one navigation several times
+// (will-navigate, the new target, its URL), often spread over more than one
+// call; a generation nothing was issued in has nothing to invalidate, so
+// those late counts belong to the navigation that already started it, and
+// the generation moves by one per navigation.
 func (s *Session) syncLocked(sel *selection) bool {
-	if n := sel.watch.Navigations(); n != sel.navs {
-		sel.navs = n
-		s.newGenerationLocked()
-		return true
+	n := sel.watch.Navigations()
+	if n == sel.navs {
+		return false
 	}
-	return false
+	sel.navs = n
+	if s.refs.issued() {
+		s.newGenerationLocked()
+	}
+	return true
 }
 
 // sync is syncLocked for callers that do not hold the lock; it reports
@@ -369,12 +558,18 @@ func shortNetErr(err error) string {
 	return truncate(msg, 160)
 }
 
+// truncate cuts s to at most n runes, marking a cut with "…".
 func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
+	if len(s) <= n { // bytes ≥ runes: nothing to count
 		return s
 	}
-	return string(r[:n]) + "…"
+	for i := range s {
+		if n == 0 {
+			return s[:i] + "…"
+		}
+		n--
+	}
+	return s
 }
 
 func plural(n int, one, many string) string {
@@ -382,4 +577,18 @@ func plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// withAutoNote adds to a result which tab Session.Call selected for it.
+func withAutoNote(res Result, note string, auto map[string]any) Result {
+	res.Text = note + "\n" + res.Text
+	if m, ok := res.Structured.(map[string]any); ok {
+		out := make(map[string]any, len(m)+1)
+		for k, v := range m {
+			out[k] = v
+		}
+		out["auto_selected_tab"] = auto
+		res.Structured = out
+	}
+	return res
 }

@@ -215,21 +215,6 @@ func TestUntrustedMarkers(t *testing.T) {
 	}
 }
 
-// TestNeedsFlatten: a line needsFlatten passes over is one flatten leaves as is.
-func TestNeedsFlatten(t *testing.T) {
-	for _, s := range []string{"", "plain", "a\rb", "a\nb", "a\r\nb", "x\u2028y", "x\u2029y", "<<<", "a<b",
-		"résumé", "€ 5", "\u2027", "\u202a", "🌍", "<<", "\xe2", "tab\there"} {
-		if !needsFlatten(s) && flatten.Replace(s) != s {
-			t.Errorf("needsFlatten(%q) = false, but flatten changes it", s)
-		}
-	}
-	for _, s := range []string{"a\nb", "x\u2028y", "x\u2029y", "<<<"} {
-		if !needsFlatten(s) {
-			t.Errorf("needsFlatten(%q) = false", s)
-		}
-	}
-}
-
 func TestCheckURL(t *testing.T) {
 	for _, ok := range []string{"https://example.com/", "http://127.0.0.1:8080/a?b=c#d"} {
 		if _, err := checkURL(ok); err != nil {
@@ -257,13 +242,58 @@ func TestElementLine(t *testing.T) {
 	}
 }
 
-func FuzzNeedsFlatten(f *testing.F) {
-	for _, s := range []string{"plain", "a\nb", "x\u2028y", "<<<", "€"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if !needsFlatten(s) && flatten.Replace(s) != s {
-			t.Errorf("needsFlatten(%q) = false, but flatten changes it", s)
+// TestOutputSchemas: every tool has an output schema (type object, no
+// required fields, so error results fit it too), every schema a tool, and
+// each declares its page-provided fields with the shared description.
+func TestOutputSchemas(t *testing.T) {
+	names := map[string]bool{}
+	for _, tool := range toolTable() {
+		names[tool.Name] = true
+		var sc map[string]any
+		if err := json.Unmarshal(tool.OutputSchema, &sc); err != nil || sc["type"] != "object" {
+			t.Errorf("%s: output schema %s (%v); add it to outputSchemas in output.go", tool.Name, tool.OutputSchema, err)
+			continue
 		}
-	})
+		if strings.Contains(string(tool.OutputSchema), `"required"`) {
+			t.Errorf("%s: output schema requires fields; error results would not fit it", tool.Name)
+		}
+	}
+	for name := range outputSchemas {
+		if !names[name] {
+			t.Errorf("outputSchemas has %q, which is no tool", name)
+		}
+	}
+}
+
+// TestToolsListSize: tools/list (as the newest protocol version sends it)
+// stays within 18 KB; the figure and the room left are printed.
+func TestToolsListSize(t *testing.T) {
+	const budget = 18 << 10
+	s := New(Options{Config: config.Config{MaxElements: 500, MaxTextChars: 50000}})
+	type wire struct {
+		Name         string          `json:"name"`
+		Title        string          `json:"title"`
+		Description  string          `json:"description"`
+		InputSchema  json.RawMessage `json:"inputSchema"`
+		OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+		Annotations  map[string]any  `json:"annotations"`
+	}
+	var tools []wire
+	out := 0
+	for _, tool := range s.Tools() {
+		a := tool.Annotations
+		tools = append(tools, wire{tool.Name, tool.Title, tool.Description, tool.InputSchema, tool.OutputSchema, map[string]any{
+			"title": tool.Title, "readOnlyHint": a.ReadOnly, "destructiveHint": a.Destructive, "idempotentHint": a.Idempotent, "openWorldHint": a.OpenWorld}})
+		out += len(tool.OutputSchema)
+	}
+	b, err := json.Marshal(map[string]any{"tools": tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(b)
+	t.Logf("tools/list: %d bytes for %d tools (%d of them output schemas); %d bytes left of %d, %d per tool for 11 more",
+		n, len(tools), out, budget-n, budget, (budget-n)/11)
+	if n > budget {
+		t.Errorf("tools/list is %d bytes, over the %d-byte budget", n, budget)
+	}
 }

@@ -1,16 +1,62 @@
 package browser
 
+// The one rendering path for page-derived strings.
+//
+// Every string that came from a web page — titles, URLs (a redirect target
+// is the page's choice), accessible names, values, page text, dialog text,
+// console messages, exception messages, file names a page reports back —
+// leaves this package through this file, and nowhere else:
+//
+//   - In a result's text, inside a marker block whose nonce is fresh for
+//     every response, so the page cannot close the block and speak as the
+//     tool:
+//
+//     u := newUntrusted()
+//     u.field("Title", title, 200)          // Title: "…" (escaped, quoted, cut)
+//     u.line("[e1] button " + quote(n, 80)) // a line built from quote()d values
+//     u.text(pageText)                      // a block of page text
+//     text += "\n" + u.String()
+//
+//     or, for one value: text += "\n" + marked("URL", url, 500).
+//     quote(s, n) may be used only in lines handed to an untrusted block.
+//   - In structuredContent, as a Page value: pageStr(s) or pageStrN(s, n). It
+//     marshals as a JSON string escaped exactly like text in a block. Declare
+//     the field in the tool's output schema with pageProp (see output.go).
+//   - In an error: the message stays in the server's words; page-derived
+//     values go in with (*Error).withPage (rendered in a block after the
+//     message) and, for structured details, as Page values in Details.
+//
+// The escape form (said once in the tool descriptions, untrustedNote):
+// control and invisible characters are shown as \u{HEX}, the code point in
+// upper-case hex (ESC is \u{1B}, a zero-width space \u{200B}); the third "<"
+// of "<<<" is shown as \u{3C}, so no marker can open; in quoted values '"'
+// and '\' are \" and \\. Escaped are: C0 controls except TAB, DEL, C1
+// controls, U+2028/U+2029, soft hyphen, the zero-width and joiner
+// characters U+200B–U+200F, bidi controls U+202A–U+202E, U+2060–U+206F
+// (word joiner, invisible operators, bidi isolates), U+FEFF, U+FFF9–U+FFFB,
+// Unicode tag characters U+E0000–U+E007F, and the rarer invisibles in
+// invisibleRanges. Kept: every script, combining marks, emoji; U+200D
+// (ZWJ) between emoji (family and profession emoji, flags with a variation
+// selector); U+200C/U+200D between letters of scripts that use them
+// (Arabic, Persian, the Indic scripts, Sinhala, Mongolian, Syriac); a single
+// variation selector after its base character (runs of them, which can
+// smuggle bytes, are escaped after the first).
+
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // untrusted collects page-derived lines between markers that carry a fresh
 // random nonce, so text on the page cannot forge the end marker.
 type untrusted struct {
 	nonce string
+	n     int // lines added
 	b     strings.Builder
 }
 
@@ -18,54 +64,285 @@ func newUntrusted() *untrusted {
 	var n [8]byte
 	rand.Read(n[:])
 	u := &untrusted{nonce: hex.EncodeToString(n[:])}
-	u.b.WriteString("<<<untrusted-page-content " + u.nonce + ">>>\n")
+	u.b.WriteString(markerOpen + u.nonce + ">>>\n")
 	return u
 }
 
-// flatten turns line breaks into spaces and defuses marker openings.
-var flatten = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\u2028", " ", "\u2029", " ", "<<<", "<< <")
+const (
+	markerOpen = "<<<untrusted-page-content "
+	markerEnd  = "<<<end untrusted-page-content "
+)
 
-// line adds one line; line breaks inside it are flattened and marker-like
-// text defused, so one call is always exactly one line.
+// line adds one line; anything in it that could break the line, open a
+// marker or hide from a reader is escaped, so one call is always exactly
+// one line. Text already escaped (quote's output) passes unchanged.
 func (u *untrusted) line(s string) {
-	if needsFlatten(s) {
-		s = flatten.Replace(s)
-	}
-	u.b.WriteString(s)
+	u.n++
+	escapeTo(&u.b, s, false)
 	u.b.WriteByte('\n')
 }
 
-// needsFlatten reports whether flatten would change s: most lines have
-// none of its patterns, and looking is much cheaper than replacing.
-func needsFlatten(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\r', '\n', '<', 0xe2: // 0xe2 leads U+2028 and U+2029 in UTF-8
-			return true
-		}
-	}
-	return false
+// field adds the line `label: "value"`, value quoted, escaped and cut to at
+// most n runes.
+func (u *untrusted) field(label, value string, n int) {
+	u.line(label + ": " + quote(value, n))
 }
 
 // grow makes room for about n more bytes.
 func (u *untrusted) grow(n int) { u.b.Grow(n) }
 
-// text adds a block of page text, line breaks kept.
+// text adds a block of page text: its line breaks (LF, CR, CRLF, U+2028,
+// U+2029) end lines, tabs are kept, everything else is escaped as in line.
 func (u *untrusted) text(s string) {
-	for _, l := range strings.Split(s, "\n") {
-		u.line(l)
+	for len(s) > 0 {
+		i := strings.IndexAny(s, "\r\n\u2028\u2029")
+		if i < 0 {
+			u.line(s)
+			return
+		}
+		u.line(s[:i])
+		_, w := utf8.DecodeRuneInString(s[i:])
+		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
+			w = 2
+		}
+		s = s[i+w:]
 	}
 }
 
+// empty reports whether no line was added.
+func (u *untrusted) empty() bool { return u.n == 0 }
+
 func (u *untrusted) String() string {
-	return u.b.String() + "<<<end untrusted-page-content " + u.nonce + ">>>"
+	return u.b.String() + markerEnd + u.nonce + ">>>"
 }
 
-// quote quotes page-derived text for one line: Go quoting escapes quotes,
-// control characters and line breaks; at most n runes are kept.
+// marked renders one page-derived value as a block of its own.
+func marked(label, value string, n int) string {
+	u := newUntrusted()
+	u.field(label, value, n)
+	return u.String()
+}
+
+// quote quotes page-derived text for a line of an untrusted block: escaped
+// (see the file comment), '"' and '\' backslash-escaped, at most n runes.
 func quote(s string, n int) string {
-	return strconv.Quote(truncate(s, n))
+	s = truncate(s, n)
+	if !needsEscape(s, true) {
+		return `"` + s + `"`
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteByte('"')
+	escapeTo(&b, s, true)
+	b.WriteByte('"')
+	return b.String()
 }
 
-// quoteUntrusted marks page text inside an error message.
-func quoteUntrusted(s string) string { return "(page text) " + strconv.Quote(s) }
+// escape returns s with control and invisible characters and marker
+// openings escaped (unquoted form: backslashes and quotes stay).
+func escape(s string) string {
+	if !needsEscape(s, false) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	escapeTo(&b, s, false)
+	return b.String()
+}
+
+// Page is a page-derived string in structuredContent. It marshals as a JSON
+// string escaped like text in an untrusted block; output schemas declare
+// such fields with pageProp.
+type Page struct{ s string }
+
+// page wraps a page-derived string for structuredContent.
+func pageStr(s string) Page { return Page{s} }
+
+// pageN is page with the string cut to at most n runes.
+func pageStrN(s string, n int) Page { return Page{truncate(s, n)} }
+
+// MarshalJSON writes the escaped string.
+func (p Page) MarshalJSON() ([]byte, error) { return json.Marshal(escape(p.s)) }
+
+// pageList wraps page-derived strings (warnings, names) for structuredContent.
+func pageStrs(ss []string) []Page {
+	out := make([]Page, len(ss))
+	for i, s := range ss {
+		out[i] = Page{s}
+	}
+	return out
+}
+
+// needsEscape reports whether escapeTo would change s: most strings have
+// nothing to escape, and looking is much cheaper than rewriting. Bytes that
+// cannot start anything escapable are skipped at once; the few lead bytes
+// of escapable runes get a closer look; invalid UTF-8 (shown as U+FFFD)
+// is looked for only in strings that are not all ASCII.
+func needsEscape(s string, quoted bool) bool {
+	high := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			if c == '<' && i+2 < len(s) && s[i+1] == '<' && s[i+2] == '<' {
+				return true
+			}
+			if quoted && (c == '"' || c == '\\') {
+				return true
+			}
+		case c < 0x20:
+			if c != '\t' {
+				return true
+			}
+		case c == 0x7f:
+			return true
+		case suspectLead[c]:
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			if special(r) {
+				return true
+			}
+			high = true
+		default:
+			high = true
+		}
+	}
+	return high && !utf8.ValidString(s)
+}
+
+// suspectLead marks the UTF-8 lead bytes of every rune special may report.
+var suspectLead = func() (t [256]bool) {
+	for _, c := range []byte{0xc2, 0xcd, 0xd8, 0xe1, 0xe2, 0xe3, 0xef, 0xf0, 0xf3} {
+		t[c] = true
+	}
+	return t
+}()
+
+// invisibleRanges are the non-control runes escaped (some only outside
+// the contexts keep allows). Each lies under a lead byte in suspectLead.
+var invisibleRanges = [...]struct{ lo, hi rune }{
+	{0x0080, 0x009f},   // C1 controls
+	{0x00ad, 0x00ad},   // soft hyphen
+	{0x034f, 0x034f},   // combining grapheme joiner
+	{0x061c, 0x061c},   // Arabic letter mark (bidi)
+	{0x115f, 0x1160},   // Hangul choseong/jungseong fillers
+	{0x17b4, 0x17b5},   // Khmer inherent vowels (invisible)
+	{0x180e, 0x180e},   // Mongolian vowel separator
+	{0x200b, 0x200f},   // zero-width space, ZWNJ, ZWJ, LRM, RLM
+	{0x2028, 0x2029},   // line and paragraph separators
+	{0x202a, 0x202e},   // bidi embeddings and overrides
+	{0x2060, 0x206f},   // word joiner, invisible operators, bidi isolates, deprecated formats
+	{0x3164, 0x3164},   // Hangul filler
+	{0xfe00, 0xfe0f},   // variation selectors
+	{0xfeff, 0xfeff},   // zero-width no-break space (BOM)
+	{0xffa0, 0xffa0},   // halfwidth Hangul filler
+	{0xfff9, 0xfffb},   // interlinear annotation
+	{0x1bca0, 0x1bca3}, // shorthand format controls
+	{0x1d173, 0x1d17a}, // musical symbol format controls
+	{0xe0000, 0xe007f}, // tag characters
+	{0xe0100, 0xe01ef}, // variation selectors supplement
+}
+
+// special reports whether r is escaped in at least some contexts.
+func special(r rune) bool {
+	if r < 0x80 {
+		return r < 0x20 && r != '\t' || r == 0x7f
+	}
+	for _, g := range invisibleRanges {
+		if r <= g.hi {
+			return r >= g.lo
+		}
+	}
+	return false
+}
+
+func isVariationSelector(r rune) bool {
+	return r >= 0xfe00 && r <= 0xfe0f || r >= 0xe0100 && r <= 0xe01ef
+}
+
+// joiningScripts are the scripts whose text uses ZWJ and ZWNJ between
+// letters to choose letter forms.
+var joiningScripts = []*unicode.RangeTable{
+	unicode.Arabic, unicode.Syriac, unicode.Devanagari, unicode.Bengali, unicode.Gurmukhi,
+	unicode.Gujarati, unicode.Oriya, unicode.Tamil, unicode.Telugu, unicode.Kannada,
+	unicode.Malayalam, unicode.Sinhala, unicode.Mongolian, unicode.Nko,
+}
+
+// keep reports whether special rune r stays raw between prev and next (0
+// at either end of the string).
+func keep(prev, r, next rune) bool {
+	switch {
+	case r == 0x200d && emojiBase(prev) && unicode.Is(unicode.So, next):
+		return true // ZWJ in an emoji sequence
+	case (r == 0x200c || r == 0x200d) && joinable(prev) && joinable(next):
+		return true
+	case isVariationSelector(r):
+		return prev != 0 && !isVariationSelector(prev) && !special(prev) && !unicode.IsSpace(prev)
+	}
+	return false
+}
+
+// joinable: a letter or mark of a joining script (not one of its format
+// characters, such as U+061C, which are escaped themselves).
+func joinable(r rune) bool {
+	return (unicode.IsLetter(r) || unicode.IsMark(r)) && unicode.In(r, joiningScripts...)
+}
+
+// emojiBase: a rune an emoji ZWJ sequence can continue from.
+func emojiBase(r rune) bool {
+	return unicode.Is(unicode.So, r) || r >= 0x1f3fb && r <= 0x1f3ff || r == 0xfe0f
+}
+
+// escapeTo appends s to b escaped (see the file comment); quoted also
+// escapes '"' and '\'.
+func escapeTo(b *strings.Builder, s string, quoted bool) {
+	if !needsEscape(s, quoted) {
+		b.WriteString(s)
+		return
+	}
+	escapeSlow(b, s, quoted)
+}
+
+// escapeSlow is escapeTo without the fast path.
+func escapeSlow(b *strings.Builder, s string, quoted bool) {
+	prev := rune(0)
+	lt := 0 // "<" written in a row
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+		switch {
+		case r == '<':
+			if lt == 2 {
+				b.WriteString(`\u{3C}`)
+				lt = 0
+				prev = r
+				continue
+			}
+			lt++
+			b.WriteByte('<')
+			prev = r
+			continue
+		case quoted && (r == '"' || r == '\\'):
+			b.WriteByte('\\')
+			b.WriteByte(byte(r))
+		case r == utf8.RuneError && w == 1:
+			b.WriteRune(utf8.RuneError) // invalid UTF-8: shown as U+FFFD, as JSON would
+		case special(r):
+			next, _ := utf8.DecodeRuneInString(s[i:])
+			if i >= len(s) {
+				next = 0
+			}
+			if keep(prev, r, next) {
+				b.WriteRune(r)
+			} else {
+				b.WriteString(`\u{`)
+				b.WriteString(strings.ToUpper(strconv.FormatInt(int64(r), 16)))
+				b.WriteByte('}')
+				r = 0 // an escaped rune is no base for what follows
+			}
+		default:
+			b.WriteRune(r)
+		}
+		lt = 0
+		prev = r
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -159,23 +161,41 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	if err := verifyUpload(infos, fin.Files); err != nil {
 		return Result{}, phaseError("verification", err)
 	}
-	warnings := append(begin.Warnings, fin.Warnings...)
+	warnings, block := uploadWarnings(begin.Warnings, fin.Warnings)
 	text := fmt.Sprintf("Put %s (%s) into %s", plural(len(infos), "file", "files"), byteSize(total), a.Element)
 	if fin.Trusted {
 		text += " through Firefox's privileged file assignment"
 	}
-	text += "; input and change events were dispatched. Nothing was submitted." + refNote(l, info)
-	for _, w := range warnings {
-		text += "\nWarning: " + w
-	}
+	text += "; input and change events were dispatched. Nothing was submitted." + refNote(l, info) + block
 	files := make([]map[string]any, len(infos))
 	for i, f := range infos {
 		files[i] = map[string]any{"name": f.Name, "size": f.Size, "type": f.MIME}
 	}
 	return Result{Text: text, Structured: map[string]any{
 		"element": a.Element, "files": files, "dispatched": fin.Dispatched,
-		"warnings": warnings, "trusted": fin.Trusted, "ref_check": refCheck(l, info),
+		"warnings": pageStrs(warnings), "trusted": fin.Trusted, "ref_check": refCheck(l, info),
 	}}, nil
+}
+
+// uploadWarnings merges the staging's and the assignment's warnings (they
+// may repeat) and renders them: they quote the page's accept attribute, so
+// they are page-derived and go inside markers.
+func uploadWarnings(lists ...[]string) (warnings []string, block string) {
+	for _, l := range lists {
+		for _, w := range l {
+			if !slices.Contains(warnings, w) {
+				warnings = append(warnings, w)
+			}
+		}
+	}
+	if len(warnings) == 0 {
+		return nil, ""
+	}
+	u := newUntrusted()
+	for _, w := range warnings {
+		u.field("Warning", w, 300)
+	}
+	return warnings, "\n" + u.String()
 }
 
 // execIn runs a script in the same realm an earlier step of the same
@@ -426,8 +446,9 @@ func verifyUpload(infos []broker.FileInfo, got []pagejs.FileInfo) error {
 	}
 	for i, f := range infos {
 		if got[i].Name != f.Name || got[i].Size != f.Size || got[i].Type != f.MIME {
-			return errorf(CodeUploadAssignFailed, "file %d in the input is %s (%d bytes, %s), expected %s (%d bytes, %s)",
-				i, quote(got[i].Name, 100), got[i].Size, got[i].Type, quote(f.Name, 100), f.Size, f.MIME)
+			return errorf(CodeUploadAssignFailed, "file %d in the input is not the one sent, %s (%d bytes, %s); what the page reports is below",
+				i, quote(f.Name, 100), f.Size, f.MIME).
+				withPage("Name", got[i].Name, 100).withPage("Size", strconv.FormatInt(got[i].Size, 10), 20).withPage("Type", got[i].Type, 100)
 		}
 	}
 	return nil

@@ -69,6 +69,9 @@ func goldenCases() []goldenCase {
 		chrome(TabSelect, TabArgs{BrowserID: 9}),
 		chrome(TabClose, TabArgs{BrowserID: 9}),
 		chrome(UploadSink, UploadSinkArgs{Console: "server1.conn0.consoleActor2"}),
+		page(LoadState, nil), iso(LoadState, nil),
+		chrome(TabNavigate, TabNavigateArgs{BrowserID: 9, URL: "https://example.com/?q=</script>"}),
+		chrome(BrowserInstance, nil),
 	}
 }
 

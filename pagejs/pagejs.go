@@ -44,6 +44,7 @@
 //	PressKey      page, isolated  PressKeyArgs        → ActionResult
 //	WaitFor       page, isolated  WaitForArgs         → WaitForResult
 //	PageInfo      page, isolated  nil                 → PageInfoResult
+//	LoadState     page, isolated  nil                 → LoadStateResult
 //	UploadBegin   page, isolated  UploadBeginArgs     → UploadBeginResult
 //	UploadChunk   page, isolated  UploadChunkArgs     → UploadChunkResult
 //	UploadFinish  page, isolated  UploadFinishArgs    → UploadFinishResult
@@ -55,6 +56,8 @@
 //	TabOpen       chrome          TabOpenArgs         → TabResult
 //	TabSelect     chrome          TabArgs             → TabResult
 //	TabClose      chrome          TabArgs             → TabResult
+//	TabNavigate   chrome          TabNavigateArgs     → TabResult
+//	BrowserInstance chrome        nil                 → BrowserInstanceResult
 //	UploadSink    chrome          UploadSinkArgs      → UploadSinkResult
 //
 // Behaviour worth knowing (measured on Firefox ESR 153):
@@ -164,6 +167,8 @@ var (
 	WaitFor = pageScript("waitFor")
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
 	PageInfo = Script{name: "pageInfo", src: mustRead("pageInfo"), realms: realmPage | realmIsolated, noLib: true}
+	// LoadState reads where the document came from and its HTTP status; args nil, result LoadStateResult.
+	LoadState = Script{name: "loadState", src: mustRead("loadState"), realms: realmPage | realmIsolated, noLib: true}
 	// UploadBegin checks the target and creates the staging; args UploadBeginArgs, result UploadBeginResult.
 	UploadBegin = pageScript("uploadBegin")
 	// UploadChunk stores one base64 chunk (no lib.js: the expression is the data plus a
@@ -189,6 +194,10 @@ var (
 	TabSelect = chromeScript("tabSelect")
 	// TabClose closes a tab; args TabArgs, result TabResult.
 	TabClose = chromeScript("tabClose")
+	// TabNavigate loads an http(s) URL in a tab from the parent process; args TabNavigateArgs, result TabResult.
+	TabNavigate = chromeScript("tabNavigate")
+	// BrowserInstance identifies this run of Firefox; args nil, result BrowserInstanceResult.
+	BrowserInstance = chromeScript("browserInstance")
 	// UploadSink adds the upload sink actor to the client's own connection; args
 	// UploadSinkArgs, result UploadSinkResult.
 	UploadSink = chromeScript("uploadSink")
@@ -198,7 +207,8 @@ var (
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, BindRefs,
-		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, UploadSink}
+		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, UploadSink,
+		LoadState, TabNavigate, BrowserInstance}
 }
 
 func pageScript(name string) Script {

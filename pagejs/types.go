@@ -361,6 +361,30 @@ type WaitForResult struct {
 	Met bool `json:"met"`
 }
 
+// LoadStateResult is LoadState's value. DocumentURI differs from URL on Firefox's
+// error pages (about:neterror?e=connectionFailure&u=…); Status is the HTTP status of
+// the document's response, 0 when none was recorded.
+type LoadStateResult struct {
+	URL         string `json:"url"`
+	DocumentURI string `json:"documentURI"`
+	Title       string `json:"title"`
+	ReadyState  string `json:"readyState"`
+	Status      int    `json:"status"`
+}
+
+// TabNavigateArgs are TabNavigate's arguments (http and https only).
+type TabNavigateArgs struct {
+	BrowserID int64  `json:"browserId"`
+	URL       string `json:"url"`
+}
+
+// BrowserInstanceResult is BrowserInstance's value: the parent process id and its
+// start time (ms since the epoch). Both stay the same for one run of Firefox.
+type BrowserInstanceResult struct {
+	PID     int64   `json:"pid"`
+	Started float64 `json:"started"`
+}
+
 // PageInfoResult is PageInfo's value.
 type PageInfoResult struct {
 	URL        string `json:"url"`
@@ -506,7 +530,8 @@ type DialogStateArgs struct {
 }
 
 // DialogStateResult is DialogState's value. Type is the prompt type ("alert",
-// "confirm", "prompt"; "confirmEx" for beforeunload and other multi-button prompts;
+// "confirm", "prompt", "beforeunload" for a page's leave-page prompt, whose accept
+// button leaves and dismiss button stays; "confirmEx" for other multi-button prompts;
 // alertCheck/confirmCheck are reported as alert/confirm);
 // Ready is false while the dialog is still loading; Value is a prompt's current text.
 type DialogStateResult struct {

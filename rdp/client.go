@@ -31,6 +31,14 @@ const diagRingSize = 100
 // is still on its way, and resultIDs of abandoned evaluations.
 const maxEarlyResults = 256
 
+// maxSeenIDs bounds the evaluation ids remembered to recognise a packet that
+// Firefox delivered twice (see Client.dispatch).
+const maxSeenIDs = 1024
+
+// stuckAfter is how long a request must have waited before a deadline that
+// retires it marks its actor unresponsive (see ErrUnresponsive).
+const stuckAfter = 2 * time.Second
+
 // Options configures Dial. The zero value is usable.
 type Options struct {
 	ReadLimit      int64         // websocket read limit in bytes; default 64 MiB
@@ -79,17 +87,26 @@ type Client struct {
 
 	done      chan struct{}
 	closeOnce sync.Once
+
+	// The previous packet on the wire; only the reader goroutine uses them.
+	lastFrom string
+	lastData []byte
 }
 
 // state is every piece of mutable client state shared with the reader.
 type state struct {
-	err      error              // non-nil (a *closedError) once the connection ended
-	queues   map[string][]*call // per-actor FIFO of requests awaiting a reply
+	err    error              // non-nil (a *closedError) once the connection ended
+	queues map[string][]*call // per-actor FIFO of requests awaiting a reply
+	// Evaluations are keyed by evalKey(console, resultID): ids are only
+	// unique per console.
 	evals    map[string]*evalWait
 	early    map[string][]byte // evaluationResult packets whose ack has not been read yet
 	earlyQ   []string          // insertion order of early, for eviction
-	dropped  map[string]bool   // resultIDs of abandoned evaluations
+	dropped  map[string]bool   // abandoned evaluations
 	droppedQ []string
+	acks     idSet                // acknowledgements seen, to drop a duplicate
+	results  idSet                // evaluation results seen, to drop a duplicate
+	dups     map[string]bool      // forwarding prefixes seen delivering packets twice
 	watches  map[string]*tabWatch // by watcher, tab and target actor
 	consoles map[int64]string     // content-process console by processID
 	parent   string               // parent-process console
@@ -103,7 +120,45 @@ type call struct {
 	typ     string
 	eval    bool       // evaluateJSAsync: an abandoned ack's resultID must be dropped
 	retired bool       // the caller gave up; the reply, when it comes, is swallowed
+	stuck   bool       // retired by a deadline: the actor is not answering
 	ch      chan reply // buffered 1; receives exactly one reply
+}
+
+// idSet is a bounded set of strings, oldest forgotten first.
+type idSet struct {
+	m map[string]bool
+	q []string
+}
+
+func (s *idSet) has(k string) bool { return s.m[k] }
+
+func (s *idSet) add(k string) {
+	if s.m == nil {
+		s.m = map[string]bool{}
+	}
+	if s.m[k] {
+		return
+	}
+	s.m[k] = true
+	s.q = append(s.q, k)
+	if len(s.q) > maxSeenIDs {
+		delete(s.m, s.q[0])
+		s.q = s.q[1:]
+	}
+}
+
+// evalKey names one evaluation: Firefox makes resultIDs unique per console
+// actor only ("<start time>-<counter>").
+func evalKey(console, resultID string) string { return console + "\x00" + resultID }
+
+// forwardingPrefix is the part of a content-process actor's name that
+// Firefox forwards by ("server1.conn0.watcher2.process5/"); "" for actors
+// of the parent process.
+func forwardingPrefix(actor string) string {
+	if i := strings.IndexByte(actor, '/'); i >= 0 {
+		return actor[:i+1]
+	}
+	return ""
 }
 
 type reply struct {
@@ -161,6 +216,7 @@ func Dial(ctx context.Context, addr netip.AddrPort, opts Options) (*Client, erro
 			dropped:  map[string]bool{},
 			watches:  map[string]*tabWatch{},
 			consoles: map[int64]string{},
+			dups:     map[string]bool{},
 		},
 	}
 	g, err := readGreeting(ctx, conn)
@@ -332,6 +388,14 @@ func (p packet) str(k string) (string, bool) {
 // dispatch routes one packet: a reply (no "type") pops its actor's FIFO; an
 // event (top-level "type") goes to its handler. A non-nil error ends the
 // connection.
+//
+// Firefox can deliver a content-process packet more than once (see the
+// package doc, "Duplicated packets"): a reply delivered twice would pop the
+// FIFO for the next request, which then receives the wrong reply. So an
+// evaluateJSAsync acknowledgement or evaluationResult whose resultID was
+// already seen is dropped, and once a forwarding prefix has shown that, a
+// reply identical to the packet just before it from the same actor is
+// dropped too.
 func (c *Client) dispatch(data []byte) error {
 	pkt, err := parsePacket(data)
 	if err != nil {
@@ -341,6 +405,8 @@ func (c *Client) dispatch(data []byte) error {
 	if !ok {
 		return protocolError("packet without a string \"from\"")
 	}
+	repeat := from == c.lastFrom && bytes.Equal(data, c.lastData)
+	c.lastFrom, c.lastData = from, data
 	if _, isEvent := pkt["type"]; isEvent {
 		typ, ok := pkt.str("type")
 		if !ok {
@@ -361,33 +427,60 @@ func (c *Client) dispatch(data []byte) error {
 		c.log.Debug("rdp reply", "from", from)
 	}
 	c.update(func(s *state) {
-		q := s.queues[from]
-		if len(q) == 0 {
-			if r.err != nil {
-				s.note("unexpected error reply from %s: %s", from, r.err.(*ActorError).Code)
-			} else {
-				s.note("unexpected reply from %s", from)
+		if id, ok := pkt.str("resultID"); ok && r.err == nil {
+			key := evalKey(from, id)
+			if s.acks.has(key) {
+				c.duplicate(s, from, "evaluateJSAsync acknowledgement")
+				return
 			}
+			s.acks.add(key)
+		} else if repeat && s.dups[forwardingPrefix(from)] {
+			c.duplicate(s, from, "reply")
 			return
 		}
-		cl := q[0]
-		q[0] = nil
-		if len(q) == 1 {
-			delete(s.queues, from)
-		} else {
-			s.queues[from] = q[1:]
-		}
-		if cl.retired {
-			if cl.eval && r.err == nil {
-				if id, ok := pkt.str("resultID"); ok {
-					s.abandon(id)
-				}
-			}
-			return
-		}
-		cl.ch <- r
+		c.deliver(s, from, pkt, r)
 	})
 	return nil
+}
+
+// duplicate drops a packet Firefox delivered twice. Called with the state
+// locked.
+func (c *Client) duplicate(s *state, from, what string) {
+	s.note("duplicate %s from %s dropped", what, from)
+	if p := forwardingPrefix(from); p != "" && !s.dups[p] {
+		s.dups[p] = true
+		c.log.Warn("Firefox delivers packets of this prefix twice; dropping the copies", "prefix", p)
+	}
+}
+
+// deliver hands a reply to the oldest request pending on from. Called with
+// the state locked.
+func (c *Client) deliver(s *state, from string, pkt packet, r reply) {
+	q := s.queues[from]
+	if len(q) == 0 {
+		if r.err != nil {
+			s.note("unexpected error reply from %s: %s", from, r.err.(*ActorError).Code)
+		} else {
+			s.note("unexpected reply from %s", from)
+		}
+		return
+	}
+	cl := q[0]
+	q[0] = nil
+	if len(q) == 1 {
+		delete(s.queues, from)
+	} else {
+		s.queues[from] = q[1:]
+	}
+	if cl.retired {
+		if cl.eval && r.err == nil {
+			if id, ok := pkt.str("resultID"); ok {
+				s.abandon(evalKey(from, id))
+			}
+		}
+		return
+	}
+	cl.ch <- r
 }
 
 // note records a summary (never a payload) of a packet nobody handled.
@@ -468,22 +561,28 @@ func (c *Client) event(from, typ string, pkt packet, data []byte) {
 			c.update(func(s *state) { s.note("evaluationResult from %s without resultID", from) })
 			return
 		}
+		key := evalKey(from, id)
 		c.update(func(s *state) {
-			if w := s.evals[id]; w != nil {
-				delete(s.evals, id)
+			if s.results.has(key) {
+				c.duplicate(s, from, "evaluationResult")
+				return
+			}
+			s.results.add(key)
+			if w := s.evals[key]; w != nil {
+				delete(s.evals, key)
 				w.ch <- reply{raw: data}
 				return
 			}
-			if s.dropped[id] {
-				delete(s.dropped, id)
+			if s.dropped[key] {
+				delete(s.dropped, key)
 				return
 			}
 			// The result overtook its {resultID} acknowledgement: keep it
 			// for the evaluation that will register right after the ack.
-			if _, dup := s.early[id]; !dup {
-				s.earlyQ = append(s.earlyQ, id)
+			if _, dup := s.early[key]; !dup {
+				s.earlyQ = append(s.earlyQ, key)
 			}
-			s.early[id] = data
+			s.early[key] = data
 			for len(s.earlyQ) > maxEarlyResults {
 				delete(s.early, s.earlyQ[0])
 				s.earlyQ = s.earlyQ[1:]
@@ -555,7 +654,10 @@ func encodeRequest(to string, req any) ([]byte, string, error) {
 //
 // When ctx ends first, the request is retired (its reply, when it comes, is
 // discarded) and ctx.Err() is returned. When the client's RequestTimeout
-// passes first, the connection is closed as suspect and ErrTimeout returned.
+// passes first, the request is retired the same way and ErrTimeout
+// returned. A request retired by a deadline after waiting 2 s or more marks
+// its actor unresponsive: until its reply arrives (or the actor is
+// destroyed), new requests to that actor fail at once with ErrUnresponsive.
 func (c *Client) Request(ctx context.Context, to string, req any, resp any) error {
 	body, typ, err := encodeRequest(to, req)
 	if err != nil {
@@ -627,19 +729,22 @@ func (c *Client) roundTrip(ctx context.Context, actor, typ string, body []byte, 
 	if sent != nil {
 		sent()
 	}
+	start := time.Now()
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	select {
 	case r := <-cl.ch:
 		return r.raw, r.err
 	case <-ctx.Done():
-		c.update(func(s *state) { cl.retired = true })
+		stuck := errors.Is(ctx.Err(), context.DeadlineExceeded) && time.Since(start) >= stuckAfter
+		c.update(func(s *state) { cl.retired, cl.stuck = true, stuck })
 		return nil, ctx.Err()
 	case <-timer.C:
-		err := fmt.Errorf("%w: %s to %s after %v", ErrTimeout, typ, actor, c.opts.RequestTimeout)
-		c.update(func(s *state) { cl.retired = true })
-		c.shutdown(err)
-		return nil, err
+		// The request stays queued, retired: its reply, if it ever comes,
+		// is swallowed in order. Until then the actor counts as not
+		// answering (write refuses new requests to it).
+		c.update(func(s *state) { cl.retired, cl.stuck = true, true })
+		return nil, fmt.Errorf("%w: %s to %s after %v", ErrTimeout, typ, actor, c.opts.RequestTimeout)
 	}
 }
 
@@ -655,6 +760,12 @@ func (c *Client) write(body []byte, cl *call, deadline time.Time) error {
 			return
 		}
 		if cl != nil {
+			for _, q := range s.queues[cl.actor] {
+				if q.stuck {
+					closed = fmt.Errorf("%w: %s (an earlier %s has had no reply)", ErrUnresponsive, cl.actor, q.typ)
+					return
+				}
+			}
 			s.queues[cl.actor] = append(s.queues[cl.actor], cl)
 		}
 	})

@@ -17,8 +17,13 @@
 //     packet is the reply to the oldest pending request to the actor it comes
 //     from (each actor answers in order), so pending requests queue per actor.
 //   - evaluateJSAsync answers twice: an acknowledgement carrying a resultID,
-//     then an evaluationResult event matched by that id only (it may overtake
-//     the acknowledgement, and results may come out of order).
+//     then an evaluationResult event matched by console and id (it may
+//     overtake the acknowledgement, and results may come out of order).
+//     Firefox makes ids ("<start time>-<counter>") unique per console only.
+//     The acknowledgement leaves as soon as the console's process reads the
+//     request, before the code runs; a process whose main thread is busy (a
+//     page script in an endless loop blocks its whole content process)
+//     sends none, which EvalOptions.AckTimeout turns into ErrUnresponsive.
 //   - Strings of 10,000 UTF-16 units or more come back as long-string actors;
 //     they are fetched with substring requests and joined as UTF-16, because a
 //     chunk can end inside a surrogate pair.
@@ -34,16 +39,46 @@
 //     watcher target too (TabWatch.Frames, TabWatch.Frame), with its own
 //     console and process.
 //
+// # Duplicated packets (Firefox ESR 153)
+//
+// Firefox can deliver every packet of a content process's forwarding prefix
+// twice or more. DevToolsProcessParent's #unregisterWatcher keeps a watcher's
+// forwarding channel open when the connection still has another watcher with
+// targets in that process (say, a popup the tab opened), and the next
+// watchTargets on the first watcher opens a second channel for the same
+// prefix: both forward each packet. Seen live: select a self-closing popup,
+// let it close, select the first tab again; each reply then came three
+// times, so a snapshot's acknowledgement also popped the FIFO entry of the
+// resident install sent behind it, which received the snapshot's result
+// while the snapshot waited out its timeout. The dispatcher therefore drops
+// an acknowledgement or evaluationResult whose console and resultID it has
+// already seen, and, on a prefix that has shown duplicates, a reply
+// identical to the packet just before it from the same actor (copies arrive
+// back to back). TestFirefoxDuplicatedForwarding reproduces it on the real
+// browser, TestFakeDuplicatedPackets replays the packet order.
+//
 // # IMPORTANT
 //
 //   - ContentProcessConsole and ParentProcessConsole return consoles that run
 //     code with the system principal (full browser privileges). Evaluate only
 //     constant scripts with JSON-encoded arguments there, never text that came
 //     from a page or a model.
-//   - A request that outlives Options.RequestTimeout makes the connection
-//     suspect (later replies could be attributed to the wrong request): the
-//     client closes itself and every pending call fails. Reconnecting is the
-//     caller's job: Dial a new Client.
+//   - A request that outlives Options.RequestTimeout (or a ctx deadline,
+//     after 2 s or more) is retired but stays queued, so its reply, if it
+//     ever comes, is swallowed in order and later replies still reach their
+//     own requests. Until it comes, new requests to that actor fail at once
+//     with ErrUnresponsive instead of queueing behind it (Actor.js sends an
+//     actor's replies in request order, so they could not overtake it). A
+//     destroyed actor's pending requests are failed with ErrTargetGone
+//     (target-destroyed-form, forwardingCancelled). The connection is closed
+//     only when it fails; reconnecting is the caller's job: Dial a new Client.
+//   - Every TabWatch wait has a deadline: ctx's, else RequestTimeout. A tab
+//     that stays without a top-level target is ErrNoTarget (seen: a page
+//     redirected through a 302 to file:// ends on about:blank, and the
+//     watcher reports no new target for it; and a new watcher of a tab whose
+//     content process is stuck in a page script: watchTargets answers, but
+//     without that tab's target, while the tab descriptor still shows the
+//     page's http(s) address).
 //   - A request cancelled through its ctx stays queued but retired: its reply
 //     is swallowed when it arrives, so the next request to that actor still
 //     gets its own reply.

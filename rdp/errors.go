@@ -10,11 +10,20 @@ var (
 	// ErrClosed: the connection is gone (peer closed, network error,
 	// protocol fault, timeout or Close). Client.Err has the cause.
 	ErrClosed = errors.New("rdp: connection closed")
-	// ErrTimeout: a request passed the client's RequestTimeout. For a
-	// request/reply exchange the connection is then suspect (replies are
-	// matched by order), so the client closes itself and fails every pending
-	// request; callers reconnect.
+	// ErrTimeout: a request passed the client's RequestTimeout. The
+	// connection stays open: the request stays queued, retired, so the
+	// per-actor reply order holds (see ErrUnresponsive).
 	ErrTimeout = errors.New("rdp: request timed out")
+	// ErrUnresponsive: an earlier request to the same actor has not been
+	// answered within a deadline (a page stuck in a script loop blocks its
+	// whole content process), so the new request was not sent; it would
+	// only queue behind the old one. The actor answers again once the
+	// earlier reply arrives.
+	ErrUnresponsive = errors.New("rdp: actor not answering")
+	// ErrNoTarget: the tab has had no current top-level document for as long
+	// as the caller could wait (it navigated and no new document arrived,
+	// say after a redirect to a URL Firefox does not expose).
+	ErrNoTarget = errors.New("rdp: tab has no current document")
 	// ErrTargetGone: the target (document) a pending request or evaluation
 	// was addressed to was destroyed, typically by a navigation.
 	ErrTargetGone = errors.New("rdp: target destroyed")

@@ -22,6 +22,13 @@ type EvalOptions struct {
 	// (the console's selectedObjectActor). An actor the target no longer
 	// has leaves _self unbound.
 	Self string
+	// AckTimeout, when positive, bounds the wait for the acknowledgement,
+	// which a console sends as soon as its process reads the request: a
+	// process whose main thread is busy (a page script in an endless loop)
+	// sends none. Past it the evaluation fails with ErrUnresponsive and the
+	// console counts as not answering until the late acknowledgement
+	// arrives (see Client.Request).
+	AckTimeout time.Duration
 }
 
 type evalRequest struct {
@@ -129,8 +136,15 @@ func (c *Client) evaluate(ctx context.Context, console, src string, opts EvalOpt
 		return nil, err
 	}
 	deadline := time.Now().Add(c.opts.RequestTimeout)
-	ack, err := c.roundTrip(ctx, console, typ, body, true, deadline, opts.Sent)
+	ackBy := deadline
+	if opts.AckTimeout > 0 && time.Until(deadline) > opts.AckTimeout {
+		ackBy = time.Now().Add(opts.AckTimeout)
+	}
+	ack, err := c.roundTrip(ctx, console, typ, body, true, ackBy, opts.Sent)
 	if err != nil {
+		if errors.Is(err, ErrTimeout) && ackBy.Before(deadline) {
+			err = fmt.Errorf("%w: %s did not acknowledge an evaluation within %v", ErrUnresponsive, console, opts.AckTimeout)
+		}
 		return nil, err
 	}
 	ackPkt, err := parsePacket(ack)
@@ -142,16 +156,21 @@ func (c *Client) evaluate(ctx context.Context, console, src string, opts EvalOpt
 		return nil, protocolError("evaluateJSAsync acknowledgement without resultID")
 	}
 
+	key := evalKey(console, id)
 	w := &evalWait{console: console, ch: make(chan reply, 1)}
 	c.update(func(s *state) {
 		switch {
 		case s.err != nil:
 			w.ch <- reply{err: s.err}
-		case s.early[id] != nil:
-			w.ch <- reply{raw: s.early[id]}
-			delete(s.early, id)
+		case s.early[key] != nil:
+			w.ch <- reply{raw: s.early[key]}
+			delete(s.early, key)
+		case s.evals[key] != nil:
+			// Never two waiters for one evaluation: the acknowledgement
+			// reached two requests (a duplicate the dispatcher missed).
+			w.ch <- reply{err: protocolError("two requests acknowledged with resultID %q", id)}
 		default:
-			s.evals[id] = w
+			s.evals[key] = w
 		}
 	})
 	timer := time.NewTimer(time.Until(deadline))
@@ -160,10 +179,10 @@ func (c *Client) evaluate(ctx context.Context, console, src string, opts EvalOpt
 	select {
 	case r = <-w.ch:
 	case <-ctx.Done():
-		c.cancelEval(id, w)
+		c.cancelEval(key, w)
 		return nil, ctx.Err()
 	case <-timer.C:
-		c.cancelEval(id, w)
+		c.cancelEval(key, w)
 		return nil, fmt.Errorf("%w: no evaluation result after %v", ErrTimeout, c.opts.RequestTimeout)
 	}
 	if r.err != nil {
@@ -180,11 +199,11 @@ func (c *Client) evaluate(ctx context.Context, console, src string, opts EvalOpt
 }
 
 // cancelEval unregisters an evaluation nobody waits for any more.
-func (c *Client) cancelEval(id string, w *evalWait) {
+func (c *Client) cancelEval(key string, w *evalWait) {
 	c.update(func(s *state) {
-		if s.evals[id] == w {
-			delete(s.evals, id)
-			s.abandon(id)
+		if s.evals[key] == w {
+			delete(s.evals, key)
+			s.abandon(key)
 		}
 	})
 }

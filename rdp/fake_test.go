@@ -504,43 +504,147 @@ func TestFakeActorError(t *testing.T) {
 	}
 }
 
-func TestFakeTimeoutClosesClient(t *testing.T) {
+// TestFakeTimeoutRetires: a request past the RequestTimeout fails with
+// ErrTimeout but the connection stays up; the actor counts as not answering
+// (new requests to it fail at once) until the late reply arrives, which is
+// swallowed, and the next request then gets its own reply. Other actors are
+// served throughout.
+func TestFakeTimeoutRetires(t *testing.T) {
+	const slow = "server1.conn0.watcher2.process5//windowGlobalTarget2"
+	late := make(chan struct{})
 	addr := fakeFirefox(t, func(p *peer) {
 		p.send(greetingJSON)
-		p.recv()
-		p.recv()
-		p.idle(5 * time.Second) // never answers
+		p.expect(slow, "navigateTo") // not answered in time
+		p.expect("root", "listTabs")
+		p.send(`{"tabs":[],"from":"root"}`)
+		<-late
+		p.send(`{"late":true,"from":%q}`, slow)
+		m := p.expect(slow, "reload")
+		_ = m
+		p.send(`{"own":true,"from":%q}`, slow)
+		p.idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{RequestTimeout: 300 * time.Millisecond})
-	other := make(chan error, 1)
-	go func() {
-		// Its own deadline is later: it must fail because the connection closes.
-		c2ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		time.Sleep(100 * time.Millisecond)
-		other <- c.Request(c2ctx, "server1.conn0.other", map[string]string{"type": "ping"}, nil)
-	}()
 	start := time.Now()
-	err := c.Request(context.Background(), "root", map[string]string{"type": "listTabs"}, nil)
+	err := c.Request(context.Background(), slow, map[string]string{"type": "navigateTo"}, nil)
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("timeout took %v", d)
 	}
-	select {
-	case <-c.Done():
-	case <-time.After(5 * time.Second):
-		t.Fatal("client not closed after a timeout")
+	if c.Err() != nil {
+		t.Fatalf("connection closed after a timeout: %v", c.Err())
 	}
-	if err := <-other; !errors.Is(err, ErrClosed) {
-		t.Errorf("other pending request: %v, want ErrClosed", err)
+	start = time.Now()
+	if err := c.Request(testCtx(t), slow, map[string]string{"type": "reload"}, nil); !errors.Is(err, ErrUnresponsive) || time.Since(start) > 100*time.Millisecond {
+		t.Errorf("request to the stuck actor: %v after %v, want ErrUnresponsive at once", err, time.Since(start))
 	}
-	if !errors.Is(c.Err(), ErrClosed) || !errors.Is(c.Err(), ErrTimeout) {
-		t.Errorf("Err() = %v, want ErrClosed caused by ErrTimeout", c.Err())
+	if _, err := c.ListTabs(testCtx(t)); err != nil {
+		t.Errorf("another actor: %v", err)
 	}
-	if err := c.Request(testCtx(t), "root", map[string]string{"type": "listTabs"}, nil); !errors.Is(err, ErrClosed) {
-		t.Errorf("request after close: %v", err)
+	close(late)
+	var resp map[string]any
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		err := c.Request(testCtx(t), slow, map[string]string{"type": "reload"}, &resp)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, ErrUnresponsive) || time.Now().After(deadline) {
+			t.Fatalf("after the late reply: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if resp["own"] != true {
+		t.Errorf("reply %v, want the request's own (the late one must be swallowed)", resp)
+	}
+}
+
+// TestFakeAckTimeout: a console that does not acknowledge an evaluation
+// within EvalOptions.AckTimeout (its process is busy) gives ErrUnresponsive
+// without waiting out the RequestTimeout.
+func TestFakeAckTimeout(t *testing.T) {
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect(console, "evaluateJSAsync")
+		p.idle(3 * time.Second)
+	})
+	c := dialFake(t, addr, Options{RequestTimeout: 20 * time.Second})
+	start := time.Now()
+	_, err := c.EvaluateString(testCtx(t), console, "1", EvalOptions{AckTimeout: 300 * time.Millisecond})
+	if !errors.Is(err, ErrUnresponsive) || time.Since(start) > 5*time.Second {
+		t.Fatalf("err = %v after %v, want ErrUnresponsive after ≈300ms", err, time.Since(start))
+	}
+	if _, err := c.EvaluateString(testCtx(t), console, "1", EvalOptions{}); !errors.Is(err, ErrUnresponsive) {
+		t.Errorf("next evaluation on the busy console: %v, want ErrUnresponsive", err)
+	}
+}
+
+// TestFakeDuplicatedPackets replays what Firefox 153 sends after a watcher
+// stopped and restarted watching targets in a content process while another
+// watcher of the connection had targets there (a self-closing popup, then
+// the first tab selected again): every packet of that forwarding prefix
+// arrives three times. Two evaluations in flight on one console (a snapshot
+// and a resident's installation behind it) used to pop the FIFO once per
+// copy, so the second request received the first one's acknowledgement and
+// result, and the first waited out its timeout. Each must get its own.
+func TestFakeDuplicatedPackets(t *testing.T) {
+	const target = "server1.conn0.watcher2.process5//windowGlobalTarget19"
+	addr := fakeFirefox(t, func(p *peer) {
+		p.send(greetingJSON)
+		p.expect(console, "evaluateJSAsync")
+		p.expect(console, "evaluateJSAsync")
+		for _, pkt := range []string{
+			fmt.Sprintf(`{"resultID":"1.5-0","from":%q}`, console),
+			fmt.Sprintf(`{"resultID":"1.6-1","from":%q}`, console),
+			evalResultJSON("1.5-0", `"snapshot"`),
+			evalResultJSON("1.6-1", `{"type":"object","class":"Function","actor":"a/obj9"}`),
+		} {
+			for range 3 {
+				p.raw(pkt)
+			}
+		}
+		p.expect(target, "navigateTo")
+		p.expect(target, "reload")
+		for _, pkt := range []string{`{"first":true,"from":%q}`, `{"second":true,"from":%q}`} {
+			for range 3 {
+				p.send(pkt, target)
+			}
+		}
+		p.idle(time.Second)
+	})
+	c := dialFake(t, addr, Options{RequestTimeout: 5 * time.Second})
+	ctx := testCtx(t)
+	objErr := make(chan error, 1)
+	var obj string
+	sent := make(chan struct{})
+	go func() {
+		<-sent
+		var err error
+		obj, err = c.EvaluateObject(ctx, console, "(function () {})", EvalOptions{})
+		objErr <- err
+	}()
+	got, err := c.EvaluateString(ctx, console, "snapshot()", EvalOptions{Sent: func() { close(sent) }})
+	if err != nil || got != "snapshot" {
+		t.Errorf("first evaluation = %q, %v; want its own result", got, err)
+	}
+	if err := <-objErr; err != nil || obj != "a/obj9" {
+		t.Errorf("second evaluation = %q, %v; want its own result", obj, err)
+	}
+	// Replies without ids on the same prefix: each request its own.
+	var r1, r2 map[string]any
+	e1 := make(chan error, 1)
+	go func() { e1 <- c.Request(ctx, target, map[string]string{"type": "navigateTo"}, &r1) }()
+	time.Sleep(50 * time.Millisecond)
+	if err := c.Request(ctx, target, map[string]string{"type": "reload"}, &r2); err != nil || r2["second"] != true {
+		t.Errorf("second request = %v, %v", r2, err)
+	}
+	if err := <-e1; err != nil || r1["first"] != true {
+		t.Errorf("first request = %v, %v", r1, err)
+	}
+	if d := strings.Join(c.Diagnostics(), "\n"); !strings.Contains(d, "duplicate") {
+		t.Errorf("diagnostics do not mention the duplicates:\n%s", d)
 	}
 }
 

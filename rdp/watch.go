@@ -323,11 +323,27 @@ func (w *tabWatch) documentEvent(from string, ev documentEvent) {
 // Tab returns the tab as it was when the watch started.
 func (h *TabWatch) Tab() Tab { return h.w.tab }
 
-// Current returns the tab's current top-level target, waiting (bounded by
-// ctx) while there is none (mid-navigation). ErrTabClosed when the tab is
-// gone; ErrClosed when the connection or the watch is.
+// Current returns the tab's current top-level target, waiting while there
+// is none (mid-navigation) until ctx ends, or for the client's
+// RequestTimeout when ctx has no deadline. Running out of time with no
+// target is ErrNoTarget (which also matches ctx.Err() when ctx ended);
+// ErrTabClosed when the tab is gone; ErrClosed when the connection or the
+// watch is.
 func (h *TabWatch) Current(ctx context.Context) (Target, error) {
-	return h.w.wait(ctx, h.closed, func() bool { return true })
+	t, err := h.w.wait(ctx, h.closed, func() bool { return true })
+	if errors.Is(err, context.DeadlineExceeded) || (err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())) {
+		err = fmt.Errorf("%w (tab %d, %w)", ErrNoTarget, h.w.tab.BrowserID, err)
+	}
+	return t, err
+}
+
+// HasTarget reports, without waiting, whether the tab has a current
+// top-level target.
+func (h *TabWatch) HasTarget() bool {
+	w := h.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.top != nil && w.err == nil
 }
 
 // WaitReady waits until the current top-level document reached state:
@@ -354,8 +370,14 @@ func (h *TabWatch) WaitNavigation(ctx context.Context, after uint64, state strin
 	return w.wait(ctx, h.closed, func() bool { return w.navs > after && readyRank[w.ready] >= want })
 }
 
-// wait returns the top target once ok (called with w.mu held) holds.
+// wait returns the top target once ok (called with w.mu held) holds. Every
+// wait has a deadline: ctx's, else the client's RequestTimeout.
 func (w *tabWatch) wait(ctx context.Context, closed <-chan struct{}, ok func() bool) (Target, error) {
+	if _, has := ctx.Deadline(); !has {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, w.c.opts.RequestTimeout)
+		defer cancel()
+	}
 	for {
 		select {
 		case <-closed:

@@ -13,31 +13,12 @@ import (
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 )
 
-// Mode selects whether the sandbox is applied.
-type Mode string
-
-// Modes. ModeOff exists only in development builds (see OffAllowed).
-const (
-	ModeEnforce Mode = "enforce"
-	ModeOff     Mode = "off"
-)
-
-// ParseMode parses FIREFOX_MCP_SANDBOX. The empty string means enforce.
-// "off" is refused in packaged builds.
-func ParseMode(s string) (Mode, error) {
-	switch Mode(s) {
-	case "", ModeEnforce:
-		return ModeEnforce, nil
-	case ModeOff:
-		if !OffAllowed {
-			return "", errors.New(`sandbox mode "off" is not available in packaged builds`)
-		}
-		return ModeOff, nil
-	}
-	return "", fmt.Errorf("unknown sandbox mode %q (want enforce or off)", s)
-}
+// Mode is the build's sandbox mode, defined once in internal/build.
+type Mode = build.SandboxMode
 
 // MinLandlockABI is the oldest Landlock ABI that provides the whole policy:
 // TCP port rules (ABI 4) and signal/abstract-socket scoping (ABI 6).
@@ -161,7 +142,7 @@ func apply(role Role, landlockFn func(landlock.Config) error) (Report, error) {
 	if err := verifyThreads(status); err != nil {
 		return Report{}, err
 	}
-	return Report{Mode: ModeEnforce, LandlockABI: sup.LandlockABI, Seccomp: true, Syscalls: len(Names(arch, allow))}, nil
+	return Report{Mode: build.SandboxEnforce, LandlockABI: sup.LandlockABI, Seccomp: true, Syscalls: len(Names(arch, allow))}, nil
 }
 
 // presetFor is the strictest go-landlock preset the kernel supports: newer

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/binary"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"reflect"
 	"slices"
 	"strings"
@@ -382,16 +383,16 @@ func TestParseStatus(t *testing.T) {
 }
 
 func TestParseMode(t *testing.T) {
-	for in, want := range map[string]Mode{"": ModeEnforce, "enforce": ModeEnforce} {
-		if m, err := ParseMode(in); err != nil || m != want {
+	for in, want := range map[string]Mode{"": build.SandboxEnforce, "enforce": build.SandboxEnforce} {
+		if m, err := build.ParseSandboxMode(in); err != nil || m != want {
 			t.Errorf("%q: %v %v", in, m, err)
 		}
 	}
-	m, err := ParseMode("off")
-	if OffAllowed != (err == nil) || (err == nil && m != ModeOff) {
-		t.Errorf("off: %v %v (OffAllowed %v)", m, err, OffAllowed)
+	m, err := build.ParseSandboxMode("off")
+	if build.OffAllowed != (err == nil) || (err == nil && m != build.SandboxOff) {
+		t.Errorf("off: %v %v (build.OffAllowed %v)", m, err, build.OffAllowed)
 	}
-	if _, err := ParseMode("Enforce"); err == nil || !strings.Contains(err.Error(), "unknown") {
+	if _, err := build.ParseSandboxMode("Enforce"); err == nil || !strings.Contains(err.Error(), "unknown") {
 		t.Error("case-folded mode accepted")
 	}
 }

@@ -47,13 +47,26 @@ Source: https://github.com/firefox-rdp-mcp/firefox-rdp-mcp
 
 Files: *
 Copyright: the firefox-rdp-mcp authors
-License: see the LICENSE file of the source repository
-
+License: Apache-2.0
 Comment: statically linked Go binary (CGO_ENABLED=0). It embeds
  golang.org/x/sys (BSD-3-Clause), github.com/landlock-lsm/go-landlock (MIT),
  kernel.org/pub/linux/libs/security/libcap/psx (BSD-3-Clause or GPL-2.0),
  github.com/gorilla/websocket (BSD-2-Clause), github.com/lmittmann/tint (MIT)
  and the Go standard library (BSD-3-Clause).
+
+License: Apache-2.0
+ Licensed under the Apache License, Version 2.0 (the "License"); you may not
+ use this file except in compliance with the License. You may obtain a copy of
+ the License at http://www.apache.org/licenses/LICENSE-2.0
+ .
+ Unless required by applicable law or agreed to in writing, software
+ distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+ WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+ License for the specific language governing permissions and limitations under
+ the License.
+ .
+ On Debian systems, the complete text of the Apache License, Version 2.0 is in
+ /usr/share/common-licenses/Apache-2.0 (and in the LICENSE file of the source).
 COPYRIGHT
 printf '%s (%s) unstable; urgency=medium\n\n  * Packaged build (sandbox always enforced; uploads off until\n    FIREFOX_MCP_UPLOAD_ROOTS names a directory; log level warn).\n\n -- firefox-rdp-mcp authors <noreply@firefox-rdp-mcp.invalid>  %s\n' \
 	"$PKG" "$VERSION" "$(date -R -u -d @"${SOURCE_DATE_EPOCH:-$(date +%s)}")" | gzip -9n > "$DOC/changelog.Debian.gz"

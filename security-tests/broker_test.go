@@ -32,14 +32,21 @@ type realBroker struct {
 
 func startRealBroker(t *testing.T, maxFile, maxCall int64, roots ...string) *realBroker {
 	t.Helper()
+	return startRealBrokerFlags(t, nil, maxFile, maxCall, roots...)
+}
+
+// startRealBrokerFlags is startRealBroker with extra role flags.
+func startRealBrokerFlags(t *testing.T, flags []string, maxFile, maxCall int64, roots ...string) *realBroker {
+	t.Helper()
 	requireSandbox(t)
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ours, theirs := os.NewFile(uintptr(fds[0]), "ours"), os.NewFile(uintptr(fds[1]), "theirs")
-	args := []string{roleBroker, "-sandbox=enforce",
-		"-max-file-bytes=" + strconv.FormatInt(maxFile, 10), "-max-call-bytes=" + strconv.FormatInt(maxCall, 10), "--"}
+	args := append([]string{roleBroker, "-sandbox=enforce",
+		"-max-file-bytes=" + strconv.FormatInt(maxFile, 10), "-max-call-bytes=" + strconv.FormatInt(maxCall, 10)}, flags...)
+	args = append(args, "--")
 	cmd := exec.Command(binary, append(args, roots...)...)
 	cmd.Env = []string{}
 	cmd.ExtraFiles = []*os.File{theirs}
@@ -182,6 +189,52 @@ func TestRealBrokerPaths(t *testing.T) {
 		idx = e.Index
 	}
 	record(t, "broker paths", "the error names the offending path's index", "1", strconv.Itoa(idx))
+}
+
+// TestRealBrokerHardlinks: a hard link placed beneath an upload root to a
+// file outside it is the outside file itself; openat2 and Landlock cannot
+// tell. The broker refuses files with more than one link beneath roots,
+// unless started with -allow-hardlinks (FIREFOX_MCP_ALLOW_HARDLINKS=1).
+func TestRealBrokerHardlinks(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "root")
+	os.Mkdir(root, 0o755)
+	secret := []byte("outside the root: must not be uploaded")
+	os.WriteFile(filepath.Join(dir, "secret"), secret, 0o600)
+	if err := os.Link(filepath.Join(dir, "secret"), filepath.Join(root, "innocent.pdf")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "plain.txt"), []byte("one link"), 0o644)
+	os.WriteFile(filepath.Join(root, "a"), []byte("two links, both inside"), 0o644)
+	os.Link(filepath.Join(root, "a"), filepath.Join(root, "b"))
+
+	c := startRealBroker(t, 1024, 1024, root).client()
+	for _, tc := range []struct{ name, path, want string }{
+		{"hard link to a file outside the root", root + "/innocent.pdf", broker.CodeFileInvalid},
+		{"file with two links, both inside (cannot be told apart)", root + "/a", broker.CodeFileInvalid},
+		{"control: file with one link", root + "/plain.txt", "accepted"},
+	} {
+		files, err := c.Stat(context.Background(), []string{tc.path})
+		record(t, "broker hard links", tc.name, tc.want, outcome(err))
+		var e *broker.Error
+		if errors.As(err, &e) && (!strings.Contains(e.Message, "2 hard links") || !strings.Contains(e.Message, "FIREFOX_MCP_ALLOW_HARDLINKS=1")) {
+			t.Errorf("%s: the message does not say why and how to allow it: %q", tc.name, e.Message)
+		}
+		if err == nil {
+			c.Release(context.Background(), []uint32{files[0].Handle})
+		}
+	}
+
+	allow := startRealBrokerFlags(t, []string{"-allow-hardlinks=true"}, 1024, 1024, root).client()
+	files, err := allow.Stat(context.Background(), []string{root + "/innocent.pdf"})
+	record(t, "broker hard links", "-allow-hardlinks: the linked file is accepted", "accepted", outcome(err))
+	if err == nil {
+		var got bytes.Buffer
+		err = allow.Stream(context.Background(), files[0].Handle, func(b []byte) error { got.Write(b); return nil })
+		if err != nil || !bytes.Equal(got.Bytes(), secret) {
+			t.Errorf("allowed hard link streamed %q, %v", got.Bytes(), err)
+		}
+	}
 }
 
 func TestRealBrokerMidStream(t *testing.T) {

@@ -82,7 +82,7 @@ var arrows = map[string][]string{
 	"pagejs":           {},
 	"rdp":              {"github.com/gorilla/websocket", "golang.org/x/sys/unix"},
 	"broker":           {"golang.org/x/sys/unix"},
-	"sandbox":          {"github.com/landlock-lsm/go-landlock/landlock", "github.com/landlock-lsm/go-landlock/landlock/syscall", "golang.org/x/sys/unix"},
+	"sandbox":          {module + "/internal/build", "github.com/landlock-lsm/go-landlock/landlock", "github.com/landlock-lsm/go-landlock/landlock/syscall", "golang.org/x/sys/unix"},
 	"sandbox/selftest": {module + "/sandbox", "golang.org/x/sys/unix"},
 	// internal/config until the domain redesign (issue 11) gives the
 	// engine options of its own.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"io"
 	"net"
 	"os"
@@ -34,8 +35,8 @@ func startBroker(cfg broker.Config, sandboxMode sandbox.Mode) (*broker.Client, *
 	if err := cfg.Check(); err != nil {
 		return nil, nil, err
 	}
-	if sandboxMode == sandbox.ModeOff && !sandbox.OffAllowed {
-		return nil, nil, errors.New(`sandbox mode "off" is not available in packaged builds`)
+	if err := sandboxMode.Check(); err != nil {
+		return nil, nil, err
 	}
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -67,7 +68,7 @@ func startBroker(cfg broker.Config, sandboxMode sandbox.Mode) (*broker.Client, *
 		// sandbox itself stops the server's start-up, not the first upload.
 		var h broker.Hello
 		h, err = broker.ReadHello(conn, brokerStartTimeout)
-		if err == nil && sandboxMode != sandbox.ModeOff && !h.Sandboxed {
+		if err == nil && sandboxMode != build.SandboxOff && !h.Sandboxed {
 			err = errors.New("the broker reports it is not sandboxed")
 		}
 		if err != nil {
@@ -100,12 +101,13 @@ func unixConn(f *os.File) (*net.UnixConn, error) {
 
 func brokerArgs(cfg broker.Config, mode sandbox.Mode) []string {
 	if mode == "" {
-		mode = sandbox.ModeEnforce
+		mode = build.SandboxEnforce
 	}
 	args := []string{"firefox-rdp-mcp", roleBroker,
 		"-sandbox=" + string(mode),
 		"-max-file-bytes=" + strconv.FormatInt(cfg.MaxFileBytes, 10),
 		"-max-call-bytes=" + strconv.FormatInt(cfg.MaxCallBytes, 10),
+		"-allow-hardlinks=" + strconv.FormatBool(cfg.AllowHardlinks),
 		"--"}
 	return append(args, cfg.Roots...)
 }
@@ -118,13 +120,14 @@ func brokerFlags(args []string, stderr io.Writer) (broker.Config, sandbox.Mode, 
 	var cfg broker.Config
 	fs.Int64Var(&cfg.MaxFileBytes, "max-file-bytes", 0, "per-file limit")
 	fs.Int64Var(&cfg.MaxCallBytes, "max-call-bytes", 0, "per-call limit")
+	fs.BoolVar(&cfg.AllowHardlinks, "allow-hardlinks", false, "accept files with more than one hard link beneath the roots")
 	if err := fs.Parse(args); err != nil {
 		return cfg, "", err
 	}
 	if fs.NArg() > 0 {
 		cfg.Roots = fs.Args()
 	}
-	m, err := sandbox.ParseMode(*mode)
+	m, err := build.ParseSandboxMode(*mode)
 	if err != nil {
 		return cfg, "", err
 	}
@@ -155,7 +158,7 @@ func runBroker(args []string) int {
 	}
 	defer b.Close()
 	var hello broker.Hello
-	if mode == sandbox.ModeOff {
+	if mode == build.SandboxOff {
 		logf("WARNING: sandbox disabled (FIREFOX_MCP_SANDBOX=off)")
 	} else {
 		sandbox.PrepareRuntime()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"io"
 	"log/slog"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/broker"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/sandbox"
 )
 
@@ -34,14 +36,15 @@ func TestMain(m *testing.M) {
 func TestBrokerArgsRoundTrip(t *testing.T) {
 	for _, cfg := range []broker.Config{
 		{Roots: []string{"/a", "/b c/-d"}, MaxFileBytes: 5, MaxCallBytes: 9},
+		{Roots: []string{"/a"}, MaxFileBytes: 5, MaxCallBytes: 9, AllowHardlinks: true},
 		{MaxFileBytes: 1 << 30, MaxCallBytes: 1 << 31},
 	} {
-		args := brokerArgs(cfg, sandbox.ModeEnforce)
+		args := brokerArgs(cfg, build.SandboxEnforce)
 		if args[1] != roleBroker {
 			t.Fatalf("args %q", args)
 		}
 		got, mode, err := brokerFlags(args[2:], io.Discard)
-		if err != nil || mode != sandbox.ModeEnforce || !reflect.DeepEqual(got, cfg) {
+		if err != nil || mode != build.SandboxEnforce || !reflect.DeepEqual(got, cfg) {
 			t.Errorf("round trip: %+v %v %v, want %+v", got, mode, err, cfg)
 		}
 	}
@@ -50,6 +53,14 @@ func TestBrokerArgsRoundTrip(t *testing.T) {
 	}
 	if _, _, err := brokerFlags([]string{"-sandbox=maybe", "-max-file-bytes=1", "-max-call-bytes=1"}, io.Discard); err == nil {
 		t.Error("bad mode accepted")
+	}
+}
+
+// TestHardlinkHintNamesTheVariable: the broker's refusal tells the user
+// the variable internal/config reads.
+func TestHardlinkHintNamesTheVariable(t *testing.T) {
+	if !strings.Contains(broker.HardlinkHint, config.EnvAllowHardlinks+"=1") {
+		t.Errorf("broker.HardlinkHint %q does not name %s", broker.HardlinkHint, config.EnvAllowHardlinks)
 	}
 }
 
@@ -71,7 +82,7 @@ func TestStartBroker(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "cv.txt"), want, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, proc, err := startBroker(broker.Config{Roots: []string{root}, MaxFileBytes: 1 << 20, MaxCallBytes: 1 << 20}, sandbox.ModeEnforce)
+	c, proc, err := startBroker(broker.Config{Roots: []string{root}, MaxFileBytes: 1 << 20, MaxCallBytes: 1 << 20}, build.SandboxEnforce)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +127,7 @@ func TestStartBroker(t *testing.T) {
 // A broker that cannot start (missing root) fails startBroker promptly.
 func TestStartBrokerFailure(t *testing.T) {
 	start := time.Now()
-	_, _, err := startBroker(broker.Config{Roots: []string{"/nonexistent-upload-root"}, MaxFileBytes: 1, MaxCallBytes: 1}, sandbox.ModeEnforce)
+	_, _, err := startBroker(broker.Config{Roots: []string{"/nonexistent-upload-root"}, MaxFileBytes: 1, MaxCallBytes: 1}, build.SandboxEnforce)
 	if err == nil {
 		t.Fatal("started")
 	}
@@ -133,7 +144,7 @@ func TestExplainSandboxError(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}
 	}
-	if strings.Contains(msg, "FIREFOX_MCP_SANDBOX=off") != sandbox.OffAllowed {
+	if strings.Contains(msg, "FIREFOX_MCP_SANDBOX=off") != build.OffAllowed {
 		t.Errorf("off advice does not match the build:\n%s", msg)
 	}
 	other := errors.New("x")
@@ -144,14 +155,14 @@ func TestExplainSandboxError(t *testing.T) {
 
 func TestEnterSandboxOff(t *testing.T) {
 	var buf bytes.Buffer
-	rep, err := enterSandbox(sandbox.ModeOff, 6000, slog.New(slog.NewTextHandler(&buf, nil)))
-	if !sandbox.OffAllowed {
+	rep, err := enterSandbox(build.SandboxOff, 6000, slog.New(slog.NewTextHandler(&buf, nil)))
+	if !build.OffAllowed {
 		if err == nil {
 			t.Fatal("off accepted in a packaged build")
 		}
 		return
 	}
-	if err != nil || rep.Mode != sandbox.ModeOff || !strings.Contains(buf.String(), "SANDBOX DISABLED") {
+	if err != nil || rep.Mode != build.SandboxOff || !strings.Contains(buf.String(), "SANDBOX DISABLED") {
 		t.Fatalf("%+v %v %q", rep, err, buf.String())
 	}
 }
@@ -170,7 +181,7 @@ func TestEnterSandboxEnforce(t *testing.T) {
 }
 
 func enterSandboxChild() int {
-	rep, err := enterSandbox(sandbox.ModeEnforce, 6000, slog.New(slog.NewTextHandler(os.Stderr, nil)))
+	rep, err := enterSandbox(build.SandboxEnforce, 6000, slog.New(slog.NewTextHandler(os.Stderr, nil)))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"log/slog"
 	"os"
 	"strings"
@@ -15,18 +16,14 @@ import (
 // connect to rdpPort only) and the server seccomp allowlist on all threads.
 // Mode "off" skips it with a loud warning; packaged builds refuse "off".
 func enterSandbox(mode sandbox.Mode, rdpPort uint16, log *slog.Logger) (sandbox.Report, error) {
-	switch mode {
-	case sandbox.ModeOff:
-		if !sandbox.OffAllowed {
-			return sandbox.Report{}, errors.New(`sandbox mode "off" is not available in packaged builds`)
-		}
+	if err := mode.Check(); err != nil {
+		return sandbox.Report{}, err
+	}
+	if mode == build.SandboxOff {
 		sup := sandbox.Probe()
 		fmt.Fprintln(os.Stderr, offBanner)
 		log.Warn("SANDBOX DISABLED: this process can read and write your files and reach the network", "env", "FIREFOX_MCP_SANDBOX=off")
-		return sandbox.Report{Mode: sandbox.ModeOff, LandlockABI: sup.LandlockABI}, nil
-	case sandbox.ModeEnforce, "":
-	default:
-		return sandbox.Report{}, fmt.Errorf("unknown sandbox mode %q", mode)
+		return sandbox.Report{Mode: build.SandboxOff, LandlockABI: sup.LandlockABI}, nil
 	}
 	sandbox.PrepareRuntime()
 	rep, err := sandbox.ApplyServer(rdpPort)
@@ -57,7 +54,7 @@ func explainSandboxError(err error) error {
 		b.WriteString("  - " + m + "\n")
 	}
 	b.WriteString("To proceed: run on Linux 6.12 or newer with Landlock enabled (CONFIG_SECURITY_LANDLOCK=y and \"landlock\" in the lsm= boot parameter) and seccomp filters (CONFIG_SECCOMP_FILTER=y)")
-	if sandbox.OffAllowed {
+	if build.OffAllowed {
 		b.WriteString(", or, to debug only, set FIREFOX_MCP_SANDBOX=off (this development build then runs unconfined)")
 	} else {
 		b.WriteString("; this packaged build cannot run without the sandbox")

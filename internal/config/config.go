@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"log/slog"
 	"net"
 	"net/netip"
@@ -36,12 +37,7 @@ const (
 	EnvLogLevel       = "FIREFOX_MCP_LOG_LEVEL"
 	EnvUploadRoots    = "FIREFOX_MCP_UPLOAD_ROOTS"
 	EnvSandbox        = "FIREFOX_MCP_SANDBOX"
-)
-
-// Sandbox modes.
-const (
-	SandboxEnforce = "enforce"
-	SandboxOff     = "off"
+	EnvAllowHardlinks = "FIREFOX_MCP_ALLOW_HARDLINKS"
 )
 
 // Config is the validated configuration.
@@ -57,7 +53,8 @@ type Config struct {
 	LogLevel       slog.Level
 	UploadRoots    []string // absolute, clean directories; empty = anywhere (dev builds)
 	UploadsEnabled bool     // false in packaged builds until UploadRoots is set
-	Sandbox        string   // SandboxEnforce or SandboxOff
+	AllowHardlinks bool     // accept files with more than one hard link beneath UploadRoots
+	Sandbox        build.SandboxMode
 }
 
 // Hard bounds on the numeric settings, so a typo cannot make a limit
@@ -80,7 +77,7 @@ type Var struct{ Name, Default, Meaning string }
 // Vars lists every variable with its default in this build.
 func Vars() []Var {
 	logDefault, sandboxMeaning, rootsMeaning := "info", "enforce (default) or off (dev builds only): the Landlock and seccomp sandbox", "colon-separated absolute directories; when set, only regular files beneath them can be uploaded"
-	if Packaged {
+	if build.Packaged {
 		logDefault = "warn"
 		sandboxMeaning = "enforce: the Landlock and seccomp sandbox (cannot be turned off in this build)"
 		rootsMeaning += "; uploads are disabled until it names at least one directory"
@@ -97,6 +94,7 @@ func Vars() []Var {
 		{EnvLogLevel, logDefault, "debug, info, warn or error (stderr only)"},
 		{EnvUploadRoots, "", rootsMeaning},
 		{EnvSandbox, "enforce", sandboxMeaning},
+		{EnvAllowHardlinks, "0", "1 accepts files with more than one hard link beneath the upload roots (refused by default: another link may be a file outside them)"},
 	}
 }
 
@@ -158,7 +156,7 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 
 	// Log level.
 	c.LogLevel = slog.LevelInfo
-	if Packaged {
+	if build.Packaged {
 		c.LogLevel = slog.LevelWarn
 	}
 	if s := strings.TrimSpace(getenv(EnvLogLevel)); s != "" {
@@ -168,18 +166,14 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 	}
 
 	// Sandbox mode.
-	c.Sandbox = SandboxEnforce
-	switch s := strings.TrimSpace(getenv(EnvSandbox)); s {
-	case "", SandboxEnforce:
-	case SandboxOff:
-		if Packaged {
-			bad(EnvSandbox, s, "this is a packaged build: the sandbox cannot be turned off")
-		} else {
-			c.Sandbox = SandboxOff
-		}
-	default:
-		bad(EnvSandbox, s, `must be "enforce" or "off"`)
+	mode, err := build.ParseSandboxMode(strings.TrimSpace(getenv(EnvSandbox)))
+	switch {
+	case errors.Is(err, build.ErrOffPackaged):
+		bad(EnvSandbox, getenv(EnvSandbox), "this is a packaged build: the sandbox cannot be turned off")
+	case err != nil:
+		bad(EnvSandbox, getenv(EnvSandbox), `must be "enforce" or "off"`)
 	}
+	c.Sandbox = mode
 
 	// Upload roots.
 	if s := getenv(EnvUploadRoots); strings.TrimSpace(s) != "" {
@@ -189,7 +183,8 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		}
 		c.UploadRoots = roots
 	}
-	c.UploadsEnabled = !Packaged || len(c.UploadRoots) > 0
+	c.UploadsEnabled = !build.Packaged || len(c.UploadRoots) > 0
+	c.AllowHardlinks = switchVar(getenv, EnvAllowHardlinks, bad)
 
 	// Host: loopback only, resolved now to an IP literal.
 	c.Host = strings.TrimSpace(getenv(EnvHost))
@@ -202,6 +197,19 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		c.Addr = netip.AddrPortFrom(ip, uint16(port))
 	}
 	return c, errors.Join(errs...)
+}
+
+// switchVar reads a 0/1 variable (unset = 0).
+func switchVar(getenv func(string) string, name string, bad func(name, value, reason string)) bool {
+	switch s := strings.TrimSpace(getenv(name)); s {
+	case "", "0":
+		return false
+	case "1":
+		return true
+	default:
+		bad(name, s, `must be "0" or "1"`)
+		return false
+	}
 }
 
 func parseRoots(s string) ([]string, error) {

@@ -3,6 +3,7 @@ package config
 import (
 	"context"
 	"errors"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"net/netip"
 	"strings"
 	"testing"
@@ -44,11 +45,11 @@ func TestDefaults(t *testing.T) {
 		c.MaxElements != 500 || c.MaxTextChars != 50000 || c.RequestTimeout != 30*time.Second {
 		t.Errorf("defaults wrong: %+v", c)
 	}
-	if c.Sandbox != SandboxEnforce {
+	if c.Sandbox != build.SandboxEnforce {
 		t.Errorf("Sandbox = %q", c.Sandbox)
 	}
-	if c.UploadsEnabled == Packaged {
-		t.Errorf("UploadsEnabled = %v in a build with Packaged = %v", c.UploadsEnabled, Packaged)
+	if c.UploadsEnabled == build.Packaged {
+		t.Errorf("UploadsEnabled = %v in a build with build.Packaged = %v", c.UploadsEnabled, build.Packaged)
 	}
 }
 
@@ -80,7 +81,7 @@ func TestInvalidValuesNameTheirVariable(t *testing.T) {
 	cases := map[string]string{
 		EnvPort: "0", EnvMaxFileBytes: "-1", EnvMaxUploadBytes: "lots", EnvChunkBytes: "100",
 		EnvMaxElements: "1e3", EnvMaxTextChars: "-5", EnvTimeoutMS: "10", EnvLogLevel: "verbose",
-		EnvSandbox: "permissive", EnvUploadRoots: "relative/dir",
+		EnvSandbox: "permissive", EnvUploadRoots: "relative/dir", EnvAllowHardlinks: "yes",
 	}
 	for name, value := range cases {
 		_, err := load(t, map[string]string{name: value})
@@ -109,15 +110,31 @@ func TestUploadRoots(t *testing.T) {
 	}
 }
 
+// TestAllowHardlinks: off unless "1", in every build (packaged builds too:
+// it is the user's own configuration, like the upload roots).
+func TestAllowHardlinks(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "0": false, "1": true, " 1 ": true} {
+		c, err := load(t, map[string]string{EnvAllowHardlinks: v})
+		if err != nil || c.AllowHardlinks != want {
+			t.Errorf("%q: AllowHardlinks = %v, err = %v; want %v", v, c.AllowHardlinks, err, want)
+		}
+	}
+	for _, v := range []string{"true", "2", "on", "-1"} {
+		if _, err := load(t, map[string]string{EnvAllowHardlinks: v}); err == nil {
+			t.Errorf("%q accepted", v)
+		}
+	}
+}
+
 func TestSandboxOffOnlyInDevBuilds(t *testing.T) {
 	c, err := load(t, map[string]string{EnvSandbox: "off"})
-	if Packaged {
+	if build.Packaged {
 		if err == nil {
 			t.Fatal("packaged build accepted sandbox off")
 		}
 		return
 	}
-	if err != nil || c.Sandbox != SandboxOff {
+	if err != nil || c.Sandbox != build.SandboxOff {
 		t.Fatalf("dev build: Sandbox = %q, err = %v", c.Sandbox, err)
 	}
 }
@@ -135,7 +152,7 @@ func TestVarsCoverEveryVariable(t *testing.T) {
 		names[v.Name] = true
 	}
 	for _, n := range []string{EnvHost, EnvPort, EnvMaxFileBytes, EnvMaxUploadBytes, EnvChunkBytes,
-		EnvMaxElements, EnvMaxTextChars, EnvTimeoutMS, EnvLogLevel, EnvUploadRoots, EnvSandbox} {
+		EnvMaxElements, EnvMaxTextChars, EnvTimeoutMS, EnvLogLevel, EnvUploadRoots, EnvSandbox, EnvAllowHardlinks} {
 		if !names[n] {
 			t.Errorf("Vars() lacks %s", n)
 		}

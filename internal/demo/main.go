@@ -23,6 +23,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 )
 
@@ -39,7 +41,18 @@ func main() {
 	}
 }
 
-func step(format string, args ...any) { fmt.Printf("\n\033[1m▶ "+format+"\033[0m\n", args...) }
+// bold is the terminal's bold on/off pair, empty when stdout is not a
+// terminal (a log file or a pipe gets no escape codes).
+var bold = func() [2]string {
+	if _, err := unix.IoctlGetTermios(int(os.Stdout.Fd()), unix.TCGETS); err != nil || os.Getenv("TERM") == "dumb" {
+		return [2]string{}
+	}
+	return [2]string{"\033[1m", "\033[0m"}
+}()
+
+func step(format string, args ...any) {
+	fmt.Printf("\n%s▶ %s%s\n", bold[0], fmt.Sprintf(format, args...), bold[1])
+}
 
 func show(text string) {
 	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
@@ -56,9 +69,9 @@ func run() error {
 	}
 	defer os.RemoveAll(tmp)
 
-	step("Building the server")
+	step("Building the server (the packaged configuration users install; the first build compiles everything, ≈30 s, later ones are cached)")
 	bin := filepath.Join(tmp, "firefox-rdp-mcp")
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/firefox-rdp-mcp")
+	build := exec.CommandContext(ctx, "go", "build", "-tags", "packaged", "-o", bin, "./cmd/firefox-rdp-mcp")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {

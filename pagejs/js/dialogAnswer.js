@@ -18,7 +18,7 @@ function dialogAnswer(args, env) {
   if (!tab) throw {code: "tab_not_found", message: "no tab has that browserId"};
   const D = dialog && dialog.frameContentWindow && dialog.frameContentWindow.Dialog;
   if (!D || !D.ui) return {answered: false, type: ""};
-  const type = String(D.args && D.args.promptType || "").replace(/Check$/, "");
+  const type = D.args && D.args.inPermitUnload ? "beforeunload" : String(D.args && D.args.promptType || "").replace(/Check$/, "");
   if (args.action === "accept") {
     if (typeof args.text === "string" && D.ui.loginTextbox) D.ui.loginTextbox.value = args.text;
     D.ui.button0.click();

@@ -9,7 +9,8 @@ function dialogState(args, env) {
   if (!D || !D.args || !D.ui) return {open: true, type: "", text: "", ready: false};
   // alertCheck/confirmCheck are alert/confirm with Firefox's "don't allow more dialogs"
   // checkbox (shown from the second dialog of a page on).
-  const type = String(D.args.promptType || "").replace(/Check$/, "");
+  // A beforeunload prompt is a confirmEx with inPermitUnload set (PromptParent).
+  const type = D.args.inPermitUnload ? "beforeunload" : String(D.args.promptType || "").replace(/Check$/, "");
   const out = {open: true, type, text: String(D.ui.infoBody ? D.ui.infoBody.textContent : ""), ready: true};
   if (out.type === "prompt" && D.ui.loginTextbox) out.value = String(D.ui.loginTextbox.value);
   return out;

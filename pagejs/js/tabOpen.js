@@ -7,7 +7,11 @@ function tabOpen(args, env) {
     throw {code: "invalid_argument", message: "invalid URL"};
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw {code: "invalid_argument", message: "only http and https URLs"};
-  const w = env.Services.wm.getMostRecentWindow("navigator:browser");
+  // The window whose selected tab Firefox reports as "selected" in listTabs
+  // (getMostRecentBrowserWindow skips popup windows; getMostRecentWindow
+  // would not), so a tab opened in the foreground is the active tab.
+  const wm = env.Services.wm;
+  const w = wm.getMostRecentBrowserWindow ? wm.getMostRecentBrowserWindow() : wm.getMostRecentWindow("navigator:browser");
   if (!w || !w.gBrowser) throw {code: "tab_not_found", message: "no browser window"};
   const tab = w.gBrowser.addTab(url.href, {
     triggeringPrincipal: env.Services.scriptSecurityManager.createNullPrincipal({}),

@@ -1,7 +1,7 @@
 //go:build !packaged
 
-package config
+package build
 
 // Packaged reports whether this is a distribution build (-tags packaged),
-// which has restricted defaults. See build_packaged.go.
+// which has restricted defaults. See packaged.go.
 const Packaged = false

@@ -1,6 +1,6 @@
 //go:build packaged
 
-package config
+package build
 
 // Packaged reports whether this is a distribution build (-tags packaged):
 // the sandbox cannot be turned off, uploads stay disabled until

@@ -1,0 +1,203 @@
+package e2e
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
+)
+
+// rawFirefox is a headless Firefox started the way a user might have
+// started theirs: any preferences, any flags, and not waited for.
+type rawFirefox struct {
+	port int
+	pid  int
+	dir  string
+}
+
+// quietPrefs keep a throwaway profile from first-run pages and network
+// chatter; they say nothing about the debugger.
+var quietPrefs = map[string]any{
+	"browser.shell.checkDefaultBrowser":                 false,
+	"browser.startup.homepage_override.mstone":          "ignore",
+	"startup.homepage_welcome_url":                      "about:blank",
+	"browser.aboutwelcome.enabled":                      false,
+	"datareporting.policy.dataSubmissionEnabled":        false,
+	"toolkit.telemetry.enabled":                         false,
+	"app.update.disabledForTesting":                     true,
+	"browser.sessionstore.resume_from_crash":            false,
+	"toolkit.startup.max_resumed_crashes":               -1,
+	"termsofuse.bypassNotification":                     true,
+	"browser.newtabpage.enabled":                        false,
+	"app.normandy.enabled":                              false,
+	"network.captive-portal-service.enabled":            false,
+	"datareporting.healthreport.uploadEnabled":          false,
+	"browser.safebrowsing.update.enabled":               false,
+	"extensions.update.enabled":                         false,
+	"browser.region.update.enabled":                     false,
+	"services.settings.server":                          "data:,#remote-settings-dummy/v1",
+	"network.connectivity-service.enabled":              false,
+	"browser.newtabpage.activity-stream.feeds.snippets": false,
+}
+
+// startRaw starts Firefox with prefs (on top of quietPrefs) and args, and
+// returns at once. It is killed, with its process group, at cleanup.
+func startRaw(t *testing.T, prefs map[string]any, url string, args ...string) rawFirefox {
+	t.Helper()
+	bin, err := headless.Find()
+	headless.SkipOrFail(t, err)
+	dir := t.TempDir()
+	var js strings.Builder
+	for _, m := range []map[string]any{quietPrefs, prefs} {
+		for k, v := range m {
+			fmt.Fprintf(&js, "user_pref(%q, %#v);\n", k, v)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "user.js"), []byte(js.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	argv := append([]string{"--headless", "--no-remote", "--profile", dir}, args...)
+	for i, a := range argv {
+		argv[i] = strings.ReplaceAll(a, "PORT", strconv.Itoa(port))
+	}
+	cmd := exec.Command(bin, append(argv, url)...)
+	cmd.Env = append(os.Environ(), "MOZ_HEADLESS=1", "MOZ_CRASHREPORTER_DISABLE=1", "MOZ_DISABLE_AUTO_SAFE_MODE=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+	})
+	return rawFirefox{port: port, pid: cmd.Process.Pid, dir: dir}
+}
+
+var goodPrefs = map[string]any{
+	"devtools.debugger.remote-enabled":    true,
+	"devtools.chrome.enabled":             true,
+	"devtools.debugger.prompt-connection": false,
+}
+
+func runDoctor(t *testing.T, port int, env ...string) (stdout, stderr string, code int, took time.Duration) {
+	t.Helper()
+	cmd := exec.Command(binary, "doctor")
+	cmd.Env = append([]string{"FIREFOX_RDP_PORT=" + strconv.Itoa(port), "HOME=" + t.TempDir()}, env...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	took = time.Since(start)
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code, took
+}
+
+// TestDoctorJustAfterStart: doctor run 0.5 s after Firefox was started
+// waits for it (saying so on stderr) and then passes, with no FAIL line.
+func TestDoctorJustAfterStart(t *testing.T) {
+	ff := startRaw(t, goodPrefs, fx.URL+"/", "--start-debugger-server", "ws:PORT")
+	time.Sleep(500 * time.Millisecond)
+	out, progress, code, took := runDoctor(t, ff.port)
+	t.Logf("doctor 0.5 s after Firefox started: exit %d after %v\nstderr:\n%s", code, took.Round(10*time.Millisecond), progress)
+	if code != 0 || strings.Contains(out, "FAIL") || strings.Contains(out, "warn") {
+		t.Errorf("doctor exit %d:\n%s\nstderr:\n%s", code, out, progress)
+	}
+	if !strings.Contains(progress, "doctor: ") {
+		t.Errorf("no progress line on stderr while Firefox was starting:\n%s", progress)
+	}
+	for _, want := range []string{"[ok  ] Firefox greeting", "[ok  ] Firefox version", "[ok  ] tab evaluation", "[ok  ] trusted input", "All checks passed."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestDoctorNamesTheCause: each way a user's Firefox can be wrong gets its
+// own verdict, naming the preference or flag at fault.
+func TestDoctorNamesTheCause(t *testing.T) {
+	noChrome := map[string]any{"devtools.debugger.remote-enabled": true, "devtools.chrome.enabled": false, "devtools.debugger.prompt-connection": false}
+	prompt := map[string]any{"devtools.debugger.remote-enabled": true, "devtools.chrome.enabled": true, "devtools.debugger.prompt-connection": true}
+	cases := []struct {
+		name  string
+		prefs map[string]any
+		url   string
+		args  []string
+		want  []string
+		code  int
+	}{
+		{"chrome.enabled off", noChrome, "about:blank", []string{"--start-debugger-server", "ws:PORT"},
+			[]string{"[FAIL] endpoint reachable", "devtools.chrome.enabled is false", "devtools.debugger.remote-enabled=true and devtools.chrome.enabled=true", "setup --write"}, 1},
+		{"connection prompt on", prompt, "about:blank", []string{"--start-debugger-server", "ws:PORT"},
+			[]string{"[ok  ] endpoint reachable", "[FAIL] Firefox greeting", "asking on screen whether to allow the connection", "devtools.debugger.prompt-connection"}, 1},
+		{"plain TCP transport", goodPrefs, "about:blank", []string{"--start-debugger-server", "PORT"},
+			[]string{"[FAIL] ", "plain TCP transport", "--start-debugger-server ws:"}, 1},
+		{"privileged first tab", goodPrefs, "about:sessionrestore", []string{"--start-debugger-server", "ws:PORT"},
+			[]string{"[ok  ] Firefox greeting", "tab evaluation", "about:sessionrestore", "All checks passed."}, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ff := startRaw(t, c.prefs, c.url, c.args...)
+			time.Sleep(500 * time.Millisecond)
+			out, progress, code, took := runDoctor(t, ff.port)
+			t.Logf("exit %d after %v", code, took.Round(10*time.Millisecond))
+			if code != c.code {
+				t.Errorf("exit %d, want %d:\n%s\nstderr:\n%s", code, c.code, out, progress)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s\nstderr:\n%s", w, out, progress)
+				}
+			}
+			if c.code == 0 && strings.Contains(out, "[FAIL]") {
+				t.Errorf("a FAIL line in a passing run:\n%s", out)
+			}
+			if c.name == "privileged first tab" && (strings.Contains(out, "devtools.chrome.enabled is off") ||
+				!(strings.Contains(out, "[ok  ] trusted input") || strings.Contains(out, "devtools.chrome.enabled works"))) {
+				t.Errorf("a privileged first tab is blamed on the preferences:\n%s", out)
+			}
+			if strings.Contains(out, "set devtools.chrome.enabled=true in about:config") {
+				t.Errorf("blames devtools.chrome.enabled:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestDoctorFirefoxWithoutTheFlag: a Firefox started without
+// --start-debugger-server is named, with why starting it again is not enough.
+func TestDoctorFirefoxWithoutTheFlag(t *testing.T) {
+	ff := startRaw(t, goodPrefs, "about:blank")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if _, err := os.Lstat(filepath.Join(ff.dir, "lock")); err == nil || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	out, _, code, _ := runDoctor(t, ff.port)
+	// Other Firefoxes on this machine may be listed too; ours is among them.
+	mine := regexp.MustCompile(fmt.Sprintf(`Firefox \(pid (\d+, pid )*%d(, pid \d+)*\) is running without --start-debugger-server`, ff.pid))
+	if code != 1 || !mine.MatchString(out) || !strings.Contains(out, "only opens a window in the running Firefox") {
+		t.Errorf("exit %d, want the running Firefox (pid %d) named:\n%s", code, ff.pid, out)
+	}
+}

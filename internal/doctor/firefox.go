@@ -1,0 +1,272 @@
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// probe is one doctor run against Firefox.
+type probe struct {
+	o        Options
+	port     int
+	start    time.Time
+	deadline time.Time
+	said     string // the last progress line, not repeated
+}
+
+// startupGrace is how young a Firefox must be for a closed port or a
+// missing answer to count as "still starting" rather than a failure.
+const startupGrace = 60 * time.Second
+
+func newProbe(o Options) *probe {
+	now := time.Now()
+	return &probe{o: o, port: int(o.Config.Addr.Port()), start: now, deadline: now.Add(o.Wait)}
+}
+
+// verdict is the outcome of one attempt: the checks so far and, when
+// Firefox is still starting, why to try again.
+type verdict struct {
+	checks []check
+	retry  string
+}
+
+func (v verdict) add(c check) verdict {
+	v.checks = append(v.checks, c)
+	return v
+}
+
+// run attempts the Firefox checks until they no longer say "starting" or
+// the wait is over; the checks of the last attempt are the answer.
+func (p *probe) run() []check {
+	waited := false
+	for {
+		v := p.attempt()
+		if v.retry == "" {
+			if waited {
+				p.progress(fmt.Sprintf("Firefox ready after %.1f s", time.Since(p.start).Seconds()))
+			}
+			return v.checks
+		}
+		if !time.Now().Before(p.deadline) {
+			last := &v.checks[len(v.checks)-1]
+			last.ok, last.blocking = false, true
+			last.detail = fmt.Sprintf("still not ready after waiting %v: %s", p.o.Wait.Round(time.Second), v.retry)
+			if last.fix == "" {
+				last.fix = "if Firefox is busy, run doctor again; otherwise restart Firefox"
+			}
+			return v.checks
+		}
+		p.progress(v.retry + fmt.Sprintf("; waiting (up to %v)…", p.o.Wait.Round(time.Second)))
+		waited = true
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func (p *probe) progress(msg string) {
+	if msg == p.said {
+		return
+	}
+	p.said = msg
+	fmt.Fprintf(p.o.Progress, "doctor: %s\n", msg)
+}
+
+func (p *probe) startCmd() string {
+	return fmt.Sprintf("run `firefox-rdp-mcp setup` (it sets the three preferences and prints the command), then start Firefox with `firefox-esr --start-debugger-server ws:%d` (or `firefox …`)", p.port)
+}
+
+// attempt runs the checks once.
+func (p *probe) attempt() verdict {
+	addr := p.o.Config.Addr.String()
+	conn, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			return p.refused()
+		}
+		return verdict{}.add(check{name: "endpoint reachable", detail: err.Error(), fix: p.startCmd(), blocking: true})
+	}
+	conn.Close()
+	v := verdict{}.add(check{name: "endpoint reachable", ok: true, detail: "TCP " + addr})
+	if g := p.greeting(); g.retry != "" || !g.checks[0].ok {
+		v.checks = append(v.checks, g.checks...)
+		v.retry = g.retry
+		return v
+	}
+	return p.session(v)
+}
+
+// refused explains a closed port from the Firefox processes and profiles.
+func (p *probe) refused() verdict {
+	fail := func(detail, fix string) verdict {
+		return verdict{}.add(check{name: "endpoint reachable", detail: detail, fix: fix, blocking: true})
+	}
+	procs := firefoxProcs()
+	if !p.hasPort(procs) && time.Since(p.start) < appearGrace {
+		// Started a moment ago (firefox & doctor): its process may not
+		// have been exec'd yet.
+		return verdict{retry: fmt.Sprintf("no Firefox with --start-debugger-server ws:%d is running yet", p.port)}.
+			add(check{name: "endpoint reachable", detail: "connection refused", blocking: true})
+	}
+	if len(procs) == 0 {
+		return fail(fmt.Sprintf("connection refused on %s: Firefox is not running", p.o.Config.Addr), p.startCmd())
+	}
+	for _, f := range procs {
+		if f.Port != p.port || !f.WS {
+			continue
+		}
+		if missing, where := p.profileMissing(f); missing != "" {
+			return fail(fmt.Sprintf("Firefox (pid %d) was started with --start-debugger-server %s, but %s in %s: Firefox opens no debugger port without devtools.debugger.remote-enabled=true and devtools.chrome.enabled=true", f.PID, f.Server, missing, where),
+				"quit Firefox, run `firefox-rdp-mcp setup --write` (it sets devtools.debugger.remote-enabled, devtools.chrome.enabled = true and devtools.debugger.prompt-connection = false), then start Firefox the same way again")
+		}
+		if f.Age < startupGrace {
+			return verdict{retry: fmt.Sprintf("Firefox (pid %d) is starting and has not opened port %d yet", f.PID, p.port)}.
+				add(check{name: "endpoint reachable", detail: "connection refused", blocking: true})
+		}
+		return fail(fmt.Sprintf("Firefox (pid %d) was started %s ago with --start-debugger-server %s, but nothing listens on port %d", f.PID, f.Age.Round(time.Second), f.Server, p.port),
+			"Firefox opens the port only with devtools.debugger.remote-enabled=true and devtools.chrome.enabled=true (and devtools.debugger.prompt-connection=false to connect unattended): quit Firefox, run `firefox-rdp-mcp setup --write`, start it again")
+	}
+	return fail(p.elsewhere(procs))
+}
+
+// elsewhere explains a closed port when no Firefox was started for it: one
+// runs without the flag, with the plain TCP transport, or on another port.
+func (p *probe) elsewhere(procs []firefoxProc) (detail, fix string) {
+	var others []string
+	for _, f := range procs {
+		if f.Server != "" && f.WS {
+			others = append(others, fmt.Sprintf("Firefox (pid %d) has its debugger server on port %d", f.PID, f.Port))
+		}
+	}
+	also := ""
+	if len(others) > 0 {
+		also = "; " + strings.Join(others, "; ")
+	}
+	for _, f := range procs {
+		if f.Port == p.port && !f.WS {
+			return fmt.Sprintf("Firefox (pid %d) was started with --start-debugger-server %s, the plain TCP transport; this server speaks WebSocket", f.PID, f.Server),
+				fmt.Sprintf("quit Firefox and start it with --start-debugger-server ws:%d", p.port)
+		}
+	}
+	var without []string
+	comm := "firefox"
+	for _, f := range procs {
+		if f.Server == "" {
+			without = append(without, strconv.Itoa(f.PID))
+			comm = f.Comm
+		}
+	}
+	if len(without) > 0 {
+		return fmt.Sprintf("connection refused on %s: Firefox (pid %s) is running without --start-debugger-server%s", p.o.Config.Addr, strings.Join(without, ", pid "), also),
+			fmt.Sprintf("quit Firefox (every window), then start it with `%s --start-debugger-server ws:%d`: while it runs, starting it again only opens a window in the running Firefox, without a debugger server", comm, p.port)
+	}
+	f := procs[0]
+	return fmt.Sprintf("connection refused on port %d%s", p.port, also),
+		envFix("FIREFOX_RDP_PORT", strconv.Itoa(f.Port)) + fmt.Sprintf(", or restart Firefox with --start-debugger-server ws:%d", p.port)
+}
+
+// appearGrace is how long doctor looks for a Firefox process started with
+// its port before it explains a closed port without one.
+const appearGrace = 3 * time.Second
+
+func (p *probe) hasPort(procs []firefoxProc) bool {
+	for _, f := range procs {
+		if f.Port == p.port {
+			return true
+		}
+	}
+	return false
+}
+
+var plainRDP = regexp.MustCompile(`^[0-9]+:\{`)
+
+// greeting checks that the port speaks Firefox's debugger protocol over
+// WebSocket and greets, telling the connection prompt (handshake, then
+// silence) from another program (no WebSocket at all).
+func (p *probe) greeting() verdict {
+	addr := p.o.Config.Addr.String()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	d := websocket.Dialer{Proxy: nil, HandshakeTimeout: 3 * time.Second}
+	ws, resp, err := d.DialContext(ctx, "ws://"+addr+"/", http.Header{})
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	if err != nil {
+		c := p.notFirefox(err)
+		if f, ok := p.firefoxOnPort(); ok && f.WS && f.Age < startupGrace {
+			return verdict{retry: "Firefox has opened the port but does not answer on it yet (still starting)"}.add(c)
+		}
+		return verdict{}.add(c)
+	}
+	defer ws.Close()
+	ws.SetReadDeadline(time.Now().Add(3 * time.Second))
+	_, msg, err := ws.ReadMessage()
+	if err == nil && strings.Contains(string(msg), `"from":"root"`) {
+		return verdict{}.add(check{name: "Firefox greeting", ok: true, detail: "Firefox's debugger server (WebSocket) greeted"})
+	}
+	prompt := "the WebSocket opened but Firefox sent no greeting within 3 s"
+	if f, ok := p.firefoxOnPort(); ok {
+		st, where := p.profilePrefs(f)
+		if v, set := st["devtools.debugger.prompt-connection"]; (!set || v != "false") && where != "" {
+			return verdict{}.add(check{name: "Firefox greeting", blocking: true,
+				detail: prompt + ": Firefox is asking on screen whether to allow the connection (devtools.debugger.prompt-connection is not false in " + where + ")",
+				fix:    "deny the prompt, quit Firefox, run `firefox-rdp-mcp setup --write` (sets devtools.debugger.prompt-connection=false), start Firefox again"})
+		}
+		if f.Age < startupGrace {
+			return verdict{retry: "Firefox has not greeted yet (still starting)"}.add(check{name: "Firefox greeting", detail: prompt, blocking: true})
+		}
+	}
+	return verdict{}.add(check{name: "Firefox greeting", blocking: true, detail: prompt + ": the connection prompt is probably on, or Firefox is hung",
+		fix: "set devtools.debugger.prompt-connection=false (`firefox-rdp-mcp setup --write` with Firefox closed), then restart Firefox"})
+}
+
+// notFirefox explains a port that answers but not with Firefox's WebSocket
+// debugger server.
+func (p *probe) notFirefox(hsErr error) check {
+	c := check{name: "Firefox greeting", blocking: true}
+	if conn, err := net.DialTimeout("tcp", p.o.Config.Addr.String(), time.Second); err == nil {
+		conn.SetReadDeadline(time.Now().Add(time.Second))
+		buf := make([]byte, 64)
+		n, _ := conn.Read(buf)
+		conn.Close()
+		if plainRDP.Match(buf[:n]) {
+			c.detail = "Firefox's debugger server on this port speaks the plain TCP transport, not WebSocket"
+			c.fix = fmt.Sprintf("quit Firefox and start it with --start-debugger-server ws:%d (note the ws:)", p.port)
+			return c
+		}
+	}
+	owner := portOwner(p.port)
+	if owner == "" {
+		owner = "an unknown process"
+	}
+	c.detail = fmt.Sprintf("the port answers but not as Firefox's debugger server (no WebSocket: %v); it is held by %s", shortErr(hsErr), owner)
+	c.fix = fmt.Sprintf("start Firefox's debugger server on a free port (--start-debugger-server ws:N) and %s", envFix("FIREFOX_RDP_PORT", "N"))
+	return c
+}
+
+func shortErr(err error) string {
+	s := err.Error()
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
+
+// firefoxOnPort finds the Firefox process started with our port.
+func (p *probe) firefoxOnPort() (firefoxProc, bool) {
+	for _, f := range firefoxProcs() {
+		if f.Port == p.port {
+			return f, true
+		}
+	}
+	return firefoxProc{}, false
+}
