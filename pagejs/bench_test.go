@@ -122,6 +122,10 @@ func BenchmarkSnapshotLarge(b *testing.B) {
 		p.t = b
 		benchBinding(b, p, args)
 	})
+	b.Run("resident-bound-notext", func(b *testing.B) {
+		p.t = b
+		benchBinding(b, p, pagejs.SnapshotArgs{MaxElements: 5000})
+	})
 }
 
 func benchBinding(b *testing.B, p *page, args pagejs.SnapshotArgs) {

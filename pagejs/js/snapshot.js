@@ -70,11 +70,16 @@ async function snapshot(win, args, lib) {
     const prev = snapshot.prev;
     const hand = {key: args.pin, prevKey: "", nodes: all, runs: null, freshAt: null, frameAt: [], frameNodes: [], taken: false};
     if (prev && prev.hand.taken === true) {
-      const at = new Map();
-      for (let j = 0; j < prev.nodes.length; j++) at.set(prev.nodes[j], j);
+      // The common case first: the same nodes in the same order, as far as they go.
+      const pn = prev.nodes;
+      let same = 0;
+      while (same < all.length && same < pn.length && all[same] === pn[same]) same++;
       const fresh = [], freshAt = [], runs = [];
-      let run = null;
-      for (let i = 0; i < all.length; i++) {
+      let run = same > 0 ? [0, 0, same] : null;
+      if (run) runs.push(run);
+      const at = new Map();
+      if (same < all.length) for (let j = same; j < pn.length; j++) at.set(pn[j], j);
+      for (let i = same; i < all.length; i++) {
         const j = at.get(all[i]);
         if (j === undefined) {
           fresh.push(all[i]);
