@@ -211,7 +211,8 @@ func TestSnapshotContent(t *testing.T) {
 	}
 	// Truncation is explicit.
 	res := must(t, s, "snapshot_page", map[string]any{"max_elements": 2})
-	if !strings.Contains(res.Text, "[truncated: 2 of ") || res.Structured.(map[string]any)["truncated"] != true {
+	if !strings.Contains(res.Text, `[truncated: 1–2 of `) || !strings.Contains(res.Text, `next: snapshot_page {"offset":2,"max_elements":2}]`) ||
+		res.Structured.(map[string]any)["truncated"] != true {
 		t.Errorf("no truncation line:\n%s", res.Text)
 	}
 	_, e := call(t, s, "snapshot_page", map[string]any{"max_elements": 501})

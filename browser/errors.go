@@ -36,6 +36,7 @@ const (
 	CodeUploadTransferFailed   = "upload_transfer_failed"
 	CodeUploadAssignFailed     = "upload_assignment_failed"
 	CodePageScriptFailed       = "page_script_failed"
+	CodeRequestNotFound        = "request_not_found"
 	CodeCancelled              = "cancelled"
 	CodeInternal               = "internal_error"
 )
@@ -74,6 +75,7 @@ var retryable = map[string]bool{
 	CodeUploadTransferFailed:   true,  // the transfer may go through next time
 	CodeUploadAssignFailed:     true,  // the page may have been busy
 	CodePageScriptFailed:       true,  // the page may have been changing
+	CodeRequestNotFound:        false, // that request is not (or no longer) buffered
 	CodeCancelled:              true,  // the client cancelled; the call itself was fine
 	CodeInternal:               false, // a bug in this server
 }

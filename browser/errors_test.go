@@ -45,6 +45,7 @@ func TestRetryablePinned(t *testing.T) {
 		"upload_transfer_failed":   true,
 		"upload_assignment_failed": true,
 		"page_script_failed":       true,
+		"request_not_found":        false,
 		"cancelled":                true,
 		"internal_error":           false,
 	}

@@ -113,7 +113,11 @@ func (s *Session) readAll(ctx context.Context, pg page, args pagejs.SnapshotArgs
 	if len(list) == 0 || framesSkipped != "" {
 		return s.readDoc(ctx, pg, t, args), nil, framesSkipped
 	}
+	// With frames, paging and the query apply to the elements of all the
+	// documents together (renderLocked): each is read from its start.
 	args.Frames = true
+	args.MaxElements = min(args.MaxElements+args.Offset, maxRefs)
+	args.Offset, args.Query = 0, ""
 	if len(list) > maxFrames {
 		list = list[:maxFrames]
 	}
@@ -140,49 +144,85 @@ func (s *Session) readAll(ctx context.Context, pg page, args pagejs.SnapshotArgs
 	return top, frames, ""
 }
 
-// snapLines is a snapshot rendered for the model: element and frame lines.
+// snapLines is a snapshot rendered for the model: element and frame lines;
+// shown elements of total (those the query matched) of all.
 type snapLines struct {
-	lines        []string
-	shown, total int
-	frames       int
+	lines             []string
+	shown, total, all int
+	frames            int
+	// open frame lines not yet written: a frame's line is written with its
+	// first shown element (paging), and its end line only after it
+	pending []string
+	opened  int
 }
 
 // renderLocked gives refs to the elements of top and of the frames placed
-// in it, in document order, at most maxEl of them, and renders their lines.
-// Called with s.mu held.
-func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int64]*docSnap, maxEl int) snapLines {
-	var out snapLines
-	out.lines = make([]string, 0, len(top.r.Elements)+8)
+// in it, in document order, and renders their lines. Without frames the
+// page script already applied args' offset, query and limit; with frames
+// they apply here, to the documents' elements together. Called with s.mu
+// held.
+func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int64]*docSnap, args pagejs.SnapshotArgs) snapLines {
+	out := snapLines{lines: make([]string, 0, len(top.r.Elements)+8)}
+	if frames == nil {
+		out.total, out.all = top.r.Total, top.r.All
+	}
+	query := strings.ToLower(args.Query)
 	var emit func(d *docSnap, depth int)
 	emit = func(d *docSnap, depth int) {
-		out.total += d.r.Total
 		for i := range d.r.Elements {
 			e := &d.r.Elements[i]
 			if e.Tag == "iframe" || e.Tag == "frame" {
-				out.total--
 				s.renderFrame(&out, d, i, frames, depth, emit)
 				continue
 			}
-			if out.shown >= maxEl {
-				continue
+			if frames != nil {
+				out.all++
+				if query != "" && !matches(e, query) {
+					continue
+				}
+				out.total++
+				if out.total <= args.Offset || out.shown >= args.MaxElements {
+					continue
+				}
 			}
-			l := &locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum(), window: d.t.InnerWindowID}
-			if d.t.Frame {
-				l.frame, l.origin = d.t.BrowsingContextID, frameOrigin(d)
-			}
-			var ref string
-			if d.b.ids != nil {
-				l.node = d.b.ids[i]
-				ref = s.refs.addNode(l)
-			} else {
-				ref = s.refs.add(l)
-			}
-			out.lines = append(out.lines, elementLine(ref, e))
+			out.flush()
+			out.lines = append(out.lines, elementLine(s.refFor(pg, gen, d, i), e))
 			out.shown++
 		}
 	}
 	emit(top, 0)
 	return out
+}
+
+// refFor gives element i of document d its ref.
+func (s *Session) refFor(pg page, gen uint64, d *docSnap, i int) string {
+	e := &d.r.Elements[i]
+	l := &locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum(), window: d.t.InnerWindowID}
+	if d.t.Frame {
+		l.frame, l.origin = d.t.BrowsingContextID, frameOrigin(d)
+	}
+	if d.b.ids != nil {
+		l.node = d.b.ids[i]
+		return s.refs.addNode(l)
+	}
+	return s.refs.add(l)
+}
+
+// matches is the page script's query filter (snapshot.js): role, tag, name,
+// value or link target contains query (lower case), ignoring case.
+func matches(e *pagejs.Element, query string) bool {
+	v := ""
+	if e.Value != nil {
+		v = *e.Value
+	}
+	return strings.Contains(strings.ToLower(e.Role+"\n"+e.Tag+"\n"+e.Name+"\n"+v+"\n"+e.Href), query)
+}
+
+// flush writes the frame lines still pending, before an element line.
+func (out *snapLines) flush() {
+	out.lines = append(out.lines, out.pending...)
+	out.opened += len(out.pending)
+	out.pending = out.pending[:0]
 }
 
 // renderFrame renders the frame that element i of d is: a line naming it and
@@ -197,12 +237,15 @@ func (s *Session) renderFrame(out *snapLines, d *docSnap, i int, frames map[int6
 	}
 	switch {
 	case !known || fd == nil:
+		out.flush()
 		out.lines = append(out.lines, head+" (its document could not be read; take the snapshot again) ---")
 		return
 	case fd.err != nil:
+		out.flush()
 		out.lines = append(out.lines, head+" (its document could not be read: "+quote(errText(fd.err), 120)+") ---")
 		return
 	case depth+1 > maxFrameDepth:
+		out.flush()
 		out.lines = append(out.lines, head+" (nested deeper than "+strconv.Itoa(maxFrameDepth)+" frames: not shown) ---")
 		return
 	}
@@ -213,8 +256,14 @@ func (s *Session) renderFrame(out *snapLines, d *docSnap, i int, frames map[int6
 		// (unless sandboxed, which the walk does not see).
 		origin, inherited = frameOrigin(d), " ("+quote(fd.r.URL, 40)+", inherited)"
 	}
-	out.lines = append(out.lines, head+" origin="+quote(origin, 200)+inherited+" ---")
+	out.pending = append(out.pending, head+" origin="+quote(origin, 200)+inherited+" ---")
+	depthAt := len(out.pending) + out.opened
 	emit(fd, depth+1)
+	if len(out.pending)+out.opened == depthAt && len(out.pending) > 0 {
+		out.pending = out.pending[:len(out.pending)-1] // nothing of it shown
+		return
+	}
+	out.opened--
 	out.lines = append(out.lines, "--- end of frame ---")
 }
 

@@ -65,6 +65,18 @@ func TestCrossOriginFrames(t *testing.T) {
 		}
 	}
 
+	// Paging and the query run over all the documents together; a frame's
+	// line comes with its first element on the page.
+	page := must(t, s, "snapshot_page", map[string]any{"offset": 1, "max_elements": 2}).Text
+	if !strings.Contains(page, "--- frame \"Application form\"") || ref(t, page, "textbox", "Full name") != ref(t, snap, "textbox", "Full name") ||
+		strings.Contains(page, "Search jobs") || strings.Contains(page, "Submit application") || !strings.Contains(page, `"offset":3`) {
+		t.Errorf("second page of two elements:\n%s", page)
+	}
+	q := must(t, s, "snapshot_page", map[string]any{"query": "cookies"}).Text
+	if strings.Count(q, "--- frame ") != 2 || strings.Count(q, "--- end of frame ---") != 2 || ref(t, q, "button", "Accept cookies") == "" || strings.Contains(q, "Full name") {
+		t.Errorf("query across frames:\n%s", q)
+	}
+
 	name, email := ref(t, snap, "textbox", "Full name"), ref(t, snap, "textbox", "Email")
 	res := must(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
 	if st := res.Structured.(map[string]any); st["trusted"] != true || st["ref_check"] != "node" || !strings.Contains(res.Text, `Frame origin: "`+other+`"`) {

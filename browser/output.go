@@ -49,6 +49,11 @@ var outputSchemas = map[string]map[string]any{
 	"wait_for":       object(nil),
 	"upload_files":   object(map[string]any{"warnings": arrayOf(pageProp)}),
 	"handle_dialog":  object(map[string]any{"text": pageProp}),
+	// Page text of these three is only in their text, inside markers.
+	"screenshot":       object(nil),
+	"console_messages": object(nil),
+	"network_requests": object(nil),
+	"network_request":  object(nil),
 }
 
 // errorPagePaths are the page-provided fields of error results

@@ -3,10 +3,12 @@ package browser
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -16,9 +18,11 @@ import (
 )
 
 type snapshotArgs struct {
-	IncludeAllText *bool `json:"include_all_text"`
-	MaxElements    *int  `json:"max_elements"`
-	MaxTextChars   *int  `json:"max_text_chars"`
+	IncludeAllText *bool   `json:"include_all_text"`
+	MaxElements    *int    `json:"max_elements"`
+	MaxTextChars   *int    `json:"max_text_chars"`
+	Offset         *int    `json:"offset"`
+	Query          *string `json:"query"`
 }
 
 func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress) (Result, error) {
@@ -35,6 +39,12 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	}
 	withText := a.IncludeAllText != nil && *a.IncludeAllText
 	args := pagejs.SnapshotArgs{MaxElements: maxEl, MaxTextChars: maxText, IncludeAllText: withText}
+	if a.Offset != nil {
+		args.Offset = *a.Offset
+	}
+	if a.Query != nil {
+		args.Query = *a.Query
+	}
 
 	// Reading is safe to repeat: when the page navigates under the walk,
 	// read the new document once more.
@@ -62,7 +72,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 				err = errorf(CodeTargetReplaced, "the page navigated while it was being read; take the snapshot again")
 			} else {
 				gen = s.generation
-				out = s.renderLocked(pg, gen, top, frames, maxEl)
+				out = s.renderLocked(pg, gen, top, frames, args)
 			}
 			s.mu.Unlock()
 		}
@@ -77,6 +87,13 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		}
 	}
 
+	return s.snapshotResult(tabID(pg.sel.tab.BrowserID), gen, out, skipped, &r, args), nil
+}
+
+// snapshotResult renders a snapshot: the header, the element lines and page
+// text between the untrusted-content markers, and the truncation lines.
+func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped string, r *pagejs.SnapshotResult, args pagejs.SnapshotArgs) Result {
+	withText := args.IncludeAllText
 	u := newUntrusted()
 	u.grow(48*len(out.lines) + 1024) // ≈33 bytes per element line on typical pages
 	u.field("Page", r.Title, 200)
@@ -93,12 +110,13 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		u.text(text)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tabID(pg.sel.tab.BrowserID), gen, plural(out.shown, "element", "elements"))
+	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tab, gen, shownElements(args, out.shown, out.total, out.all))
 	b.WriteString(u.String())
-	truncated := out.shown < out.total
+	next := args.Offset + out.shown
+	truncated := next < out.total
 	if truncated {
-		fmt.Fprintf(&b, "\n[truncated: %d of %d elements shown, in document order; call snapshot_page with max_elements up to %d to see more]",
-			out.shown, out.total, s.opts.Config.MaxElements)
+		fmt.Fprintf(&b, "\n[truncated: %s shown, in document order; next: snapshot_page %s]",
+			shownRange(args.Offset, out.shown, out.total), nextCall(args, next))
 	}
 	if skipped != "" {
 		b.WriteString("\n[frames not shown: " + skipped + "]")
@@ -109,13 +127,56 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 			utf16Len(text), r.TextTotal, s.opts.Config.MaxTextChars)
 	}
 	st := map[string]any{
-		"tab_id": tabID(pg.sel.tab.BrowserID), "generation": gen, "title": pageStr(r.Title), "url": pageStr(r.URL),
-		"elements": out.shown, "total_elements": out.total, "truncated": truncated, "frames": out.frames,
+		"tab_id": tab, "generation": gen, "title": pageStr(r.Title), "url": pageStr(r.URL),
+		"elements": out.shown, "total_elements": out.total, "truncated": truncated, "offset": args.Offset, "frames": out.frames,
+	}
+	if args.Query != "" {
+		st["query"], st["all_elements"] = args.Query, out.all
+	}
+	if truncated {
+		st["next_offset"] = next
 	}
 	if withText {
 		st["text_chars"], st["total_text_chars"], st["text_truncated"] = utf16Len(text), r.TextTotal, textCut
 	}
-	return Result{Text: b.String(), Structured: st}, nil
+	return Result{Text: b.String(), Structured: st}
+}
+
+// shownElements says how many elements the snapshot lists, and of how many.
+func shownElements(a pagejs.SnapshotArgs, n, total, all int) string {
+	out := plural(n, "element", "elements")
+	if a.Query != "" {
+		out += fmt.Sprintf(" (%d of the page's %d match %s)", total, all, strconv.Quote(a.Query))
+	}
+	if a.Offset > 0 || n < total {
+		out += " (" + shownRange(a.Offset, n, total) + ")"
+	}
+	return out
+}
+
+// shownRange names the listed elements by position: "501–1000 of 3000".
+func shownRange(offset, n, total int) string {
+	if n == 0 {
+		return fmt.Sprintf("none from offset %d of %d", offset, total)
+	}
+	return fmt.Sprintf("%d–%d of %d", offset+1, offset+n, total)
+}
+
+// nextCall is the exact snapshot_page arguments that continue where this
+// snapshot stopped, as JSON.
+func nextCall(a pagejs.SnapshotArgs, next int) string {
+	type call struct {
+		Offset         int    `json:"offset"`
+		MaxElements    int    `json:"max_elements"`
+		Query          string `json:"query,omitempty"`
+		IncludeAllText bool   `json:"include_all_text,omitempty"`
+	}
+	c := call{Offset: next, MaxElements: a.MaxElements, Query: a.Query, IncludeAllText: a.IncludeAllText}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Sprintf(`{"offset":%d}`, next)
+	}
+	return string(b)
 }
 
 // snapshot reads the page. It walks the DOM in the page realm first, which
@@ -185,7 +246,56 @@ func elementLine(ref string, e *pagejs.Element) string {
 	if e.Accept != "" {
 		b.WriteString(" accept=" + quote(e.Accept, 60))
 	}
+	if e.Href != "" {
+		b.WriteString(" → " + linkTarget(e.Href))
+	}
 	return b.String()
+}
+
+// linkTarget shows where a link goes, compactly: the snapshot's href is
+// already origin-relative for the page's own origin. Tracking parameters
+// (utm_*, ref, trk, fbclid, …) are left out: they do not tell two
+// destinations apart (the fingerprint keeps the whole target). Plain URLs
+// are shown bare; anything with spaces, quotes or control characters is
+// quoted.
+func linkTarget(href string) string {
+	if i := strings.IndexByte(href, '?'); i >= 0 {
+		href = href[:i] + dropTracking(href[i:])
+	}
+	for i := 0; i < len(href); i++ {
+		if c := href[i]; c <= ' ' || c == '"' || c == '\\' || c >= 0x7f {
+			return quote(href, 120)
+		}
+	}
+	return truncate(href, 120)
+}
+
+// dropTracking removes tracking parameters from "?query#fragment".
+func dropTracking(q string) string {
+	frag := ""
+	if i := strings.IndexByte(q, '#'); i >= 0 {
+		q, frag = q[:i], q[i:]
+	}
+	var kept []string
+	for _, p := range strings.Split(strings.TrimPrefix(q, "?"), "&") {
+		name, _, _ := strings.Cut(p, "=")
+		if p == "" || trackingParam(strings.ToLower(name)) {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if len(kept) == 0 {
+		return frag
+	}
+	return "?" + strings.Join(kept, "&") + frag
+}
+
+func trackingParam(name string) bool {
+	switch name {
+	case "ref", "ref_src", "refid", "trk", "trkinfo", "trackingid", "fbclid", "gclid", "dclid", "msclkid", "igshid", "mc_cid", "mc_eid", "_hsenc", "_hsmi":
+		return true
+	}
+	return strings.HasPrefix(name, "utm_")
 }
 
 // acting takes the page-operation lock and resolves ref in the selected
@@ -290,6 +400,7 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 		return Result{}, err
 	}
 	defer release()
+	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
 	if res, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
@@ -331,6 +442,7 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	}
 	defer release()
 	submit := a.Submit != nil && *a.Submit
+	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit, Ref: boundRef(l)}, &r)
 	if err != nil {
@@ -385,6 +497,7 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 		size = 1
 	}
 	runes := []rune(a.Text)
+	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	var info execInfo
 	for i := 0; i < len(runes); i += size {
@@ -442,6 +555,7 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 		args.Sel, args.FP, args.Ref = l.sel, &fp, boundRef(l)
 		what = *a.Element
 	}
+	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.PressKey, args, &r)
 	if res, ok := s.actionDialog(pg, "Pressed "+a.Key+" on", what, info, err); ok {

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -264,6 +265,16 @@ func TestNoUnmarkedPageText(t *testing.T) {
 	w.call(s, "list_tabs", "tabs", map[string]any{})
 	w.call(s, "select_tab", "by index, page loaded", map[string]any{"index": 0})
 	w.call(s, "browser_status", "connected, tab selected", map[string]any{})
+	w.call(s, "wait_for", "met, the page's request done", map[string]any{"selector": "body[data-fetched]", "timeout_ms": 10000})
+	w.call(s, "console_messages", "logged, warned and thrown", map[string]any{"level": "all"})
+	reqs, _ := w.call(s, "network_requests", "requests", map[string]any{})
+	id := regexp.MustCompile(`\[(r\d+)\] GET \S+ \S+[^\n]*fetched`).FindStringSubmatch(reqs.Text)
+	if id == nil {
+		t.Fatalf("no fetched request listed:\n%s", reqs.Text)
+	}
+	w.call(s, "network_request", "headers and body", map[string]any{"id": id[1]})
+	w.call(s, "network_request", "no such request", map[string]any{"id": "r999999"})
+	w.call(s, "screenshot", "viewport", map[string]any{})
 	w.call(s, "snapshot_page", "elements", map[string]any{})
 	snap, _ := w.call(s, "snapshot_page", "elements and text", map[string]any{"include_all_text": true})
 	refs := forgedRefs(t, snap.Text)

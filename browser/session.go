@@ -77,6 +77,7 @@ type Session struct {
 	realms     map[int64]*realm // isolated-realm probe per content process
 	installs   int              // residents installed so far (for tests)
 	sink       uploadSink       // the parent process's upload sink on client
+	kept       keptWatches      // watches of tabs selected before, for their console and network buffers
 }
 
 // selection is the selected tab.
@@ -276,6 +277,7 @@ func (s *Session) dropLocked() {
 	}
 	s.realms = map[int64]*realm{}
 	s.sink = uploadSink{}
+	s.kept.closeAll()
 }
 
 // dialTimeout bounds one connection attempt, reselection included.
@@ -507,6 +509,7 @@ func (s *Session) selectedTab(ctx context.Context) (page, error) {
 		return page{}, errorf(CodeNoTabSelected, "no tab is selected; call list_tabs, then select_tab")
 	}
 	s.syncLocked(s.sel)
+	s.kept.keep(s.sel)
 	return page{c: c, sel: s.sel, generation: s.generation}, nil
 }
 

@@ -245,6 +245,7 @@ func (s *Session) use(ctx context.Context, tab rdp.Tab) (t rdp.Target, terr erro
 		s.sel.watch.Close()
 	}
 	s.sel = &selection{tab: tab, watch: w, navs: w.Navigations()}
+	s.kept.keep(s.sel)
 	s.lost = ""
 	s.newGenerationLocked()
 	return t, terr, s.generation, nil

@@ -19,6 +19,9 @@ var argTypes = map[string]any{
 	"snapshot_page": snapshotArgs{}, "click": clickArgs{}, "fill": fillArgs{},
 	"type_text": typeTextArgs{}, "press_key": pressKeyArgs{}, "navigate": navigateArgs{},
 	"wait_for": waitForArgs{}, "upload_files": uploadArgs{}, "handle_dialog": handleDialogArgs{},
+	// issue 14: senses
+	"screenshot": screenshotArgs{}, "console_messages": consoleArgs{},
+	"network_requests": networkArgs{}, "network_request": networkRequestArgs{},
 }
 
 func TestSchemasMatchStructs(t *testing.T) {

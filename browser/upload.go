@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -163,6 +164,12 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	}
 	warnings, block := uploadWarnings(begin.Warnings, fin.Warnings)
 	text := fmt.Sprintf("Put %s (%s) into %s", plural(len(infos), "file", "files"), byteSize(total), a.Element)
+	switch begin.Via {
+	case "label":
+		text += " (into the file input it labels)"
+	case "click":
+		text += " (into the file input that clicking it opens; no file chooser was shown)"
+	}
 	if fin.Trusted {
 		text += " through Firefox's privileged file assignment"
 	}
@@ -172,7 +179,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 		files[i] = map[string]any{"name": f.Name, "size": f.Size, "type": f.MIME}
 	}
 	return Result{Text: text, Structured: map[string]any{
-		"element": a.Element, "files": files, "dispatched": fin.Dispatched,
+		"element": a.Element, "files": files, "dispatched": fin.Dispatched, "via": cmp.Or(begin.Via, "input"),
 		"warnings": pageStrs(warnings), "trusted": fin.Trusted, "ref_check": refCheck(l, info),
 	}}, nil
 }

@@ -3,55 +3,22 @@ package e2e
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
 // Real upload widgets, fetched from npm at test set-up (pinned, cached
 // outside the repository, never committed).
 var npmLibs = []string{"dropzone@5.9.3", "filepond@4.32.12"}
 
-// vendorDir installs npmLibs once into the user cache and returns its
+// vendorDir installs npmLibs once (internal/npmlibs) and returns their
 // node_modules.
 func vendorDir(t testing.TB) string {
 	t.Helper()
-	return npmModules(t, npmLibs)
-}
-
-// npmModules installs the pinned packages pkgs once into the user cache
-// (outside the repository, never committed) and returns that node_modules.
-// Without npm the test skips, or fails under FIREFOX_MCP_REQUIRE_FIREFOX=1
-// (CI).
-func npmModules(t testing.TB, pkgs []string) string {
-	t.Helper()
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		if os.Getenv(headless.RequireEnv) == "1" {
-			t.Fatalf("npm is needed for this test: %v", err)
-		}
-		t.Skipf("npm not found: %v", err)
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	dir := filepath.Join(cache, "firefox-rdp-mcp-tests", "npm-"+strings.ReplaceAll(strings.Join(pkgs, "-"), "/", "_"))
-	mods := filepath.Join(dir, "node_modules")
-	if _, err := os.Stat(filepath.Join(mods, ".installed")); err == nil {
-		return mods
-	}
-	args := append([]string{"install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", dir}, pkgs...)
-	if out, err := exec.Command(npm, args...).CombinedOutput(); err != nil {
-		t.Fatalf("npm install %v: %v\n%s", pkgs, err, out)
-	}
-	os.WriteFile(filepath.Join(mods, ".installed"), nil, 0o644)
-	return mods
+	return npmlibs.Dir(t, npmLibs...)
 }
 
 // TestUploadLibraries: FilePond and Dropzone receive the exact bytes of a

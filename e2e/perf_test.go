@@ -42,6 +42,39 @@ func BenchmarkSnapshotLargeMCP(b *testing.B) {
 	settled(b)
 }
 
+// BenchmarkSnapshotPagingMCP: the first and the second 500 elements of the
+// 3,000-element page (offset paging), with the default limit of 500. The two
+// calls alternate, so machine noise falls on both alike; the medians of each
+// and their ratio are reported. Then a query that matches one element.
+func BenchmarkSnapshotPagingMCP(b *testing.B) {
+	ctx := context.Background()
+	s := startServer(b, ctx, binary)
+	s.open(b, ctx, "/large.html")
+	settle(b)
+	b.Run("first-second500", func(b *testing.B) {
+		var first, second []time.Duration
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			t0 := time.Now()
+			s.must(b, ctx, "snapshot_page", map[string]any{})
+			t1 := time.Now()
+			s.must(b, ctx, "snapshot_page", map[string]any{"offset": 500})
+			first, second = append(first, t1.Sub(t0)), append(second, time.Since(t1))
+		}
+		b.StopTimer()
+		f, sec := benchutil.MedianMS(first), benchutil.MedianMS(second)
+		b.ReportMetric(f, "ms-median-first500")
+		b.ReportMetric(sec, "ms-median-second500")
+		b.ReportMetric(sec/f, "second/first")
+		b.ReportMetric(0, "ns/op")
+	})
+	b.Run("query", func(b *testing.B) {
+		var txt string
+		benchutil.Run(b, nil, func() { txt, _ = s.must(b, ctx, "snapshot_page", map[string]any{"query": "item 1236 details"}) })
+		benchutil.ReportLines(b, txt)
+	})
+}
+
 func BenchmarkActionsMCP(b *testing.B) {
 	ctx := context.Background()
 	s := startServer(b, ctx, binary)

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -27,7 +28,12 @@ type server struct {
 // environment variables.
 func startServer(t testing.TB, ctx context.Context, bin string, env ...string) *server {
 	t.Helper()
-	ff := firefox.Get(t)
+	return startServerOn(t, ctx, firefox.Get(t), bin, env...)
+}
+
+// startServerOn runs the binary against the Firefox ff.
+func startServerOn(t testing.TB, ctx context.Context, ff *headless.Firefox, bin string, env ...string) *server {
+	t.Helper()
 	s := &server{cmd: exec.Command(bin)}
 	s.cmd.Env = append([]string{"FIREFOX_RDP_PORT=" + strconv.Itoa(int(ff.Addr.Port())), "FIREFOX_MCP_LOG_LEVEL=warn"}, env...)
 	s.cmd.Stderr = os.Stderr

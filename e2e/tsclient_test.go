@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,7 +62,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	if err != nil {
 		t.Skipf("node not found: %v", err)
 	}
-	mods := npmModules(t, tsSDK)
+	mods := npmlibs.Dir(t, tsSDK...)
 	script, err := os.ReadFile("testdata/tsclient.mjs")
 	if err != nil {
 		t.Fatal(err)

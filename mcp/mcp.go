@@ -33,9 +33,16 @@ type Tool struct {
 
 // Result is the outcome of one tool call.
 type Result struct {
-	Text       string // the text of content[0]
-	Structured any    // structuredContent; must marshal to a JSON object; nil = none
+	Text       string  // the text of content[0]
+	Images     []Image // image content items, after the text
+	Structured any     // structuredContent; must marshal to a JSON object; nil = none
 	IsError    bool
+}
+
+// Image is one image content item: {"type":"image","data":base64,"mimeType"}.
+type Image struct {
+	Data     []byte // the encoded image (PNG, JPEG); sent as standard base64
+	MIMEType string // "image/png", "image/jpeg"
 }
 
 // ErrorDetail is the body of a tool error, as seed §9.5 shapes it.

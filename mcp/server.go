@@ -482,9 +482,16 @@ type textContent struct {
 	Text string `json:"text"`
 }
 
+// imageContent is one image content item.
+type imageContent struct {
+	Type     string `json:"type"`
+	Data     []byte `json:"data"` // encoding/json writes standard base64
+	MIMEType string `json:"mimeType"`
+}
+
 // callResult is a tools/call result as sent.
 type callResult struct {
-	Content           []textContent   `json:"content"`
+	Content           []any           `json:"content"` // textContent and imageContent items
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError"`
 }
@@ -502,7 +509,10 @@ func shapeResult(r Result, version string, log *slog.Logger, tool string) callRe
 		}
 		structured = b
 	}
-	out := callResult{Content: []textContent{{Type: "text", Text: r.Text}}, IsError: r.IsError}
+	out := callResult{Content: []any{textContent{Type: "text", Text: r.Text}}, IsError: r.IsError}
+	for _, im := range r.Images {
+		out.Content = append(out.Content, imageContent{Type: "image", Data: im.Data, MIMEType: im.MIMEType})
+	}
 	if structured != nil {
 		if hasStructuredContent(version) {
 			out.StructuredContent = structured

@@ -104,6 +104,28 @@ func TestFirefoxSnapshot(t *testing.T) {
 		len([]rune(*s.Text)) != 20 || !strings.HasSuffix(*s.Text, "…") || s.TextTotal < 100 {
 		t.Errorf("limits: %d elements, total %d, truncated %d, text %v (%d)", len(s.Elements), s.Total, s.TruncatedElements, s.Text, s.TextTotal)
 	}
+	// Paging and the filter, in both realms: the same elements as the full snapshot's.
+	for _, r := range realms {
+		var pg pagejs.SnapshotResult
+		p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 3, Offset: 4}, &pg)
+		if len(pg.Elements) != 3 || pg.Total != len(want) || pg.All != len(want) || line(pg.Elements[0]) != want[4] || line(pg.Elements[2]) != want[6] {
+			t.Errorf("%s: offset 4: total %d all %d, %d elements from %q", r, pg.Total, pg.All, len(pg.Elements), line(pg.Elements[0]))
+		}
+		var q pagejs.SnapshotResult
+		p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 100, Query: "SHADOW"}, &q)
+		if q.Total != 2 || q.All != len(want) || len(q.Elements) != 2 || q.Elements[0].Name != "Shadow button" || q.Elements[1].Name != "Shadow link" ||
+			!reflect.DeepEqual(q.Elements[0], find(t, first, "button", "Shadow button")) {
+			t.Errorf("%s: query: total %d all %d elements %v", r, q.Total, q.All, q.Elements)
+		}
+		p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 100, Query: "/inner"}, &q)
+		if q.Total != 1 || q.Elements[0].Name != "Shadow link" {
+			t.Errorf("%s: query on a link target: %v", r, q.Elements)
+		}
+		p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 100, Query: "checkbox", Offset: 1}, &q)
+		if q.Total != 1 || len(q.Elements) != 0 || q.TruncatedElements != 1 {
+			t.Errorf("%s: query past its matches: total %d, %d elements, truncated %d", r, q.Total, len(q.Elements), q.TruncatedElements)
+		}
+	}
 }
 
 // line renders an element compactly for comparisons.
@@ -769,6 +791,63 @@ func TestFirefoxNoFilePicker(t *testing.T) {
 			want := fmt.Sprint(r == isolatedRealm)
 			if got := p.js(`navigator.userActivation.hasBeenActive`); got != want {
 				t.Errorf("user activation after our clicks: %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestFirefoxUploadTriggers: upload_files on what a person clicks to choose a file — a
+// label with role=button wrapping a hidden input, a button inside a label, a button whose
+// handler clicks an input elsewhere, a Dropzone-style zone with a hidden input appended to
+// the body, a button calling showPicker() on an input never put in the document — reaches
+// the input the page opens the chooser for, with no chooser shown (the click and
+// showPicker are recorded, not run). Submit buttons and links are refused, not clicked.
+func TestFirefoxUploadTriggers(t *testing.T) {
+	for _, r := range realms {
+		t.Run(string(r), func(t *testing.T) {
+			p := open(t, "/upload.html")
+			s := p.snapshot(r)
+			pdf := testFile{name: "letter.pdf", typ: "application/pdf", data: randomBytes(t, 10<<10)}
+			for _, tc := range []struct{ role, name, input string }{
+				{"button", "Add cover letter", "letter"},
+				{"button", "Browse photos", "single"},
+				{"button", "Choose attachments", "multi"},
+				{"button", "Drop files here or click to upload", "dz-hidden"},
+				{"button", "Pick with showPicker", "detached"},
+			} {
+				el := find(t, s, tc.role, tc.name)
+				res, err := p.upload(r, el, []testFile{pdf}, 4096)
+				if err != nil {
+					t.Errorf("%s: %v", tc.name, err)
+					continue
+				}
+				if len(res.Files) != 1 || res.Files[0].Name != "letter.pdf" || !res.Dispatched {
+					t.Errorf("%s: result %+v", tc.name, res)
+				}
+				p.checkReceived(tc.input, []testFile{pdf})
+			}
+			if got := p.js(`document.getElementById("submitted").textContent`); got != "no" {
+				t.Errorf("a trigger submitted the form: %s", got)
+			}
+			// The page's own click and showPicker are back.
+			if got := p.js(`HTMLInputElement.prototype.click.toString().includes("[native code]") && HTMLInputElement.prototype.showPicker.toString().includes("[native code]")`); got != "true" {
+				t.Errorf("the page's HTMLInputElement methods were not restored")
+			}
+			// Refused: a submit button and a link (never clicked), a button that opens no
+			// chooser, one that opens two.
+			for _, tc := range []struct{ role, name, why string }{
+				{"button", "Send application", "link or a submit"},
+				{"link", "Upload help", "link or a submit"},
+				{"button", "Preview", "opened no file chooser"},
+				{"button", "Choose both", "more than one"},
+			} {
+				_, err := p.upload(r, find(t, s, tc.role, tc.name), []testFile{pdf}, 4096)
+				if !isCode(err, pagejs.CodeUploadTargetInvalid) || !strings.Contains(err.Error(), tc.why) {
+					t.Errorf("%s: %v, want upload_target_invalid (%s)", tc.name, err, tc.why)
+				}
+			}
+			if got := p.js(`location.hash`); got != "" {
+				t.Errorf("the link was followed: %q", got)
 			}
 		})
 	}

@@ -45,6 +45,7 @@
 //	WaitFor       page, isolated  WaitForArgs         → WaitForResult
 //	PageInfo      page, isolated  nil                 → PageInfoResult
 //	LoadState     page, isolated  nil                 → LoadStateResult
+//	CaptureRect   page, isolated  CaptureRectArgs     → CaptureRectResult
 //	UploadBegin   page, isolated  UploadBeginArgs     → UploadBeginResult
 //	UploadChunk   page, isolated  UploadChunkArgs     → UploadChunkResult
 //	UploadFinish  page, isolated  UploadFinishArgs    → UploadFinishResult
@@ -169,6 +170,9 @@ var (
 	PageInfo = Script{name: "pageInfo", src: mustRead("pageInfo"), realms: realmPage | realmIsolated, noLib: true}
 	// LoadState reads where the document came from and its HTTP status; args nil, result LoadStateResult.
 	LoadState = Script{name: "loadState", src: mustRead("loadState"), realms: realmPage | realmIsolated, noLib: true}
+	// CaptureRect reads the viewport and an element's rectangle for a screenshot; args
+	// CaptureRectArgs, result CaptureRectResult.
+	CaptureRect = pageScript("captureRect")
 	// UploadBegin checks the target and creates the staging; args UploadBeginArgs, result UploadBeginResult.
 	UploadBegin = pageScript("uploadBegin")
 	// UploadChunk stores one base64 chunk (no lib.js: the expression is the data plus a
@@ -198,6 +202,9 @@ var (
 	TabNavigate = chromeScript("tabNavigate")
 	// BrowserInstance identifies this run of Firefox; args nil, result BrowserInstanceResult.
 	BrowserInstance = chromeScript("browserInstance")
+	// FocusWindow makes a tab's window the one Firefox treats as active, without the
+	// window manager; args FocusWindowArgs, result FocusWindowResult.
+	FocusWindow = chromeScript("focusWindow")
 	// UploadSink adds the upload sink actor to the client's own connection; args
 	// UploadSinkArgs, result UploadSinkResult.
 	UploadSink = chromeScript("uploadSink")
@@ -205,9 +212,9 @@ var (
 
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
-	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo,
+	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, WaitFor, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, BindRefs,
-		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, UploadSink,
+		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance}
 }
 

@@ -253,6 +253,8 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 		case "total":
 			out.Total, err = r.integer()
 			r.hint = out.Total
+		case "all":
+			out.All, err = r.integer()
 		case "truncatedElements":
 			out.TruncatedElements, err = r.integer()
 		case "textTotal":
@@ -281,7 +283,7 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 
 // foldKey maps a key to the field it names, ignoring case as encoding/json does.
 func foldKey(k string) string {
-	for _, f := range [...]string{"title", "url", "text", "total", "truncatedElements", "textTotal", "rows", "z"} {
+	for _, f := range [...]string{"title", "url", "text", "total", "all", "truncatedElements", "textTotal", "rows", "z"} {
 		if k == f || strings.EqualFold(k, f) {
 			return f
 		}

@@ -165,6 +165,10 @@ type SnapshotArgs struct {
 	// Frames lists visible iframe and frame elements too (tag "iframe"/"frame"), where
 	// the server puts the frames' own snapshots.
 	Frames bool `json:"frames,omitempty"`
+	// Offset skips that many elements (after the filter); Query keeps the elements
+	// whose role, tag, name, value or link target contains it, ignoring case.
+	Offset int    `json:"offset,omitempty"`
+	Query  string `json:"query,omitempty"`
 }
 
 // SnapshotResult is Snapshot's value. Text and TextTotal (the length, in UTF-16 units,
@@ -174,7 +178,8 @@ type SnapshotResult struct {
 	Title             string    `json:"title"`
 	URL               string    `json:"url"`
 	Elements          []Element `json:"elements"`
-	Total             int       `json:"total"`
+	Total             int       `json:"total"` // elements (matching the query, when one was given)
+	All               int       `json:"all"`   // elements before the query's filter
 	TruncatedElements int       `json:"truncatedElements"`
 	Text              *string   `json:"text,omitempty"`
 	TextTotal         int       `json:"textTotal"`
@@ -420,6 +425,9 @@ type UploadBeginResult struct {
 	Key      string   `json:"key"`
 	Window   int64    `json:"window"` // the staging's inner window (isolated realm; 0 in the page realm)
 	Warnings []string `json:"warnings"`
+	// Via tells how the file input was found: "input" (the target), "label" (its
+	// control) or "click" (the input a click on the target opened the chooser for).
+	Via string `json:"via"`
 }
 
 // UploadChunkArgs are UploadChunk's arguments (short names: the expression is mostly
@@ -524,6 +532,24 @@ type ProbeResult struct {
 	MozSetFileArray bool `json:"mozSetFileArray"`
 }
 
+// FocusWindowArgs are FocusWindow's arguments: the tab, and an actor of the
+// calling client's own DevTools connection (its parent-process console), which
+// owns the change.
+type FocusWindowArgs struct {
+	BrowserID int64  `json:"browserId"`
+	Console   string `json:"console"`
+}
+
+// FocusWindowResult is FocusWindow's value. Mode: "already" (the window was
+// active), "emulated" (made active under the focus manager's test mode, owned by
+// this connection), "user" (test mode was already on, not by this server),
+// "background" (the tab is not its window's selected tab: left alone),
+// "unavailable" (test mode is off by the user's choice or cannot be claimed).
+type FocusWindowResult struct {
+	Active bool   `json:"active"`
+	Mode   string `json:"mode"`
+}
+
 // DialogStateArgs are DialogState's arguments.
 type DialogStateArgs struct {
 	BrowserID int64 `json:"browserId"`
@@ -569,4 +595,27 @@ type TabArgs struct {
 // TabResult is the value of TabOpen, TabSelect and TabClose.
 type TabResult struct {
 	BrowserID int64 `json:"browserId"`
+}
+
+// CaptureRectArgs are CaptureRect's arguments: no Sel for the viewport, or
+// an element's Sel and FP.
+type CaptureRectArgs struct {
+	Sel Sel          `json:"sel,omitempty"`
+	FP  *Fingerprint `json:"fp,omitempty"`
+}
+
+// CaptureRectResult is CaptureRect's value, in CSS pixels of the top-level
+// document: the viewport's size (VW, VH) and scroll offset (SX, SY), and
+// the element's border box when Sel was given.
+type CaptureRectResult struct {
+	VW   float64 `json:"vw"`
+	VH   float64 `json:"vh"`
+	SX   float64 `json:"sx"`
+	SY   float64 `json:"sy"`
+	Rect *struct {
+		Left   float64 `json:"left"`
+		Top    float64 `json:"top"`
+		Width  float64 `json:"width"`
+		Height float64 `json:"height"`
+	} `json:"rect,omitempty"`
 }

@@ -110,6 +110,7 @@ type state struct {
 	watches  map[string]*tabWatch // by watcher, tab and target actor
 	consoles map[int64]string     // content-process console by processID
 	parent   string               // parent-process console
+	rootShot string               // the root's screenshotActor (screenshot.go)
 	diag     []string             // ring of unhandled packet summaries
 	diagNext int
 }

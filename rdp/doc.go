@@ -38,6 +38,18 @@
 //     with ErrTargetGone. Every frame document, same- or cross-origin, is a
 //     watcher target too (TabWatch.Frames, TabWatch.Frame), with its own
 //     console and process.
+//   - A TabWatch also buffers the tab's console-message, error-message and
+//     network-event resources (resources.go): bounded FIFOs of
+//     MaxConsoleEntries and MaxNetworkEntries entries and 2 MiB of text each,
+//     with a navigation entry whenever the top-level target is replaced.
+//     Console packets come from each target (frames too), network packets
+//     from the watcher; updates are merged by resourceId. Clone keeps the
+//     buffers alive across other handles' Close. RequestDetails asks the
+//     netEvent actor for headers and a bounded prefix of the body; Firefox
+//     destroys those actors when the page navigates (ErrDetailsGone).
+//   - Screenshots take Firefox's own capture path (screenshot.go documents
+//     it): prepareCapture on the target's screenshotContentActor, capture on
+//     the root's screenshotActor with disableFlash, PNG only.
 //
 // # Duplicated packets (Firefox ESR 153)
 //

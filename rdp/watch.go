@@ -15,7 +15,8 @@ type Target struct {
 	ConsoleActor      string
 	BrowsingContextID int64
 	InnerWindowID     int64
-	ProcessID         int64 // content process id, see Client.ContentProcessConsole
+	ProcessID         int64  // content process id, see Client.ContentProcessConsole
+	ScreenshotActor   string // the target's screenshotContentActor (Client.PrepareCapture)
 	URL               string
 	Title             string
 	Frame             bool // a frame's document, not the tab's top-level one (see TabWatch.Frames)
@@ -27,6 +28,7 @@ type targetForm struct {
 	BrowsingContextID int64  `json:"browsingContextID"`
 	InnerWindowID     int64  `json:"innerWindowId"`
 	ProcessID         int64  `json:"processID"`
+	ScreenshotActor   string `json:"screenshotContentActor"`
 	URL               string `json:"url"`
 	Title             string `json:"title"`
 	IsTopLevelTarget  bool   `json:"isTopLevelTarget"`
@@ -34,7 +36,7 @@ type targetForm struct {
 
 func (f targetForm) target() Target {
 	return Target{Actor: f.Actor, ConsoleActor: f.ConsoleActor, BrowsingContextID: f.BrowsingContextID,
-		InnerWindowID: f.InnerWindowID, ProcessID: f.ProcessID, URL: f.URL, Title: f.Title, Frame: !f.IsTopLevelTarget}
+		InnerWindowID: f.InnerWindowID, ProcessID: f.ProcessID, ScreenshotActor: f.ScreenshotActor, URL: f.URL, Title: f.Title, Frame: !f.IsTopLevelTarget}
 }
 
 type documentEvent struct {
@@ -75,6 +77,7 @@ type tabWatch struct {
 	// forms holds every live target of the tab (frames too): destroy
 	// notices may carry only the actor, not its console.
 	forms map[string]targetForm
+	res   resources // console and network buffers (resources.go)
 }
 
 var errWatchClosed = fmt.Errorf("%w: tab watch closed", ErrClosed)
@@ -95,8 +98,10 @@ type watchResourcesRequest struct {
 	ResourceTypes []string `json:"resourceTypes"`
 }
 
-// watchedResources are the resource types WatchTab subscribes to.
-var watchedResources = []string{"document-event"}
+// watchedResources are the resource types WatchTab subscribes to: document
+// events for readiness, console, error and network resources for the
+// buffers (resources.go).
+var watchedResources = []string{"document-event", "console-message", "error-message", "network-event"}
 
 // WatchTab starts following tab: getWatcher (with server-side target
 // switching), watchTargets "frame", watchResources document-event. Close
@@ -130,7 +135,7 @@ func (c *Client) WatchTab(ctx context.Context, tab Tab) (*TabWatch, error) {
 			w, shared = old, true
 			return
 		}
-		w = &tabWatch{c: c, tab: tab, watcher: resp.Actor, refs: 1, changed: make(chan struct{}), forms: map[string]targetForm{}}
+		w = &tabWatch{c: c, tab: tab, watcher: resp.Actor, refs: 1, changed: make(chan struct{}), forms: map[string]targetForm{}, res: newResources()}
 		w.route(s, resp.Actor)
 		w.route(s, tab.Actor)
 	})
@@ -217,6 +222,7 @@ func (w *tabWatch) handle(s *state, from, typ string, pkt packet) {
 		t := f.target()
 		if w.hadTop {
 			w.navs++
+			w.res.navigated(f.URL)
 		}
 		w.hadTop = true
 		w.top = &t
@@ -260,7 +266,11 @@ func (w *tabWatch) handle(s *state, from, typ string, pkt packet) {
 			}
 			var rtype string
 			json.Unmarshal(tr[0], &rtype)
-			if rtype != "document-event" || typ != "resources-available-array" {
+			if rtype != "document-event" {
+				w.resource(s, from, typ, rtype, tr[1])
+				continue
+			}
+			if typ != "resources-available-array" {
 				continue
 			}
 			var evs []documentEvent

@@ -233,5 +233,9 @@ func (h handler) CallTool(ctx context.Context, name string, args json.RawMessage
 		}
 		return out
 	}
-	return mcp.Result{Text: res.Text, Structured: res.Structured}
+	out := mcp.Result{Text: res.Text, Structured: res.Structured}
+	for _, im := range res.Images {
+		out.Images = append(out.Images, mcp.Image{Data: im.Data, MIMEType: im.MIMEType})
+	}
+	return out
 }

@@ -84,8 +84,10 @@ func (c *client) call(method string, params any) (json.RawMessage, error) {
 // toolResult is the part of a tools/call result the demo shows.
 type toolResult struct {
 	Content []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Data     []byte `json:"data"` // image items: base64 on the wire
+		MIMEType string `json:"mimeType"`
 	} `json:"content"`
 	Structured map[string]any `json:"structuredContent"`
 	IsError    bool           `json:"isError"`

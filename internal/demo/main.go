@@ -262,6 +262,17 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	shot, err := tool("screenshot", map[string]any{"element": name})
+	if err == nil && (len(shot.Content) != 2 || shot.Content[1].Type != "image" || len(shot.Content[1].Data) == 0) {
+		err = errors.New("screenshot returned no image")
+	}
+	if err != nil {
+		return err
+	}
+	show(fmt.Sprintf("(image content: %s, %d bytes)", shot.Content[1].MIMEType, len(shot.Content[1].Data)))
+	if _, err := tool("console_messages", map[string]any{"level": "warning"}); err != nil {
+		return err
+	}
 	sum := sha256.Sum256(sampleResume)
 	want := hex.EncodeToString(sum[:])
 	step("Checking what the page received")

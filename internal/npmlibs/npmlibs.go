@@ -12,18 +12,22 @@
 package npmlibs
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 )
 
 // Dir installs libs (each "name@exact-version") once into the user cache and
 // returns their node_modules directory.
-func Dir(t testing.TB, libs ...string) string {
+// t is a *testing.T or *testing.B (headless.TB: this package does not import
+// testing, which production packages never do).
+func Dir(t headless.TB, libs ...string) string {
 	t.Helper()
 	npm, err := exec.LookPath("npm")
 	if err != nil {
@@ -36,7 +40,12 @@ func Dir(t testing.TB, libs ...string) string {
 	if err != nil {
 		cache = os.TempDir()
 	}
-	dir := filepath.Join(cache, "firefox-rdp-mcp-tests", "npm-"+strings.Join(libs, "-"))
+	name := "npm-" + strings.Join(libs, "-")
+	if len(name) > 120 { // a file name has at most 255 bytes: long sets are named by their hash
+		sum := sha256.Sum256([]byte(strings.Join(libs, "\n")))
+		name = "npm-" + libs[0] + "-and-" + strconv.Itoa(len(libs)-1) + "-" + hex.EncodeToString(sum[:8])
+	}
+	dir := filepath.Join(cache, "firefox-rdp-mcp-tests", name)
 	mods := filepath.Join(dir, "node_modules")
 	if _, err := os.Stat(filepath.Join(mods, ".installed")); err == nil {
 		return mods
@@ -46,7 +55,7 @@ func Dir(t testing.TB, libs ...string) string {
 		t.Fatalf("npm install %v: %v\n%s", libs, err, out)
 	}
 	if err := os.WriteFile(filepath.Join(mods, ".installed"), nil, 0o644); err != nil {
-		t.Fatal(err)
+		t.Fatalf("npmlibs: %v", err)
 	}
 	return mods
 }

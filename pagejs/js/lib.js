@@ -684,8 +684,9 @@ function lib(win, env) {
   // default-prevented, so a click on a label of a file input, or a page handler calling
   // input.click() during our click, cannot open the OS file picker (use upload_files).
   // Isolated realm: a system-group listener, which the page cannot see or stop. Clicks the
-  // page defers (setTimeout → input.click()) are not covered.
-  function withoutFilePicker(fn) {
+  // page defers (setTimeout → input.click()) are not covered. The file inputs clicked
+  // are pushed to seen, when given.
+  function withoutFilePicker(fn, seen) {
     const opts = isolated ? {capture: true, mozSystemGroup: true} : {capture: true};
     let blocked = 0;
     const stop = (e) => {
@@ -693,6 +694,7 @@ function lib(win, env) {
       if (t && t.localName === "input" && isFileInput(t)) {
         e.preventDefault();
         blocked++;
+        if (seen) seen.push(t);
       }
     };
     win.addEventListener("click", stop, opts);
@@ -704,6 +706,111 @@ function lib(win, env) {
     return blocked;
   }
 
+  // clickAt clicks el as a person would: pointer and mouse events at its centre, trusted
+  // through the pres shell when the isolated realm can (default actions included), else
+  // synthetic with el.click(). Returns whether it was trusted.
+  function clickAt(el) {
+    el.scrollIntoView({block: "nearest", inline: "nearest"});
+    const r = el.getBoundingClientRect();
+    const base = {
+      bubbles: true, cancelable: true, composed: true, view: win, button: 0,
+      clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
+    };
+    const mouse = (type, buttons, detail) => new win.MouseEvent(type, Object.assign({}, base, {buttons, detail}));
+    const pointer = (type, buttons) =>
+      new win.PointerEvent(type, Object.assign({}, base, {buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}));
+    const trusted = isolated && presShellDispatch(el, pointer("pointermove", 0));
+    if (!trusted) {
+      el.dispatchEvent(pointer("pointerdown", 1));
+      el.dispatchEvent(mouse("mousedown", 1, 1));
+      if (typeof el.focus === "function") el.focus();
+      el.dispatchEvent(pointer("pointerup", 0));
+      el.dispatchEvent(mouse("mouseup", 0, 1));
+      if (typeof el.click === "function") el.click();
+      else el.dispatchEvent(mouse("click", 0, 1));
+      return false;
+    }
+    presShellDispatch(el, pointer("pointerdown", 1));
+    presShellDispatch(el, mouse("mousedown", 1, 1));
+    if (typeof el.focus === "function") el.focus();
+    presShellDispatch(el, pointer("pointerup", 0));
+    // A trusted mouseup after a trusted mousedown on the same element makes Firefox
+    // synthesize the click itself (measured): dispatching another would click twice.
+    // A system-group listener (pages cannot stop it) tells whether that happened.
+    let clicked = false;
+    const saw = () => { clicked = true; };
+    win.addEventListener("click", saw, {capture: true, mozSystemGroup: true});
+    try {
+      presShellDispatch(el, mouse("mouseup", 0, 1));
+    } finally {
+      win.removeEventListener("click", saw, {capture: true, mozSystemGroup: true});
+    }
+    if (!clicked) presShellDispatch(el, mouse("click", 0, 1));
+    return true;
+  }
+
+  // fileChooserFor finds the file input a person's click on el would open the file
+  // chooser for: el itself, the control of a label, or, for anything else (a button whose
+  // handler calls input.click() or input.showPicker() on an input elsewhere, even one not
+  // in the document), the input the page targets while el is clicked. During that click
+  // every file input's click() and showPicker() on the page's prototype are replaced by
+  // recorders and clicks on file inputs are default-prevented, so no chooser ever opens.
+  // Returns {input, via: "input" | "label" | "click"}.
+  function fileChooserFor(el) {
+    if (isFileInput(el)) return {input: el, via: "input"};
+    const c = isHTML(el) && el.localName === "label" ? el.control : null;
+    if (c && isFileInput(c)) return {input: c, via: "label"};
+    requireEnabled(el);
+    if (!visible(el)) fail("upload_target_invalid", "the element is neither a file input nor visible to click");
+    const tag = el.localName, type = String(el.type || "").toLowerCase();
+    if (isHTML(el) && (((tag === "button" || tag === "input") && (type === "submit" || type === "reset" || type === "image") && el.form) ||
+        ((tag === "a" || tag === "area") && el.hasAttribute("href")))) {
+      fail("upload_target_invalid", "the element is a link or a submit or reset button, not a file input or a control that opens a file chooser");
+    }
+    const seen = [];
+    const restore = recordPickers(seen);
+    // Belt and braces: nothing our click reaches may submit a form.
+    const opts = isolated ? {capture: true, mozSystemGroup: true} : {capture: true};
+    const noSubmit = (e) => e.preventDefault();
+    win.addEventListener("submit", noSubmit, opts);
+    try {
+      withoutFilePicker(() => clickAt(el), seen);
+    } finally {
+      win.removeEventListener("submit", noSubmit, opts);
+      restore();
+    }
+    const inputs = seen.filter((x, i) => seen.indexOf(x) === i);
+    if (inputs.length === 0) {
+      fail("upload_target_invalid", "the element is not a file input, and clicking it opened no file chooser " +
+        "(a page that opens one later, after a delay, is not covered: use the file input's ref)");
+    }
+    if (inputs.length > 1) fail("upload_target_invalid", "clicking the element targeted more than one file input; use the file input's ref");
+    return {input: inputs[0], via: "click"};
+  }
+
+  // recordPickers replaces HTMLInputElement.prototype.click and showPicker, as the page
+  // sees them, by functions that record a file input in seen and do nothing else (other
+  // inputs behave as before); the returned function puts the originals back.
+  function recordPickers(seen) {
+    const proto = isolated ? win.wrappedJSObject.HTMLInputElement.prototype : win.HTMLInputElement.prototype;
+    const undo = [];
+    const exportFn = isolated ? env.Cu.exportFunction : null; // into the page's compartment
+    for (const name of ["click", "showPicker"]) {
+      const orig = proto[name];
+      if (typeof orig !== "function") continue;
+      const fn = function () {
+        if (isFileInput(this)) {
+          seen.push(isolated ? env.Cu.unwaiveXrays(this) : this);
+          return undefined;
+        }
+        return orig.apply(this, arguments);
+      };
+      proto[name] = exportFn ? exportFn(fn, proto) : fn;
+      undo.push(() => { proto[name] = orig; });
+    }
+    return () => { for (const u of undo) u(); };
+  }
+
   function textEntry(el) {
     if (!isHTML(el)) return editingHost(el) ? "editable" : "";
     const tag = el.localName;
@@ -712,7 +819,10 @@ function lib(win, env) {
     return editingHost(el) ? "editable" : "";
   }
 
-  // caretToEnd puts the caret after the element's current content.
+  // caretToEnd puts the caret after the element's current content. In an editing host,
+  // that is the end of its last text (inside the last block: rich editors such as Quill
+  // and ProseMirror keep a caret placed after their last block on a new empty line), or
+  // before the <br> that holds an empty last block open.
   function caretToEnd(el) {
     const kind = textEntry(el);
     if (kind === "single" || kind === "multi") {
@@ -724,9 +834,34 @@ function lib(win, env) {
       }
     } else if (kind === "editable") {
       const s = win.getSelection();
-      s.selectAllChildren(el);
-      s.collapseToEnd();
+      const r = doc.createRange();
+      // Down the last children, stopping at text, a <br>, an element that holds no
+      // caret (img, hr, …) and a non-editable widget (the caret goes after those).
+      let node = el;
+      for (let last = lastContent(node); last; last = lastContent(node)) {
+        node = last;
+        if (node.nodeType === 3 || !node.isContentEditable || NO_CARET.has(node.localName)) break;
+      }
+      if (node.nodeType === 3) r.setStart(node, node.length);
+      else if (node === el) r.setStart(el, el.childNodes.length);
+      else if (node.localName === "br") r.setStartBefore(node);
+      else if (!node.isContentEditable || NO_CARET.has(node.localName)) r.setStartAfter(node);
+      else r.setStart(node, node.childNodes.length);
+      r.collapse(true);
+      s.removeAllRanges();
+      s.addRange(r);
     }
+  }
+
+  const NO_CARET = new Set(["br", "img", "hr", "input", "video", "audio", "iframe", "canvas", "svg", "math"]);
+
+  // lastContent is node's last child that is an element or a text node with more than
+  // white space (the indentation between blocks of hand-written markup).
+  function lastContent(node) {
+    for (let c = node.lastChild; c; c = c.previousSibling) {
+      if (c.nodeType === 1 || (c.nodeType === 3 && /\S/.test(c.data))) return c;
+    }
+    return null;
   }
 
   function deepActive() {
@@ -781,7 +916,7 @@ function lib(win, env) {
 
   return {
     env, isolated, fail, collapse, cap, collect, isFrame, entry, selector, resolve, target, visible, disabled,
-    requireEnabled, withoutFilePicker, focus, deepActive, isFileInput, textEntry, caretToEnd, setValue, fire, tip, presShellDispatch,
+    requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, isFileInput, textEntry, caretToEnd, setValue, fire, tip, presShellDispatch,
     focusedDescription, uploadTarget, result, VALUE_MAX,
   };
 }

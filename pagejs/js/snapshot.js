@@ -1,11 +1,35 @@
 async function snapshot(win, args, lib) {
   // Visible actionable elements in DOM order (open shadow roots after their host),
-  // hidden file inputs included; optionally the page's visible text.
+  // hidden file inputs included; optionally the page's visible text. Paging: the
+  // elements from args.offset on (in document order, after the filter). args.query
+  // keeps the elements whose role, tag, accessible name, value or link target contains
+  // it, ignoring case; total counts the matches, all the elements before the filter.
   const maxElements = Number.isInteger(args.maxElements) && args.maxElements >= 0 ? args.maxElements : 500;
   const maxText = Number.isInteger(args.maxTextChars) && args.maxTextChars >= 0 ? args.maxTextChars : 20000;
+  const offset = Number.isInteger(args.offset) && args.offset >= 0 ? args.offset : 0;
+  const query = typeof args.query === "string" ? args.query.toLowerCase() : "";
   const doc = win.document;
   const all = lib.collect(args.frames === true);
-  const n = Math.min(all.length, maxElements);
+  // Only the elements of the page asked for are described (entry is the costly part),
+  // unless a filter needs every element's fields to count the matches.
+  let entries = null;
+  let listed = null; // the elements of the rows, in order (node binding)
+  let total = all.length;
+  if (query) {
+    entries = [];
+    listed = [];
+    total = 0;
+    for (let i = 0; i < all.length; i++) {
+      const e = lib.entry(all[i], true);
+      if (!matches(e)) continue;
+      if (total >= offset && entries.length < maxElements) {
+        entries.push(e);
+        listed.push(all[i]);
+      }
+      total++;
+    }
+  }
+  const n = entries ? entries.length : Math.max(0, Math.min(all.length - offset, maxElements));
   // Compact rows, because every byte of the result crosses RDP as a long string
   // (≈0.2 ms per KB measured): [tag, role, type, name, fh, k, rest, extra], where the
   // selector (segments joined by "\n", which CSS.escape never leaves in a selector) is
@@ -14,7 +38,7 @@ async function snapshot(win, args, lib) {
   const rows = new Array(n);
   let prev = "";
   for (let i = 0; i < n; i++) {
-    const e = lib.entry(all[i], true);
+    const e = entries ? entries[i] : lib.entry(all[offset + i], true);
     const sel = e.sel.length === 1 ? e.sel[0] : e.sel.join("\n");
     const m = Math.min(sel.length, prev.length);
     let k = 0;
@@ -29,16 +53,17 @@ async function snapshot(win, args, lib) {
   const out = {
     title: lib.collapse(doc.title),
     url: String(win.location.href),
-    total: all.length, // before rows: the server sizes its element table by it
-    truncatedElements: all.length - n,
+    total, // before rows: the server sizes its element table by it
+    all: all.length,
+    truncatedElements: total - n,
     rows,
   };
   // Node binding (bindRefs.js): hand the listed elements to the isolated realm, which
   // takes them right after this walk. (Last: a new property of the window makes the
   // engine recompile code that reads the window's properties.)
   if (typeof args.pin === "string" && /^[0-9a-f]{32}$/.test(args.pin)) {
-    all.length = n;
-    Object.defineProperty(win, Symbol.for("fxmcp-refs:" + args.pin), {value: handOff(all), configurable: true});
+    const els = listed || (offset === 0 && n === all.length ? all : all.slice(offset, offset + n));
+    Object.defineProperty(win, Symbol.for("fxmcp-refs:" + args.pin), {value: handOff(els), configurable: true});
   }
   if (args.includeAllText) {
     const body = doc.body || doc.documentElement;
@@ -105,5 +130,11 @@ async function snapshot(win, args, lib) {
     }
     snapshot.prev = {key: args.pin, nodes: all, hand};
     return hand;
+  }
+
+  function matches(e) {
+    const x = e.x || {};
+    const hay = (e.role || "") + "\n" + e.tag + "\n" + (e.name || "") + "\n" + (x.value || "") + "\n" + (x.href || "");
+    return hay.toLowerCase().includes(query);
   }
 }

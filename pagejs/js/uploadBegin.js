@@ -1,5 +1,7 @@
 function uploadBegin(win, args, lib, env) {
-  // Checks the target file input and creates the staging for one upload, keyed by a
+  // Finds the file input (the target itself, a label's control, or the input a click on
+  // the target opens the chooser for: lib.fileChooserFor), checks it and creates the
+  // staging for one upload, keyed by a
   // random key from the server. Isolated realm: the staging lives on the console
   // sandbox's global, invisible to the page. Page realm: a non-enumerable property of
   // window named by the key (≥128 random bits), deleted by uploadFinish/uploadAbort.
@@ -12,8 +14,8 @@ function uploadBegin(win, args, lib, env) {
       lib.fail("invalid_argument", "bad file metadata");
     }
   }
-  const el = lib.target(args);
-  const warnings = lib.uploadTarget(el, files);
+  const chooser = lib.fileChooserFor(lib.target(args));
+  const warnings = lib.uploadTarget(chooser.input, files);
   const holder = env.realm === "isolated" ? globalThis : win;
   const now = Date.now();
   if (env.realm === "isolated") {
@@ -25,6 +27,8 @@ function uploadBegin(win, args, lib, env) {
   const staging = {
     created: now,
     innerWindowID: env.innerWindowID || 0,
+    input: chooser.input,
+    via: chooser.via,
     files: files.map(f => ({name: f.name, type: String(f.type || ""), size: f.size,
       lastModified: Number.isSafeInteger(f.lastModified) ? f.lastModified : now, chunks: [], received: 0})),
   };
@@ -53,5 +57,5 @@ function uploadBegin(win, args, lib, env) {
     env.Services.cpmm.addMessageListener(sink.name, sink.listener);
   }
   Object.defineProperty(holder, "fxmcp" + key, {value: staging, configurable: true, enumerable: false, writable: false});
-  return {key, warnings, window: env.innerWindowID || 0};
+  return {key, warnings, window: env.innerWindowID || 0, via: chooser.via};
 }

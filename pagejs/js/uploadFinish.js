@@ -23,7 +23,11 @@ async function uploadFinish(win, args, lib, env) {
       if (st.sink.error) lib.fail("upload_transfer_failed", st.sink.error);
       if (!st.sink.files) lib.fail("upload_transfer_failed", "Firefox's upload sink did not deliver the files in time");
     }
-    const el = lib.target(args);
+    // The files go to the input uploadBegin found (once: a trigger is never clicked
+    // twice, and may have changed since, as "Choose file" becoming "Change file"). A
+    // file input given directly must still be the element the snapshot saw.
+    if (st.via === "input") lib.target(args);
+    const el = st.input;
     const warnings = lib.uploadTarget(el, st.files);
     let made = st.sink && st.sink.files;
     if (!made) {

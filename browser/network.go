@@ -1,0 +1,221 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+)
+
+// maxBodyChars caps the response body network_request shows.
+const maxBodyChars = 20_000
+
+// redacted are the headers whose values never reach the model: they carry
+// the user's credentials for the site.
+var redacted = map[string]bool{"cookie": true, "set-cookie": true, "authorization": true, "proxy-authorization": true}
+
+type networkArgs struct {
+	Filter *string `json:"filter"`
+	Limit  *int    `json:"limit"`
+}
+
+func (s *Session) networkRequests(ctx context.Context, a *networkArgs, _ Progress) (Result, error) {
+	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
+	if err != nil {
+		return Result{}, err
+	}
+	limit := defaultListLimit
+	if a.Limit != nil {
+		limit = *a.Limit
+	}
+	filter := ""
+	if a.Filter != nil {
+		filter = strings.ToLower(*a.Filter)
+	}
+	all, evicted := pg.sel.watch.Network()
+	type row struct {
+		line string
+	}
+	var rows []row
+	for i := range all {
+		l := requestLine(&all[i])
+		if filter == "" || strings.Contains(strings.ToLower(l), filter) {
+			rows = append(rows, row{l})
+		}
+	}
+	matched := len(rows)
+	rows, shown := lastEntries(rows, limit, func(*row) bool { return true }, func(r *row) int { return len(r.line) })
+	u := newUntrusted()
+	for _, r := range rows {
+		u.line(r.line)
+	}
+	head := fmt.Sprintf("Requests of %s: %d of %s (newest last", tabID(pg.sel.tab.BrowserID), shown, plural(matched, "matching request", "matching requests"))
+	if filter != "" {
+		head += ", filter " + quote(*a.Filter, 100)
+	}
+	if evicted > 0 {
+		head += fmt.Sprintf("; %d older requests were dropped from the %d-entry buffer", evicted, rdp.MaxNetworkEntries)
+	}
+	head += "). Use network_request with an id for headers and body."
+	head += moreNote(shown, matched, limit, rdp.MaxNetworkEntries)
+	return Result{
+		Text:       head + "\n" + u.String(),
+		Structured: map[string]any{"tab_id": tabID(pg.sel.tab.BrowserID), "matching": matched, "shown": shown, "evicted": evicted},
+	}, nil
+}
+
+func requestID(seq uint64) string { return "r" + strconv.FormatUint(seq, 10) }
+
+// requestLine renders one request: [r3] GET 404 fetch 19 B 2 ms URL.
+func requestLine(e *rdp.NetworkEntry) string {
+	var b strings.Builder
+	b.WriteString("[" + requestID(e.Seq) + "] " + e.Method + " " + statusText(e) + " " + e.Cause)
+	if e.ContentSize >= 0 {
+		b.WriteString(" " + sizeText(e.ContentSize))
+	}
+	if e.TotalTime >= 0 {
+		b.WriteString(" " + strconv.FormatFloat(e.TotalTime, 'f', 0, 64) + " ms")
+	}
+	if e.FromCache {
+		b.WriteString(" cached")
+	}
+	b.WriteString(" " + truncate(stripCredentials(e.URL), 500))
+	return b.String()
+}
+
+func statusText(e *rdp.NetworkEntry) string {
+	switch {
+	case e.Blocked != "":
+		return "blocked(" + truncate(e.Blocked, 60) + ")"
+	case e.Status > 0:
+		return strconv.Itoa(e.Status)
+	case e.Done:
+		return "failed"
+	}
+	return "pending"
+}
+
+// stripCredentials drops user:password@ from a URL; text that does not
+// parse as a URL with a host is returned as is.
+func stripCredentials(raw string) string {
+	if !strings.Contains(raw, "@") {
+		return raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		if i, j := strings.Index(raw, "://"), strings.Index(raw, "@"); i > 0 && j > i {
+			if k := strings.IndexAny(raw[i+3:], "/?#"); k < 0 || i+3+k > j {
+				return raw[:i+3] + raw[j+1:]
+			}
+		}
+		return raw
+	}
+	u.User = nil
+	return u.String()
+}
+
+type networkRequestArgs struct {
+	ID string `json:"id"`
+}
+
+func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ Progress) (Result, error) {
+	seq, err := strconv.ParseUint(strings.TrimPrefix(a.ID, "r"), 10, 64)
+	if err != nil || !strings.HasPrefix(a.ID, "r") || seq == 0 {
+		return Result{}, errorf(CodeInvalidArguments, "%q is not a request id; ids look like r12 and come from network_requests", truncate(a.ID, 20))
+	}
+	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
+	if err != nil {
+		return Result{}, err
+	}
+	e, ok := pg.sel.watch.Request(seq)
+	if !ok {
+		return Result{}, errorf(CodeRequestNotFound, "no request %s is buffered for %s (it was never seen, or dropped as the buffer filled); call network_requests", a.ID, tabID(pg.sel.tab.BrowserID))
+	}
+	d, err := pg.sel.watch.RequestDetails(ctx, seq, maxBodyChars)
+	gone := errors.Is(err, rdp.ErrDetailsGone)
+	if err != nil && !gone {
+		return Result{}, err
+	}
+	u := newUntrusted()
+	u.line("URL: " + quote(stripCredentials(e.URL), 4000))
+	if gone {
+		u.line("(headers and body unavailable: Firefox discarded them when the page navigated away)")
+	} else {
+		writeHeaders(u, "Request headers:", d.RequestHeaders)
+		writeHeaders(u, "Response headers:", d.ResponseHeaders)
+		writeBody(u, &e, &d)
+	}
+	head := fmt.Sprintf("Request %s of %s: %s %s, %s, %s", a.ID, tabID(pg.sel.tab.BrowserID), e.Method, statusText(&e),
+		e.Cause, sizeText(e.ContentSize))
+	if e.TotalTime >= 0 {
+		head += ", " + strconv.FormatFloat(e.TotalTime, 'f', 0, 64) + " ms"
+	}
+	head += ". Cookie, Set-Cookie, Authorization and Proxy-Authorization values are redacted."
+	return Result{
+		Text: head + "\n" + u.String(),
+		Structured: map[string]any{
+			"tab_id": tabID(pg.sel.tab.BrowserID), "id": a.ID, "status": e.Status, "done": e.Done,
+			"details_available": !gone, "body_truncated": d.BodyTruncated,
+		},
+	}, nil
+}
+
+func writeHeaders(u *untrusted, title string, hs []rdp.Header) {
+	if len(hs) == 0 {
+		return
+	}
+	u.line(title)
+	for _, h := range hs {
+		v := h.Value
+		switch {
+		case redacted[strings.ToLower(h.Name)]:
+			v = "[redacted]"
+		case h.Truncated:
+			v = truncate(v, 1000) + " [cut]"
+		default:
+			v = truncate(v, 1000)
+		}
+		u.line("  " + truncate(h.Name, 100) + ": " + v)
+	}
+}
+
+func writeBody(u *untrusted, e *rdp.NetworkEntry, d *rdp.RequestDetails) {
+	switch {
+	case !e.Done && e.Status == 0:
+		u.line("(no response yet)")
+	case d.BodyDiscarded:
+		u.line("(Firefox did not keep the response body)")
+	case d.BodyLength == 0:
+		u.line("(empty response body)")
+	case d.Encoding != "" || !textual(d.MimeType):
+		u.line(fmt.Sprintf("(binary response body, %s, not shown)", quote(d.MimeType, 100)))
+	default:
+		title := fmt.Sprintf("Response body (%d characters):", d.BodyLength)
+		if d.BodyTruncated {
+			title = fmt.Sprintf("Response body (first %d of %d characters):", maxBodyChars, d.BodyLength)
+		}
+		u.line(title)
+		u.text(strings.TrimSuffix(d.Body, "\n"))
+	}
+}
+
+// textual reports whether a MIME type is text a model can read.
+func textual(mime string) bool {
+	m := strings.ToLower(strings.TrimSpace(strings.SplitN(mime, ";", 2)[0]))
+	switch {
+	case m == "", strings.HasPrefix(m, "text/"):
+		return true
+	case strings.HasSuffix(m, "+json"), strings.HasSuffix(m, "+xml"):
+		return true
+	}
+	switch m {
+	case "application/json", "application/javascript", "application/xml", "application/x-www-form-urlencoded",
+		"application/ecmascript", "application/x-javascript", "application/ld+json", "image/svg+xml":
+		return true
+	}
+	return false
+}
