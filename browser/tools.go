@@ -91,7 +91,7 @@ func toolTable() []toolDef {
 			Annotations{ReadOnly: true, Idempotent: true},
 			(*Session).selectTab),
 		def("snapshot_page", "Snapshot page",
-			"Describe the selected page compactly: its visible actionable elements in document order (links, buttons, form fields, ARIA widgets, contenteditable regions, and file inputs even when hidden), one line each as `[ref] role \"name\" …`; links end with `→ /path?query` (with the origin when it is not the page's), so links of the same name can be told apart. include_all_text adds the page text. Elements inside visible iframes (same- or cross-origin, nested) follow a line `--- frame \"name\" origin=\"…\" ---` and end at `--- end of frame ---`; elements inside shadow roots are listed in place. Use the refs (e1, e2, …) with click, fill, type_text, press_key and upload_files, in frames too. A ref names one DOM node: it is the same in every snapshot of the same page (pages and filters included) and stays valid until the page navigates (or its frame does) or that node is removed, replaced (even by an identical node) or changed; then it gives stale_element, never an action on a look-alike. More elements than max_elements: page with offset (the truncation line gives the exact next call) or narrow with query."+untrustedNote,
+			"Describe the selected page compactly: its visible actionable elements in document order (links, buttons, form fields, ARIA widgets, contenteditable regions, and file inputs even when hidden), one line each as `[ref] role \"name\" …`; links end with `→ /path?query` (with the origin when it is not the page's), so links of the same name can be told apart. include_all_text adds the page text; frames' elements sit between `--- frame … ---` lines. Use the refs (e1, e2, …) with click, fill, type_text, press_key and upload_files. Refs stay valid until the page navigates or the element changes or is replaced, and are the same in every snapshot of the same page (pages and filters included); then stale_element, never an action on a look-alike. More elements than max_elements: page with offset (the truncation line gives the exact next call) or narrow with query."+untrustedNote,
 			`{"type":"object","properties":{
 				"include_all_text":{"type":"boolean","default":false,"description":"also return the page's visible text"},
 				"max_elements":{"type":"integer","minimum":1,"maximum":500,"description":"at most this many elements (default and maximum: the server's limit)"},
@@ -102,7 +102,7 @@ func toolTable() []toolDef {
 			Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 			(*Session).snapshotPage),
 		def("click", "Click element",
-			"Click an element from the latest snapshot. Runs through Firefox's own input pipeline when available (trusted event, default actions such as following links), otherwise as a page-script click; the result says which (trusted). Refuses disabled elements, file inputs (use upload_files) and elements that changed or were replaced since the snapshot (ref_check in the result says how the ref was checked). Focus and blur events fire as for a person working in that window, even when Firefox is not in front. Waits wait_after_ms, then reports the URL and whether the page navigated (which invalidates all refs).",
+			"Click an element from the latest snapshot. Runs through Firefox's own input pipeline when available (trusted event, default actions such as following links), otherwise as a page-script click; the result says which (trusted). Refuses disabled elements, file inputs (use upload_files) and elements that changed since the snapshot. Focus and blur events fire as for a person working in that window, even when Firefox is not in front. Waits wait_after_ms, then reports the URL and whether the page navigated (which invalidates all refs).",
 			`{"type":"object","properties":{
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"element ref such as e12"},
 				"wait_after_ms":{"type":"integer","minimum":0,"maximum":5000,"default":250,"description":"time to let the page react before reporting"}},
@@ -110,7 +110,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, OpenWorld: true},
 			(*Session).click),
 		def("fill", "Fill field",
-			"Replace the value of a text field, textarea, select (by option value or label) or contenteditable region in one step, the way frameworks such as React notice (native setter plus input and change events). HTML in value is inserted as plain text. Password values are never echoed. Submits the form only when submit is true. A custom select (a combobox offering a list, such as <sl-select>) cannot be filled: click it open, then click the option. Focus and blur events fire as for a person working in that window, even when Firefox is not in front.",
+			"Replace the value of a text field, textarea, select (by option value or label) or contenteditable region in one step, the way frameworks such as React notice (native setter plus input and change events). HTML in value is inserted as plain text. Password values are never echoed. Submits the form only when submit is true. Custom selects (<sl-select>): click, then the option. Focus and blur events fire as for a person working in that window, even when Firefox is not in front.",
 			`{"type":"object","properties":{
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"element ref such as e12"},
 				"value":{"type":"string","maxLength":100000,"description":"the new value"},
@@ -145,7 +145,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
 			(*Session).navigate),
 		def("wait_for", "Wait for condition",
-			"Wait until the selected page (text and selectors: the top document or any of its frames) shows text, matches a CSS selector, or has a URL containing a string (give exactly one), or until it no longer does (state=absent). Polls every poll_ms up to timeout_ms and follows navigations; sends progress notifications when asked. Stops with dialog_open when a dialog blocks the page: the condition is never reported met while one is open.",
+			"Wait until the selected page shows text, matches a CSS selector, or has a URL containing a string (give exactly one), or until it no longer does (state=absent). Polls every poll_ms up to timeout_ms and follows navigations; sends progress notifications when asked. Stops with dialog_open when a dialog blocks the page: the condition is never reported met while one is open.",
 			`{"type":"object","description":"Give exactly one of text, selector or url_contains.","properties":{
 				"text":{"type":"string","minLength":1,"maxLength":1000,"description":"visible text substring (one of text, selector, url_contains)"},
 				"selector":{"type":"string","minLength":1,"maxLength":1000,"description":"CSS selector (one of text, selector, url_contains)"},
