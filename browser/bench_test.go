@@ -26,6 +26,8 @@ func benchSession(b *testing.B, realm string) *Session {
 			o.ReadInPageRealm = true
 		case "read-isolated":
 			o.ReadInIsolatedRealm = true
+		case "unbound":
+			o.NoNodeBinding = true
 		}
 	})
 }
@@ -40,7 +42,8 @@ func fixtureURL(b testing.TB, path string) string {
 }
 
 func BenchmarkSnapshotLarge(b *testing.B) {
-	for _, realm := range []string{"default", "read-isolated"} {
+	// realm=unbound: refs not bound to nodes (the cost of binding.go).
+	for _, realm := range []string{"unbound", "default", "unbound", "default", "read-isolated"} {
 		b.Run("realm="+realm, func(b *testing.B) {
 			s := benchSession(b, realm)
 			must(b, s, "select_tab", map[string]any{"index": 0})

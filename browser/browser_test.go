@@ -465,7 +465,7 @@ func TestResidentSnapshot(t *testing.T) {
 	saved, savedConsole := sel.residents, sel.residentConsole
 	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]string{pagejs.Snapshot.Name(): residentPending}
 	s.mu.Unlock()
-	s.install(c, sel, "server1.conn99.nosuchconsole", pagejs.Snapshot)
+	s.install(c, residentSlot{&sel.residentConsole, &sel.residents}, "server1.conn99.nosuchconsole", pagejs.Snapshot)
 	s.mu.Lock()
 	got := sel.residents[pagejs.Snapshot.Name()]
 	sel.residents, sel.residentConsole = saved, savedConsole
@@ -489,7 +489,7 @@ func TestResidentSnapshot(t *testing.T) {
 	s.mu.Unlock()
 	cancelled, stop := context.WithCancel(ctx)
 	stop()
-	if _, err := s.callResident(cancelled, pg, tg.ConsoleActor, pagejs.Snapshot, pagejs.SnapshotArgs{}); !errors.Is(err, context.Canceled) {
+	if _, err := s.callResident(cancelled, pg, tg, tg.ConsoleActor, pagejs.Snapshot, pagejs.SnapshotArgs{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled call: %v", err)
 	}
 	s.mu.Lock()

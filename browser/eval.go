@@ -99,10 +99,16 @@ func (s *Session) exec(ctx context.Context, pg page, kind realmKind, script page
 // execSent is exec with a callback for when the evaluation request is on
 // the wire (see rdp.EvalOptions.Sent).
 func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script pagejs.Script, args any, out any, sent func()) (execInfo, error) {
-	t, err := s.current(ctx, pg)
+	t, err := s.docTarget(ctx, pg)
 	if err != nil {
 		return execInfo{}, err
 	}
+	return s.execOn(ctx, pg, t, kind, script, args, out, sent)
+}
+
+// execOn is execSent in document t (the top document or a frame's).
+func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmKind, script pagejs.Script, args any, out any, sent func()) (execInfo, error) {
+	var err error
 	var info execInfo
 	console := t.ConsoleActor
 	var src string
@@ -119,7 +125,7 @@ func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script 
 	}
 	var res string
 	if !info.isolated && sent == nil && residentScripts[script.Name()] {
-		res, err = s.callResident(ctx, pg, console, script, args)
+		res, err = s.callResident(ctx, pg, t, console, script, args)
 	} else {
 		if !info.isolated {
 			src, err = script.Page(args)
@@ -213,17 +219,20 @@ const (
 // it has one, else as a whole script, with the resident's installation
 // sent right behind it (so it costs this call nothing). A resident that
 // disappeared is forgotten and the call made again.
-func (s *Session) callResident(ctx context.Context, pg page, console string, script pagejs.Script, args any) (string, error) {
+func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, console string, script pagejs.Script, args any) (string, error) {
 	name := script.Name()
+	s.mu.Lock()
+	sl := residentSlotOf(pg.sel, t)
+	s.mu.Unlock()
 	for attempt := 0; ; attempt++ {
 		s.mu.Lock()
-		if pg.sel.residentConsole != console {
-			pg.sel.residentConsole, pg.sel.residents = console, map[string]string{}
+		if *sl.console != console {
+			*sl.console, (*sl.residents) = console, map[string]string{}
 		}
-		actor := pg.sel.residents[name]
+		actor := (*sl.residents)[name]
 		install := actor == ""
 		if install {
-			pg.sel.residents[name] = residentPending
+			(*sl.residents)[name] = residentPending
 		}
 		s.mu.Unlock()
 		if actor == "" || actor == residentPending || actor == residentFailed {
@@ -236,14 +245,14 @@ func (s *Session) callResident(ctx context.Context, pg page, console string, scr
 			if install {
 				o.sent = func() {
 					installing = true
-					go s.install(pg.c, pg.sel, console, script)
+					go s.install(pg.c, sl, console, script)
 				}
 			}
 			res, err := s.evaluate(ctx, pg, console, src, o)
 			if install && !installing { // never sent: nothing is being installed
 				s.mu.Lock()
-				if pg.sel.residentConsole == console && pg.sel.residents[name] == residentPending {
-					delete(pg.sel.residents, name)
+				if *sl.console == console && (*sl.residents)[name] == residentPending {
+					delete((*sl.residents), name)
 				}
 				s.mu.Unlock()
 			}
@@ -259,17 +268,17 @@ func (s *Session) callResident(ctx context.Context, pg page, console string, scr
 		}
 		s.log.Debug("resident gone; evaluating the script again", "script", name)
 		s.mu.Lock()
-		if pg.sel.residentConsole == console && pg.sel.residents[name] == actor {
-			delete(pg.sel.residents, name)
+		if *sl.console == console && (*sl.residents)[name] == actor {
+			delete((*sl.residents), name)
 		}
 		s.mu.Unlock()
 	}
 }
 
 // install makes script resident in the page realm of the document whose
-// console is console, in the background, and records its actor in sel
-// unless the document changed meanwhile (its actors then went with it).
-func (s *Session) install(c *rdp.Client, sel *selection, console string, script pagejs.Script) {
+// console is console, in the background, and records its actor in its
+// slot unless the document changed meanwhile (its actors then went with it).
+func (s *Session) install(c *rdp.Client, sl residentSlot, console string, script pagejs.Script) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	src, err := script.PageResident()
@@ -280,15 +289,15 @@ func (s *Session) install(c *rdp.Client, sel *selection, console string, script 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if sel.residentConsole != console || sel.residents[script.Name()] != residentPending {
+	if *sl.console != console || (*sl.residents)[script.Name()] != residentPending {
 		return
 	}
 	if err != nil {
 		s.log.Info("could not install a resident script; this document's snapshots evaluate it whole", "script", script.Name(), "error", err)
-		sel.residents[script.Name()] = residentFailed
+		(*sl.residents)[script.Name()] = residentFailed
 		return
 	}
-	sel.residents[script.Name()] = actor
+	(*sl.residents)[script.Name()] = actor
 	s.installs++
 }
 

@@ -55,6 +55,10 @@ type walkInfo struct {
 	keys   []string
 	bodies []string // "" until made
 	index  map[string]int
+	// Node binding (binding.go) of the read: the document's window and each
+	// element's node id (nil: unbound, refs by selector and fingerprint).
+	window int64
+	ids    []int
 }
 
 func newWalkInfo(r *pagejs.SnapshotResult) *walkInfo {
@@ -62,7 +66,7 @@ func newWalkInfo(r *pagejs.SnapshotResult) *walkInfo {
 	w := &walkInfo{sums: make([][32]byte, n), keys: make([]string, n), bodies: make([]string, n), index: make(map[string]int, n)}
 	for i := range r.Elements {
 		w.sums[i] = r.Elements[i].FP.Sum()
-		w.keys[i] = refKey(r.Elements[i].Sel, w.sums[i])
+		w.keys[i] = refKey(0, r.Elements[i].Sel, w.sums[i]) // the top document's
 		w.index[w.keys[i]] = i
 	}
 	return w
@@ -74,6 +78,14 @@ func (w *walkInfo) body(i int, e *pagejs.Element) string {
 		w.bodies[i] = elementBody(e)
 	}
 	return w.bodies[i]
+}
+
+// boundWalkInfoLocked is walkInfoLocked for a read of the top document,
+// with that read's node binding.
+func (s *Session) boundWalkInfoLocked(sel *selection, d *docSnap) *walkInfo {
+	w := *s.walkInfoLocked(sel, &d.r)
+	w.window, w.ids = d.t.InnerWindowID, d.b.ids
+	return &w
 }
 
 // walkInfoLocked returns the walk info of r: the kept walk's, when r is it.
@@ -101,11 +113,26 @@ func (s *Session) issueLocked(pg page, gen uint64, r *pagejs.SnapshotResult, w *
 
 // refLocked issues (or finds) the ref of element i of r.
 func (s *Session) refLocked(pg page, gen uint64, r *pagejs.SnapshotResult, w *walkInfo, i int) string {
+	e := &r.Elements[i]
+	l := &locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: w.sums[i], window: w.window}
+	if w.ids != nil { // bound: the same node has the same ref (snapshot_page's refFor)
+		l.node = w.ids[i]
+		return s.refs.addNode(l)
+	}
 	if ref, ok := s.refs.byKey[w.keys[i]]; ok {
 		return ref
 	}
-	e := &r.Elements[i]
-	return s.refs.add(&locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: w.sums[i]})
+	return s.refs.add(l)
+}
+
+// issuedRefLocked is the ref element j of view v already has, if any.
+func (s *Session) issuedRefLocked(v *pageView, j int) (string, bool) {
+	if v.info.ids != nil {
+		ref, ok := s.refs.byNode[nodeKey{v.info.window, v.info.ids[j]}]
+		return ref, ok
+	}
+	ref, ok := s.refs.byKey[v.info.keys[j]]
+	return ref, ok
 }
 
 // pageView is the agent's last view of the selected document: the elements
@@ -244,7 +271,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		}
 		return unknownChange("the page could not be read (" + code + "); take a snapshot")
 	}
-	obs := s.deltaOf(pg, gen, &r, o)
+	obs := s.deltaOf(pg, gen, r, o)
 	if len(opened) > 0 {
 		obs.tabs = tabsNote(opened)
 		list := make([]map[string]any, len(opened))
@@ -327,10 +354,15 @@ func (s *Session) dialogObservation(err error) observation {
 // readForView walks the selected document with the server's element limit,
 // reading once more when it navigated under the walk; gen is the generation
 // the result belongs to.
-func (s *Session) readForView(ctx context.Context, pg page) (pagejs.SnapshotResult, uint64, error) {
+func (s *Session) readForView(ctx context.Context, pg page) (*docSnap, uint64, error) {
 	args := pagejs.SnapshotArgs{MaxElements: s.opts.Config.MaxElements}
 	for attempt := 0; ; attempt++ {
-		r, err := s.snapshot(ctx, pg, args)
+		t, err := s.current(ctx, pg)
+		if err != nil {
+			return nil, 0, err
+		}
+		r := s.readDoc(ctx, pg, t, args) // with its refs bound, as snapshot_page reads it
+		err = r.err
 		if err == nil {
 			s.mu.Lock()
 			stale := s.sel != pg.sel || s.syncLocked(pg.sel)
@@ -393,7 +425,8 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 
 // deltaOf compares a walk with the agent's last view, makes it the view,
 // issues refs for the lines it shows and renders them.
-func (s *Session) deltaOf(pg page, gen uint64, r *pagejs.SnapshotResult, o observeOpts) observation {
+func (s *Session) deltaOf(pg page, gen uint64, doc *docSnap, o observeOpts) observation {
+	r := &doc.r
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sel != pg.sel || s.generation != gen {
@@ -403,16 +436,17 @@ func (s *Session) deltaOf(pg page, gen uint64, r *pagejs.SnapshotResult, o obser
 	if old != nil && old.generation != gen {
 		old = nil
 	}
-	nv := s.rememberLocked(pg.sel, gen, r, s.walkInfoLocked(pg.sel, r))
+	nv := s.rememberLocked(pg.sel, gen, r, s.boundWalkInfoLocked(pg.sel, doc))
 	d := diffViews(old, nv, o.match)
 	ref := func(i int) string { return s.refLocked(pg, gen, r, nv.info, i) }
-	return renderDelta(d, old, nv, r, ref, s.refs.byKey, o)
+	issued := func(j int) (string, bool) { return s.issuedRefLocked(old, j) }
+	return renderDelta(d, old, nv, r, ref, issued, o)
 }
 
 // renderDelta writes a delta: a summary line, the element lines between
 // the untrusted markers (matching, changed, appeared, gone; at most
 // matchLines + deltaLines), and a line saying what was left out.
-func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(int) string, issued map[string]string, o observeOpts) observation {
+func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(int) string, issued func(j int) (string, bool), o observeOpts) observation {
 	st := map[string]any{"known": true, "appeared": len(d.appeared), "changed": len(d.changed), "gone": len(d.gone),
 		"complete": nv.complete && (old == nil || old.complete), "first_view": old == nil}
 	if o.match != nil {
@@ -470,7 +504,7 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 			}
 			j := old.info.index[k]
 			prefix := "- "
-			if r, ok := issued[k]; ok {
+			if r, ok := issued(j); ok {
 				prefix += "[" + r + "] "
 			}
 			u.line(prefix + old.info.body(j, &old.res.Elements[j]))

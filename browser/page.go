@@ -49,30 +49,34 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	// Reading is safe to repeat: when the page navigates under the walk,
 	// read the new document once more.
 	var (
-		pg   page
-		r    pagejs.SnapshotResult
-		gen  uint64
-		refs []string
-		info *walkInfo
+		pg      page
+		r       pagejs.SnapshotResult
+		gen     uint64
+		out     snapLines
+		skipped string
 	)
 	for attempt := 0; ; attempt++ {
 		var err error
 		if pg, err = s.selected(ctx); err != nil {
 			return Result{}, err
 		}
-		r, err = s.snapshot(ctx, pg, args)
+		var (
+			top    *docSnap
+			frames map[int64]*docSnap
+		)
+		top, frames, skipped = s.readAll(ctx, pg, args)
+		r, err = top.r, top.err
 		if err == nil {
 			s.mu.Lock()
 			if s.sel != pg.sel || s.syncLocked(pg.sel) {
 				err = errorf(CodeTargetReplaced, "the page navigated while it was being read; take the snapshot again")
 			} else {
 				gen = s.generation
-				info = s.walkInfoLocked(pg.sel, &r)
-				refs = s.issueLocked(pg, gen, &r, info)
-				if args.Offset == 0 && args.Query == "" {
-					// The agent's view, for the next delta; a page or a filter of
-					// the elements is not a view of the whole page.
-					s.rememberLocked(pg.sel, gen, &r, info)
+				out = s.renderLocked(pg, gen, top, frames, args)
+				if frames == nil && args.Offset == 0 && args.Query == "" {
+					// The agent's view, for the next delta: the whole top
+					// document (a page or a filter of it is not a view of it).
+					s.rememberLocked(pg.sel, gen, &r, s.boundWalkInfoLocked(pg.sel, top))
 				}
 			}
 			s.mu.Unlock()
@@ -88,19 +92,19 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		}
 	}
 
-	return s.snapshotResult(tabID(pg.sel.tab.BrowserID), gen, refs, info, &r, args), nil
+	return s.snapshotResult(tabID(pg.sel.tab.BrowserID), gen, out, skipped, &r, args), nil
 }
 
 // snapshotResult renders a snapshot: the header, the element lines and page
 // text between the untrusted-content markers, and the truncation lines.
-func (s *Session) snapshotResult(tab string, gen uint64, refs []string, info *walkInfo, r *pagejs.SnapshotResult, args pagejs.SnapshotArgs) Result {
+func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped string, r *pagejs.SnapshotResult, args pagejs.SnapshotArgs) Result {
 	withText := args.IncludeAllText
 	u := newUntrusted()
-	u.grow(48*len(r.Elements) + 1024) // ≈33 bytes per element line on typical pages
+	u.grow(48*len(out.lines) + 1024) // ≈33 bytes per element line on typical pages
 	u.field("Page", r.Title, 200)
 	u.field("URL", r.URL, 500)
-	for i, e := range r.Elements {
-		u.line("[" + refs[i] + "] " + info.body(i, &e))
+	for _, l := range out.lines {
+		u.line(l)
 	}
 	text := ""
 	if r.Text != nil {
@@ -111,13 +115,16 @@ func (s *Session) snapshotResult(tab string, gen uint64, refs []string, info *wa
 		u.text(text)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tab, gen, shownElements(args, len(r.Elements), r.Total, r.All))
+	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tab, gen, shownElements(args, out.shown, out.total, out.all))
 	b.WriteString(u.String())
-	next := args.Offset + len(r.Elements)
-	truncated := next < r.Total
+	next := args.Offset + out.shown
+	truncated := next < out.total
 	if truncated {
 		fmt.Fprintf(&b, "\n[truncated: %s shown, in document order; next: snapshot_page %s]",
-			shownRange(args.Offset, len(r.Elements), r.Total), nextCall(args, next))
+			shownRange(args.Offset, out.shown, out.total), nextCall(args, next))
+	}
+	if skipped != "" {
+		b.WriteString("\n[frames not shown: " + skipped + "]")
 	}
 	textCut := withText && utf16Len(text) < r.TextTotal
 	if textCut {
@@ -126,10 +133,10 @@ func (s *Session) snapshotResult(tab string, gen uint64, refs []string, info *wa
 	}
 	st := map[string]any{
 		"tab_id": tab, "generation": gen, "title": pageStr(r.Title), "url": pageStr(r.URL),
-		"elements": len(r.Elements), "total_elements": r.Total, "truncated": truncated, "offset": args.Offset,
+		"elements": out.shown, "total_elements": out.total, "truncated": truncated, "offset": args.Offset, "frames": out.frames,
 	}
 	if args.Query != "" {
-		st["query"], st["all_elements"] = args.Query, r.All
+		st["query"], st["all_elements"] = args.Query, out.all
 	}
 	if truncated {
 		st["next_offset"] = next
@@ -307,7 +314,9 @@ func (s *Session) acting(ctx context.Context, ref string) (pg page, l *locator, 
 		return page{}, nil, nil, err
 	}
 	if pg, err = s.selected(ctx); err == nil {
-		l, err = s.target(pg, ref)
+		if l, err = s.target(pg, ref); err == nil {
+			pg = inFrame(pg, l)
+		}
 	}
 	if err != nil {
 		s.unlock()
@@ -333,6 +342,9 @@ func (s *Session) target(pg page, ref string) (*locator, error) {
 // after reports, once an action ran, where the page is and whether it
 // navigated (which starts a new generation: refs stop working).
 func (s *Session) after(ctx context.Context, pg page, before string) (urlNow string, navigated bool) {
+	if pg.frame != nil {
+		return s.frameAfter(ctx, pg)
+	}
 	navigated = s.sync(pg.sel)
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
@@ -407,7 +419,7 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 	s.activate(ctx, pg)
 	openers, known := s.openers(ctx, pg)
 	var r pagejs.ActionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp}, &r)
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
 	if res, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
 		return res, nil
 	}
@@ -430,14 +442,14 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, 
 		}
 		return Result{}, err
 	}
-	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "url": pageStr(urlNow), "navigated": nav}
-	note := ""
+	st := withRef(map[string]any{"element": a.Element, "trusted": r.Trusted, "url": pageStr(urlNow), "navigated": nav}, l, info)
+	note := refNote(l, info)
 	if tabs := s.clickOpened(ctx, pg, openers, known); len(tabs) > 0 {
 		st["opened_tabs"] = tabs
-		note = " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
+		note += " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
 		obs.dropTabs() // said here, with close_tab
 	}
-	res := Result{Text: s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, note, obs), Structured: st}
+	res := Result{Text: s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, note, obs, frameFields(l)...), Structured: st}
 	obs.add(&res)
 	return res, nil
 }
@@ -458,7 +470,7 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	submit := a.Submit != nil && *a.Submit
 	s.activate(ctx, pg)
 	var r pagejs.ActionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit}, &r)
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit, Ref: boundRef(l)}, &r)
 	if e, ok := AsError(err); ok && e.Code == CodeOptionNotFound {
 		return Result{}, s.listOptions(ctx, pg, l, a.Element, a.Value, e)
 	}
@@ -476,21 +488,21 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 	if submit {
 		verb = "Filled and submitted the form of"
 	}
-	st := map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": pageStr(urlNow), "navigated": nav}
-	var extra []pageField
-	note := ""
+	st := withRef(map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": pageStr(urlNow), "navigated": nav}, l, info)
+	extra := frameFields(l)
+	note := refNote(l, info)
 	if r.Value != nil {
 		st["value"] = pageStr(*r.Value)
 		switch {
 		case r.Shown != nil: // a select: value was matched by option value or label
 			st["shown"] = pageStr(*r.Shown)
-			note = " The select now shows the option below."
+			note += " The select now shows the option below."
 			if r.Kept != nil && !*r.Kept {
-				note = " The page's change handler picked another option than the one asked for; the select shows the one below."
+				note += " The page's change handler picked another option than the one asked for; the select shows the one below."
 			}
 			extra = append(extra, pageField{"Shows", *r.Shown, 200})
 		case *r.Value != a.Value:
-			note = " The page changed or limited the value: the field now holds the value below."
+			note += " The page changed or limited the value: the field now holds the value below."
 			extra = append(extra, pageField{"Value", *r.Value, 200})
 		}
 	}
@@ -535,7 +547,7 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 			}
 		}
 		chunk := string(runes[i:min(i+size, len(runes))])
-		info, err = s.exec(ctx, pg, actionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.sel, FP: l.fp, Text: chunk, FirstChunk: i == 0}, &r)
+		info, err = s.exec(ctx, pg, actionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.sel, FP: l.fp, Text: chunk, FirstChunk: i == 0, Ref: boundRef(l)}, &r)
 		if err != nil {
 			if i > 0 && ctx.Err() == nil && s.sync(pg.sel) {
 				// The typing made the page navigate: the element is gone
@@ -558,8 +570,8 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 		return Result{}, err
 	}
 	res := Result{
-		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav, "", obs),
-		Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": pageStr(urlNow), "navigated": nav},
+		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav, refNote(l, info), obs, frameFields(l)...),
+		Structured: withRef(map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": pageStr(urlNow), "navigated": nav}, l, info),
 	}
 	obs.add(&res)
 	return res, nil
@@ -586,13 +598,15 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	}
 	args := pagejs.PressKeyArgs{Key: combo.Key, Mods: combo.Mods}
 	what := "the focused element"
+	var l *locator
 	if a.Element != nil {
-		l, err := s.target(pg, *a.Element)
+		l, err = s.target(pg, *a.Element)
 		if err != nil {
 			return Result{}, err
 		}
+		pg = inFrame(pg, l)
 		fp := l.fp
-		args.Sel, args.FP = l.sel, &fp
+		args.Sel, args.FP, args.Ref = l.sel, &fp, boundRef(l)
 		what = *a.Element
 	}
 	s.activate(ctx, pg)
@@ -608,12 +622,16 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	var extra []pageField
+	extra := frameFields(l)
 	if r.Focused != "" && !nav {
 		extra = append(extra, pageField{"Focus", r.Focused, 120})
 	}
-	text := s.actionText("Pressed "+combo.String()+" on", what, r.Trusted, info, urlNow, nav, "", obs, extra...)
-	res := Result{Text: text, Structured: map[string]any{"key": combo.String(), "trusted": r.Trusted, "focused": pageStr(r.Focused), "url": pageStr(urlNow), "navigated": nav}}
+	text := s.actionText("Pressed "+combo.String()+" on", what, r.Trusted, info, urlNow, nav, refNote(l, info), obs, extra...)
+	st := map[string]any{"key": combo.String(), "trusted": r.Trusted, "focused": pageStr(r.Focused), "url": pageStr(urlNow), "navigated": nav}
+	if l != nil {
+		st = withRef(st, l, info)
+	}
+	res := Result{Text: text, Structured: st}
 	obs.add(&res)
 	return res, nil
 }
@@ -1000,6 +1018,9 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Resu
 		var r pagejs.WaitForResult
 		pctx, cancel := context.WithDeadline(ctx, deadline.Add(poll))
 		_, err := s.exec(pctx, pg, readRealm, pagejs.WaitFor, args, &r)
+		if err == nil {
+			r.Met = s.waitFrames(pctx, pg, args, r.Met)
+		}
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {

@@ -15,6 +15,20 @@ type locator struct {
 	sel        pagejs.Sel         // the snapshot's selector, one segment per shadow root
 	fp         pagejs.Fingerprint // the fields the page re-checks before acting (seed §8.4)
 	sum        [32]byte           // fp.Sum(): SHA-256 of the fields
+	// Node binding (binding.go): node is the node's id in its document (0:
+	// unbound, checked by selector and fingerprint only); window is that
+	// document's inner window, frame its frame's browsing context (0: the
+	// top document).
+	node   int
+	window int64
+	frame  int64
+	origin string // the frame's origin as the snapshot showed it (page-derived)
+}
+
+// nodeKey names one node: its document and its id there.
+type nodeKey struct {
+	window int64
+	node   int
 }
 
 // maxRefs bounds the refs one generation may hold (repeated snapshots of a
@@ -26,14 +40,16 @@ const maxRefs = 100_000
 // name an element of the current one.
 type refTable struct {
 	byRef    map[string]*locator
-	byKey    map[string]string // selector + fingerprint → ref, to reuse refs across snapshots
-	next     int               // next ref number; never goes back
-	genStart int               // first ref number of the current generation
+	byKey    map[string]string  // selector + fingerprint → ref, to reuse refs across snapshots
+	byNode   map[nodeKey]string // bound refs by node, to reuse them across snapshots
+	next     int                // next ref number; never goes back
+	genStart int                // first ref number of the current generation
 }
 
 func (t *refTable) reset() {
 	t.byRef = map[string]*locator{}
 	t.byKey = map[string]string{}
+	t.byNode = map[nodeKey]string{}
 	if t.next == 0 {
 		t.next = 1
 	}
@@ -46,7 +62,7 @@ func (t *refTable) issued() bool { return t.next > t.genStart }
 // add returns the ref for an element, reusing the one an earlier snapshot
 // of the same generation gave the same element.
 func (t *refTable) add(l *locator) string {
-	key := refKey(l.sel, l.sum)
+	key := refKey(l.keyWindow(), l.sel, l.sum)
 	if ref, ok := t.byKey[key]; ok {
 		return ref
 	}
@@ -60,10 +76,24 @@ func (t *refTable) add(l *locator) string {
 	return l.ref
 }
 
-// refKey identifies an element within a generation: its selector and the
-// SHA-256 of its fingerprint.
-func refKey(sel pagejs.Sel, sum [32]byte) string {
-	return strings.Join(sel, "\x00") + "\x01" + string(sum[:])
+// refKey identifies an element within a generation: its document (window:
+// 0 for the top document, whose generation already names it), its selector
+// and the SHA-256 of its fingerprint.
+func refKey(window int64, sel pagejs.Sel, sum [32]byte) string {
+	k := strings.Join(sel, "\x00") + "\x01" + string(sum[:])
+	if window != 0 {
+		k = strconv.FormatInt(window, 10) + "\x02" + k
+	}
+	return k
+}
+
+// keyWindow is the document part of l's refKey: its frame document's
+// window, 0 for the top document.
+func (l *locator) keyWindow() int64 {
+	if l.frame == 0 {
+		return 0
+	}
+	return l.window
 }
 
 // lookup finds a ref of the current generation.
@@ -79,4 +109,24 @@ func (t *refTable) lookup(ref string) (*locator, error) {
 		return nil, errorf(CodeStaleElement, "%s is from an earlier state of the page (it navigated, or another tab was selected); take a new snapshot", ref)
 	}
 	return nil, errorf(CodeElementNotFound, "%s was never issued; take a snapshot and use its refs", ref)
+}
+
+// addNode returns the ref for a node-bound element (l.node set): the ref an
+// earlier snapshot of this generation gave the same node, whose locator is
+// replaced (the node may have moved or changed), or a new one.
+func (t *refTable) addNode(l *locator) string {
+	key := nodeKey{l.window, l.node}
+	if ref, ok := t.byNode[key]; ok {
+		l.ref = ref
+		t.byRef[ref] = l
+		return ref
+	}
+	if len(t.byRef) >= maxRefs {
+		t.reset()
+	}
+	l.ref = "e" + strconv.Itoa(t.next)
+	t.next++
+	t.byRef[l.ref] = l
+	t.byNode[key] = l.ref
+	return l.ref
 }

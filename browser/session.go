@@ -45,6 +45,9 @@ type Options struct {
 	// the parent process's upload sink is available. For tests and
 	// benchmarks of that path.
 	NoUploadSink bool
+	// NoNodeBinding leaves snapshot refs unbound to their nodes (checked by
+	// selector and fingerprint only). For benchmarks of the binding's cost.
+	NoNodeBinding bool
 }
 
 // Session is the server's view of one Firefox: the RDP connection (dialled
@@ -88,6 +91,8 @@ type selection struct {
 	// console is residentConsole. Guarded by Session.mu.
 	residentConsole string
 	residents       map[string]string
+	// Residents of frame documents, by frame (frames.go residentSlotOf).
+	frameResidents map[int64]*frameResidents
 	// dialog: one of our actions opened a dialog that may still be open.
 	// Guarded by Session.mu.
 	dialog bool
@@ -446,6 +451,7 @@ type page struct {
 	c          *rdp.Client
 	sel        *selection
 	generation uint64
+	frame      *frameLoc // the frame document acted in (frames.go); nil: the top one
 }
 
 // selected returns the selected tab for a page tool, as selectedTab does,

@@ -106,7 +106,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, Idempotent: true},
 			(*Session).closeTab),
 		def("snapshot_page", "Snapshot page",
-			"The selected page's visible actionable elements in document order (file inputs even when hidden), a line each: `[ref] role \"name\" …`; links end with `→ /path`. include_all_text adds the page text. Refs (e1, …) stay valid until the page navigates or the element changes (then stale_element, never a look-alike). Past max_elements, page with offset (the truncation line gives the next call) or filter with query."+untrustedNote,
+			"The selected page's visible actionable elements in document order (file inputs even when hidden), a line each: `[ref] role \"name\" …`; links end with `→ /path`; frames' elements follow a `--- frame … ---` line. include_all_text adds the page text. Refs (e1, …) stay valid until the page navigates or the element changes or is replaced (then stale_element, never a look-alike). Past max_elements, page with offset (the truncation line gives the next call) or filter with query."+untrustedNote,
 			`{"type":"object","properties":{
 				"include_all_text":{"type":"boolean","default":false,"description":"add the visible page text"},
 				"max_elements":{"type":"integer","minimum":1,"maximum":500,"description":"default and maximum: the server's limit"},
@@ -126,7 +126,7 @@ func toolTable() []toolDef {
 			Annotations{Destructive: true, OpenWorld: true},
 			(*Session).click),
 		def("fill", "Fill field",
-			"Set the value of a text field, textarea, select (option value or label) or editable region at once, as React and friends notice; passwords are never echoed. submit=true submits the form. Ends with what changed.",
+			"Set the value of a text field, textarea, select (option value or label) or editable region at once, as React and friends notice; passwords are never echoed; for a custom select (sl-select) click it, then the option. submit=true submits the form. Ends with what changed.",
 			`{"type":"object","properties":{
 				"element":{"type":"string","minLength":2,"maxLength":16,"description":"ref, e.g. e12"},
 				"value":{"type":"string","maxLength":100000,"description":"the new value"},

@@ -96,7 +96,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	sink := s.sinkFor(ctx, pg)
 	var begin pagejs.UploadBeginResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.UploadBegin,
-		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta, Sink: sink != ""}, &begin)
+		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta, Sink: sink != "", Ref: boundRef(l)}, &begin)
 	if err != nil {
 		return Result{}, phaseError("validation", err)
 	}
@@ -151,7 +151,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	// 4. Construction, assignment, verification: one script, so nothing
 	// runs on the page between them.
 	var fin pagejs.UploadFinishResult
-	if _, err := s.execIn(ctx, pg, info, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: begin.Key, Sel: l.sel, FP: l.fp}, &fin); err != nil {
+	if _, err := s.execIn(ctx, pg, info, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: begin.Key, Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &fin); err != nil {
 		phase := "construction"
 		if e, ok := AsError(err); ok && e.Code == CodeUploadAssignFailed {
 			phase = "assignment"
@@ -174,14 +174,14 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	if fin.Trusted {
 		text += " through Firefox's privileged file assignment"
 	}
-	text += "; input and change events were dispatched. Nothing was submitted." + block
+	text += "; input and change events were dispatched. Nothing was submitted." + refNote(l, info) + block
 	files := make([]map[string]any, len(infos))
 	for i, f := range infos {
 		files[i] = map[string]any{"name": f.Name, "size": f.Size, "type": f.MIME}
 	}
 	res := Result{Text: text, Structured: map[string]any{
 		"element": a.Element, "files": files, "dispatched": fin.Dispatched, "via": cmp.Or(begin.Via, "input"),
-		"warnings": pageStrs(warnings), "trusted": fin.Trusted,
+		"warnings": pageStrs(warnings), "trusted": fin.Trusted, "ref_check": refCheck(l, info),
 	}}
 	if observing(a.Observe) {
 		if _, _, obs, err := s.endAction(ctx, pg, "", defaultSettleCap, true); err == nil {

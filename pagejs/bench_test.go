@@ -1,6 +1,7 @@
 package pagejs_test
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,7 +116,88 @@ func BenchmarkSnapshotLarge(b *testing.B) {
 		b.ReportMetric(median(times), "ms-median")
 		b.ReportMetric(median(install), "ms-install")
 	})
+	// The cost of binding refs to nodes: resident calls without and with the hand-off
+	// (then BindRefs in the isolated realm), interleaved so both see the same load.
+	b.Run("resident-bound", func(b *testing.B) {
+		p.t = b
+		benchBinding(b, p, args)
+	})
+	b.Run("resident-bound-notext", func(b *testing.B) {
+		p.t = b
+		benchBinding(b, p, pagejs.SnapshotArgs{MaxElements: 5000})
+	})
 }
+
+func benchBinding(b *testing.B, p *page, args pagejs.SnapshotArgs) {
+	src, err := pagejs.Snapshot.PageResident()
+	if err != nil {
+		b.Fatal(err)
+	}
+	tg := p.target()
+	actor, err := p.c.EvaluateObject(p.ctx, tg.ConsoleActor, src, rdp.EvalOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	iso, err := p.c.ContentProcessConsole(p.ctx, tg.ProcessID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap := func(a pagejs.SnapshotArgs) int {
+		call, err := pagejs.Snapshot.PageCall(a)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := p.c.EvaluateString(p.ctx, tg.ConsoleActor, call, rdp.EvalOptions{Await: true, Self: actor})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var s pagejs.SnapshotResult
+		if err := pagejs.Decode(res, &s); err != nil {
+			b.Fatal(err)
+		}
+		return len(s.Elements)
+	}
+	var plain, bound []float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		snap(args)
+		plain = append(plain, ms(time.Since(start)))
+		// As the server does: BindRefs sent with the snapshot, waiting for its hand-off.
+		start = time.Now()
+		a := args
+		a.Pin = fmt.Sprintf("%032x", i+1)
+		ba := pagejs.BindRefsArgs{Key: a.Pin, Max: 5000, WaitMS: 10000}
+		expr, err := pagejs.BindRefs.Isolated(tg.InnerWindowID, ba)
+		if err != nil {
+			b.Fatal(err)
+		}
+		done := make(chan pagejs.BindRefsResult, 1)
+		go func() {
+			res, err := p.c.EvaluateString(p.ctx, iso, expr, rdp.EvalOptions{Await: true})
+			var r pagejs.BindRefsResult
+			if err == nil {
+				err = pagejs.Decode(res, &r)
+			}
+			if err != nil {
+				b.Error(err)
+			}
+			done <- r
+		}()
+		n := snap(a)
+		r := <-done
+		if _, ok := r.IDs(n); !ok {
+			b.Fatalf("binding failed: %+v", r)
+		}
+		bound = append(bound, ms(time.Since(start)))
+	}
+	b.StopTimer()
+	b.ReportMetric(median(plain), "ms-unbound")
+	b.ReportMetric(median(bound), "ms-bound")
+	b.ReportMetric(100*(median(bound)/median(plain)-1), "%-binding")
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // BenchmarkActions: round trip of one script evaluation per op (build, evaluate, decode)
 // for the actions, in both realms side by side, on the forms fixture.

@@ -68,6 +68,7 @@ func goldenCases() []goldenCase {
 		page(UploadFinish, finish), iso(UploadFinish, finish),
 		page(UploadAbort, abort), iso(UploadAbort, abort),
 		iso(Probe, nil),
+		iso(BindRefs, BindRefsArgs{Key: strings.Repeat("ab", 16), Max: 500, WaitMS: 5000}),
 		chrome(DialogState, DialogStateArgs{BrowserID: 9}),
 		chrome(DialogAnswer, DialogAnswerArgs{BrowserID: 9, Action: "accept", Text: &text}),
 		chrome(TabOpen, TabOpenArgs{URL: "https://example.com/?q=</script>"}),

@@ -55,6 +55,7 @@
 //	UploadFinish  page, isolated  UploadFinishArgs    → UploadFinishResult
 //	UploadAbort   page, isolated  UploadAbortArgs     → UploadAbortResult
 //	Probe         isolated        nil                 → ProbeResult
+//	BindRefs      isolated        BindRefsArgs        → BindRefsResult
 //	DialogState   chrome          DialogStateArgs     → DialogStateResult
 //	DialogAnswer  chrome          DialogAnswerArgs    → DialogAnswerResult
 //	TabOpen       chrome          TabOpenArgs         → TabResult
@@ -68,6 +69,14 @@
 //
 // Behaviour worth knowing (measured on Firefox ESR 153):
 //
+//   - Node binding: a Snapshot given Pin hands the elements it listed to [BindRefs]
+//     (isolated realm), which gives each node an id in a WeakMap the page cannot see; an
+//     action given Ref (isolated realm) fails with stale_element unless Sel finds the
+//     node with that id. With Frames, a Snapshot also lists visible iframe elements, and
+//     BindRefs reports their browsing contexts.
+//   - Inside shadow trees trusted pointer and mouse events are dispatched from the
+//     isolated realm (the pres shell refuses such nodes); they are trusted all the same.
+//     Accessible names follow slots to the light-DOM text assigned to them.
 //   - Every action re-resolves Sel and compares the element's fingerprint fields with FP
 //     (stale_element on any difference, element_not_found when nothing matches), refuses
 //     disabled elements (element_not_interactable), and runs in whichever realm it was
@@ -241,7 +250,7 @@ var (
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
-		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe,
+		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, BindRefs,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance}
 }

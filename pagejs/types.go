@@ -160,6 +160,11 @@ type SnapshotArgs struct {
 	MaxElements    int  `json:"maxElements"`
 	MaxTextChars   int  `json:"maxTextChars"`
 	IncludeAllText bool `json:"includeAllText"`
+	// Pin (32 hex digits), when set, makes the walk hand its elements to [BindRefs].
+	Pin string `json:"pin,omitempty"`
+	// Frames lists visible iframe and frame elements too (tag "iframe"/"frame"), where
+	// the server puts the frames' own snapshots.
+	Frames bool `json:"frames,omitempty"`
 	// Offset skips that many elements (after the filter); Query keeps the elements
 	// whose role, tag, name, value or link target contains it, ignoring case.
 	Offset int    `json:"offset,omitempty"`
@@ -346,6 +351,7 @@ type DescribeArgs struct {
 type ClickArgs struct {
 	Sel Sel         `json:"sel"`
 	FP  Fingerprint `json:"fp"`
+	Ref int         `json:"ref,omitempty"` // see [BindRefs]: isolated realm only
 }
 
 // FillArgs are Fill's arguments.
@@ -354,6 +360,7 @@ type FillArgs struct {
 	FP     Fingerprint `json:"fp"`
 	Value  string      `json:"value"`
 	Submit bool        `json:"submit"`
+	Ref    int         `json:"ref,omitempty"`
 }
 
 // TypeTextArgs are TypeText's arguments: one chunk of the text; FirstChunk moves the
@@ -363,6 +370,7 @@ type TypeTextArgs struct {
 	FP         Fingerprint `json:"fp"`
 	Text       string      `json:"text"`
 	FirstChunk bool        `json:"firstChunk"`
+	Ref        int         `json:"ref,omitempty"`
 }
 
 // PressKeyArgs are PressKey's arguments; without Sel the key goes to the focused
@@ -373,6 +381,7 @@ type PressKeyArgs struct {
 	FP   *Fingerprint `json:"fp,omitempty"`
 	Key  string       `json:"key"`
 	Mods []string     `json:"mods,omitempty"`
+	Ref  int          `json:"ref,omitempty"`
 }
 
 // PressKeys are the named keys of PressKey (seed §10.8, plus Space, Insert, PageUp,
@@ -524,6 +533,7 @@ type UploadBeginArgs struct {
 	// upload sink ([UploadSink]) instead of receiving them as UploadChunk
 	// evaluations. Isolated realm only.
 	Sink bool `json:"sink,omitempty"`
+	Ref  int  `json:"ref,omitempty"`
 }
 
 // UploadBeginResult is UploadBegin's value; Warnings list accept mismatches.
@@ -557,6 +567,7 @@ type UploadFinishArgs struct {
 	Key string      `json:"key"`
 	Sel Sel         `json:"sel"`
 	FP  Fingerprint `json:"fp"`
+	Ref int         `json:"ref,omitempty"`
 }
 
 // FileInfo is what the page's input holds after an upload.

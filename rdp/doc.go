@@ -35,7 +35,9 @@
 //   - WatchTab follows a tab with the watcher actor: every navigation
 //     replaces the top-level target and its console actor, and a pending
 //     evaluation on a destroyed target never gets a result, so it is failed
-//     with ErrTargetGone.
+//     with ErrTargetGone. Every frame document, same- or cross-origin, is a
+//     watcher target too (TabWatch.Frames, TabWatch.Frame), with its own
+//     console and process.
 //   - A TabWatch also buffers the tab's console-message, error-message and
 //     network-event resources (resources.go): bounded FIFOs of
 //     MaxConsoleEntries and MaxNetworkEntries entries and 2 MiB of text each,

@@ -19,6 +19,7 @@ type Target struct {
 	ScreenshotActor   string // the target's screenshotContentActor (Client.PrepareCapture)
 	URL               string
 	Title             string
+	Frame             bool // a frame's document, not the tab's top-level one (see TabWatch.Frames)
 }
 
 type targetForm struct {
@@ -35,7 +36,7 @@ type targetForm struct {
 
 func (f targetForm) target() Target {
 	return Target{Actor: f.Actor, ConsoleActor: f.ConsoleActor, BrowsingContextID: f.BrowsingContextID,
-		InnerWindowID: f.InnerWindowID, ProcessID: f.ProcessID, ScreenshotActor: f.ScreenshotActor, URL: f.URL, Title: f.Title}
+		InnerWindowID: f.InnerWindowID, ProcessID: f.ProcessID, ScreenshotActor: f.ScreenshotActor, URL: f.URL, Title: f.Title, Frame: !f.IsTopLevelTarget}
 }
 
 type documentEvent struct {

@@ -116,7 +116,7 @@ func TestDesignArrows(t *testing.T) {
 
 // testSupport are the packages that exist only for tests (their package doc
 // says so) and may import testing.
-var testSupport = []string{module + "/internal/benchutil"}
+var testSupport = []string{module + "/internal/benchutil", module + "/internal/npmlibs"}
 
 // No production package imports testing: it would link test flags and
 // helpers into the shipped binaries.

@@ -15,6 +15,11 @@ function fill(win, args, lib) {
   let selectPick = null;
   const html = el.namespaceURI === "http://www.w3.org/1999/xhtml";
   const type = html && tag === "input" ? String(el.type).toLowerCase() : "";
+  // A custom select (a combobox that only offers a list, like <sl-select>'s read-only
+  // display input) has no value to type: its options must be clicked.
+  if (tag !== "select" && lib.collapse(el.getAttribute("role")).toLowerCase() === "combobox" && (kind === "" || el.readOnly)) {
+    lib.fail("unsupported_element", "this is a custom select (a combobox offering a list, not a text field): click it to open its options, take a snapshot, then click the option");
+  }
   if (kind === "single" || kind === "multi" ||
       (html && tag === "input" && !/^(checkbox|radio|file|submit|reset|button|image|hidden)$/.test(type))) {
     if (el.readOnly) lib.fail("element_not_interactable", "the element is read-only");

@@ -209,6 +209,7 @@ function lib(win, env) {
 
   // textOf returns the collapsed text of node, leaving out the subtree of skip.
   function textOf(node, skip) {
+    if (slotted(node)) return flatText(node, skip);
     if (!skip || !node.contains(skip)) return collapse(node.textContent);
     const parts = [];
     const w = doc.createTreeWalker(node, SHOW_TEXT);
@@ -216,6 +217,37 @@ function lib(win, env) {
       if (!skip.contains(t)) parts.push(t.data);
     }
     return collapse(parts.join(" "));
+  }
+
+  // slotted tells whether node sits in a shadow tree and holds a <slot>: its rendered
+  // text then includes the light-DOM nodes assigned to the slot, which textContent
+  // leaves out (design-system components: <sl-checkbox>Accept</sl-checkbox>).
+  function slotted(node) {
+    return node.getRootNode() !== doc && node.querySelector("slot") !== null;
+  }
+
+  // flatText is node's collapsed text through slots (their assigned nodes, or their own
+  // content when none is assigned), leaving out the subtree of skip.
+  function flatText(node, skip) {
+    const parts = [];
+    const visit = (n) => {
+      if (n === skip) return;
+      if (n.nodeType === 3) {
+        parts.push(n.data);
+        return;
+      }
+      if (n.nodeType !== 1) return;
+      if (n.localName === "slot") {
+        const a = n.assignedNodes({flatten: true});
+        if (a.length > 0) {
+          for (let i = 0; i < a.length; i++) visit(a[i]);
+          return;
+        }
+      }
+      for (let c = n.firstChild; c; c = c.nextSibling) visit(c);
+    };
+    visit(node);
+    return collapse(parts.join(""));
   }
 
   function nameOf(el, tag, role, type, A) {
@@ -259,7 +291,7 @@ function lib(win, env) {
       return "";
     }
     if (NAME_FROM_CONTENT.has(role) || tag === "summary") {
-      s = collapse(el.textContent);
+      s = slotted(el) ? flatText(el, null) : collapse(el.textContent);
       if (!s) {
         const inner = el.querySelector("img[alt],[aria-label],svg title");
         if (inner) s = inner.localName === "title" ? collapse(inner.textContent) : attr(inner, inner.localName === "img" ? "alt" : "aria-label");
@@ -512,7 +544,7 @@ function lib(win, env) {
 
   // target resolves args.sel and checks it against args.fp (the snapshot's fields).
   function target(args) {
-    const el = resolve(args.sel);
+    const el = isolated && args.ref !== undefined ? boundTarget(args) : resolve(args.sel);
     const fp = args.fp;
     if (!fp || typeof fp !== "object") fail("invalid_argument", "fingerprint missing");
     const now = fingerprint(fields(el, attrsOf(el)));
@@ -524,20 +556,48 @@ function lib(win, env) {
     return el;
   }
 
+  // boundTarget resolves args.sel and checks that it found the very node the snapshot
+  // gave the id args.ref (bindRefs.js): a node that was removed, or replaced by another,
+  // even an identical one, is stale.
+  function boundTarget(args) {
+    const reg = globalThis.fxmcpRefs;
+    const st = reg && reg.get(env.innerWindowID);
+    if (!st) fail("stale_element", "the page's refs are gone (its document changed); take a new snapshot");
+    let el;
+    try {
+      el = resolve(args.sel);
+    } catch (e) {
+      if (e && e.code === "element_not_found") fail("stale_element", "the element was removed from the page since the snapshot; take a new snapshot");
+      throw e;
+    }
+    if (st.refOf.get(env.Cu.waiveXrays(el)) !== args.ref) {
+      fail("stale_element", "the element was replaced since the snapshot (another node, maybe identical, stands in its place); take a new snapshot");
+    }
+    return el;
+  }
+
   // ---- collection (snapshot order: DOM order, open shadow roots after their host) ----
 
-  function collect() {
+  // collect lists the elements a snapshot shows; with frames, visible frames too (the
+  // server puts each frame's own snapshot in their place).
+  function collect(frames) {
     const out = [];
-    walk(doc, out);
+    walk(doc, out, frames ? CANDIDATES + ",iframe,frame" : CANDIDATES);
     return out;
   }
 
+  // An element marked aria-hidden="true" itself is left out: components use it for
+  // stand-in controls that only serve form validation (<sl-select>'s value input).
   function consider(el, out) {
-    if (actionable(el) && (isFileInput(el) || visible(el))) out.push(el);
+    if ((actionable(el) || isFrame(el)) && (isFileInput(el) || visible(el)) && el.getAttribute("aria-hidden") !== "true") out.push(el);
   }
 
-  function walk(root, out) {
-    const cands = root.querySelectorAll(CANDIDATES);
+  function isFrame(el) {
+    return isHTML(el) && (el.localName === "iframe" || el.localName === "frame");
+  }
+
+  function walk(root, out, cands0) {
+    const cands = root.querySelectorAll(cands0);
     const hosts = [];
     const all = root.querySelectorAll("*");
     for (let i = 0; i < all.length; i++) {
@@ -548,12 +608,12 @@ function lib(win, env) {
     for (let i = 0; i < cands.length; i++) {
       const c = cands[i];
       while (h < hosts.length && hosts[h] !== c && (hosts[h].compareDocumentPosition(c) & FOLLOWING)) {
-        walk(hosts[h++].shadowRoot, out);
+        walk(hosts[h++].shadowRoot, out, cands0);
       }
       consider(c, out);
-      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out);
+      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out, cands0);
     }
-    while (h < hosts.length) walk(hosts[h++].shadowRoot, out);
+    while (h < hosts.length) walk(hosts[h++].shadowRoot, out, cands0);
   }
 
   // ---- acting ----
@@ -601,9 +661,21 @@ function lib(win, env) {
 
   // presShellDispatch dispatches a trusted event through the pres shell (isolated realm),
   // so default actions happen; returns false when unavailable.
+  // The pres shell refuses nodes in shadow trees (NS_ERROR_UNEXPECTED: they are not in
+  // the document's own tree). There the event is dispatched from this system-principal
+  // realm instead, which makes it trusted all the same; what Firefox would add for a
+  // real press (user activation) is done by hand, and the click that follows a
+  // mousedown/mouseup pair is the caller's to dispatch.
   function presShellDispatch(el, ev) {
     const u = win.windowUtils;
     if (!isolated || !u || typeof u.dispatchDOMEventViaPresShellForTesting !== "function") return false;
+    if (el.getRootNode() !== doc) {
+      if ((ev.type === "mousedown" || ev.type === "pointerdown") && typeof doc.notifyUserGestureActivation === "function") {
+        doc.notifyUserGestureActivation();
+      }
+      el.dispatchEvent(ev);
+      return true;
+    }
     u.dispatchDOMEventViaPresShellForTesting(el, ev);
     return true;
   }
@@ -891,7 +963,7 @@ function lib(win, env) {
   }
 
   return {
-    env, isolated, fail, collapse, cap, collect, entry, selector, resolve, target, visible, disabled,
+    env, isolated, fail, collapse, cap, collect, isFrame, entry, selector, resolve, target, visible, disabled,
     requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, isFileInput, textEntry, caretToEnd, setValue, fire, tip, presShellDispatch,
     focusedDescription, uploadTarget, result, VALUE_MAX,
     hitPoint, inside, mouse, wait,

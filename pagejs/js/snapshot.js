@@ -9,28 +9,34 @@ async function snapshot(win, args, lib, env) {
   // sends only the rows that differ from it ({base, runs}: see SnapshotResult.Base);
   // the arguments (offset and query included) are part of what "the same" means.
   const keep = env && env.keep;
-  if (keep && keep.begin(win, args)) return {same: keep.seq()};
+  if (keep && keep.begin(win, args)) {
+    // Unchanged: the binding gets the same elements as last time (a hand-off with
+    // nothing new in it).
+    if (pinned() && snapshot.prev) pin(snapshot.prev.nodes);
+    return {same: keep.seq()};
+  }
   const maxElements = Number.isInteger(args.maxElements) && args.maxElements >= 0 ? args.maxElements : 500;
   const maxText = Number.isInteger(args.maxTextChars) && args.maxTextChars >= 0 ? args.maxTextChars : 20000;
   const offset = Number.isInteger(args.offset) && args.offset >= 0 ? args.offset : 0;
   const query = typeof args.query === "string" ? args.query.toLowerCase() : "";
   const doc = win.document;
-  const all = lib.collect();
+  const all = lib.collect(args.frames === true);
   // Only the elements of the page asked for are described (entry is the costly part),
   // unless a filter needs every element's fields to count the matches.
   const describe = (el) => keep ? keep.entry(el, lib) : lib.entry(el, true);
-  let entries = null, picked = null;
+  let entries = null;
+  let listed = null; // the elements of the rows, in order (node binding)
   let total = all.length;
   if (query) {
     entries = [];
-    picked = [];
+    listed = [];
     total = 0;
     for (let i = 0; i < all.length; i++) {
       const e = describe(all[i]);
       if (!matches(e)) continue;
       if (total >= offset && entries.length < maxElements) {
         entries.push(e);
-        picked.push(all[i]);
+        listed.push(all[i]);
       }
       total++;
     }
@@ -44,7 +50,7 @@ async function snapshot(win, args, lib, env) {
   const rows = [];
   let prev = "";
   for (let i = 0; i < n; i++) {
-    const el = entries ? picked[i] : all[offset + i];
+    const el = entries ? listed[i] : all[offset + i];
     const e = entries ? entries[i] : describe(el);
     if (keep && keep.reused(el, e)) continue;
     const sel = e.sel.length === 1 ? e.sel[0] : e.sel.join("\n");
@@ -67,6 +73,13 @@ async function snapshot(win, args, lib, env) {
     rows,
   };
   if (keep) keep.done(out);
+  // Node binding (bindRefs.js): hand the listed elements to the isolated realm, which
+  // takes them right after this walk. (Last: a new property of the window makes the
+  // engine recompile code that reads the window's properties.)
+  if (pinned()) {
+    const els = listed || (offset === 0 && n === all.length ? all : all.slice(offset, offset + n));
+    pin(els);
+  }
   if (args.includeAllText) {
     const body = doc.body || doc.documentElement;
     const text = body ? lib.collapse(body.innerText) : "";
@@ -88,6 +101,59 @@ async function snapshot(win, args, lib, env) {
     }
   }
   return out;
+
+  // handOff builds the hand-off of the listed elements. A resident (this function, kept
+  // between calls) remembers its last one: once the isolated realm has taken it
+  // (taken), only the nodes not in it cross over, with runs [index, previous index,
+  // length] for the others, since every node crossing realms costs (≈2 µs each).
+  function pinned() {
+    return typeof args.pin === "string" && /^[0-9a-f]{32}$/.test(args.pin);
+  }
+
+  function pin(els) {
+    Object.defineProperty(win, Symbol.for("fxmcp-refs:" + args.pin), {value: handOff(els), configurable: true});
+  }
+
+  function handOff(all) {
+    const prev = snapshot.prev;
+    const hand = {key: args.pin, prevKey: "", nodes: all, runs: null, freshAt: null, frameAt: [], frameNodes: [], taken: false};
+    if (prev && prev.hand.taken === true) {
+      // The common case first: the same nodes in the same order, as far as they go.
+      const pn = prev.nodes;
+      let same = 0;
+      while (same < all.length && same < pn.length && all[same] === pn[same]) same++;
+      const fresh = [], freshAt = [], runs = [];
+      let run = same > 0 ? [0, 0, same] : null;
+      if (run) runs.push(run);
+      const at = new Map();
+      if (same < all.length) for (let j = same; j < pn.length; j++) at.set(pn[j], j);
+      for (let i = same; i < all.length; i++) {
+        const j = at.get(all[i]);
+        if (j === undefined) {
+          fresh.push(all[i]);
+          freshAt.push(i);
+        } else if (run && run[0] + run[2] === i && run[1] + run[2] === j) {
+          run[2]++;
+        } else {
+          runs.push(run = [i, j, 1]);
+        }
+      }
+      hand.prevKey = prev.key;
+      hand.nodes = fresh;
+      hand.runs = runs;
+      hand.freshAt = freshAt;
+    }
+    if (args.frames === true) {
+      for (let i = 0; i < all.length; i++) {
+        if (lib.isFrame(all[i])) {
+          hand.frameAt.push(i);
+          hand.frameNodes.push(all[i]);
+        }
+      }
+    }
+    snapshot.prev = {key: args.pin, nodes: all, hand};
+    return hand;
+  }
 
   function matches(e) {
     const x = e.x || {};

@@ -1,0 +1,95 @@
+package browser
+
+import (
+	"strings"
+	"testing"
+)
+
+// The page counts clicks per button node (serials Apple#1, Banana#2, …, new
+// serials for every re-rendered node) and logs them.
+
+func TestRefIsBoundToItsNode(t *testing.T) {
+	t.Run("page-realm walk", func(t *testing.T) { testRefIsBoundToItsNode(t, newSession(t)) })
+	// The walk through the isolated realm (the fallback for a page that breaks the
+	// page-realm walk) hands its elements over the same way.
+	t.Run("isolated walk", func(t *testing.T) {
+		testRefIsBoundToItsNode(t, newSession(t, func(o *Options) { o.ReadInIsolatedRealm = true }))
+	})
+}
+
+func testRefIsBoundToItsNode(t *testing.T, s *Session) {
+	open(t, s, "rerender.html")
+	snap := snapshot(t, s)
+	apple, banana, cherry := ref(t, snap, "button", "Like Apple"), ref(t, snap, "button", "Like Banana"), ref(t, snap, "button", "Like Cherry")
+	other, one := ref(t, snap, "button", "Other"), ref(t, snap, "button", "Re-render Banana")
+
+	res := must(t, s, "click", map[string]any{"element": apple, "wait_after_ms": 0})
+	if res.Structured.(map[string]any)["ref_check"] != "node" {
+		t.Fatalf("ref_check = %v, want node", res.Structured.(map[string]any)["ref_check"])
+	}
+	waitText(t, s, "Apple#1=1")
+
+	// Another part re-rendered (Banana's node replaced): Apple's and Cherry's
+	// nodes survived, their refs still work; Banana's is stale, although an
+	// identical button now sits at the same place.
+	must(t, s, "click", map[string]any{"element": one, "wait_after_ms": 0})
+	waitText(t, s, "renders 2")
+	must(t, s, "click", map[string]any{"element": cherry, "wait_after_ms": 0})
+	waitText(t, s, "Cherry#3=1")
+	_, e := call(t, s, "click", map[string]any{"element": banana})
+	wantCode(t, e, CodeStaleElement)
+
+	// A new snapshot: surviving nodes keep their refs, the new node gets a new one.
+	snap = snapshot(t, s)
+	if got := ref(t, snap, "button", "Like Apple"); got != apple {
+		t.Errorf("Apple's surviving node got ref %s, want %s", got, apple)
+	}
+	banana2 := ref(t, snap, "button", "Like Banana")
+	if banana2 == banana {
+		t.Fatalf("the replacement node got the old ref %s", banana)
+	}
+	must(t, s, "click", map[string]any{"element": banana2, "wait_after_ms": 0})
+	waitText(t, s, "Banana#4=1")
+
+	// The whole list re-rendered between two tool calls.
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Re-render list"), "wait_after_ms": 0})
+	waitText(t, s, "renders 3")
+	for _, r := range []string{apple, banana2, cherry} {
+		_, e := call(t, s, "click", map[string]any{"element": r})
+		wantCode(t, e, CodeStaleElement)
+	}
+	must(t, s, "click", map[string]any{"element": other, "wait_after_ms": 0})
+	waitText(t, s, "Other=1")
+
+	// Re-rendered by a timer, after the snapshot, with no tool call between.
+	snap = snapshot(t, s)
+	apple3 := ref(t, snap, "button", "Like Apple")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Re-render list soon"), "wait_after_ms": 0})
+	waitText(t, s, "renders 4")
+	_, e = call(t, s, "click", map[string]any{"element": apple3})
+	wantCode(t, e, CodeStaleElement)
+
+	txt := pageText(t, s)
+	for _, bad := range []string{"Banana#2=", "Apple#5=", "Apple#8=", "Cherry#7=", "Apple#1=2", "Cherry#3=2"} {
+		if strings.Contains(txt, bad) {
+			t.Errorf("a stale ref clicked a node (%s):\n%s", bad, txt)
+		}
+	}
+}
+
+// Without the isolated realm there is no binding: the ref is checked by
+// selector and fingerprint, and the result says so (the look-alike is hit,
+// which is what the binding prevents).
+func TestUnboundRefSaysSo(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	open(t, s, "rerender.html")
+	snap := snapshot(t, s)
+	apple := ref(t, snap, "button", "Like Apple")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Re-render list"), "wait_after_ms": 0})
+	waitText(t, s, "renders 2")
+	res := must(t, s, "click", map[string]any{"element": apple, "wait_after_ms": 0})
+	if res.Structured.(map[string]any)["ref_check"] != "selector+fingerprint" || !strings.Contains(res.Text, "selector and fingerprint only") {
+		t.Fatalf("unbound click result does not say so: %v %s", res.Structured, res.Text)
+	}
+	waitText(t, s, "Apple#4=1")
+}

@@ -1,0 +1,130 @@
+package browser
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// otherSite serves testdata from another site: another port, reached as
+// localhost (the fixture pages are on 127.0.0.1: a different site, which
+// Fission puts in another content process).
+func otherSite(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.FileServer(http.Dir("testdata")))
+	t.Cleanup(srv.Close)
+	u, _ := url.Parse(srv.URL)
+	return "http://localhost:" + u.Port()
+}
+
+var frameLine = regexp.MustCompile(`(?m)^--- frame .*origin="([^"]*)".* ---$`)
+
+// The typical case: a job portal embedding its application form from
+// another site, with a nested consent frame from the portal's own origin,
+// a same-origin frame, and hidden and zero-sized frames.
+func TestCrossOriginFrames(t *testing.T) {
+	other := otherSite(t)
+	files := &memFiles{files: map[string][]byte{"/u/cv.pdf": []byte("%PDF-1.4 cv")}, handles: map[uint32][]byte{}}
+	s := newSession(t, func(o *Options) { o.Files = files })
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	waitText(t, s, "apply ready")   // wait_for sees text inside a cross-origin frame
+	waitText(t, s, "consent ready") // and in a frame nested in it
+	snap := snapshot(t, s)
+	t.Log(snap)
+
+	origins := frameLine.FindAllStringSubmatch(snap, -1)
+	if len(origins) != 4 || origins[0][1] != other || origins[1][1] != pages.URL || origins[2][1] != pages.URL || origins[3][1] != pages.URL {
+		t.Fatalf("frame lines %v, want the form's (%s), the nested consent's, the same-origin one's and the srcdoc one's (%s)", origins, other, pages.URL)
+	}
+	if !strings.Contains(snap, `origin="`+pages.URL+`" ("about:srcdoc", inherited) ---`) {
+		t.Errorf("the srcdoc frame's line does not say its origin is inherited")
+	}
+	ref(t, snap, "button", "Inline help button")
+	if strings.Contains(snap, "Hidden frame button") {
+		t.Errorf("a hidden or zero-sized frame was listed")
+	}
+	form := snap[strings.Index(snap, `--- frame "Application form"`):]
+	form = form[:strings.Index(form, "--- end of frame ---\n--- end of frame ---")]
+	for _, want := range []string{`textbox "Full name"`, `textbox "Email"`, `file "Upload CV" accept=".pdf"`, `button "Submit application"`, `--- frame "Consent"`, `button "Accept cookies"`} {
+		if !strings.Contains(form, want) {
+			t.Errorf("the form's frame lacks %s", want)
+		}
+	}
+	s.mu.Lock()
+	w := s.sel.watch
+	s.mu.Unlock()
+	top, _ := w.Current(t.Context())
+	for _, f := range w.Frames() {
+		t.Logf("frame %s in process %d (top document: %d)", f.URL, f.ProcessID, top.ProcessID)
+		if strings.HasPrefix(f.URL, other) && f.ProcessID == top.ProcessID {
+			t.Logf("note: the cross-site frame shares the top document's process (Fission off?)")
+		}
+	}
+
+	// Paging and the query run over all the documents together; a frame's
+	// line comes with its first element on the page.
+	page := must(t, s, "snapshot_page", map[string]any{"offset": 1, "max_elements": 2}).Text
+	if !strings.Contains(page, "--- frame \"Application form\"") || ref(t, page, "textbox", "Full name") != ref(t, snap, "textbox", "Full name") ||
+		strings.Contains(page, "Search jobs") || strings.Contains(page, "Submit application") || !strings.Contains(page, `"offset":3`) {
+		t.Errorf("second page of two elements:\n%s", page)
+	}
+	q := must(t, s, "snapshot_page", map[string]any{"query": "cookies"}).Text
+	if strings.Count(q, "--- frame ") != 2 || strings.Count(q, "--- end of frame ---") != 2 || ref(t, q, "button", "Accept cookies") == "" || strings.Contains(q, "Full name") {
+		t.Errorf("query across frames:\n%s", q)
+	}
+
+	name, email := ref(t, snap, "textbox", "Full name"), ref(t, snap, "textbox", "Email")
+	res := must(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
+	if st := res.Structured.(map[string]any); st["trusted"] != true || st["ref_check"] != "node" || !strings.Contains(res.Text, `Frame origin: "`+other+`"`) {
+		t.Errorf("fill in the frame: %v %s", st, res.Text)
+	}
+	waitText(t, s, "name=Ada")
+	must(t, s, "press_key", map[string]any{"key": "Tab", "element": name})
+	waitText(t, s, "focus email")
+	must(t, s, "type_text", map[string]any{"element": email, "text": "ada@example.com"})
+	waitText(t, s, "email=ada@example.com")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Verify email"), "wait_after_ms": 0})
+	waitText(t, s, "verify clicked trusted=true")
+	res = must(t, s, "upload_files", map[string]any{"element": ref(t, snap, "file", "Upload CV"), "paths": []string{"/u/cv.pdf"}})
+	if st := res.Structured.(map[string]any); st["trusted"] != true {
+		t.Errorf("upload in the frame: %v", st)
+	}
+	waitText(t, s, "cv cv.pdf 11 trusted=true")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Accept cookies"), "wait_after_ms": 0})
+	waitText(t, s, "consent clicked trusted=true")
+
+	// The form's frame navigates: only its refs go stale.
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Next step"), "wait_after_ms": 0})
+	waitText(t, s, "step 2 ready")
+	_, e := call(t, s, "fill", map[string]any{"element": name, "value": "Bob"})
+	wantCode(t, e, CodeStaleElement)
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Save search"), "wait_after_ms": 0})
+	waitText(t, s, "save clicked trusted=true")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Top button"), "wait_after_ms": 0})
+	waitText(t, s, "top clicked trusted=true")
+	if _, e := call(t, s, "wait_for", map[string]any{"text": "SUBMITTED", "state": "absent", "timeout_ms": 1000}); e != nil {
+		t.Errorf("the application was submitted: %v", e)
+	}
+	snap = snapshot(t, s)
+	if n := ref(t, snap, "textbox", "Full name"); n == name {
+		t.Errorf("the navigated frame's new field got the old ref %s", n)
+	}
+}
+
+// Without the isolated realm frames cannot be matched to their documents:
+// the snapshot says that they were left out.
+func TestFramesNeedTheIsolatedRealm(t *testing.T) {
+	other := otherSite(t)
+	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	snap := snapshot(t, s)
+	if !strings.Contains(snap, "[frames not shown: frames are read only with refs bound to nodes") || strings.Contains(snap, "Full name") {
+		t.Errorf("page-realm snapshot of a page with frames:\n%s", snap)
+	}
+	ref(t, snap, "button", "Top button")
+}

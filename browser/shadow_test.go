@@ -1,0 +1,71 @@
+package browser
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
+)
+
+// Shoelace, fetched from npm at test set-up (pinned; internal/npmlibs).
+var shoelace = []string{"@shoelace-style/shoelace@2.20.1"}
+
+// shoelaceServer serves testdata with Shoelace under /vendor/.
+func shoelaceServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	mods := npmlibs.Dir(t, shoelace...)
+	mux := http.NewServeMux()
+	mux.Handle("/vendor/", http.StripPrefix("/vendor/", http.FileServer(http.Dir(mods))))
+	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Shoelace's controls live in shadow roots; their names come from slotted
+// light-DOM text. Trusted clicks, fills and typing reach them; fill on the
+// custom select says what to do instead, and clicking through it works.
+func TestShoelaceComponents(t *testing.T) {
+	srv := shoelaceServer(t)
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": srv.URL + "/shoelace.html", "wait": "complete"})
+	waitText(t, s, "shoelace ready")
+	snap := snapshot(t, s)
+	name, terms, apply := ref(t, snap, "textbox", "Full name"), ref(t, snap, "checkbox", "I accept the terms"), ref(t, snap, "button", "Apply now")
+	country := ref(t, snap, "combobox", "Country")
+	if n := strings.Count(snap, "] textbox"); n != 1 {
+		t.Errorf("want only the name field as a textbox (the select's hidden value input is aria-hidden), got %d:\n%s", n, snap)
+	}
+
+	res := must(t, s, "click", map[string]any{"element": terms, "wait_after_ms": 0})
+	if st := res.Structured.(map[string]any); st["trusted"] != true || st["ref_check"] != "node" {
+		t.Errorf("checkbox click: %v", st)
+	}
+	waitText(t, s, "terms=true")
+	must(t, s, "click", map[string]any{"element": apply, "wait_after_ms": 0})
+	waitText(t, s, "apply clicked trusted=true")
+
+	must(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
+	waitText(t, s, "name=Ada")
+	must(t, s, "type_text", map[string]any{"element": name, "text": " Lovelace"})
+	waitText(t, s, "name=Ada Lovelace")
+	if !strings.Contains(snapshot(t, s), `textbox "Full name" value="Ada Lovelace"`) {
+		t.Errorf("the snapshot does not show the typed value")
+	}
+
+	_, e := call(t, s, "fill", map[string]any{"element": country, "value": "Germany"})
+	wantCode(t, e, CodeUnsupportedElement)
+	if !strings.Contains(e.Message, "click it to open its options") {
+		t.Errorf("fill on the custom select does not say what to do: %s", e.Message)
+	}
+	must(t, s, "click", map[string]any{"element": country, "wait_after_ms": 300})
+	snap = snapshot(t, s)
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "option", "Germany"), "wait_after_ms": 0})
+	waitText(t, s, "country=de")
+	if txt := pageText(t, s); strings.Contains(txt, "SUBMITTED") {
+		t.Errorf("the form was submitted:\n%s", txt)
+	}
+}
