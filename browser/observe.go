@@ -102,14 +102,6 @@ func (s *Session) walkInfoLocked(sel *selection, r *pagejs.SnapshotResult) *walk
 	return w
 }
 
-// issueLocked issues (or finds) the refs of r's elements.
-func (s *Session) issueLocked(pg page, gen uint64, r *pagejs.SnapshotResult, w *walkInfo) []string {
-	refs := make([]string, len(r.Elements))
-	for i := range r.Elements {
-		refs[i] = s.refLocked(pg, gen, r, w, i)
-	}
-	return refs
-}
 
 // refLocked issues (or finds) the ref of element i of r.
 func (s *Session) refLocked(pg page, gen uint64, r *pagejs.SnapshotResult, w *walkInfo, i int) string {
