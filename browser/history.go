@@ -3,7 +3,6 @@ package browser
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -14,14 +13,7 @@ import (
 // waits and generation rules as navigate {url}.
 func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progress) (Result, error) {
 	action := *a.History
-	wait := "dom"
-	if a.Wait != nil {
-		wait = *a.Wait
-	}
-	timeout := 30 * time.Second
-	if a.TimeoutMS != nil {
-		timeout = time.Duration(*a.TimeoutMS) * time.Millisecond
-	}
+	wait, timeout := a.waits()
 	if err := s.lock(ctx); err != nil {
 		return Result{}, err
 	}

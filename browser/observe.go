@@ -102,7 +102,6 @@ func (s *Session) walkInfoLocked(sel *selection, r *pagejs.SnapshotResult) *walk
 	return w
 }
 
-
 // refLocked issues (or finds) the ref of element i of r.
 func (s *Session) refLocked(pg page, gen uint64, r *pagejs.SnapshotResult, w *walkInfo, i int) string {
 	e := &r.Elements[i]

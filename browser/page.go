@@ -644,6 +644,18 @@ type navigateArgs struct {
 	Observe   *bool   `json:"observe"`
 }
 
+// waits are navigate's wait state and timeout, defaults applied.
+func (a *navigateArgs) waits() (wait string, timeout time.Duration) {
+	wait, timeout = "dom", 30*time.Second
+	if a.Wait != nil {
+		wait = *a.Wait
+	}
+	if a.TimeoutMS != nil {
+		timeout = time.Duration(*a.TimeoutMS) * time.Millisecond
+	}
+	return wait, timeout
+}
+
 // checkURL accepts only absolute http(s) URLs without credentials.
 func checkURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
@@ -671,14 +683,7 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	wait := "dom"
-	if a.Wait != nil {
-		wait = *a.Wait
-	}
-	timeout := 30 * time.Second
-	if a.TimeoutMS != nil {
-		timeout = time.Duration(*a.TimeoutMS) * time.Millisecond
-	}
+	wait, timeout := a.waits()
 	if err := s.lock(ctx); err != nil {
 		return Result{}, err
 	}

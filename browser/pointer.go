@@ -17,7 +17,7 @@ func (s *Session) hover(ctx context.Context, a *hoverArgs, _ Progress) (Result, 
 	}
 	defer release()
 	var r pagejs.ActionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Hover, pagejs.ClickArgs{Sel: l.sel, FP: l.fp}, &r)
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Hover, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
 	if err != nil {
 		return Result{}, err
 	}
@@ -61,7 +61,7 @@ func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (Result, er
 		return Result{}, err
 	}
 	var r pagejs.DragResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Drag, pagejs.DragArgs{Sel: l.sel, FP: l.fp, To: pagejs.DragTo{Sel: dst.sel, FP: dst.fp}}, &r)
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.Drag, pagejs.DragArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l), To: pagejs.DragTo{Sel: dst.sel, FP: dst.fp, Ref: boundRef(dst)}}, &r)
 	if err != nil {
 		return Result{}, err
 	}

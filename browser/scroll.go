@@ -67,7 +67,7 @@ func (s *Session) scroll(ctx context.Context, a *scrollArgs, _ Progress) (Result
 			return Result{}, err
 		}
 		fp := l.fp
-		args.Sel, args.FP = l.sel, &fp
+		args.Sel, args.FP, args.Ref = l.sel, &fp, boundRef(l)
 	}
 	var r pagejs.ScrollResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Scroll, args, &r)

@@ -20,7 +20,7 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 	}
 	defer release()
 	var r pagejs.SelectOptionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.sel, FP: l.fp, Options: a.Options}, &r)
+	info, err := s.exec(ctx, pg, actionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.sel, FP: l.fp, Options: a.Options, Ref: boundRef(l)}, &r)
 	if err != nil {
 		return Result{}, err
 	}

@@ -421,6 +421,7 @@ type SelectOptionArgs struct {
 	Sel     Sel         `json:"sel"`
 	FP      Fingerprint `json:"fp"`
 	Options []string    `json:"options"`
+	Ref     int         `json:"ref,omitempty"` // see [BindRefs]
 }
 
 // SelectOptionItem is one option of a select, capped.
@@ -743,6 +744,7 @@ type TabOpenersResult struct {
 type ScrollArgs struct {
 	Sel       Sel          `json:"sel,omitempty"`
 	FP        *Fingerprint `json:"fp,omitempty"`
+	Ref       int          `json:"ref,omitempty"` // see [BindRefs]
 	Mode      string       `json:"mode"`
 	Direction string       `json:"direction,omitempty"`
 	Pages     int          `json:"pages,omitempty"`
@@ -779,6 +781,7 @@ type ScrollResult struct {
 type DragTo struct {
 	Sel Sel         `json:"sel"`
 	FP  Fingerprint `json:"fp"`
+	Ref int         `json:"ref,omitempty"` // see [BindRefs]
 }
 
 // DragArgs are Drag's arguments: the element and its drop target.
@@ -786,6 +789,7 @@ type DragArgs struct {
 	Sel Sel         `json:"sel"`
 	FP  Fingerprint `json:"fp"`
 	To  DragTo      `json:"to"`
+	Ref int         `json:"ref,omitempty"` // see [BindRefs]
 }
 
 // DragResult is Drag's value: HTML5 tells whether the drag became an HTML5 drag
