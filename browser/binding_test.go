@@ -93,3 +93,33 @@ func TestUnboundRefSaysSo(t *testing.T) {
 	}
 	waitText(t, s, "Apple#4=1")
 }
+
+// TestEveryActionChecksItsNode: the pointer, key and scroll tools check a
+// ref's node as click does, so none of them acts on an identical node that
+// replaced the one the snapshot listed.
+func TestEveryActionChecksItsNode(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "rerender.html")
+	snap := snapshot(t, s)
+	apple, cherry := ref(t, snap, "button", "Like Apple"), ref(t, snap, "button", "Like Cherry")
+	must(t, s, "hover", map[string]any{"element": apple}) // bound and alive: works
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Re-render list"), "wait_after_ms": 0})
+	waitText(t, s, "renders 2")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"hover", map[string]any{"element": apple}},
+		{"drag", map[string]any{"element": apple, "to": cherry}},
+		{"scroll", map[string]any{"element": apple}},
+		{"press_key", map[string]any{"key": "Enter", "element": apple}},
+	} {
+		_, e := call(t, s, c.tool, c.args)
+		if e == nil || e.Code != CodeStaleElement {
+			t.Errorf("%s on a replaced node: %v, want stale_element", c.tool, e)
+		}
+	}
+	if txt := pageText(t, s); strings.Contains(txt, "Apple#4=") || strings.Contains(txt, "Apple#1=") {
+		t.Errorf("an action reached a node through a stale ref:\n%s", txt)
+	}
+}
