@@ -397,14 +397,16 @@ func selfClosingPopup(t *testing.T, h *harness, site *hostilePages) {
 	if e != nil || !strings.Contains(res.Text, "Fine") {
 		t.Fatalf("first snapshot after the popup: %v after %v\n%s", e, took, res.Text)
 	}
-	for i := 0; ; i++ {
+	// The installation runs in the background behind the snapshot; on a busy
+	// machine it may take a few seconds, while the fault cost 15–30 s.
+	for deadline := time.Now().Add(10 * time.Second); ; {
 		s.mu.Lock()
 		n := s.installs
 		s.mu.Unlock()
 		if n > installs {
 			break
 		}
-		if i == 100 {
+		if time.Now().After(deadline) {
 			t.Fatal("the resident script was never installed (its installation got another request's reply?)")
 		}
 		time.Sleep(20 * time.Millisecond)
