@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -40,11 +41,15 @@ func BenchmarkSnapshotLargeFramesMCP(b *testing.B) {
 		benchutil.ReportLines(b, txt)
 		settled(b)
 	})
-	b.Run("click-in-frame-wait0", func(b *testing.B) {
-		frame := txt[strings.Index(txt, "--- frame "):]
-		button := firstRef(b, frame, "button")
-		benchutil.Run(b, nil, func() {
-			s.must(b, ctx, "click", map[string]any{"element": button, "wait_after_ms": 0})
+	// The click alone (observe: false), and with the delta of what changed,
+	// which reads the top document once more.
+	for _, observe := range []bool{false, true} {
+		b.Run(fmt.Sprintf("click-in-frame-wait0/observe=%v", observe), func(b *testing.B) {
+			frame := txt[strings.Index(txt, "--- frame "):]
+			button := firstRef(b, frame, "button")
+			benchutil.Run(b, nil, func() {
+				s.must(b, ctx, "click", map[string]any{"element": button, "wait_after_ms": 0, "observe": observe})
+			})
 		})
-	})
+	}
 }

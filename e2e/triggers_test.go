@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -70,11 +71,15 @@ func BenchmarkUploadTrigger(b *testing.B) {
 		{"dropzone-style-button", "Drop files here or click to upload"},
 	} {
 		el := ref(b, snap, "button", tc.trigger)
-		b.Run(tc.name, func(b *testing.B) {
-			benchutil.Run(b, idle, func() {
-				s.must(b, ctx, "upload_files", map[string]any{"element": el, "paths": []string{p}})
+		// The upload alone (observe: false), and with the settle and the delta
+		// of what changed (the page reads the file back meanwhile).
+		for _, observe := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/observe=%v", tc.name, observe), func(b *testing.B) {
+				benchutil.Run(b, idle, func() {
+					s.must(b, ctx, "upload_files", map[string]any{"element": el, "paths": []string{p}, "observe": observe})
+				})
 			})
-		})
+		}
 	}
 	settled(b)
 }
