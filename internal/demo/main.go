@@ -60,6 +60,20 @@ func show(text string) {
 	}
 }
 
+// buildServer builds the packaged server into dir.
+func buildServer(ctx context.Context, dir string) (string, error) {
+	step("Building the server (the packaged configuration users install; the first build compiles everything, ≈30 s, later ones are cached)")
+	bin := filepath.Join(dir, "firefox-rdp-mcp")
+	build := exec.CommandContext(ctx, "go", "build", "-tags", "packaged", "-o", bin, "./cmd/firefox-rdp-mcp")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return "", fmt.Errorf("go build: %w", err)
+	}
+	show(bin)
+	return bin, nil
+}
+
 func run() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -69,15 +83,10 @@ func run() error {
 	}
 	defer os.RemoveAll(tmp)
 
-	step("Building the server (the packaged configuration users install; the first build compiles everything, ≈30 s, later ones are cached)")
-	bin := filepath.Join(tmp, "firefox-rdp-mcp")
-	build := exec.CommandContext(ctx, "go", "build", "-tags", "packaged", "-o", bin, "./cmd/firefox-rdp-mcp")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("go build: %w", err)
+	bin, err := buildServer(ctx, tmp)
+	if err != nil {
+		return err
 	}
-	show(bin)
 
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -144,6 +153,14 @@ func run() error {
 		}
 	}
 
+	if err := handshake(c); err != nil {
+		return err
+	}
+	return tour(c, srv.URL, resume)
+}
+
+// handshake is initialize and tools/list, shown.
+func handshake(c *client) error {
 	step("initialize")
 	start := time.Now()
 	raw, err := c.call("initialize", map[string]any{
@@ -177,98 +194,127 @@ func run() error {
 	}
 	show(strings.Join(names, ", "))
 
-	tool := func(name string, args map[string]any) (toolResult, error) {
-		b, _ := json.Marshal(args)
-		step("%s %s", name, b)
-		r, err := c.tool(name, args, name)
-		if err != nil {
-			return r, err
-		}
-		show(r.text())
-		if r.IsError {
-			return r, fmt.Errorf("%s failed: %s", name, r.text())
-		}
-		return r, nil
-	}
+	return nil
+}
 
-	if _, err := tool("browser_status", map[string]any{}); err != nil {
-		return err
+// agent calls tools as an MCP host would and shows each call and answer.
+type agent struct{ c *client }
+
+func (a agent) tool(name string, args map[string]any) (toolResult, error) {
+	b, _ := json.Marshal(args)
+	step("%s %s", name, b)
+	r, err := a.c.tool(name, args, name)
+	if err != nil {
+		return r, err
 	}
-	if _, err := tool("list_tabs", map[string]any{}); err != nil {
-		return err
+	show(r.text())
+	if r.IsError {
+		return r, fmt.Errorf("%s failed: %s", name, r.text())
 	}
-	if _, err := tool("select_tab", map[string]any{"index": 0}); err != nil {
-		return err
-	}
-	snap, err := tool("snapshot_page", map[string]any{})
+	return r, nil
+}
+
+// tour drives the demo page the way an agent would: search, apply, type a
+// name, attach the résumé, then look at the result.
+func tour(c *client, site, resume string) error {
+	a := agent{c}
+	snap, name, err := a.apply(resume)
 	if err != nil {
 		return err
+	}
+	return a.inspect(snap, name, site)
+}
+
+// apply searches, opens the application form, types a name and attaches
+// the résumé; it returns the final snapshot (with the page text) and the
+// name field's ref.
+func (a agent) apply(resume string) (snap toolResult, name string, err error) {
+	tool := a.tool
+	if _, err := tool("browser_status", map[string]any{}); err != nil {
+		return snap, name, err
+	}
+	if _, err := tool("list_tabs", map[string]any{}); err != nil {
+		return snap, name, err
+	}
+	if _, err := tool("select_tab", map[string]any{"index": 0}); err != nil {
+		return snap, name, err
+	}
+	snap, err = tool("snapshot_page", map[string]any{})
+	if err != nil {
+		return snap, name, err
 	}
 	refs := parseRefs(snap.text())
 	q, err := refs.find("textbox", "Job title")
 	if err != nil {
-		return err
+		return snap, name, err
 	}
 	if _, err := tool("fill", map[string]any{"element": q, "value": "AI engineer"}); err != nil {
-		return err
+		return snap, name, err
 	}
 	where, err := refs.find("combobox", "Location")
 	if err != nil {
-		return err
+		return snap, name, err
 	}
 	if _, err := tool("select_option", map[string]any{"element": where, "options": []string{"Remote"}}); err != nil {
-		return err
+		return snap, name, err
 	}
 	search, err := refs.find("button", "Search")
 	if err != nil {
-		return err
+		return snap, name, err
 	}
 	if _, err := tool("click", map[string]any{"element": search}); err != nil {
-		return err
+		return snap, name, err
 	}
 	if _, err := tool("wait_for", map[string]any{"text": "job(s) found", "timeout_ms": 5000}); err != nil {
-		return err
+		return snap, name, err
 	}
 	snap, err = tool("snapshot_page", map[string]any{})
 	if err != nil {
-		return err
+		return snap, name, err
 	}
 	refs = parseRefs(snap.text())
 	apply, err := refs.find("button", "Apply to Acme")
 	if err != nil {
-		return err
+		return snap, name, err
 	}
 	if _, err := tool("click", map[string]any{"element": apply}); err != nil {
-		return err
+		return snap, name, err
 	}
 	snap, err = tool("snapshot_page", map[string]any{})
 	if err != nil {
-		return err
+		return snap, name, err
 	}
 	refs = parseRefs(snap.text())
-	name, err := refs.find("textbox", "Full name")
+	name, err = refs.find("textbox", "Full name")
 	if err != nil {
-		return err
+		return snap, name, err
 	}
 	if _, err := tool("type_text", map[string]any{"element": name, "text": "Jane Doe"}); err != nil {
-		return err
+		return snap, name, err
 	}
 	file, err := refs.find("", "Attach résumé")
 	if err != nil {
-		return err
+		return snap, name, err
 	}
 	if _, err := tool("upload_files", map[string]any{"element": file, "paths": []string{resume}}); err != nil {
-		return err
+		return snap, name, err
 	}
 	r, err := tool("wait_for", map[string]any{"text": "sha256", "timeout_ms": 5000})
 	if err != nil {
-		return err
+		return snap, name, err
 	}
 	_ = r
 	snap, err = tool("snapshot_page", map[string]any{"include_all_text": true, "max_elements": 1})
 	if err != nil {
-		return err
+		return snap, name, err
 	}
+	return snap, name, nil
+}
+
+// inspect takes a screenshot and the console, checks what the page
+// received and that nothing was submitted, and opens and closes a tab.
+func (a agent) inspect(snap toolResult, name, site string) error {
+	tool := a.tool
 	shot, err := tool("screenshot", map[string]any{"element": name})
 	if err == nil && (len(shot.Content) != 2 || shot.Content[1].Type != "image" || len(shot.Content[1].Data) == 0) {
 		err = errors.New("screenshot returned no image")
@@ -292,7 +338,7 @@ func run() error {
 	}
 	show("The application form was not submitted: uploading never submits.")
 
-	opened, err := tool("new_tab", map[string]any{"url": srv.URL + "/jobs", "select": false})
+	opened, err := tool("new_tab", map[string]any{"url": site + "/jobs", "select": false})
 	if err != nil {
 		return err
 	}
