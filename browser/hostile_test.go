@@ -385,7 +385,9 @@ func selfClosingPopup(t *testing.T, h *harness, site *hostilePages) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	h.select_(t, opener)
-	must(t, s, "navigate", map[string]any{"url": site.url("/ok")})
+	// observe: false, so that the snapshot below is the new document's first
+	// read (a navigate's delta would read it, and install the resident, first).
+	must(t, s, "navigate", map[string]any{"url": site.url("/ok"), "observe": false})
 	s.mu.Lock()
 	installs := s.installs
 	s.mu.Unlock()
