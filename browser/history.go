@@ -58,13 +58,7 @@ func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progre
 			return Result{}, werr
 		}
 	}
-	s.mu.Lock()
-	if s.sel == pg.sel {
-		s.syncLocked(pg.sel)
-		pg.sel.navs = pg.sel.watch.Navigations()
-	}
-	gen := s.generation
-	s.mu.Unlock()
+	gen := s.settledGeneration(pg)
 	verb := map[string]string{"back": "Went back", "forward": "Went forward", "reload": "Reloaded the page"}[action]
 	text := fmt.Sprintf("%s in %s to history entry %d of %d (generation %d); its URL is below.", verb, tabID(pg.sel.tab.BrowserID), hr.Index+1, hr.Count, gen)
 	if wait == "none" {

@@ -644,6 +644,19 @@ type navigateArgs struct {
 	Observe   *bool   `json:"observe"`
 }
 
+// settledGeneration takes in the navigations the watch saw during a
+// navigation (the generation it started already covers them) and returns
+// the current generation.
+func (s *Session) settledGeneration(pg page) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sel == pg.sel {
+		s.syncLocked(pg.sel)
+		pg.sel.navs = pg.sel.watch.Navigations()
+	}
+	return s.generation
+}
+
 // waits are navigate's wait state and timeout, defaults applied.
 func (a *navigateArgs) waits() (wait string, timeout time.Duration) {
 	wait, timeout = "dom", 30*time.Second
@@ -718,13 +731,7 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (Re
 			return Result{}, err
 		}
 	}
-	s.mu.Lock()
-	if s.sel == pg.sel {
-		s.syncLocked(pg.sel)
-		pg.sel.navs = pg.sel.watch.Navigations()
-	}
-	gen := s.generation
-	s.mu.Unlock()
+	gen := s.settledGeneration(pg)
 	blk := newUntrusted()
 	blk.field("URL", final, 500)
 	text := fmt.Sprintf("Navigated %s (generation %d); the final URL is below.\n", tabID(pg.sel.tab.BrowserID), gen)
