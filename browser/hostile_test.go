@@ -69,19 +69,7 @@ func newHarness(t *testing.T, s *Session, addr netip.AddrPort) *harness {
 func (h *harness) chrome(t testing.TB, script pagejs.Script, args, out any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	console, err := h.c.ParentProcessConsole(ctx)
-	if err != nil {
-		return err
-	}
-	src, err := script.Chrome(args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := h.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
-	if err != nil {
-		return err
-	}
-	return pagejs.Decode(res, out)
+	return chromeScript(ctx, h.c, script, args, out)
 }
 
 // openTab opens url in a background tab (closed at cleanup) and returns

@@ -205,19 +205,7 @@ func backgroundTab(t *testing.T, url string) string {
 	}
 	chrome := func(script pagejs.Script, args any, out any) {
 		t.Helper()
-		console, err := c.ParentProcessConsole(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src, err := script.Chrome(args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := pagejs.Decode(res, out); err != nil {
+		if err := chromeScript(ctx, c, script, args, out); err != nil {
 			t.Fatal(err)
 		}
 	}
