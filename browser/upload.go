@@ -73,14 +73,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	if err != nil {
 		return Result{}, phaseError("validation", brokerError(err, a.Paths))
 	}
-	handles := make([]uint32, len(infos))
-	var total int64
-	meta := make([]pagejs.UploadFile, len(infos))
-	for i, f := range infos {
-		handles[i] = f.Handle
-		total += f.Size
-		meta[i] = pagejs.UploadFile{Name: f.Name, Size: f.Size, Type: f.MIME, LastModified: f.ModTime.UnixMilli()}
-	}
+	handles, total, meta := uploadMeta(infos)
 	defer func() {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
@@ -117,33 +110,8 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	// 3. Transfer.
 	s.log.Debug("upload staged", "sink", sink != "", "ms", time.Since(tStart).Milliseconds())
 	tTransfer := time.Now()
-	put := s.chunkByEvaluation(pg, info, begin.Key)
-	delivering := false
-	if sink != "" {
-		if put, err = s.chunkBySink(ctx, pg, sink, begin, meta); err != nil {
-			return Result{}, phaseError("transfer", err)
-		}
-		defer func() {
-			if delivering {
-				return // deliver forgets the upload, whatever its outcome
-			}
-			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			defer cancel()
-			if err := pg.c.Request(actx, sink, pagejs.SinkKey{Type: "end", Key: begin.Key}, nil); err != nil {
-				s.log.Debug("upload sink cleanup failed", "error", err)
-			}
-		}()
-	}
-	if err := s.transfer(ctx, infos, total, put, p); err != nil {
-		return Result{}, phaseError("transfer", err)
-	}
-	if sink != "" {
-		// The sink builds the Files and sends them to the page's process;
-		// UploadFinish waits for them there.
-		delivering = true
-		if err := pg.c.Request(ctx, sink, pagejs.SinkKey{Type: "deliver", Key: begin.Key}, nil); err != nil {
-			return Result{}, phaseError("construction", sinkError(err))
-		}
+	if err := s.moveFiles(ctx, pg, info, sink, begin, meta, infos, total, p); err != nil {
+		return Result{}, err
 	}
 	s.log.Debug("upload transfer done", "bytes", total, "ms", time.Since(tTransfer).Milliseconds())
 	tFinish := time.Now()
@@ -163,6 +131,59 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	if err := verifyUpload(infos, fin.Files); err != nil {
 		return Result{}, phaseError("verification", err)
 	}
+	res := uploadResult(a, l, info, infos, total, begin, fin)
+	if observing(a.Observe) {
+		if _, _, obs, err := s.endAction(ctx, pg, "", defaultSettleCap, true); err == nil {
+			obs.add(&res)
+		}
+	}
+	return res, nil
+}
+
+// uploadMeta is what the page and the cleanup need of the validated files.
+func uploadMeta(infos []broker.FileInfo) (handles []uint32, total int64, meta []pagejs.UploadFile) {
+	handles = make([]uint32, len(infos))
+	meta = make([]pagejs.UploadFile, len(infos))
+	for i, f := range infos {
+		handles[i] = f.Handle
+		total += f.Size
+		meta[i] = pagejs.UploadFile{Name: f.Name, Size: f.Size, Type: f.MIME, LastModified: f.ModTime.UnixMilli()}
+	}
+	return handles, total, meta
+}
+
+// moveFiles streams the files' bytes to the page's staging: through the
+// parent process's upload sink when there is one (then the sink builds the
+// Files and sends them to the page's process; a sink upload that stops
+// before that is ended), else as console evaluations.
+func (s *Session) moveFiles(ctx context.Context, pg page, info execInfo, sink string, begin pagejs.UploadBeginResult,
+	meta []pagejs.UploadFile, infos []broker.FileInfo, total int64, p Progress) error {
+	put := s.chunkByEvaluation(pg, info, begin.Key)
+	if sink == "" {
+		return phaseError("transfer", s.transfer(ctx, infos, total, put, p))
+	}
+	put, err := s.chunkBySink(ctx, pg, sink, begin, meta)
+	if err != nil {
+		return phaseError("transfer", err)
+	}
+	if err := s.transfer(ctx, infos, total, put, p); err != nil {
+		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := pg.c.Request(actx, sink, pagejs.SinkKey{Type: "end", Key: begin.Key}, nil); err != nil {
+			s.log.Debug("upload sink cleanup failed", "error", err)
+		}
+		return phaseError("transfer", err)
+	}
+	// deliver forgets the upload, whatever its outcome.
+	if err := pg.c.Request(ctx, sink, pagejs.SinkKey{Type: "deliver", Key: begin.Key}, nil); err != nil {
+		return phaseError("construction", sinkError(err))
+	}
+	return nil
+}
+
+// uploadResult is upload_files' answer.
+func uploadResult(a *uploadArgs, l *locator, info execInfo, infos []broker.FileInfo, total int64,
+	begin pagejs.UploadBeginResult, fin pagejs.UploadFinishResult) Result {
 	warnings, block := uploadWarnings(begin.Warnings, fin.Warnings)
 	text := fmt.Sprintf("Put %s (%s) into %s", plural(len(infos), "file", "files"), byteSize(total), a.Element)
 	switch begin.Via {
@@ -179,16 +200,10 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	for i, f := range infos {
 		files[i] = map[string]any{"name": f.Name, "size": f.Size, "type": f.MIME}
 	}
-	res := Result{Text: text, Structured: map[string]any{
+	return Result{Text: text, Structured: map[string]any{
 		"element": a.Element, "files": files, "dispatched": fin.Dispatched, "via": cmp.Or(begin.Via, "input"),
 		"warnings": pageStrs(warnings), "trusted": fin.Trusted, "ref_check": refCheck(l, info),
 	}}
-	if observing(a.Observe) {
-		if _, _, obs, err := s.endAction(ctx, pg, "", defaultSettleCap, true); err == nil {
-			obs.add(&res)
-		}
-	}
-	return res, nil
 }
 
 // uploadWarnings merges the staging's and the assignment's warnings (they
