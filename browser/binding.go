@@ -111,7 +111,6 @@ func frameFields(l *locator) []pageField {
 	return []pageField{{"Frame origin", l.origin, 200}}
 }
 
-
 // boundRef is the node id an action passes to check its ref against the
 // node itself (0: none).
 func boundRef(l *locator) int { return l.node }

@@ -81,8 +81,8 @@ func (k *keptWatches) closeAll() {
 
 // Output bounds of console_messages and network_requests.
 const (
-	maxListChars     = 40_000 // characters of entries in one answer
-	maxEntryChars    = 1000   // characters of one console message shown
+	maxListChars  = 40_000 // characters of entries in one answer
+	maxEntryChars = 1000   // characters of one console message shown
 )
 
 var consoleTool = tool[consoleArgs, consoleOut]{
