@@ -183,6 +183,19 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, p
 	return res, err, true
 }
 
+// Answer runs one tool and shapes a failure as a tool error result: its
+// text (page-derived values inside markers) and {"error":{code, message,
+// retryable, …}}. It is where every tool error takes its final form. An
+// unknown name is ok == false.
+func (s *Session) Answer(ctx context.Context, name string, args json.RawMessage, p Progress) (res Result, ok bool) {
+	res, err, ok := s.Call(ctx, name, args, p)
+	if !ok || err == nil {
+		return res, ok
+	}
+	e, _ := AsError(err)
+	return Result{Text: e.Text(), Structured: e.Structured(), IsError: true}, true
+}
+
 type noProgress struct{}
 
 func (noProgress) Report(float64, float64, string) {}
