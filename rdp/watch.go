@@ -452,6 +452,25 @@ func (h *TabWatch) Navigations() uint64 {
 	return w.navs
 }
 
+// Changed returns a channel that is closed at the watch's next change:
+// a new or destroyed top-level target, a readiness step, a navigation
+// counted by Navigations, the watch's end. Take the channel before reading
+// the state it guards, so that no change falls between the two:
+//
+//	for ch := w.Changed(); w.Navigations() == before; ch = w.Changed() {
+//		select {
+//		case <-ch:
+//		case <-ctx.Done():
+//			return ctx.Err()
+//		}
+//	}
+func (h *TabWatch) Changed() <-chan struct{} {
+	w := h.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.changed
+}
+
 // ReadyState is "loading", "interactive" or "complete" for the current top
 // document, from document-event resources; "" when no target is current.
 func (h *TabWatch) ReadyState() string {
