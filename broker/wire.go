@@ -386,11 +386,17 @@ func (d *dec) flag() bool {
 	return fl == 1
 }
 
-func decodeStatReq(d *dec) Message {
+// count reads a u16 element count of lo..hi.
+func (d *dec) count(lo, hi int, what string) int {
 	n := int(d.u16("count"))
-	if d.err == nil && (n == 0 || n > MaxPaths) {
-		d.fail("path count")
+	if d.err == nil && (n < lo || n > hi) {
+		d.fail(what)
 	}
+	return n
+}
+
+func decodeStatReq(d *dec) Message {
+	n := d.count(1, MaxPaths, "path count")
 	var req StatReq
 	for i := 0; i < n && d.err == nil; i++ {
 		req.Paths = append(req.Paths, d.str16(MaxPath, false, "path"))
@@ -399,10 +405,7 @@ func decodeStatReq(d *dec) Message {
 }
 
 func decodeStatResp(d *dec) Message {
-	n := int(d.u16("count"))
-	if d.err == nil && (n == 0 || n > MaxPaths) {
-		d.fail("file count")
-	}
+	n := d.count(1, MaxPaths, "file count")
 	var resp StatResp
 	for i := 0; i < n && d.err == nil; i++ {
 		var f WireFile
@@ -441,10 +444,7 @@ func decodeReadResp(d *dec) Message {
 }
 
 func decodeReleaseReq(d *dec) Message {
-	n := int(d.u16("count"))
-	if d.err == nil && n > MaxPaths*4 {
-		d.fail("handle count")
-	}
+	n := d.count(0, MaxPaths*4, "handle count")
 	var req ReleaseReq
 	for i := 0; i < n && d.err == nil; i++ {
 		req.Handles = append(req.Handles, d.u32("handle"))
