@@ -1039,10 +1039,14 @@ func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, 
 	}
 }
 
+// waitNavigated waits until w counts a navigation past before, woken by
+// the watch's change notification, until ctx ends.
 func waitNavigated(ctx context.Context, w *rdp.TabWatch, before uint64) error {
-	for w.Navigations() == before {
-		if err := sleep(ctx, 20*time.Millisecond); err != nil {
-			return err
+	for ch := w.Changed(); w.Navigations() == before; ch = w.Changed() {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
 	return nil

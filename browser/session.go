@@ -87,10 +87,10 @@ type selection struct {
 	watch *rdp.TabWatch
 	navs  uint64 // watch.Navigations() when the generation was last set
 	// Residents (pagejs.Script.PageResident) of the current document's page
-	// realm: their object actors by script name, valid while the document's
+	// realm by script name (eval.go resident), valid while the document's
 	// console is residentConsole. Guarded by Session.mu.
 	residentConsole string
-	residents       map[string]string
+	residents       map[string]resident
 	// Residents of frame documents, by frame (frames.go residentSlotOf).
 	frameResidents map[int64]*frameResidents
 	// dialog: one of our actions opened a dialog that may still be open.
