@@ -515,9 +515,10 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 func observing(on *bool) bool { return on == nil || *on }
 
 // endAction ends an action: it lets the page settle (at most limit), reads
-// where the page is (after) and, when on, observes what changed. Every
-// action tool ends with it (select_option, hover, scroll and drag too, as
-// they are added), its text and changes added with observation.add.
+// where the page is (after) and, when on, observes what changed. The
+// element actions end with it (click, fill, type_text, press_key,
+// select_option, hover, drag, upload_files; scroll waits scrollSettle
+// instead), their text and changes added with observation.add.
 func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool) (urlNow string, nav bool, obs *observation, err error) {
 	sr, serr := s.settle(ctx, pg, limit)
 	if ctx.Err() != nil {

@@ -115,7 +115,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped string, r *pagejs.SnapshotResult, args pagejs.SnapshotArgs) snapshotOut {
 	withText := args.IncludeAllText
 	u := newUntrusted()
-	u.grow(48*len(out.lines) + 1024) // ≈33 bytes per element line on typical pages
+	u.grow(48*len(out.lines) + 1024) // ≈35 bytes per element line on typical pages
 	u.field("Page", r.Title, 200)
 	u.field("URL", r.URL, 500)
 	for _, l := range out.lines {

@@ -331,11 +331,6 @@ func (s *Session) use(ctx context.Context, tab rdp.Tab) (t rdp.Target, terr erro
 // and when none was selected, Session.Call selects the active one first.
 var tablessTools = map[string]bool{"browser_status": true, "list_tabs": true, "select_tab": true, "new_tab": true, "close_tab": true}
 
-// autoSelect selects the active tab of the most recently used Firefox
-// window when no tab is selected, so that a client that never calls
-// select_tab (one process per call, as the MCP Inspector CLI does) can act.
-// It returns the sentence that tells the agent which tab it got, "" when a
-// tab was already selected.
 // autoSelected is the tab a page tool chose when none was selected.
 type autoSelected struct {
 	TabID      string `json:"tab_id"`
@@ -344,6 +339,11 @@ type autoSelected struct {
 	Auto       bool   `json:"auto"`
 }
 
+// autoSelect selects the active tab of the most recently used Firefox
+// window when no tab is selected, so that a client that never calls
+// select_tab (one process per call, as the MCP Inspector CLI does) can act.
+// It returns the sentence that tells the agent which tab it got, "" when a
+// tab was already selected.
 func (s *Session) autoSelect(ctx context.Context) (note string, info *autoSelected, err error) {
 	s.mu.Lock()
 	has := s.sel != nil || s.lost != "" // a lost selection is reported, not replaced

@@ -69,7 +69,7 @@ type answerer interface{ answer() *said }
 type toolDef struct {
 	Tool
 	in     reflect.Type // the argument struct, for the schema and the tests
-	schema *schema      // set by Session.New with the configured limits
+	schema *schema      // set by New with the configured limits
 	run    func(ctx context.Context, s *Session, raw json.RawMessage, p Progress) (Result, error)
 }
 

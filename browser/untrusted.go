@@ -153,19 +153,19 @@ func escape(s string) string {
 
 // Page is a page-derived string in structuredContent. It marshals as a JSON
 // string escaped like text in an untrusted block; output schemas declare
-// such fields with pageProp.
+// such fields through pageProps (output.go).
 type Page struct{ s string }
 
-// page wraps a page-derived string for structuredContent.
+// pageStr wraps a page-derived string for structuredContent.
 func pageStr(s string) Page { return Page{s} }
 
-// pageN is page with the string cut to at most n runes.
+// pageStrN is pageStr with the string cut to at most n runes.
 func pageStrN(s string, n int) Page { return Page{truncate(s, n)} }
 
 // MarshalJSON writes the escaped string.
 func (p Page) MarshalJSON() ([]byte, error) { return json.Marshal(escape(p.s)) }
 
-// pageList wraps page-derived strings (warnings, names) for structuredContent.
+// pageStrs wraps page-derived strings (warnings, names) for structuredContent.
 func pageStrs(ss []string) []Page {
 	out := make([]Page, len(ss))
 	for i, s := range ss {

@@ -14,7 +14,7 @@ import (
 )
 
 // The job-application flow of issue 15, on the fixture single-page portal
-// (/jobs-spa.html, views arriving 300–800 ms late): search → open a job →
+// (/jobs-spa.html, its API answering 300–450 ms late): search → open a job →
 // "Easy Apply" → phone → résumé → stop before "Submit application".
 //
 // The agent is scripted the way a careful model works: it takes each next

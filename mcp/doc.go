@@ -55,7 +55,8 @@
 //		logger.Error("mcp", "err", err)
 //	}
 //
-// where handler implements [Handler]:
+// where handler implements [Handler] (decodeStrict, selectTabArgs and tabInfo
+// are the handler's own):
 //
 //	func (h *tools) CallTool(ctx context.Context, name string, args json.RawMessage, p mcp.Progress) mcp.Result {
 //		var in selectTabArgs

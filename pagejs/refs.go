@@ -23,7 +23,7 @@ type BindRefsArgs struct {
 // was unusable: the refs are then unbound. Count is the number of elements handed
 // over; Runs gives their node ids as [index, id, length] (elements
 // index…index+length-1 have ids id…id+length-1). An id names one node of that
-// document for as long as the node lives (ActionArgs' Ref). Frames lists the elements
+// document for as long as the node lives (the actions' Ref, e.g. ClickArgs.Ref). Frames lists the elements
 // that are frames, as [index, browsingContextID].
 type BindRefsResult struct {
 	Bound  bool       `json:"bound"`

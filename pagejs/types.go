@@ -390,7 +390,7 @@ var PressKeys = []string{"Enter", "Tab", "Escape", "Space", "ArrowUp", "ArrowDow
 	"Backspace", "Delete", "Insert", "Home", "End", "PageUp", "PageDown",
 	"F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12"}
 
-// ActionResult is the value of Click, Fill, TypeText and PressKey. Trusted tells whether
+// ActionResult is the value of Click, Fill, TypeText, PressKey and Hover. Trusted tells whether
 // the input went through Firefox's trusted path (isolated realm). Value (Fill, TypeText)
 // is the control's resulting value, capped, never for passwords; Focused (PressKey)
 // describes the focused element afterwards; Submitted (Fill) tells whether a form was
@@ -704,12 +704,12 @@ type TabOpenArgs struct {
 	Background bool   `json:"background,omitempty"`
 }
 
-// TabArgs are TabSelect's and TabClose's arguments.
+// TabArgs are TabSelect's, TabClose's and TabOpeners' arguments.
 type TabArgs struct {
 	BrowserID int64 `json:"browserId"`
 }
 
-// TabResult is the value of TabOpen, TabSelect and TabClose. Kept (TabClose): the page
+// TabResult is the value of TabOpen, TabSelect, TabClose and TabNavigate. Kept (TabClose): the page
 // asked to confirm leaving, so the tab was not closed.
 type TabResult struct {
 	BrowserID int64 `json:"browserId"`

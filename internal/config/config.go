@@ -142,7 +142,8 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		MaxFileBytes:   intVar(EnvMaxFileBytes, 26214400, 1, maxFileBytesCap),
 		MaxUploadBytes: intVar(EnvMaxUploadBytes, 52428800, 1, 4*maxFileBytesCap),
 		// 128 KiB: measured fastest of 64 KiB–2 MiB end to end on ESR 153
-		// (≈8 MiB/s against ≈6–7 for the others), and it keeps memory low.
+		// (packets over 256 KiB are much slower to decode in Firefox's main
+		// thread; README, Performance), and it keeps memory low.
 		ChunkBytes:     int(intVar(EnvChunkBytes, 131072, minChunkBytes, maxChunkBytes)),
 		MaxElements:    int(intVar(EnvMaxElements, 500, 1, maxElementsCap)),
 		MaxTextChars:   int(intVar(EnvMaxTextChars, 50000, 0, maxTextCharsCap)),
