@@ -15,9 +15,9 @@ import (
 
 // Screenshot limits. maxImageSide keeps the image within what vision
 // models take without their clients resizing it (1,568 px on the longer
-// side); the pixel cap follows from it. maxImageBytes caps the encoded
-// image (before base64): a PNG above it is sent as JPEG instead, at falling
-// qualities.
+// side); the pixel cap follows from it. maxImageBytes (3 MiB) caps the
+// encoded image (before base64): a PNG above it is sent as JPEG instead,
+// at falling qualities.
 const (
 	maxImageSide   = 1568
 	maxImagePixels = maxImageSide * maxImageSide
