@@ -30,7 +30,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		return Result{}, err
 	}
 	defer s.unlock()
-	maxEl, maxText := s.opts.Config.MaxElements, s.opts.Config.MaxTextChars
+	maxEl, maxText := s.opts.MaxElements, s.opts.MaxTextChars
 	if a.MaxElements != nil {
 		maxEl = *a.MaxElements
 	}
@@ -129,7 +129,7 @@ func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped 
 	textCut := withText && utf16Len(text) < r.TextTotal
 	if textCut {
 		fmt.Fprintf(&b, "\n[text truncated: %d of %d characters shown; raise max_text_chars (limit %d)]",
-			utf16Len(text), r.TextTotal, s.opts.Config.MaxTextChars)
+			utf16Len(text), r.TextTotal, s.opts.MaxTextChars)
 	}
 	st := map[string]any{
 		"tab_id": tab, "generation": gen, "title": pageStr(r.Title), "url": pageStr(r.URL),

@@ -43,7 +43,7 @@ func (s *Session) discover(ctx context.Context, f func(c *rdp.Client) error) err
 }
 
 func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Result, error) {
-	cfg := s.opts.Config
+	cfg := s.opts
 	st := map[string]any{
 		"connected":       false,
 		"host":            cfg.Host,

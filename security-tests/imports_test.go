@@ -84,9 +84,7 @@ var arrows = map[string][]string{
 	"broker":           {"golang.org/x/sys/unix"},
 	"sandbox":          {module + "/internal/build", "github.com/landlock-lsm/go-landlock/landlock", "github.com/landlock-lsm/go-landlock/landlock/syscall", "golang.org/x/sys/unix"},
 	"sandbox/selftest": {module + "/sandbox", "golang.org/x/sys/unix"},
-	// internal/config until the domain redesign (issue 11) gives the
-	// engine options of its own.
-	"browser": {module + "/rdp", module + "/pagejs", module + "/broker", module + "/internal/config"},
+	"browser": {module + "/rdp", module + "/pagejs", module + "/broker"},
 }
 
 // stdlib reports whether an import path is in the standard library (its
