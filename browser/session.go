@@ -331,10 +331,7 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 	}
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	c, err := rdp.Dial(dctx, s.opts.Addr, rdp.Options{
-		RequestTimeout: s.opts.RequestTimeout,
-		Logger:         s.log.With("component", "rdp"),
-	})
+	c, err := s.dial(dctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -372,6 +369,14 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 		}
 	}
 	return c, nil
+}
+
+// dial opens a connection to Firefox's debugger.
+func (s *Session) dial(ctx context.Context) (*rdp.Client, error) {
+	return rdp.Dial(ctx, s.opts.Addr, rdp.Options{
+		RequestTimeout: s.opts.RequestTimeout,
+		Logger:         s.log.With("component", "rdp"),
+	})
 }
 
 // live returns the current connection when it is still up.
