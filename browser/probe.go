@@ -3,6 +3,8 @@ package browser
 import (
 	"context"
 	"fmt"
+	"net/netip"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
@@ -173,4 +175,24 @@ func (s *Session) probePage(ctx context.Context, tab rdp.Tab) (page, rdp.Target,
 		return fail(ProbeEval, err)
 	}
 	return pg, t, nil
+}
+
+// Greeting is what the port at an address says to a debugger client before
+// any request (see Greet).
+type Greeting struct {
+	// Handshake is why the WebSocket handshake failed; nil when it worked.
+	Handshake error
+	// PlainTCP: the handshake failed and the port speaks the debugger's
+	// plain TCP transport (firefox --start-debugger-server PORT, without ws:).
+	PlainTCP bool
+	// Greeted: the handshake worked and Firefox's greeting came. A
+	// WebSocket without a greeting is a Firefox asking on screen whether to
+	// allow the connection, a Firefox still starting, or a hung one.
+	Greeted bool
+}
+
+// Greet knocks at addr the way a debugger client connects, without sending a
+// request: the handshake and then the greeting may each take up to wait.
+func Greet(ctx context.Context, addr netip.AddrPort, wait time.Duration) Greeting {
+	return Greeting(rdp.KnockAt(ctx, addr, wait))
 }
