@@ -435,7 +435,7 @@ func TestResidentSnapshot(t *testing.T) {
 	}
 	// Released behind the session's back: the next snapshot installs it again.
 	s.mu.Lock()
-	actor, c := s.sel.residents[pagejs.Snapshot.Name()], s.client
+	actor, c := s.sel.residents[pagejs.Snapshot.Name()].actor, s.client
 	s.mu.Unlock()
 	if actor == "" {
 		t.Fatal("no resident recorded")
@@ -464,11 +464,11 @@ func TestResidentSnapshot(t *testing.T) {
 	s.mu.Lock()
 	sel, c := s.sel, s.client
 	saved, savedConsole := sel.residents, sel.residentConsole
-	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]string{pagejs.Snapshot.Name(): residentPending}
+	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]resident{pagejs.Snapshot.Name(): {state: residentPending}}
 	s.mu.Unlock()
 	s.install(c, residentSlot{&sel.residentConsole, &sel.residents}, "server1.conn99.nosuchconsole", pagejs.Snapshot)
 	s.mu.Lock()
-	got := sel.residents[pagejs.Snapshot.Name()]
+	got := sel.residents[pagejs.Snapshot.Name()].state
 	sel.residents, sel.residentConsole = saved, savedConsole
 	s.mu.Unlock()
 	if got != residentFailed {
@@ -497,7 +497,7 @@ func TestResidentSnapshot(t *testing.T) {
 	mark, ok := pg.sel.residents[pagejs.Snapshot.Name()]
 	s.mu.Unlock()
 	if ok {
-		t.Errorf("a call never sent left the resident marked %q", mark)
+		t.Errorf("a call never sent left the resident marked %q", mark.state)
 	}
 	snapshot(t, s)
 	installed(4)

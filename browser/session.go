@@ -107,10 +107,10 @@ type selection struct {
 	watch *rdp.TabWatch
 	navs  uint64 // watch.Navigations() when the generation was last set
 	// Residents (pagejs.Script.PageResident) of the current document's page
-	// realm: their object actors by script name, valid while the document's
+	// realm by script name (eval.go resident), valid while the document's
 	// console is residentConsole. Guarded by Session.mu.
 	residentConsole string
-	residents       map[string]string
+	residents       map[string]resident
 	// Residents of frame documents, by frame (frames.go residentSlotOf).
 	frameResidents map[int64]*frameResidents
 	// dialog: one of our actions opened a dialog that may still be open.
@@ -201,6 +201,19 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, p
 		s.log.Debug("tool done", "tool", name, "ms", time.Since(start).Milliseconds())
 	}
 	return res, err, true
+}
+
+// Answer runs one tool and shapes a failure as a tool error result: its
+// text (page-derived values inside markers) and {"error":{code, message,
+// retryable, …}}. It is where every tool error takes its final form. An
+// unknown name is ok == false.
+func (s *Session) Answer(ctx context.Context, name string, args json.RawMessage, p Progress) (res Result, ok bool) {
+	res, err, ok := s.Call(ctx, name, args, p)
+	if !ok || err == nil {
+		return res, ok
+	}
+	e, _ := AsError(err)
+	return Result{Text: e.Text(), Structured: e.Structured(), IsError: true}, true
 }
 
 type noProgress struct{}

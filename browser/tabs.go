@@ -229,7 +229,7 @@ const watchTimeout = 10 * time.Second
 
 var selectTabTool = tool[selectTabArgs, selectTabOut]{
 	Name: "select_tab", Title: "Select tab",
-	Description: "Choose the tab page tools act on, by tab_id or index (exactly one); starts a new ref generation; does not bring it to the front. Until one is chosen, page tools use the active tab of the most recent window and say which.",
+	Description: "Choose the tab page tools act on, by tab_id or index; starts a new ref generation; does not bring it to the front. Until then, page tools use the active tab of the last-used window and say which.",
 	Annotations: Annotations{Idempotent: true},
 	Run:         (*Session).selectTab,
 }

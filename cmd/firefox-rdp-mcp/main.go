@@ -226,20 +226,11 @@ func (h handler) Tools() []mcp.Tool {
 }
 
 func (h handler) CallTool(ctx context.Context, name string, args json.RawMessage, p mcp.Progress) mcp.Result {
-	res, err, ok := h.s.Call(ctx, name, args, p)
+	res, ok := h.s.Answer(ctx, name, args, p)
 	if !ok {
 		return mcp.ToolError("invalid_arguments", "unknown tool "+name, false)
 	}
-	if err != nil {
-		e, _ := browser.AsError(err)
-		out := mcp.ToolError(e.Code, e.Message, e.Retryable())
-		out.Text = e.Text() // page-derived values inside markers
-		if len(e.Details) > 0 || e.Phase != "" {
-			out.Structured = e.Structured()
-		}
-		return out
-	}
-	out := mcp.Result{Text: res.Text, Structured: res.Structured}
+	out := mcp.Result{Text: res.Text, Structured: res.Structured, IsError: res.IsError}
 	for _, im := range res.Images {
 		out.Images = append(out.Images, mcp.Image{Data: im.Data, MIMEType: im.MIMEType})
 	}
