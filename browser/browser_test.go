@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -36,19 +35,20 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func testConfig(ff *headless.Firefox) config.Config {
-	return config.Config{
+// testOptions are the engine's options for tests against ff.
+func testOptions(ff *headless.Firefox) Options {
+	return Options{
 		Host: "127.0.0.1", Addr: ff.Addr,
 		MaxElements: 500, MaxTextChars: 50000, RequestTimeout: 15 * time.Second,
-		ChunkBytes: 64 << 10, MaxFileBytes: 8 << 20, MaxUploadBytes: 16 << 20,
-		UploadsEnabled: true, Sandbox: "off",
+		ChunkBytes: 64 << 10, UploadsEnabled: true,
 	}
 }
 
 func newSession(t testing.TB, opts ...func(*Options)) *Session {
 	t.Helper()
 	ff := firefox.Get(t)
-	o := Options{Config: testConfig(ff), Version: "test"}
+	o := testOptions(ff)
+	o.Version = "test"
 	for _, f := range opts {
 		f(&o)
 	}
@@ -145,9 +145,7 @@ func waitText(t testing.TB, s *Session, text string) {
 }
 
 func TestStatusWithoutFirefox(t *testing.T) {
-	cfg := config.Config{Host: "127.0.0.1", RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
-	cfg.Addr = freeAddr(t)
-	s := New(Options{Config: cfg})
+	s := New(Options{Host: "127.0.0.1", Addr: freeAddr(t), RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1})
 	res, e := call(t, s, "browser_status", map[string]any{})
 	if e != nil {
 		t.Fatal(e)

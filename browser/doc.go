@@ -47,7 +47,8 @@
 //
 // # Example
 //
-//	s := browser.New(browser.Options{Config: cfg, Logger: log, Files: files})
+//	s := browser.New(browser.Options{Host: "127.0.0.1", Addr: addr, RequestTimeout: 30 * time.Second,
+//		MaxElements: 500, MaxTextChars: 50000, Logger: log})
 //	defer s.Close()
 //	res, ok := s.Answer(ctx, "snapshot_page", json.RawMessage(`{}`), nil)
 package browser

@@ -144,7 +144,7 @@ func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped 
 	textCut := withText && utf16Len(text) < r.TextTotal
 	if textCut {
 		fmt.Fprintf(&b, "\n[text truncated: %d of %d characters shown; raise max_text_chars (limit %d)]",
-			utf16Len(text), r.TextTotal, s.opts.Config.MaxTextChars)
+			utf16Len(text), r.TextTotal, s.opts.MaxTextChars)
 	}
 	st := snapshotOut{
 		TabID: tab, Generation: gen, Title: pageStr(r.Title), URL: pageStr(r.URL),

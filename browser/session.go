@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -24,9 +24,29 @@ type SandboxInfo struct {
 	Seccomp     bool   `json:"seccomp"`
 }
 
-// Options configure a Session.
+// Options configure a Session: where Firefox's debugger listens, the limits
+// the tools enforce, and what the process around the engine provides. cmd
+// fills them from the configuration (internal/config), which the engine
+// does not import.
 type Options struct {
-	Config  config.Config
+	// Host is the RDP host as configured, for messages; Addr is the loopback
+	// address it resolved to, the one dialled.
+	Host string
+	Addr netip.AddrPort
+	// RequestTimeout bounds one RDP request (rdp.Options.RequestTimeout).
+	RequestTimeout time.Duration
+	// MaxElements and MaxTextChars cap a snapshot: they are the maximums of
+	// the max_elements and max_text_chars arguments.
+	MaxElements  int
+	MaxTextChars int
+	// ChunkBytes is how many raw bytes of a file one upload chunk carries.
+	ChunkBytes int
+	// UploadsEnabled says upload_files may run (Files must be set too).
+	// UploadRoots are the directories the broker confines uploads to (none:
+	// any readable file); the engine only reports how many there are.
+	UploadsEnabled bool
+	UploadRoots    []string
+
 	Logger  *slog.Logger
 	Files   Files // the broker client; nil = uploads unavailable
 	Sandbox SandboxInfo
@@ -121,7 +141,7 @@ func New(opts Options) *Session {
 	s.refs.reset()
 	s.tools = toolTable()
 	s.byKey = map[string]*toolDef{}
-	lim := limits{"max_elements": opts.Config.MaxElements, "max_text_chars": opts.Config.MaxTextChars}
+	lim := limits{"max_elements": opts.MaxElements, "max_text_chars": opts.MaxTextChars}
 	for i := range s.tools {
 		t := &s.tools[i]
 		sc, err := schemaOf(t.in, lim)
@@ -321,10 +341,7 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 	}
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	c, err := rdp.Dial(dctx, s.opts.Config.Addr, rdp.Options{
-		RequestTimeout: s.opts.Config.RequestTimeout,
-		Logger:         s.log.With("component", "rdp"),
-	})
+	c, err := s.dial(dctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -333,7 +350,7 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 		return nil, errorf(CodeNotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server ws:%d "+
 			"and with devtools.debugger.remote-enabled=true, devtools.chrome.enabled=true and devtools.debugger.prompt-connection=false in its profile "+
 			"(the user can run `firefox-rdp-mcp setup` to set them, then `firefox-rdp-mcp doctor`, which names what is missing)",
-			s.opts.Config.Addr, shortNetErr(err), s.opts.Config.Addr.Port())
+			s.opts.Addr, shortNetErr(err), s.opts.Addr.Port())
 	}
 	inst, ierr := browserInstance(dctx, c)
 	if ierr != nil {
@@ -362,6 +379,14 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 		}
 	}
 	return c, nil
+}
+
+// dial opens a connection to Firefox's debugger.
+func (s *Session) dial(ctx context.Context) (*rdp.Client, error) {
+	return rdp.Dial(ctx, s.opts.Addr, rdp.Options{
+		RequestTimeout: s.opts.RequestTimeout,
+		Logger:         s.log.With("component", "rdp"),
+	})
 }
 
 // live returns the current connection when it is still up.

@@ -88,7 +88,7 @@ type firefoxStatus struct {
 }
 
 func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (statusOut, error) {
-	cfg := s.opts.Config
+	cfg := s.opts
 	st := statusOut{
 		Host: cfg.Host, Port: cfg.Addr.Port(), Endpoint: "ws://" + cfg.Addr.String() + "/",
 		UploadsEnabled: cfg.UploadsEnabled && s.opts.Files != nil, UploadRoots: len(cfg.UploadRoots),

@@ -96,7 +96,7 @@ func phaseError(phase uploadPhase, err error) error {
 }
 
 func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (uploadOut, error) {
-	cfg := s.opts.Config
+	cfg := s.opts
 	if !cfg.UploadsEnabled || s.opts.Files == nil {
 		return uploadOut{}, errorf(CodeUploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
 	}
@@ -387,7 +387,7 @@ const readAhead = 4
 func (s *Session) transfer(ctx context.Context, infos []broker.FileInfo, total int64, put putChunk, p Progress) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	size := s.opts.Config.ChunkBytes
+	size := s.opts.ChunkBytes
 	ready := make(chan chunk, window(readAhead, readAheadBytes, size))
 	go func() {
 		defer close(ready)
@@ -469,7 +469,7 @@ func recycle(b []byte) {
 // readChunks reads every file from the broker and cuts it into chunks of
 // the configured size.
 func (s *Session) readChunks(ctx context.Context, infos []broker.FileInfo, ready chan<- chunk) error {
-	size := s.opts.Config.ChunkBytes
+	size := s.opts.ChunkBytes
 	for i, f := range infos {
 		buf := chunkBuffer(size)
 		index := 0
