@@ -143,7 +143,7 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		MaxUploadBytes: intVar(EnvMaxUploadBytes, 52428800, 1, 4*maxFileBytesCap),
 		// 128 KiB: measured fastest of 64 KiB–2 MiB end to end on ESR 153
 		// (packets over 256 KiB are much slower to decode in Firefox's main
-		// thread; README, Performance), and it keeps memory low.
+		// thread; README, "Tests and benchmarks"), and it keeps memory low.
 		ChunkBytes:     int(intVar(EnvChunkBytes, 131072, minChunkBytes, maxChunkBytes)),
 		MaxElements:    int(intVar(EnvMaxElements, 500, 1, maxElementsCap)),
 		MaxTextChars:   int(intVar(EnvMaxTextChars, 50000, 0, maxTextCharsCap)),
