@@ -107,8 +107,8 @@ func TestToolsListIsCompact(t *testing.T) {
 	}
 }
 
-// BenchmarkScreenshotMCP: a viewport and an element screenshot through the
-// real binary, image content decoded by the SDK client.
+// BenchmarkScreenshotMCP: a viewport, an element and a full-page screenshot
+// through the real binary, image content decoded by the SDK client.
 func BenchmarkScreenshotMCP(b *testing.B) {
 	ctx := context.Background()
 	s := startServer(b, ctx, binary)

@@ -41,7 +41,8 @@ func median(xs []float64) float64 {
 // BenchmarkSnapshotLarge snapshots the ≈3,000-element page with limits covering it,
 // page text included: per realm, the round trip per op and the median in-page time
 // over 20 runs (ms-in-page); then the resident snapshot's median round trip and the
-// time to install it.
+// time to install it; then the cost of binding refs to nodes (resident-bound, with and
+// without page text: ms-unbound, ms-bound, %-binding).
 func BenchmarkSnapshotLarge(b *testing.B) {
 	p := open(b, "/large.html")
 	args := pagejs.SnapshotArgs{MaxElements: 5000, MaxTextChars: 300000, IncludeAllText: true}
