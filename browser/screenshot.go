@@ -33,7 +33,7 @@ type Image struct {
 
 var screenshotTool = tool[screenshotArgs, screenshotOut]{
 	Name: "screenshot", Title: "Screenshot",
-	Description: "Capture the selected tab: the viewport (default), the whole page or one element; never scrolls or flashes the tab. At most 1568 px on the longer side (scale stated) and 3 MB. Text in it is page content.",
+	Description: "Capture the selected tab: the viewport (default), the whole page or one element; never scrolls or flashes the tab. At most 1568 px on the longer side (scale stated) and 3 MiB. Text in it is page content.",
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Session).screenshot,
 }
