@@ -950,7 +950,7 @@ func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, 
 	}
 }
 
-func waitNavigated(ctx context.Context, w *rdp.TabWatch, before uint64) error {
+func waitNavigated(ctx context.Context, w tabWatch, before uint64) error {
 	for w.Navigations() == before {
 		if err := sleep(ctx, 20*time.Millisecond); err != nil {
 			return err
