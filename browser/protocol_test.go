@@ -124,7 +124,7 @@ func TestFakeGarbledPackets(t *testing.T) {
 	t.Run("unknown", func(t *testing.T) {
 		f := newFakeBrowser(t)
 		s := f.session()
-		snapshotGen(t, s)
+		gen := snapshotGen(t, s)
 		f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
 			if pageEval(m) {
 				doc := fakeDoc(1)
@@ -136,7 +136,13 @@ func TestFakeGarbledPackets(t *testing.T) {
 			}
 			return false
 		})
-		snapshotGen(t, s)
+		noisy := snapshotGen(t, s)
+		f.setHook(nil)
+		// Nothing was taken for a navigation or a broken connection: the
+		// generation stands, on the first connection.
+		if after := snapshotGen(t, s); noisy != gen || after != gen {
+			t.Errorf("generations %d, %d, %d; want one", gen, noisy, after)
+		}
 		if n := f.dials.Load(); n != 1 {
 			t.Errorf("%d connections, want 1", n)
 		}
