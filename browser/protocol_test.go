@@ -204,10 +204,7 @@ func TestFakeTargetDestroyed(t *testing.T) {
 		}
 		f.setHook(nil)
 		peers <- p
-		f.ack(p, m)
-		// A destruction right behind the acknowledgement races rdp's
-		// registration of the evaluation (fixed in the next commit).
-		time.Sleep(100 * time.Millisecond)
+		f.ack(p, m) // and the destruction right behind it
 		f.mu.Lock()
 		f.tabAt = "about:blank"
 		f.mu.Unlock()

@@ -878,3 +878,60 @@ func TestFakeRequestData(t *testing.T) {
 		t.Error("a request without type was sent")
 	}
 }
+
+// TestFakeTargetGoneRightAfterAck: a document destroyed in the packet right
+// after the acknowledgement of an evaluation in it (a navigation at that
+// moment) fails the evaluation with ErrTargetGone at once. The waiter is
+// registered with the acknowledgement: registered after it, the destruction
+// could be handled in between, and the evaluation waited out its timeout.
+func TestFakeTargetGoneRightAfterAck(t *testing.T) {
+	const (
+		tab     = "server1.conn0.tabDescriptor1"
+		watcher = "server1.conn0.watcher3"
+		rounds  = 20
+	)
+	doc := func(n int) (target, console string) {
+		return fmt.Sprintf("server1.conn0.watcher2.process5//windowGlobalTarget%d", n), fmt.Sprintf("server1.conn0.watcher2.process5//consoleActor%d", n)
+	}
+	available := func(p *rdptest.Peer, n int) {
+		target, console := doc(n)
+		p.Send(`{"type":"target-available-form","target":{"actor":%q,"consoleActor":%q,"isTopLevelTarget":true,"url":"http://a/","browsingContextID":10,"innerWindowId":%d,"processID":5},"from":%q}`,
+			target, console, 100+n, watcher)
+	}
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(tab, "getWatcher")
+		p.Send(`{"actor":%q,"traits":{},"from":%q}`, watcher, tab)
+		p.Expect(watcher, "watchTargets")
+		available(p, 0)
+		p.Send(`{"from":%q}`, watcher)
+		p.Expect(watcher, "watchResources")
+		p.Send(`{"from":%q}`, watcher)
+		for n := range rounds {
+			target, console := doc(n)
+			p.Expect(console, "evaluateJSAsync")
+			p.Send(`{"resultID":"r%d","from":%q}`, n, console)
+			p.Send(`{"type":"target-destroyed-form","target":{"actor":%q,"isTopLevelTarget":true},"from":%q}`, target, watcher)
+			available(p, n+1)
+		}
+		p.Idle(2 * time.Second)
+	})
+	c := dialFake(t, addr, Options{RequestTimeout: 10 * time.Second})
+	ctx := testCtx(t)
+	w, err := c.WatchTab(ctx, Tab{Actor: tab, BrowserID: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for n := range rounds {
+		cur, err := w.Current(ctx)
+		if _, console := doc(n); err != nil || cur.ConsoleActor != console {
+			t.Fatalf("round %d: Current = %+v, %v", n, cur, err)
+		}
+		start := time.Now()
+		_, err = c.EvaluateString(ctx, cur.ConsoleActor, "1", EvalOptions{})
+		if !errors.Is(err, ErrTargetGone) || time.Since(start) > 5*time.Second {
+			t.Fatalf("round %d: %v after %v, want ErrTargetGone at once", n, err, time.Since(start))
+		}
+	}
+}

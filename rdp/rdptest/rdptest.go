@@ -41,7 +41,7 @@ const Greeting = `{"from":"root","applicationType":"browser","testConnectionPref
 const recvTimeout = 10 * time.Second
 
 // cleanupWait bounds how long the test's cleanup waits for scripts to
-// return once their connections are closed.
+// return before it closes their connections.
 const cleanupWait = 10 * time.Second
 
 // Peer is the fake Firefox side of one connection, driven by a test script.
@@ -57,8 +57,10 @@ type Peer struct {
 // Each connection a client opens runs script on its own Peer (a client that
 // redials gets a second run); the script sends the greeting itself
 // (p.Send(Greeting)) unless it tests a bad one. The connection closes when
-// the script returns. At the test's end the server and every connection are
-// closed, and the cleanup waits (boundedly) for the scripts to return.
+// the script returns. At the test's end the server closes and the cleanup
+// waits for the scripts to return (the client has closed its side by then),
+// so that what they report counts for the test; a script still running
+// after 10 s has its connection closed.
 func Serve(t testing.TB, script func(p *Peer)) netip.AddrPort {
 	t.Helper()
 	up := websocket.Upgrader{}
@@ -89,17 +91,22 @@ func Serve(t testing.TB, script func(p *Peer)) netip.AddrPort {
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()
+		done := make(chan struct{})
+		go func() { runs.Wait(); close(done) }()
+		select {
+		case <-done: // the scripts saw the client go (it closes first)
+			return
+		case <-time.After(cleanupWait):
+		}
+		t.Logf("rdptest: a peer script still runs %v after the test; closing its connection", cleanupWait)
 		mu.Lock()
 		for _, c := range conns {
 			c.Close()
 		}
 		mu.Unlock()
-		done := make(chan struct{})
-		go func() { runs.Wait(); close(done) }()
 		select {
 		case <-done:
-		case <-time.After(cleanupWait):
-			t.Logf("rdptest: a peer script still runs %v after the test", cleanupWait)
+		case <-time.After(time.Second):
 		}
 	})
 	return netip.MustParseAddrPort(strings.TrimPrefix(srv.URL, "http://"))
