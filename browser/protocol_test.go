@@ -23,6 +23,18 @@ func pageEval(m map[string]any) bool {
 	return m["type"] == "evaluateJSAsync" && m["to"] != fakeParentCon
 }
 
+// onPageEval makes fn take every evaluation in the page's process
+// (pageEval) in place of the fake's answer; the rest is answered as usual.
+func (f *fakeBrowser) onPageEval(fn func(p *rdptest.Peer, m map[string]any)) {
+	f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
+		if !pageEval(m) {
+			return false
+		}
+		fn(p, m)
+		return true
+	})
+}
+
 var generationIn = regexp.MustCompile(`generation (\d+)`)
 
 // snapshotGen takes a snapshot that must work and returns its generation.
@@ -37,6 +49,39 @@ func snapshotGen(t *testing.T, s *Session) uint64 {
 	return n
 }
 
+// newFakeSession starts a fake Firefox and an engine on it, and takes a
+// first snapshot; gen is its generation.
+func newFakeSession(t *testing.T) (f *fakeBrowser, s *Session, h *harness, gen uint64) {
+	f = newFakeBrowser(t)
+	s = f.session()
+	h = &harness{t: t, s: s}
+	return f, s, h, snapshotGen(t, s)
+}
+
+// wantDials checks how many connections the engine opened.
+func (f *fakeBrowser) wantDials(t *testing.T, want int32) {
+	t.Helper()
+	if n := f.dials.Load(); n != want {
+		t.Errorf("%d connections, want %d", n, want)
+	}
+}
+
+// snapshotSoon retries snapshot_page for up to 5 s while it fails with
+// code (the fake's packets that end the fault may still be on their way)
+// and returns the first snapshot.
+func snapshotSoon(t *testing.T, s *Session, code string) string {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		res, e := call(t, s, "snapshot_page", map[string]any{})
+		if e == nil {
+			return res.Text
+		}
+		if e.Code != code || time.Now().After(deadline) {
+			t.Fatalf("snapshot once the fault has ended: %v", e)
+		}
+	}
+}
+
 // TestFakeNoReply: the page's process stops reading requests (a script
 // stuck in a loop), so no evaluation there is acknowledged. A snapshot
 // answers page_unresponsive at the acknowledgement deadline; the next one
@@ -44,23 +89,16 @@ func snapshotGen(t *testing.T, s *Session) uint64 {
 // the late acknowledgements come, the page answers again on the same
 // connection.
 func TestFakeNoReply(t *testing.T) {
-	f := newFakeBrowser(t)
-	s := f.session()
-	h := &harness{t: t, s: s}
-	snapshotGen(t, s)
+	f, s, h, _ := newFakeSession(t)
 	var (
 		mu   sync.Mutex
 		peer *rdptest.Peer
 		held []map[string]any
 	)
-	f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
-		if !pageEval(m) {
-			return false
-		}
+	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
 		mu.Lock()
 		peer, held = p, append(held, m)
 		mu.Unlock()
-		return true
 	})
 	h.timed(t, ackTimeout, "snapshot_page", map[string]any{}, CodePageUnresponsive)
 	h.timed(t, 0, "snapshot_page", map[string]any{}, CodePageUnresponsive) // at once: within 1 s, not another 5
@@ -75,18 +113,8 @@ func TestFakeNoReply(t *testing.T) {
 		f.result(peer, m, f.ack(peer, m), fakeResult(t, m))
 	}
 	mu.Unlock()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		_, e := call(t, s, "snapshot_page", map[string]any{})
-		if e == nil {
-			break
-		}
-		if e.Code != CodePageUnresponsive || time.Now().After(deadline) {
-			t.Fatalf("after the late acknowledgements: %v", e)
-		}
-	}
-	if n := f.dials.Load(); n != 1 {
-		t.Errorf("%d connections, want 1: a page that stops answering is no broken connection", n)
-	}
+	snapshotSoon(t, s, CodePageUnresponsive)
+	f.wantDials(t, 1) // a page that stops answering is no broken connection
 }
 
 // TestFakeConnectionDropped: Firefox's side of the connection goes away in
@@ -94,25 +122,16 @@ func TestFakeNoReply(t *testing.T) {
 // next call dials again, takes the same tab back (the same run of Firefox)
 // and works, in a new generation.
 func TestFakeConnectionDropped(t *testing.T) {
-	f := newFakeBrowser(t)
-	s := f.session()
-	h := &harness{t: t, s: s}
-	gen := snapshotGen(t, s)
-	f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
-		if !pageEval(m) {
-			return false
-		}
+	f, s, h, gen := newFakeSession(t)
+	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
 		f.setHook(nil)
 		p.Close()
-		return true
 	})
 	h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, CodeConnectionLost)
 	if again := snapshotGen(t, s); again <= gen {
 		t.Errorf("generation %d after the reconnect, was %d", again, gen)
 	}
-	if n := f.dials.Load(); n != 2 {
-		t.Errorf("%d connections, want 2", n)
-	}
+	f.wantDials(t, 2)
 }
 
 // TestFakeGarbledPackets: packets Firefox does not send today. Unknown
@@ -122,19 +141,15 @@ func TestFakeConnectionDropped(t *testing.T) {
 // connection up.
 func TestFakeGarbledPackets(t *testing.T) {
 	t.Run("unknown", func(t *testing.T) {
-		f := newFakeBrowser(t)
-		s := f.session()
-		gen := snapshotGen(t, s)
-		f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
-			if pageEval(m) {
-				doc := fakeDoc(1)
-				send(p, `{"from":"root","type":"somethingNew","data":[1,2]}`)
-				send(p, `{"from":"server1.conn0.nobody","answer":42}`)
-				send(p, `{"from":%q,"type":"frameUpdate","frames":[]}`, doc.target())
-				send(p, `{"type":"resources-available-array","array":[["brand-new-resource",[{"x":1}]]],"from":%q}`, doc.target())
-				send(p, `{"type":"evaluationResult","resultID":"nobody-asked","result":"x","from":%q}`, doc.console())
-			}
-			return false
+		f, s, _, gen := newFakeSession(t)
+		f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+			doc := fakeDoc(1)
+			send(p, `{"from":"root","type":"somethingNew","data":[1,2]}`)
+			send(p, `{"from":"server1.conn0.nobody","answer":42}`)
+			send(p, `{"from":%q,"type":"frameUpdate","frames":[]}`, doc.target())
+			send(p, `{"type":"resources-available-array","array":[["brand-new-resource",[{"x":1}]]],"from":%q}`, doc.target())
+			send(p, `{"type":"evaluationResult","resultID":"nobody-asked","result":"x","from":%q}`, doc.console())
+			f.answer(p, m)
 		})
 		noisy := snapshotGen(t, s)
 		f.setHook(nil)
@@ -143,47 +158,27 @@ func TestFakeGarbledPackets(t *testing.T) {
 		if after := snapshotGen(t, s); noisy != gen || after != gen {
 			t.Errorf("generations %d, %d, %d; want one", gen, noisy, after)
 		}
-		if n := f.dials.Load(); n != 1 {
-			t.Errorf("%d connections, want 1", n)
-		}
+		f.wantDials(t, 1)
 	})
 	t.Run("not_json", func(t *testing.T) {
-		f := newFakeBrowser(t)
-		s := f.session()
-		h := &harness{t: t, s: s}
-		snapshotGen(t, s)
-		f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
-			if !pageEval(m) {
-				return false
-			}
+		f, s, h, _ := newFakeSession(t)
+		f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
 			f.setHook(nil)
 			send(p, `{"from":"root","tabs":[`)
-			return true
 		})
 		h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, CodeConnectionLost)
 		snapshotGen(t, s)
-		if n := f.dials.Load(); n != 2 {
-			t.Errorf("%d connections, want 2", n)
-		}
+		f.wantDials(t, 2)
 	})
 	t.Run("wrong_shape", func(t *testing.T) {
-		f := newFakeBrowser(t)
-		s := f.session()
-		h := &harness{t: t, s: s}
-		snapshotGen(t, s)
-		f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
-			if !pageEval(m) {
-				return false
-			}
+		f, s, h, _ := newFakeSession(t)
+		f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
 			f.result(p, m, f.ack(p, m), `42`) // a number where the script's JSON string belongs
-			return true
 		})
 		h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, CodeRDPProtocol)
 		f.setHook(nil)
 		snapshotGen(t, s)
-		if n := f.dials.Load(); n != 1 {
-			t.Errorf("%d connections, want 1", n)
-		}
+		f.wantDials(t, 1)
 	})
 }
 
@@ -193,14 +188,12 @@ func TestFakeGarbledPackets(t *testing.T) {
 // answers target_gone once the engine has waited for a new document; when
 // one arrives, snapshots work again.
 func TestFakeTargetDestroyed(t *testing.T) {
-	f := newFakeBrowser(t)
-	s := f.session()
-	h := &harness{t: t, s: s}
-	gen := snapshotGen(t, s)
+	f, s, h, gen := newFakeSession(t)
 	peers := make(chan *rdptest.Peer, 1)
-	f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
-		if !pageEval(m) || m["to"] != fakeDoc(1).console() {
-			return false
+	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+		if m["to"] != fakeDoc(1).console() {
+			f.answer(p, m)
+			return
 		}
 		f.setHook(nil)
 		peers <- p
@@ -210,7 +203,6 @@ func TestFakeTargetDestroyed(t *testing.T) {
 		f.mu.Unlock()
 		send(p, `{"type":"target-destroyed-form","target":{"actor":%q,"innerWindowId":%d,"isTopLevelTarget":true},"options":{},"from":%q}`,
 			fakeDoc(1).target(), fakeDoc(1).innerWindow(), fakeWatcher)
-		return true
 	})
 	h.timed(t, targetWait, "snapshot_page", map[string]any{}, CodeTargetGone)
 
@@ -220,16 +212,8 @@ func TestFakeTargetDestroyed(t *testing.T) {
 	f.mu.Unlock()
 	send(peer, `{"type":"target-available-form","target":%s,"from":%q}`, fakeTargetForm(fakeDoc(2)), fakeWatcher)
 	fakeLoaded(peer, fakeDoc(2))
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		res, e := call(t, s, "snapshot_page", map[string]any{})
-		if e == nil {
-			if m := generationIn.FindStringSubmatch(res.Text); m == nil || m[1] == strconv.FormatUint(gen, 10) {
-				t.Errorf("the new document's snapshot is in the old generation %d:\n%s", gen, res.Text)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("snapshot once the new document arrived: %v", e)
-		}
+	text := snapshotSoon(t, s, CodeTargetGone)
+	if m := generationIn.FindStringSubmatch(text); m == nil || m[1] == strconv.FormatUint(gen, 10) {
+		t.Errorf("the new document's snapshot is in the old generation %d:\n%s", gen, text)
 	}
 }
