@@ -23,7 +23,7 @@ type keptWatches struct {
 }
 
 type keptWatch struct {
-	h    *rdp.TabWatch
+	h    tabWatch
 	used uint64
 }
 

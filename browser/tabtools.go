@@ -121,7 +121,7 @@ func (s *Session) newTab(ctx context.Context, a *newTabArgs, _ Progress) (newTab
 
 // waitListed waits (bounded) until the root actor lists a tab that was
 // just opened.
-func waitListed(ctx context.Context, c *rdp.Client, browserID int64) (rdp.Tab, error) {
+func waitListed(ctx context.Context, c connection, browserID int64) (rdp.Tab, error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		tab, err := c.GetTab(ctx, browserID)
@@ -136,7 +136,7 @@ func waitListed(ctx context.Context, c *rdp.Client, browserID int64) (rdp.Tab, e
 
 // waitNewTab waits until a new tab has left its initial about:blank and its
 // document is complete, at most newTabLoad; then it reports where it is.
-func waitNewTab(ctx context.Context, w *rdp.TabWatch) (rdp.Target, string, error) {
+func waitNewTab(ctx context.Context, w tabWatch) (rdp.Target, string, error) {
 	wctx, cancel := context.WithTimeout(ctx, newTabLoad)
 	defer cancel()
 	for {
@@ -166,7 +166,7 @@ func waitNewTab(ctx context.Context, w *rdp.TabWatch) (rdp.Target, string, error
 
 // replaceSelection makes tab (watched by w) the selected tab and starts a
 // new generation, which it returns.
-func (s *Session) replaceSelection(tab rdp.Tab, w *rdp.TabWatch) uint64 {
+func (s *Session) replaceSelection(tab rdp.Tab, w tabWatch) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sel != nil && s.sel.watch != nil {

@@ -299,8 +299,8 @@ func (s *Session) chunkByEvaluation(pg page, info execInfo, key string) putChunk
 
 // uploadSink is the parent process's upload sink actor on one connection.
 type uploadSink struct {
-	c     *rdp.Client // the connection it was looked for on
-	actor string      // "" when Firefox does not offer it there
+	c     connection // the connection it was looked for on
+	actor string     // "" when Firefox does not offer it there
 }
 
 // sinkFor returns the upload sink actor on pg's connection, adding it on

@@ -117,9 +117,12 @@ type state struct {
 
 // call is one request awaiting its reply in an actor's FIFO.
 type call struct {
-	actor   string
-	typ     string
-	eval    bool       // evaluateJSAsync: an abandoned ack's resultID must be dropped
+	actor string
+	typ   string
+	// wait, for an evaluateJSAsync, receives its result: deliver registers
+	// it with the acknowledgement, so that nothing (a purge, a shutdown)
+	// can come between the two. An abandoned ack's resultID is dropped.
+	wait    *evalWait
 	retired bool       // the caller gave up; the reply, when it comes, is swallowed
 	stuck   bool       // retired by a deadline: the actor is not answering
 	ch      chan reply // buffered 1; receives exactly one reply
@@ -169,6 +172,7 @@ type reply struct {
 
 type evalWait struct {
 	console string
+	key     string     // evalKey, once registered in state.evals
 	ch      chan reply // buffered 1
 }
 
@@ -474,14 +478,47 @@ func (c *Client) deliver(s *state, from string, pkt packet, r reply) {
 		s.queues[from] = q[1:]
 	}
 	if cl.retired {
-		if cl.eval && r.err == nil {
+		if cl.wait != nil && r.err == nil {
 			if id, ok := pkt.str("resultID"); ok {
 				s.abandon(evalKey(from, id))
 			}
 		}
 		return
 	}
+	if cl.wait != nil && r.err == nil {
+		if id, ok := pkt.str("resultID"); ok && id != "" {
+			s.register(from, id, cl.wait)
+		}
+	}
 	cl.ch <- r
+}
+
+// register makes w wait for the result of the evaluation that console
+// acknowledged as id, which may have overtaken its acknowledgement. Called
+// with the state locked.
+func (s *state) register(console, id string, w *evalWait) {
+	key := evalKey(console, id)
+	switch {
+	case s.early[key] != nil:
+		w.ch <- reply{raw: s.early[key]}
+		delete(s.early, key)
+	case s.evals[key] != nil:
+		// Never two waiters for one evaluation: the acknowledgement
+		// reached two requests (a duplicate the dispatcher missed).
+		w.ch <- reply{err: protocolError("two requests acknowledged with resultID %q", id)}
+	default:
+		w.key = key
+		s.evals[key] = w
+	}
+}
+
+// unregister drops w's registration, if any, and the result it waited
+// for. Called with the state locked.
+func (s *state) unregister(w *evalWait) {
+	if w != nil && w.key != "" && s.evals[w.key] == w {
+		delete(s.evals, w.key)
+		s.abandon(w.key)
+	}
 }
 
 // note records a summary (never a payload) of a packet nobody handled.
@@ -669,7 +706,7 @@ func (c *Client) Request(ctx context.Context, to string, req any, resp any) erro
 
 // send sends one encoded request and decodes its reply into resp (when not nil).
 func (c *Client) send(ctx context.Context, to, typ string, body []byte, sent func(), resp any) error {
-	raw, err := c.roundTrip(ctx, to, typ, body, false, time.Now().Add(c.opts.RequestTimeout), sent)
+	raw, err := c.roundTrip(ctx, to, typ, body, nil, time.Now().Add(c.opts.RequestTimeout), sent)
 	if err != nil {
 		return err
 	}
@@ -718,11 +755,11 @@ func (c *Client) RequestData(ctx context.Context, to string, req any, data []byt
 
 // roundTrip sends body as a request to actor and waits for its reply.
 // sent, when not nil, is called once the request is on the wire.
-func (c *Client) roundTrip(ctx context.Context, actor, typ string, body []byte, eval bool, deadline time.Time, sent func()) ([]byte, error) {
+func (c *Client) roundTrip(ctx context.Context, actor, typ string, body []byte, wait *evalWait, deadline time.Time, sent func()) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	cl := &call{actor: actor, typ: typ, eval: eval, ch: make(chan reply, 1)}
+	cl := &call{actor: actor, typ: typ, wait: wait, ch: make(chan reply, 1)}
 	c.log.Debug("rdp send", "to", actor, "type", typ)
 	if err := c.write(body, cl, deadline); err != nil {
 		return nil, err
@@ -738,13 +775,19 @@ func (c *Client) roundTrip(ctx context.Context, actor, typ string, body []byte, 
 		return r.raw, r.err
 	case <-ctx.Done():
 		stuck := errors.Is(ctx.Err(), context.DeadlineExceeded) && time.Since(start) >= stuckAfter
-		c.update(func(s *state) { cl.retired, cl.stuck = true, stuck })
+		c.update(func(s *state) {
+			cl.retired, cl.stuck = true, stuck
+			s.unregister(wait) // delivered meanwhile: nobody waits for the result
+		})
 		return nil, ctx.Err()
 	case <-timer.C:
 		// The request stays queued, retired: its reply, if it ever comes,
 		// is swallowed in order. Until then the actor counts as not
 		// answering (write refuses new requests to it).
-		c.update(func(s *state) { cl.retired, cl.stuck = true, true })
+		c.update(func(s *state) {
+			cl.retired, cl.stuck = true, true
+			s.unregister(wait)
+		})
 		return nil, fmt.Errorf("%w: %s to %s after %v", ErrTimeout, typ, actor, c.opts.RequestTimeout)
 	}
 }

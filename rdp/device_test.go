@@ -2,6 +2,7 @@ package rdp
 
 import (
 	"errors"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
 	"regexp"
 	"testing"
 	"time"
@@ -22,15 +23,15 @@ func TestFirefoxDescribe(t *testing.T) {
 // TestFakeDescribe: the two requests, and a root without a device actor as
 // a protocol error.
 func TestFakeDescribe(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect("root", "getRoot")
-		p.send(`{"from":"root","deviceActor":"server1.conn0.deviceActor2"}`)
-		p.expect("server1.conn0.deviceActor2", "getDescription")
-		p.send(`{"from":"server1.conn0.deviceActor2","value":{"name":"Firefox","version":"140.5.0","appbuildid":"1"}}`)
-		p.expect("root", "getRoot")
-		p.send(`{"from":"root"}`)
-		p.idle(time.Second)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect("root", "getRoot")
+		p.Send(`{"from":"root","deviceActor":"server1.conn0.deviceActor2"}`)
+		p.Expect("server1.conn0.deviceActor2", "getDescription")
+		p.Send(`{"from":"server1.conn0.deviceActor2","value":{"name":"Firefox","version":"140.5.0","appbuildid":"1"}}`)
+		p.Expect("root", "getRoot")
+		p.Send(`{"from":"root"}`)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	if d, err := c.Describe(testCtx(t)); err != nil || d != (Device{Name: "Firefox", Version: "140.5.0"}) || d.String() != "Firefox 140.5.0" {

@@ -140,7 +140,8 @@ func (c *Client) evaluate(ctx context.Context, console, src string, opts EvalOpt
 	if opts.AckTimeout > 0 && time.Until(deadline) > opts.AckTimeout {
 		ackBy = time.Now().Add(opts.AckTimeout)
 	}
-	ack, err := c.roundTrip(ctx, console, typ, body, true, ackBy, opts.Sent)
+	w := &evalWait{console: console, ch: make(chan reply, 1)}
+	ack, err := c.roundTrip(ctx, console, typ, body, w, ackBy, opts.Sent)
 	if err != nil {
 		if errors.Is(err, ErrTimeout) && ackBy.Before(deadline) {
 			err = fmt.Errorf("%w: %s did not acknowledge an evaluation within %v", ErrUnresponsive, console, opts.AckTimeout)
@@ -151,38 +152,20 @@ func (c *Client) evaluate(ctx context.Context, console, src string, opts EvalOpt
 	if err != nil {
 		return nil, err
 	}
-	id, ok := ackPkt.str("resultID")
-	if !ok || id == "" {
+	if id, ok := ackPkt.str("resultID"); !ok || id == "" {
 		return nil, protocolError("evaluateJSAsync acknowledgement without resultID")
 	}
-
-	key := evalKey(console, id)
-	w := &evalWait{console: console, ch: make(chan reply, 1)}
-	c.update(func(s *state) {
-		switch {
-		case s.err != nil:
-			w.ch <- reply{err: s.err}
-		case s.early[key] != nil:
-			w.ch <- reply{raw: s.early[key]}
-			delete(s.early, key)
-		case s.evals[key] != nil:
-			// Never two waiters for one evaluation: the acknowledgement
-			// reached two requests (a duplicate the dispatcher missed).
-			w.ch <- reply{err: protocolError("two requests acknowledged with resultID %q", id)}
-		default:
-			s.evals[key] = w
-		}
-	})
+	// The acknowledgement registered w (Client.deliver).
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
 	var r reply
 	select {
 	case r = <-w.ch:
 	case <-ctx.Done():
-		c.cancelEval(key, w)
+		c.update(func(s *state) { s.unregister(w) })
 		return nil, ctx.Err()
 	case <-timer.C:
-		c.cancelEval(key, w)
+		c.update(func(s *state) { s.unregister(w) })
 		return nil, fmt.Errorf("%w: no evaluation result after %v", ErrTimeout, c.opts.RequestTimeout)
 	}
 	if r.err != nil {
@@ -196,16 +179,6 @@ func (c *Client) evaluate(ctx context.Context, console, src string, opts EvalOpt
 		return nil, evalError(res)
 	}
 	return res.Result, nil
-}
-
-// cancelEval unregisters an evaluation nobody waits for any more.
-func (c *Client) cancelEval(key string, w *evalWait) {
-	c.update(func(s *state) {
-		if s.evals[key] == w {
-			delete(s.evals, key)
-			s.abandon(key)
-		}
-	})
 }
 
 func evalError(res evalResult) *EvalError {

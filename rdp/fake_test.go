@@ -3,11 +3,8 @@ package rdp
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"sync"
@@ -15,103 +12,9 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
 	"github.com/gorilla/websocket"
 )
-
-// peer is the fake Firefox side of one connection, driven by a test script.
-type peer struct {
-	t    *testing.T
-	conn *websocket.Conn
-	wmu  sync.Mutex
-	reqs chan map[string]any
-}
-
-const greetingJSON = `{"from":"root","applicationType":"browser","testConnectionPrefix":"server1.conn0.","traits":{"networkMonitor":true}}`
-
-// fakeFirefox serves one WebSocket connection and runs script on it.
-// The script sends the greeting itself (p.send(greetingJSON)) unless it
-// tests a bad one.
-func fakeFirefox(t *testing.T, script func(p *peer)) netip.AddrPort {
-	t.Helper()
-	up := websocket.Upgrader{}
-	scriptDone := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Origin") != "" {
-			t.Errorf("client sent Origin %q", r.Header.Get("Origin"))
-		}
-		conn, err := up.Upgrade(w, r, nil)
-		if err != nil {
-			t.Errorf("upgrade: %v", err)
-			return
-		}
-		defer conn.Close()
-		p := &peer{t: t, conn: conn, reqs: make(chan map[string]any, 100)}
-		go func() {
-			defer close(p.reqs)
-			for {
-				_, data, err := conn.ReadMessage()
-				if err != nil {
-					return
-				}
-				var m map[string]any
-				if err := json.Unmarshal(data, &m); err != nil {
-					t.Errorf("client sent non-JSON %q", data)
-					return
-				}
-				p.reqs <- m
-			}
-		}()
-		script(p)
-		close(scriptDone)
-	}))
-	t.Cleanup(func() {
-		srv.CloseClientConnections()
-		srv.Close()
-	})
-	return netip.MustParseAddrPort(strings.TrimPrefix(srv.URL, "http://"))
-}
-
-func (p *peer) send(format string, args ...any) { p.raw(fmt.Sprintf(format, args...)) }
-
-func (p *peer) raw(packet string) {
-	p.wmu.Lock()
-	defer p.wmu.Unlock()
-	if err := p.conn.WriteMessage(websocket.TextMessage, []byte(packet)); err != nil {
-		p.t.Errorf("peer send: %v", err)
-	}
-}
-
-// recv returns the client's next request.
-func (p *peer) recv() map[string]any {
-	select {
-	case m, ok := <-p.reqs:
-		if !ok {
-			p.t.Errorf("peer: connection closed while waiting for a request")
-			return map[string]any{}
-		}
-		return m
-	case <-time.After(10 * time.Second):
-		p.t.Errorf("peer: no request within 10s")
-		return map[string]any{}
-	}
-}
-
-// expect returns the next request and checks its to and type.
-func (p *peer) expect(to, typ string) map[string]any {
-	m := p.recv()
-	if m["to"] != to || m["type"] != typ {
-		p.t.Errorf("peer: got request %v, want to=%s type=%s", m, to, typ)
-	}
-	return m
-}
-
-// idle waits until the client closes the connection or a timeout passes.
-func (p *peer) idle(d time.Duration) {
-	select {
-	case <-p.reqs:
-	case <-time.After(d):
-	}
-}
 
 func dialFake(t *testing.T, addr netip.AddrPort, opts Options) *Client {
 	t.Helper()
@@ -134,14 +37,14 @@ func testCtx(t *testing.T) context.Context {
 const console = "server1.conn0.watcher2.process5//consoleActor3"
 
 func TestFakeGreetingAndListTabs(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect("root", "listTabs")
-		p.send(`{"tabs":[{"actor":"server1.conn0.tabDescriptor1","browserId":9,"title":"One","url":"http://a/","selected":false,"traits":{"watcher":true}},` +
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect("root", "listTabs")
+		p.Send(`{"tabs":[{"actor":"server1.conn0.tabDescriptor1","browserId":9,"title":"One","url":"http://a/","selected":false,"traits":{"watcher":true}},` +
 			`{"actor":"server1.conn0.tabDescriptor2","browserId":12,"title":"Two ✓","url":"http://b/","selected":true}],"from":"root"}`)
-		p.expect("root", "getTab")
-		p.send(`{"from":"root","error":"noTab","message":"Unable to find tab with browserId '77'"}`)
-		p.idle(time.Second)
+		p.Expect("root", "getTab")
+		p.Send(`{"from":"root","error":"noTab","message":"Unable to find tab with browserId '77'"}`)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	if g := c.Greeting(); g.ApplicationType != "browser" || g.Traits["networkMonitor"] != true {
@@ -168,21 +71,21 @@ func evalResultJSON(id, result string) string {
 }
 
 func TestFakeEvaluate(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		m := p.expect(console, "evaluateJSAsync")
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		m := p.Expect(console, "evaluateJSAsync")
 		if m["text"] != "1+1" || m["mapped"] != nil || m["disableBreaks"] != true {
-			p.t.Errorf("request = %v", m)
+			p.T.Errorf("request = %v", m)
 		}
-		p.send(`{"resultID":"r1","from":%q}`, console)
-		p.raw(evalResultJSON("r1", `"two \"2\" \ud83d\ude00"`))
-		m = p.expect(console, "evaluateJSAsync")
+		p.Send(`{"resultID":"r1","from":%q}`, console)
+		p.Raw(evalResultJSON("r1", `"two \"2\" \ud83d\ude00"`))
+		m = p.Expect(console, "evaluateJSAsync")
 		if mp, _ := m["mapped"].(map[string]any); mp["await"] != true {
-			p.t.Errorf("Await request = %v", m)
+			p.T.Errorf("Await request = %v", m)
 		}
-		p.send(`{"resultID":"r2","from":%q}`, console)
-		p.raw(evalResultJSON("r2", `""`))
-		p.idle(time.Second)
+		p.Send(`{"resultID":"r2","from":%q}`, console)
+		p.Raw(evalResultJSON("r2", `""`))
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	got, err := c.EvaluateString(testCtx(t), console, "1+1", EvalOptions{})
@@ -196,12 +99,12 @@ func TestFakeEvaluate(t *testing.T) {
 }
 
 func TestFakeResultBeforeAck(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(console, "evaluateJSAsync")
-		p.raw(evalResultJSON("r1", `"early"`))
-		p.send(`{"resultID":"r1","from":%q}`, console)
-		p.idle(time.Second)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(console, "evaluateJSAsync")
+		p.Raw(evalResultJSON("r1", `"early"`))
+		p.Send(`{"resultID":"r1","from":%q}`, console)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	got, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
@@ -211,16 +114,16 @@ func TestFakeResultBeforeAck(t *testing.T) {
 }
 
 func TestFakeResultsOutOfOrder(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		a := p.expect(console, "evaluateJSAsync")
-		b := p.expect(console, "evaluateJSAsync")
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		a := p.Expect(console, "evaluateJSAsync")
+		b := p.Expect(console, "evaluateJSAsync")
 		// ack both in request order, then answer the second first
-		p.send(`{"resultID":"id-%s","from":%q}`, a["text"], console)
-		p.send(`{"resultID":"id-%s","from":%q}`, b["text"], console)
-		p.raw(evalResultJSON(fmt.Sprint("id-", b["text"]), fmt.Sprintf("%q", "result of "+b["text"].(string))))
-		p.raw(evalResultJSON(fmt.Sprint("id-", a["text"]), fmt.Sprintf("%q", "result of "+a["text"].(string))))
-		p.idle(time.Second)
+		p.Send(`{"resultID":"id-%s","from":%q}`, a["text"], console)
+		p.Send(`{"resultID":"id-%s","from":%q}`, b["text"], console)
+		p.Raw(evalResultJSON(fmt.Sprint("id-", b["text"]), fmt.Sprintf("%q", "result of "+b["text"].(string))))
+		p.Raw(evalResultJSON(fmt.Sprint("id-", a["text"]), fmt.Sprintf("%q", "result of "+a["text"].(string))))
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	var wg sync.WaitGroup
@@ -238,17 +141,17 @@ func TestFakeResultsOutOfOrder(t *testing.T) {
 }
 
 func TestFakeResultAfterNotifications(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(console, "evaluateJSAsync")
-		p.send(`{"resultID":"r1","from":%q}`, console)
-		p.send(`{"from":"root","type":"tabListChanged"}`)
-		p.send(`{"type":"frameUpdate","frames":[],"from":"server1.conn0.child1/windowGlobalTarget2"}`)
-		p.send(`{"type":"evaluationResult","resultID":"someone-else","result":"no","from":%q}`, console)
-		p.send(`{"type":"resources-available-array","array":[["document-event",[]]],"from":"server1.conn0.unknown"}`)
-		p.send(`{"from":"server1.conn0.nobody"}`)
-		p.raw(evalResultJSON("r1", `"mine"`))
-		p.idle(time.Second)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(console, "evaluateJSAsync")
+		p.Send(`{"resultID":"r1","from":%q}`, console)
+		p.Send(`{"from":"root","type":"tabListChanged"}`)
+		p.Send(`{"type":"frameUpdate","frames":[],"from":"server1.conn0.child1/windowGlobalTarget2"}`)
+		p.Send(`{"type":"evaluationResult","resultID":"someone-else","result":"no","from":%q}`, console)
+		p.Send(`{"type":"resources-available-array","array":[["document-event",[]]],"from":"server1.conn0.unknown"}`)
+		p.Send(`{"from":"server1.conn0.nobody"}`)
+		p.Raw(evalResultJSON("r1", `"mine"`))
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	got, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
@@ -264,14 +167,14 @@ func TestFakeResultAfterNotifications(t *testing.T) {
 }
 
 func TestFakeDiagnosticsBounded(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
 		for i := range 250 {
-			p.send(`{"from":"root","type":"note%d"}`, i)
+			p.Send(`{"from":"root","type":"note%d"}`, i)
 		}
-		p.expect("root", "listTabs")
-		p.send(`{"tabs":[],"from":"root"}`)
-		p.idle(time.Second)
+		p.Expect("root", "listTabs")
+		p.Send(`{"tabs":[],"from":"root"}`)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	if _, err := c.ListTabs(testCtx(t)); err != nil {
@@ -284,17 +187,17 @@ func TestFakeDiagnosticsBounded(t *testing.T) {
 }
 
 func TestFakeException(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(console, "evaluateJSAsync")
-		p.send(`{"resultID":"r1","from":%q}`, console)
-		p.send(`{"type":"evaluationResult","resultID":"r1","hasException":true,"exception":{"type":"object","class":"Error","actor":"x/obj1"},`+
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(console, "evaluateJSAsync")
+		p.Send(`{"resultID":"r1","from":%q}`, console)
+		p.Send(`{"type":"evaluationResult","resultID":"r1","hasException":true,"exception":{"type":"object","class":"Error","actor":"x/obj1"},`+
 			`"exceptionMessage":"Error: boom","exceptionStack":[{"filename":"debugger eval code","lineNumber":1,"columnNumber":7,"functionName":"f"},`+
 			`{"filename":"debugger eval code","lineNumber":2,"columnNumber":1,"functionName":""}],"result":{"type":"undefined"},"from":%q}`, console)
-		p.expect(console, "evaluateJSAsync")
-		p.send(`{"resultID":"r2","from":%q}`, console)
-		p.send(`{"type":"evaluationResult","resultID":"r2","hasException":false,"topLevelAwaitRejected":true,"from":%q}`, console)
-		p.idle(time.Second)
+		p.Expect(console, "evaluateJSAsync")
+		p.Send(`{"resultID":"r2","from":%q}`, console)
+		p.Send(`{"type":"evaluationResult","resultID":"r2","hasException":false,"topLevelAwaitRejected":true,"from":%q}`, console)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	_, err := c.EvaluateString(testCtx(t), console, "f()", EvalOptions{})
@@ -319,14 +222,14 @@ func TestFakeNonStringResults(t *testing.T) {
 		{`true`, "boolean"},
 		{`{"type":"object","class":"Array","actor":"a/obj2"}`, "object Array"},
 	}
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
 		for i, r := range results {
-			p.expect(console, "evaluateJSAsync")
-			p.send(`{"resultID":"r%d","from":%q}`, i, console)
-			p.raw(evalResultJSON(fmt.Sprint("r", i), r.json))
+			p.Expect(console, "evaluateJSAsync")
+			p.Send(`{"resultID":"r%d","from":%q}`, i, console)
+			p.Raw(evalResultJSON(fmt.Sprint("r", i), r.json))
 		}
-		p.idle(time.Second)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	for _, r := range results {
@@ -348,27 +251,27 @@ func TestFakeEvaluateObject(t *testing.T) {
 		`{"type":"object","class":"Function"}`,
 		`42`,
 	}
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
 		for i, r := range results {
-			m := p.expect(console, "evaluateJSAsync")
+			m := p.Expect(console, "evaluateJSAsync")
 			if _, ok := m["selectedObjectActor"]; ok {
-				p.t.Errorf("request %d names a selectedObjectActor: %v", i, m)
+				p.T.Errorf("request %d names a selectedObjectActor: %v", i, m)
 			}
-			p.send(`{"resultID":"r%d","from":%q}`, i, console)
-			p.raw(evalResultJSON(fmt.Sprint("r", i), r))
+			p.Send(`{"resultID":"r%d","from":%q}`, i, console)
+			p.Raw(evalResultJSON(fmt.Sprint("r", i), r))
 			if strings.Contains(r, "longString") { // not kept: released
-				p.expect("a/ls1", "release")
-				p.send(`{"from":"a/ls1"}`)
+				p.Expect("a/ls1", "release")
+				p.Send(`{"from":"a/ls1"}`)
 			}
 		}
-		m := p.expect(console, "evaluateJSAsync")
+		m := p.Expect(console, "evaluateJSAsync")
 		if m["selectedObjectActor"] != "a/obj7" || m["text"] != "_self(1)" {
-			p.t.Errorf("call request = %v", m)
+			p.T.Errorf("call request = %v", m)
 		}
-		p.send(`{"resultID":"s","from":%q}`, console)
-		p.raw(evalResultJSON("s", `"called"`))
-		p.idle(time.Second)
+		p.Send(`{"resultID":"s","from":%q}`, console)
+		p.Raw(evalResultJSON("s", `"called"`))
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	actor, err := c.EvaluateObject(testCtx(t), console, "(function () {})", EvalOptions{})
@@ -412,25 +315,25 @@ func TestFakeLongStringSurrogateSplit(t *testing.T) {
 	units := utf16.Encode([]rune(want))
 	const actor = "server1.conn0.watcher2.process5//longstractor9"
 	released := make(chan bool, 1)
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(console, "evaluateJSAsync")
-		p.send(`{"resultID":"r1","from":%q}`, console)
-		p.raw(evalResultJSON("r1", fmt.Sprintf(`{"type":"longString","actor":%q,"length":%d,"initial":%s}`, actor, len(units), jsonUTF16(units[:5]))))
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(console, "evaluateJSAsync")
+		p.Send(`{"resultID":"r1","from":%q}`, console)
+		p.Raw(evalResultJSON("r1", fmt.Sprintf(`{"type":"longString","actor":%q,"length":%d,"initial":%s}`, actor, len(units), jsonUTF16(units[:5]))))
 		for {
-			m := p.recv()
+			m := p.Recv()
 			switch m["type"] {
 			case "substring":
 				start, end := int(m["start"].(float64)), int(m["end"].(float64))
 				end = min(end, len(units))
-				p.send(`{"substring":%s,"from":%q}`, jsonUTF16(units[start:end]), actor)
+				p.Send(`{"substring":%s,"from":%q}`, jsonUTF16(units[start:end]), actor)
 			case "release":
-				p.send(`{"from":%q}`, actor)
+				p.Send(`{"from":%q}`, actor)
 				released <- true
-				p.idle(time.Second)
+				p.Idle(time.Second)
 				return
 			default:
-				p.t.Errorf("unexpected request %v", m)
+				p.T.Errorf("unexpected request %v", m)
 				return
 			}
 		}
@@ -454,15 +357,15 @@ func TestFakeLongStringSurrogateSplit(t *testing.T) {
 func TestFakeLongStringLimit(t *testing.T) {
 	const actor = "server1.conn0.watcher2.process5//longstractor9"
 	released := make(chan bool, 1)
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(console, "evaluateJSAsync")
-		p.send(`{"resultID":"r1","from":%q}`, console)
-		p.raw(evalResultJSON("r1", fmt.Sprintf(`{"type":"longString","actor":%q,"length":20000,"initial":"aaa"}`, actor)))
-		p.expect(actor, "release")
-		p.send(`{"from":%q}`, actor)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(console, "evaluateJSAsync")
+		p.Send(`{"resultID":"r1","from":%q}`, console)
+		p.Raw(evalResultJSON("r1", fmt.Sprintf(`{"type":"longString","actor":%q,"length":20000,"initial":"aaa"}`, actor)))
+		p.Expect(actor, "release")
+		p.Send(`{"from":%q}`, actor)
 		released <- true
-		p.idle(time.Second)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{MaxStringUnits: 10000})
 	_, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
@@ -478,13 +381,13 @@ func TestFakeLongStringLimit(t *testing.T) {
 }
 
 func TestFakeActorError(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(console, "evaluateJSAsync")
-		p.send(`{"from":%q,"error":"noSuchActor","message":"No such actor for ID: %s"}`, console, console)
-		p.expect("root", "getRoot")
-		p.send(`{"from":"root","screenshotActor":"server1.conn0.screenshotActor2"}`)
-		p.idle(time.Second)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(console, "evaluateJSAsync")
+		p.Send(`{"from":%q,"error":"noSuchActor","message":"No such actor for ID: %s"}`, console, console)
+		p.Expect("root", "getRoot")
+		p.Send(`{"from":"root","screenshotActor":"server1.conn0.screenshotActor2"}`)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	_, err := c.EvaluateString(testCtx(t), console, "x", EvalOptions{})
@@ -512,17 +415,17 @@ func TestFakeActorError(t *testing.T) {
 func TestFakeTimeoutRetires(t *testing.T) {
 	const slow = "server1.conn0.watcher2.process5//windowGlobalTarget2"
 	late := make(chan struct{})
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(slow, "navigateTo") // not answered in time
-		p.expect("root", "listTabs")
-		p.send(`{"tabs":[],"from":"root"}`)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(slow, "navigateTo") // not answered in time
+		p.Expect("root", "listTabs")
+		p.Send(`{"tabs":[],"from":"root"}`)
 		<-late
-		p.send(`{"late":true,"from":%q}`, slow)
-		m := p.expect(slow, "reload")
+		p.Send(`{"late":true,"from":%q}`, slow)
+		m := p.Expect(slow, "reload")
 		_ = m
-		p.send(`{"own":true,"from":%q}`, slow)
-		p.idle(time.Second)
+		p.Send(`{"own":true,"from":%q}`, slow)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{RequestTimeout: 300 * time.Millisecond})
 	start := time.Now()
@@ -565,10 +468,10 @@ func TestFakeTimeoutRetires(t *testing.T) {
 // within EvalOptions.AckTimeout (its process is busy) gives ErrUnresponsive
 // without waiting out the RequestTimeout.
 func TestFakeAckTimeout(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(console, "evaluateJSAsync")
-		p.idle(3 * time.Second)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(console, "evaluateJSAsync")
+		p.Idle(3 * time.Second)
 	})
 	c := dialFake(t, addr, Options{RequestTimeout: 20 * time.Second})
 	start := time.Now()
@@ -591,10 +494,10 @@ func TestFakeAckTimeout(t *testing.T) {
 // result, and the first waited out its timeout. Each must get its own.
 func TestFakeDuplicatedPackets(t *testing.T) {
 	const target = "server1.conn0.watcher2.process5//windowGlobalTarget19"
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(console, "evaluateJSAsync")
-		p.expect(console, "evaluateJSAsync")
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(console, "evaluateJSAsync")
+		p.Expect(console, "evaluateJSAsync")
 		for _, pkt := range []string{
 			fmt.Sprintf(`{"resultID":"1.5-0","from":%q}`, console),
 			fmt.Sprintf(`{"resultID":"1.6-1","from":%q}`, console),
@@ -602,17 +505,17 @@ func TestFakeDuplicatedPackets(t *testing.T) {
 			evalResultJSON("1.6-1", `{"type":"object","class":"Function","actor":"a/obj9"}`),
 		} {
 			for range 3 {
-				p.raw(pkt)
+				p.Raw(pkt)
 			}
 		}
-		p.expect(target, "navigateTo")
-		p.expect(target, "reload")
+		p.Expect(target, "navigateTo")
+		p.Expect(target, "reload")
 		for _, pkt := range []string{`{"first":true,"from":%q}`, `{"second":true,"from":%q}`} {
 			for range 3 {
-				p.send(pkt, target)
+				p.Send(pkt, target)
 			}
 		}
-		p.idle(time.Second)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{RequestTimeout: 5 * time.Second})
 	ctx := testCtx(t)
@@ -649,17 +552,17 @@ func TestFakeDuplicatedPackets(t *testing.T) {
 }
 
 func TestFakeForwardingCancelled(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(console, "evaluateJSAsync")
-		p.send(`{"resultID":"r1","from":%q}`, console)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(console, "evaluateJSAsync")
+		p.Send(`{"resultID":"r1","from":%q}`, console)
 		// a plain request to an actor under the same prefix, still unanswered
-		p.expect("server1.conn0.watcher2.process5//inspectorActor4", "getWalker")
+		p.Expect("server1.conn0.watcher2.process5//inspectorActor4", "getWalker")
 		// and one under another prefix, which must survive
-		p.expect("server1.conn0.watcher2.process7//inspectorActor4", "getWalker")
-		p.send(`{"from":"root","type":"forwardingCancelled","prefix":"server1.conn0.watcher2.process5/"}`)
-		p.send(`{"from":"server1.conn0.watcher2.process7//inspectorActor4","walker":{}}`)
-		p.idle(2 * time.Second)
+		p.Expect("server1.conn0.watcher2.process7//inspectorActor4", "getWalker")
+		p.Send(`{"from":"root","type":"forwardingCancelled","prefix":"server1.conn0.watcher2.process5/"}`)
+		p.Send(`{"from":"server1.conn0.watcher2.process7//inspectorActor4","walker":{}}`)
+		p.Idle(2 * time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	errs := make(chan error, 3)
@@ -699,21 +602,21 @@ func TestFakeForwardingCancelled(t *testing.T) {
 func TestFakeCancelThenNextRequestGetsItsReply(t *testing.T) {
 	const actor = "server1.conn0.child1/inspectorActor4"
 	firstSeen := make(chan struct{})
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(actor, "first")
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(actor, "first")
 		close(firstSeen)
-		p.expect(actor, "second")
-		p.send(`{"from":%q,"answer":"to first"}`, actor)
-		p.send(`{"from":%q,"answer":"to second"}`, actor)
+		p.Expect(actor, "second")
+		p.Send(`{"from":%q,"answer":"to first"}`, actor)
+		p.Send(`{"from":%q,"answer":"to second"}`, actor)
 		// an evaluation cancelled before its ack: its ack and result are dropped
-		p.expect(console, "evaluateJSAsync")
-		p.expect(console, "evaluateJSAsync")
-		p.send(`{"resultID":"cancelled","from":%q}`, console)
-		p.send(`{"resultID":"kept","from":%q}`, console)
-		p.raw(evalResultJSON("kept", `"kept result"`))
-		p.raw(evalResultJSON("cancelled", `"cancelled result"`))
-		p.idle(2 * time.Second)
+		p.Expect(console, "evaluateJSAsync")
+		p.Expect(console, "evaluateJSAsync")
+		p.Send(`{"resultID":"cancelled","from":%q}`, console)
+		p.Send(`{"resultID":"kept","from":%q}`, console)
+		p.Raw(evalResultJSON("kept", `"kept result"`))
+		p.Raw(evalResultJSON("cancelled", `"cancelled result"`))
+		p.Idle(2 * time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -752,11 +655,11 @@ func TestFakeCancelThenNextRequestGetsItsReply(t *testing.T) {
 }
 
 func TestFakePeerCloses(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.recv()
-		p.recv()
-		p.conn.Close()
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Recv()
+		p.Recv()
+		p.Close()
 	})
 	c := dialFake(t, addr, Options{})
 	errs := make(chan error, 2)
@@ -784,9 +687,9 @@ func TestFakeBadGreeting(t *testing.T) {
 		`not json`,
 		`[1,2]`,
 	} {
-		addr := fakeFirefox(t, func(p *peer) {
-			p.send("%s", g)
-			p.idle(time.Second)
+		addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+			p.Send("%s", g)
+			p.Idle(time.Second)
 		})
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		c, err := Dial(ctx, addr, Options{})
@@ -799,7 +702,7 @@ func TestFakeBadGreeting(t *testing.T) {
 		}
 	}
 	// no greeting at all: Dial gives up at its deadline
-	addr := fakeFirefox(t, func(p *peer) { p.idle(3 * time.Second) })
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) { p.Idle(3 * time.Second) })
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	if _, err := Dial(ctx, addr, Options{}); !errors.Is(err, context.DeadlineExceeded) {
@@ -808,11 +711,11 @@ func TestFakeBadGreeting(t *testing.T) {
 }
 
 func TestFakeNonJSONFrame(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.recv()
-		p.send("{not json")
-		p.idle(2 * time.Second)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Recv()
+		p.Send("{not json")
+		p.Idle(2 * time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	err := c.Request(testCtx(t), "root", map[string]string{"type": "listTabs"}, nil)
@@ -823,11 +726,11 @@ func TestFakeNonJSONFrame(t *testing.T) {
 }
 
 func TestFakeReadLimit(t *testing.T) {
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.recv()
-		p.send(`{"from":"root","tabs":[],"pad":"%s"}`, strings.Repeat("x", 4096))
-		p.idle(2 * time.Second)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Recv()
+		p.Send(`{"from":"root","tabs":[],"pad":"%s"}`, strings.Repeat("x", 4096))
+		p.Idle(2 * time.Second)
 	})
 	c := dialFake(t, addr, Options{ReadLimit: 1024})
 	err := c.Request(testCtx(t), "root", map[string]string{"type": "listTabs"}, nil)
@@ -853,34 +756,34 @@ func TestFakeWatchTargetGone(t *testing.T) {
 		return fmt.Sprintf(`{"actor":%q,"consoleActor":%q,"isTopLevelTarget":%t,"url":%q,"title":"","browsingContextID":%d,"innerWindowId":%d,"processID":17}`, actor, console, top, url, bc, iw)
 	}
 	step := make(chan struct{})
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		m := p.expect(tab, "getWatcher")
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		m := p.Expect(tab, "getWatcher")
 		if m["isServerTargetSwitchingEnabled"] != true {
-			p.t.Errorf("getWatcher = %v", m)
+			p.T.Errorf("getWatcher = %v", m)
 		}
-		p.send(`{"actor":%q,"traits":{},"from":%q}`, watcher, tab)
-		p.expect(watcher, "watchTargets")
-		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t1, c1, true, "http://a/", 10, 100), watcher)
-		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(frame, "x", false, "http://a/frame", 11, 101), watcher)
-		p.send(`{"from":%q}`, watcher)
-		p.expect(watcher, "watchResources")
-		p.send(`{"type":"resources-available-array","array":[["document-event",[{"name":"dom-loading","url":"http://a/"},{"name":"dom-interactive","title":"A","url":"http://a/"}]]],"from":%q}`, t1)
-		p.send(`{"type":"resources-available-array","array":[["document-event",[{"name":"dom-complete"}]]],"from":%q}`, frame)
-		p.send(`{"from":%q}`, watcher)
+		p.Send(`{"actor":%q,"traits":{},"from":%q}`, watcher, tab)
+		p.Expect(watcher, "watchTargets")
+		p.Send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t1, c1, true, "http://a/", 10, 100), watcher)
+		p.Send(`{"type":"target-available-form","target":%s,"from":%q}`, form(frame, "x", false, "http://a/frame", 11, 101), watcher)
+		p.Send(`{"from":%q}`, watcher)
+		p.Expect(watcher, "watchResources")
+		p.Send(`{"type":"resources-available-array","array":[["document-event",[{"name":"dom-loading","url":"http://a/"},{"name":"dom-interactive","title":"A","url":"http://a/"}]]],"from":%q}`, t1)
+		p.Send(`{"type":"resources-available-array","array":[["document-event",[{"name":"dom-complete"}]]],"from":%q}`, frame)
+		p.Send(`{"from":%q}`, watcher)
 		<-step
-		p.expect(c1, "evaluateJSAsync")
-		p.send(`{"resultID":"pending","from":%q}`, c1)
+		p.Expect(c1, "evaluateJSAsync")
+		p.Send(`{"resultID":"pending","from":%q}`, c1)
 		<-step
 		// navigation: will-navigate, slim destroy notice (no consoleActor), new target
-		p.send(`{"type":"resources-available-array","array":[["document-event",[{"browsingContextID":10,"innerWindowId":100,"name":"will-navigate","newURI":"http://b/"}]]],"from":%q}`, watcher)
-		p.send(`{"type":"target-destroyed-form","target":{"actor":%q,"innerWindowId":100,"isTopLevelTarget":true},"options":{},"from":%q}`, t1, watcher)
+		p.Send(`{"type":"resources-available-array","array":[["document-event",[{"browsingContextID":10,"innerWindowId":100,"name":"will-navigate","newURI":"http://b/"}]]],"from":%q}`, watcher)
+		p.Send(`{"type":"target-destroyed-form","target":{"actor":%q,"innerWindowId":100,"isTopLevelTarget":true},"options":{},"from":%q}`, t1, watcher)
 		<-step
-		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t2, c2, true, "http://b/", 12, 200), watcher)
-		p.send(`{"type":"resources-available-array","array":[["document-event",[{"name":"dom-loading","url":"http://b/"}]],["document-event",[{"name":"dom-interactive","title":"B","url":"http://b/"},{"name":"dom-complete"}]]],"from":%q}`, t2)
+		p.Send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t2, c2, true, "http://b/", 12, 200), watcher)
+		p.Send(`{"type":"resources-available-array","array":[["document-event",[{"name":"dom-loading","url":"http://b/"}]],["document-event",[{"name":"dom-interactive","title":"B","url":"http://b/"},{"name":"dom-complete"}]]],"from":%q}`, t2)
 		<-step
-		p.send(`{"type":"descriptor-destroyed","from":%q}`, tab)
-		p.idle(2 * time.Second)
+		p.Send(`{"type":"descriptor-destroyed","from":%q}`, tab)
+		p.Idle(2 * time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	ctx := testCtx(t)
@@ -960,14 +863,14 @@ func TestFakeRequestData(t *testing.T) {
 		data[i] = byte(i * 31)
 	}
 	got := make(chan map[string]any, 3)
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
 		for range 3 {
-			m := p.expect(sink, "chunk")
+			m := p.Expect(sink, "chunk")
 			got <- m
-			p.send(`{"from":%q,"received":%d}`, sink, len(data))
+			p.Send(`{"from":%q,"received":%d}`, sink, len(data))
 		}
-		p.idle(time.Second)
+		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	for _, d := range [][]byte{data, nil, data[:1]} {
@@ -984,5 +887,62 @@ func TestFakeRequestData(t *testing.T) {
 	// A request that is not an object with a type is refused before anything is sent.
 	if err := c.RequestData(testCtx(t), sink, map[string]any{"key": "k"}, data, nil, nil); err == nil {
 		t.Error("a request without type was sent")
+	}
+}
+
+// TestFakeTargetGoneRightAfterAck: a document destroyed in the packet right
+// after the acknowledgement of an evaluation in it (a navigation at that
+// moment) fails the evaluation with ErrTargetGone at once. The waiter is
+// registered with the acknowledgement: registered after it, the destruction
+// could be handled in between, and the evaluation waited out its timeout.
+func TestFakeTargetGoneRightAfterAck(t *testing.T) {
+	const (
+		tab     = "server1.conn0.tabDescriptor1"
+		watcher = "server1.conn0.watcher3"
+		rounds  = 20
+	)
+	doc := func(n int) (target, console string) {
+		return fmt.Sprintf("server1.conn0.watcher2.process5//windowGlobalTarget%d", n), fmt.Sprintf("server1.conn0.watcher2.process5//consoleActor%d", n)
+	}
+	available := func(p *rdptest.Peer, n int) {
+		target, console := doc(n)
+		p.Send(`{"type":"target-available-form","target":{"actor":%q,"consoleActor":%q,"isTopLevelTarget":true,"url":"http://a/","browsingContextID":10,"innerWindowId":%d,"processID":5},"from":%q}`,
+			target, console, 100+n, watcher)
+	}
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(tab, "getWatcher")
+		p.Send(`{"actor":%q,"traits":{},"from":%q}`, watcher, tab)
+		p.Expect(watcher, "watchTargets")
+		available(p, 0)
+		p.Send(`{"from":%q}`, watcher)
+		p.Expect(watcher, "watchResources")
+		p.Send(`{"from":%q}`, watcher)
+		for n := range rounds {
+			target, console := doc(n)
+			p.Expect(console, "evaluateJSAsync")
+			p.Send(`{"resultID":"r%d","from":%q}`, n, console)
+			p.Send(`{"type":"target-destroyed-form","target":{"actor":%q,"isTopLevelTarget":true},"from":%q}`, target, watcher)
+			available(p, n+1)
+		}
+		p.Idle(2 * time.Second)
+	})
+	c := dialFake(t, addr, Options{RequestTimeout: 10 * time.Second})
+	ctx := testCtx(t)
+	w, err := c.WatchTab(ctx, Tab{Actor: tab, BrowserID: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for n := range rounds {
+		cur, err := w.Current(ctx)
+		if _, console := doc(n); err != nil || cur.ConsoleActor != console {
+			t.Fatalf("round %d: Current = %+v, %v", n, cur, err)
+		}
+		start := time.Now()
+		_, err = c.EvaluateString(ctx, cur.ConsoleActor, "1", EvalOptions{})
+		if !errors.Is(err, ErrTargetGone) || time.Since(start) > 5*time.Second {
+			t.Fatalf("round %d: %v after %v, want ErrTargetGone at once", n, err, time.Since(start))
+		}
 	}
 }

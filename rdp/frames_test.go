@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
 )
 
 // Frames and Frame follow the frame targets the watcher reports: only
@@ -20,23 +22,23 @@ func TestFakeWatchFrames(t *testing.T) {
 		return fmt.Sprintf(`{"actor":%q,"consoleActor":%q,"isTopLevelTarget":%t,"url":%q,"title":"","browsingContextID":%d,"innerWindowId":%d,"processID":9}`, actor, actor+"c", isTop, url, bc, iw)
 	}
 	step := make(chan struct{})
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(tab, "getWatcher")
-		p.send(`{"actor":%q,"traits":{},"from":%q}`, watcher, tab)
-		p.expect(watcher, "watchTargets")
-		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(top, true, "http://a/", 10, 100), watcher)
-		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(f1, false, "http://b/form", 11, 101), watcher)
-		p.send(`{"from":%q}`, watcher)
-		p.expect(watcher, "watchResources")
-		p.send(`{"from":%q}`, watcher)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(tab, "getWatcher")
+		p.Send(`{"actor":%q,"traits":{},"from":%q}`, watcher, tab)
+		p.Expect(watcher, "watchTargets")
+		p.Send(`{"type":"target-available-form","target":%s,"from":%q}`, form(top, true, "http://a/", 10, 100), watcher)
+		p.Send(`{"type":"target-available-form","target":%s,"from":%q}`, form(f1, false, "http://b/form", 11, 101), watcher)
+		p.Send(`{"from":%q}`, watcher)
+		p.Expect(watcher, "watchResources")
+		p.Send(`{"from":%q}`, watcher)
 		<-step // the frame navigates: the new document first, then the old one's end
-		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(f2, false, "http://b/step2", 11, 105), watcher)
+		p.Send(`{"type":"target-available-form","target":%s,"from":%q}`, form(f2, false, "http://b/step2", 11, 105), watcher)
 		<-step
-		p.send(`{"type":"target-destroyed-form","target":{"actor":%q},"from":%q}`, f1, watcher)
+		p.Send(`{"type":"target-destroyed-form","target":{"actor":%q},"from":%q}`, f1, watcher)
 		<-step
-		p.send(`{"type":"target-destroyed-form","target":{"actor":%q},"from":%q}`, f2, watcher)
-		p.idle(2 * time.Second)
+		p.Send(`{"type":"target-destroyed-form","target":{"actor":%q},"from":%q}`, f2, watcher)
+		p.Idle(2 * time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	ctx := testCtx(t)

@@ -2,6 +2,7 @@ package rdp
 
 import (
 	"context"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -16,8 +17,8 @@ import (
 // plain TCP transport, and a program that is no debugger at all.
 func TestKnock(t *testing.T) {
 	ctx := context.Background()
-	greets := fakeFirefox(t, func(p *peer) { p.send(greetingJSON); p.idle(2 * time.Second) })
-	silent := fakeFirefox(t, func(p *peer) { p.idle(2 * time.Second) })
+	greets := rdptest.Serve(t, func(p *rdptest.Peer) { p.Send(rdptest.Greeting); p.Idle(2 * time.Second) })
+	silent := rdptest.Serve(t, func(p *rdptest.Peer) { p.Idle(2 * time.Second) })
 
 	l, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
 )
 
 func TestFormatArgs(t *testing.T) {
@@ -95,38 +97,38 @@ func TestFakeWatchResources(t *testing.T) {
 		return fmt.Sprintf(`{"actor":%q,"consoleActor":"c","screenshotContentActor":"sc","isTopLevelTarget":true,"url":%q,"browsingContextID":10,"innerWindowId":100}`, actor, url)
 	}
 	step := make(chan struct{})
-	addr := fakeFirefox(t, func(p *peer) {
-		p.send(greetingJSON)
-		p.expect(tab, "getWatcher")
-		p.send(`{"actor":%q,"from":%q}`, watcher, tab)
-		p.expect(watcher, "watchTargets")
-		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t1, "http://a/"), watcher)
-		p.send(`{"from":%q}`, watcher)
-		m := p.expect(watcher, "watchResources")
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(tab, "getWatcher")
+		p.Send(`{"actor":%q,"from":%q}`, watcher, tab)
+		p.Expect(watcher, "watchTargets")
+		p.Send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t1, "http://a/"), watcher)
+		p.Send(`{"from":%q}`, watcher)
+		m := p.Expect(watcher, "watchResources")
 		if fmt.Sprint(m["resourceTypes"]) != "[document-event console-message error-message network-event]" {
-			p.t.Errorf("watchResources = %v", m["resourceTypes"])
+			p.T.Errorf("watchResources = %v", m["resourceTypes"])
 		}
-		p.send(`{"from":%q}`, watcher)
-		p.send(`{"type":"resources-available-array","array":[["console-message",[{"arguments":["hi",1],"level":"warn","filename":"http://a/app.js","lineNumber":3,"columnNumber":7,"timeStamp":1},{"arguments":["chrome"],"level":"log","chromeContext":true}]],["error-message",[{"pageError":{"errorMessage":"ReferenceError: x is not defined","sourceName":"http://a/app.js","lineNumber":8,"columnNumber":2,"error":true}},{"pageError":{"errorMessage":{"type":"longString","initial":"Error: long","length":20000},"sourceName":"","stacktrace":[{"filename":"http://a/s.js","lineNumber":4,"columnNumber":1}],"error":true,"isPromiseRejection":true}}]]],"from":%q}`, t1)
-		p.send(`{"type":"resources-available-array","array":[["network-event",[{"actor":%q,"resourceId":5,"method":"GET","url":"http://a/data","cause":{"type":"fetch"},"timeStamp":2},{"actor":%q,"resourceId":6,"method":"POST","url":"http://a/x","cause":{"type":"xhr"},"blockedReason":"unknown"}]]],"from":%q}`, ne1, ne2, watcher)
-		p.send(`{"type":"resources-updated-array","array":[["network-event",[{"resourceId":5,"resourceUpdates":{"status":"200","statusText":"OK","mimeType":"application/json","contentSize":12,"transferredSize":99,"totalTime":4,"responseEndAvailable":true}},{"resourceId":77,"resourceUpdates":{"status":"500"}}]]],"from":%q}`, watcher)
+		p.Send(`{"from":%q}`, watcher)
+		p.Send(`{"type":"resources-available-array","array":[["console-message",[{"arguments":["hi",1],"level":"warn","filename":"http://a/app.js","lineNumber":3,"columnNumber":7,"timeStamp":1},{"arguments":["chrome"],"level":"log","chromeContext":true}]],["error-message",[{"pageError":{"errorMessage":"ReferenceError: x is not defined","sourceName":"http://a/app.js","lineNumber":8,"columnNumber":2,"error":true}},{"pageError":{"errorMessage":{"type":"longString","initial":"Error: long","length":20000},"sourceName":"","stacktrace":[{"filename":"http://a/s.js","lineNumber":4,"columnNumber":1}],"error":true,"isPromiseRejection":true}}]]],"from":%q}`, t1)
+		p.Send(`{"type":"resources-available-array","array":[["network-event",[{"actor":%q,"resourceId":5,"method":"GET","url":"http://a/data","cause":{"type":"fetch"},"timeStamp":2},{"actor":%q,"resourceId":6,"method":"POST","url":"http://a/x","cause":{"type":"xhr"},"blockedReason":"unknown"}]]],"from":%q}`, ne1, ne2, watcher)
+		p.Send(`{"type":"resources-updated-array","array":[["network-event",[{"resourceId":5,"resourceUpdates":{"status":"200","statusText":"OK","mimeType":"application/json","contentSize":12,"transferredSize":99,"totalTime":4,"responseEndAvailable":true}},{"resourceId":77,"resourceUpdates":{"status":"500"}}]]],"from":%q}`, watcher)
 		<-step
-		p.expect(ne1, "getRequestHeaders")
-		p.send(`{"headers":[{"name":"Cookie","value":"sid=1"},{"name":"X-Long","value":{"type":"longString","actor":"l2","initial":"aaa","length":20000}}],"from":%q}`, ne1)
-		p.expect(ne1, "getResponseHeaders")
-		p.send(`{"headers":[{"name":"Content-Type","value":"application/json"}],"from":%q}`, ne1)
-		p.expect(ne1, "getResponseContent")
-		p.send(`{"content":{"mimeType":"application/json","text":{"type":"longString","actor":%q,"initial":"{","length":30000}},"contentDiscarded":false,"from":%q}`, body, ne1)
-		m = p.expect(body, "substring")
+		p.Expect(ne1, "getRequestHeaders")
+		p.Send(`{"headers":[{"name":"Cookie","value":"sid=1"},{"name":"X-Long","value":{"type":"longString","actor":"l2","initial":"aaa","length":20000}}],"from":%q}`, ne1)
+		p.Expect(ne1, "getResponseHeaders")
+		p.Send(`{"headers":[{"name":"Content-Type","value":"application/json"}],"from":%q}`, ne1)
+		p.Expect(ne1, "getResponseContent")
+		p.Send(`{"content":{"mimeType":"application/json","text":{"type":"longString","actor":%q,"initial":"{","length":30000}},"contentDiscarded":false,"from":%q}`, body, ne1)
+		m = p.Expect(body, "substring")
 		if m["start"] != 0.0 || m["end"] != 5.0 {
-			p.t.Errorf("substring = %v", m)
+			p.T.Errorf("substring = %v", m)
 		}
-		p.send(`{"substring":"{\"a\":","from":%q}`, body)
+		p.Send(`{"substring":"{\"a\":","from":%q}`, body)
 		<-step
-		p.send(`{"type":"target-destroyed-form","target":{"actor":%q,"isTopLevelTarget":true},"from":%q}`, t1, watcher)
-		p.send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t2, "http://b/"), watcher)
-		p.send(`{"type":"resources-available-array","array":[["console-message",[{"arguments":["on b"],"level":"debug"}]]],"from":%q}`, t2)
-		p.idle(2 * time.Second)
+		p.Send(`{"type":"target-destroyed-form","target":{"actor":%q,"isTopLevelTarget":true},"from":%q}`, t1, watcher)
+		p.Send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t2, "http://b/"), watcher)
+		p.Send(`{"type":"resources-available-array","array":[["console-message",[{"arguments":["on b"],"level":"debug"}]]],"from":%q}`, t2)
+		p.Idle(2 * time.Second)
 	})
 	c := dialFake(t, addr, Options{})
 	ctx := testCtx(t)

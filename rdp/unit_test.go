@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
 )
 
 func TestAppendJSONStringUTF16(t *testing.T) {
@@ -107,15 +109,15 @@ func TestEncodeRequest(t *testing.T) {
 // TestLogsNoPayloads: debug logs name actors and types, never scripts or results.
 func TestLogsNoPayloads(t *testing.T) {
 	const secret = "hunter2-secret"
-	addr := fakeFirefox(t, func(p *peer) {
-		p.raw(greetingJSON)
-		p.expect(console, "evaluateJSAsync")
-		p.send(`{"resultID":"r1","from":%q}`, console)
-		p.raw(evalResultJSON("r1", `"result `+secret+`"`))
-		p.expect(console, "evaluateJSAsync")
-		p.send(`{"resultID":"r2","from":%q}`, console)
-		p.send(`{"type":"evaluationResult","resultID":"r2","hasException":true,"exceptionMessage":"Error: %s","from":%q}`, secret, console)
-		p.idle(time.Second)
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Raw(rdptest.Greeting)
+		p.Expect(console, "evaluateJSAsync")
+		p.Send(`{"resultID":"r1","from":%q}`, console)
+		p.Raw(evalResultJSON("r1", `"result `+secret+`"`))
+		p.Expect(console, "evaluateJSAsync")
+		p.Send(`{"resultID":"r2","from":%q}`, console)
+		p.Send(`{"type":"evaluationResult","resultID":"r2","hasException":true,"exceptionMessage":"Error: %s","from":%q}`, secret, console)
+		p.Idle(time.Second)
 	})
 	var buf bytes.Buffer
 	c := dialFake(t, addr, Options{Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})

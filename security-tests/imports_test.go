@@ -146,8 +146,12 @@ func TestDesignArrows(t *testing.T) {
 }
 
 // testSupport are the packages that exist only for tests (their package doc
-// says so) and may import testing.
-var testSupport = []string{module + "/internal/benchutil", module + "/internal/npmlibs"}
+// says so) and may import testing, each with what it is for.
+var testSupport = []string{
+	module + "/internal/benchutil", // the benchmarks' timing and figures
+	module + "/internal/npmlibs",   // page libraries fetched from npm for tests
+	module + "/rdp/rdptest",        // the fake Firefox peer of rdp's and browser's protocol edge-case tests
+}
 
 // No production package imports testing: it would link test flags and
 // helpers into the shipped binaries.

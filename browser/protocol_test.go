@@ -1,0 +1,219 @@
+package browser
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
+)
+
+// Protocol edge cases a real Firefox cannot produce on demand, played by
+// the fake Firefox (fakepeer_test.go) through the engine, on top of the
+// real-Firefox fault suite (hostile_test.go, recover_test.go), whose error
+// codes they share.
+
+// pageEval reports whether m is an evaluation in the page's content
+// process (the page realm or the isolated one), which a stuck page script
+// blocks; the parent process's console keeps answering.
+func pageEval(m map[string]any) bool {
+	return m["type"] == "evaluateJSAsync" && m["to"] != fakeParentCon
+}
+
+// onPageEval makes fn take every evaluation in the page's process
+// (pageEval) in place of the fake's answer; the rest is answered as usual.
+func (f *fakeBrowser) onPageEval(fn func(p *rdptest.Peer, m map[string]any)) {
+	f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
+		if !pageEval(m) {
+			return false
+		}
+		fn(p, m)
+		return true
+	})
+}
+
+var generationIn = regexp.MustCompile(`generation (\d+)`)
+
+// snapshotGen takes a snapshot that must work and returns its generation.
+func snapshotGen(t *testing.T, s *Session) uint64 {
+	t.Helper()
+	res := must(t, s, "snapshot_page", map[string]any{})
+	m := generationIn.FindStringSubmatch(res.Text)
+	if m == nil || !strings.Contains(res.Text, fakeTitle) {
+		t.Fatalf("snapshot of the fake page:\n%s", res.Text)
+	}
+	n, _ := strconv.ParseUint(m[1], 10, 64)
+	return n
+}
+
+// newFakeSession starts a fake Firefox and an engine on it, and takes a
+// first snapshot; gen is its generation.
+func newFakeSession(t *testing.T) (f *fakeBrowser, s *Session, h *harness, gen uint64) {
+	f = newFakeBrowser(t)
+	s = f.session()
+	h = &harness{t: t, s: s}
+	return f, s, h, snapshotGen(t, s)
+}
+
+// wantDials checks how many connections the engine opened.
+func (f *fakeBrowser) wantDials(t *testing.T, want int32) {
+	t.Helper()
+	if n := f.dials.Load(); n != want {
+		t.Errorf("%d connections, want %d", n, want)
+	}
+}
+
+// snapshotSoon retries snapshot_page for up to 5 s while it fails with
+// code (the fake's packets that end the fault may still be on their way)
+// and returns the first snapshot.
+func snapshotSoon(t *testing.T, s *Session, code string) string {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		res, e := call(t, s, "snapshot_page", map[string]any{})
+		if e == nil {
+			return res.Text
+		}
+		if e.Code != code || time.Now().After(deadline) {
+			t.Fatalf("snapshot once the fault has ended: %v", e)
+		}
+	}
+}
+
+// TestFakeNoReply: the page's process stops reading requests (a script
+// stuck in a loop), so no evaluation there is acknowledged. A snapshot
+// answers page_unresponsive at the acknowledgement deadline; the next one
+// at once, without waiting again, while browser_status keeps working; once
+// the late acknowledgements come, the page answers again on the same
+// connection.
+func TestFakeNoReply(t *testing.T) {
+	f, s, h, _ := newFakeSession(t)
+	var (
+		mu   sync.Mutex
+		peer *rdptest.Peer
+		held []map[string]any
+	)
+	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+		mu.Lock()
+		peer, held = p, append(held, m)
+		mu.Unlock()
+	})
+	h.timed(t, ackTimeout, "snapshot_page", map[string]any{}, CodePageUnresponsive)
+	h.timed(t, 0, "snapshot_page", map[string]any{}, CodePageUnresponsive) // at once: within 1 s, not another 5
+	start := time.Now()
+	if _, e := call(t, s, "browser_status", map[string]any{}); e != nil || time.Since(start) > 3*time.Second {
+		t.Errorf("browser_status while the page is stuck: %v after %v", e, time.Since(start))
+	}
+
+	f.setHook(nil)
+	mu.Lock()
+	for _, m := range held { // the process reads its requests again
+		f.result(peer, m, f.ack(peer, m), fakeResult(t, m))
+	}
+	mu.Unlock()
+	snapshotSoon(t, s, CodePageUnresponsive)
+	f.wantDials(t, 1) // a page that stops answering is no broken connection
+}
+
+// TestFakeConnectionDropped: Firefox's side of the connection goes away in
+// the middle of a snapshot. The call answers connection_lost at once; the
+// next call dials again, takes the same tab back (the same run of Firefox)
+// and works, in a new generation.
+func TestFakeConnectionDropped(t *testing.T) {
+	f, s, h, gen := newFakeSession(t)
+	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+		f.setHook(nil)
+		p.Close()
+	})
+	h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, CodeConnectionLost)
+	if again := snapshotGen(t, s); again <= gen {
+		t.Errorf("generation %d after the reconnect, was %d", again, gen)
+	}
+	f.wantDials(t, 2)
+}
+
+// TestFakeGarbledPackets: packets Firefox does not send today. Unknown
+// notifications and replies nobody asked for in the middle of a call are
+// skipped; a frame that is not JSON ends the connection (connection_lost,
+// then a redial); a reply of the wrong shape is rdp_protocol and leaves the
+// connection up.
+func TestFakeGarbledPackets(t *testing.T) {
+	t.Run("unknown", func(t *testing.T) {
+		f, s, _, gen := newFakeSession(t)
+		f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+			doc := fakeDoc(1)
+			send(p, `{"from":"root","type":"somethingNew","data":[1,2]}`)
+			send(p, `{"from":"server1.conn0.nobody","answer":42}`)
+			send(p, `{"from":%q,"type":"frameUpdate","frames":[]}`, doc.target())
+			send(p, `{"type":"resources-available-array","array":[["brand-new-resource",[{"x":1}]]],"from":%q}`, doc.target())
+			send(p, `{"type":"evaluationResult","resultID":"nobody-asked","result":"x","from":%q}`, doc.console())
+			f.answer(p, m)
+		})
+		noisy := snapshotGen(t, s)
+		f.setHook(nil)
+		// Nothing was taken for a navigation or a broken connection: the
+		// generation stands, on the first connection.
+		if after := snapshotGen(t, s); noisy != gen || after != gen {
+			t.Errorf("generations %d, %d, %d; want one", gen, noisy, after)
+		}
+		f.wantDials(t, 1)
+	})
+	t.Run("not_json", func(t *testing.T) {
+		f, s, h, _ := newFakeSession(t)
+		f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+			f.setHook(nil)
+			send(p, `{"from":"root","tabs":[`)
+		})
+		h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, CodeConnectionLost)
+		snapshotGen(t, s)
+		f.wantDials(t, 2)
+	})
+	t.Run("wrong_shape", func(t *testing.T) {
+		f, s, h, _ := newFakeSession(t)
+		f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+			f.result(p, m, f.ack(p, m), `42`) // a number where the script's JSON string belongs
+		})
+		h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, CodeRDPProtocol)
+		f.setHook(nil)
+		snapshotGen(t, s)
+		f.wantDials(t, 1)
+	})
+}
+
+// TestFakeTargetDestroyed: the tab's document is destroyed while a snapshot
+// evaluates in it, and no new one arrives (the tab was sent somewhere the
+// debugger cannot reach: Firefox then reports about:blank for it). The call
+// answers target_gone once the engine has waited for a new document; when
+// one arrives, snapshots work again.
+func TestFakeTargetDestroyed(t *testing.T) {
+	f, s, h, gen := newFakeSession(t)
+	peers := make(chan *rdptest.Peer, 1)
+	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+		if m["to"] != fakeDoc(1).console() {
+			f.answer(p, m)
+			return
+		}
+		f.setHook(nil)
+		peers <- p
+		f.ack(p, m) // and the destruction right behind it
+		f.mu.Lock()
+		f.tabAt = "about:blank"
+		f.mu.Unlock()
+		send(p, `{"type":"target-destroyed-form","target":{"actor":%q,"innerWindowId":%d,"isTopLevelTarget":true},"options":{},"from":%q}`,
+			fakeDoc(1).target(), fakeDoc(1).innerWindow(), fakeWatcher)
+	})
+	h.timed(t, targetWait, "snapshot_page", map[string]any{}, CodeTargetGone)
+
+	peer := <-peers
+	f.mu.Lock()
+	f.doc, f.tabAt = 2, fakeURL
+	f.mu.Unlock()
+	send(peer, `{"type":"target-available-form","target":%s,"from":%q}`, fakeTargetForm(fakeDoc(2)), fakeWatcher)
+	fakeLoaded(peer, fakeDoc(2))
+	text := snapshotSoon(t, s, CodeTargetGone)
+	if m := generationIn.FindStringSubmatch(text); m == nil || m[1] == strconv.FormatUint(gen, 10) {
+		t.Errorf("the new document's snapshot is in the old generation %d:\n%s", gen, text)
+	}
+}
