@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
@@ -49,7 +50,7 @@ type dragArgs struct {
 
 func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (Result, error) {
 	if a.Element == a.To {
-		return Result{}, errorf(CodeInvalidArguments, "element and to are the same element; drag it onto another one")
+		return Result{}, errorf(errcode.InvalidArguments, "element and to are the same element; drag it onto another one")
 	}
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {

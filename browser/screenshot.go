@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"math"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -53,10 +54,10 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 		format = *a.Format
 	}
 	if a.Element != nil && full {
-		return Result{}, errorf(CodeInvalidArguments, "give element or full_page, not both")
+		return Result{}, errorf(errcode.InvalidArguments, "give element or full_page, not both")
 	}
 	if a.Quality != nil && format != "jpeg" {
-		return Result{}, errorf(CodeInvalidArguments, "quality applies to format \"jpeg\" only")
+		return Result{}, errorf(errcode.InvalidArguments, "quality applies to format \"jpeg\" only")
 	}
 	if err := s.lock(ctx); err != nil {
 		return Result{}, err
@@ -87,7 +88,7 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 		scale = maxImageSide / math.Max(sh.w, sh.h)
 	}
 	if math.Min(sh.w, sh.h)*scale < 1 {
-		return Result{}, errorf(CodeUnsupportedElement, "the %s is %.0f×%.0f CSS px: too long and thin to fit %d px at a readable scale; capture an area around it", sh.what, sh.w, sh.h, maxImageSide)
+		return Result{}, errorf(errcode.UnsupportedElement, "the %s is %.0f×%.0f CSS px: too long and thin to fit %d px at a readable scale; capture an area around it", sh.what, sh.w, sh.h, maxImageSide)
 	}
 	capt, err := pg.c.Capture(ctx, rdp.CaptureRequest{BrowsingContextID: t.BrowsingContextID, Rect: sh.rect, FullPage: sh.fullPage, Scale: scale})
 	if err != nil {
@@ -95,7 +96,7 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 	}
 	if capt.Width > maxImageSide+2 || capt.Height > maxImageSide+2 || capt.Width*capt.Height > maxImagePixels+4*maxImageSide {
 		s.log.Warn("screenshot larger than asked", "width", capt.Width, "height", capt.Height)
-		return Result{}, errorf(CodeRDPProtocol, "Firefox returned a %d×%d image, larger than the %d px limit", capt.Width, capt.Height, maxImageSide)
+		return Result{}, errorf(errcode.RDPProtocolError, "Firefox returned a %d×%d image, larger than the %d px limit", capt.Width, capt.Height, maxImageSide)
 	}
 	img, note, err := encodeImage(capt.PNG, format, a.Quality)
 	if err != nil {
@@ -135,7 +136,7 @@ func replacedIfNavigated(pg page, before uint64, err error) error {
 	if _, ok := AsError(err); ok || pg.sel.watch.Navigations() == before {
 		return err
 	}
-	return errorf(CodeTargetReplaced, "the page navigated during the screenshot; take it again")
+	return errorf(errcode.TargetReplaced, "the page navigated during the screenshot; take it again")
 }
 
 // prepare asks Firefox for the resolution (prepareCapture) and works out
@@ -149,7 +150,7 @@ func (s *Session) prepare(ctx context.Context, pg page, t rdp.Target, l *locator
 			return info, shot{}, err
 		}
 		if info.Rect == nil || info.Rect.Width < 1 || info.Rect.Height < 1 {
-			return info, shot{}, errorf(CodeRDPProtocol, "Firefox did not report the page's size")
+			return info, shot{}, errorf(errcode.RDPProtocolError, "Firefox did not report the page's size")
 		}
 		return info, shot{what: "full page", rect: info.Rect, w: info.Rect.Width, h: info.Rect.Height, fullPage: true}, nil
 	}
@@ -182,12 +183,12 @@ func (s *Session) shotArea(ctx context.Context, pg page, l *locator) (shot, erro
 	}
 	if l == nil {
 		if r.VW < 1 || r.VH < 1 {
-			return shot{}, errorf(CodePageScriptFailed, "the page reported an empty viewport")
+			return shot{}, errorf(errcode.PageScriptFailed, "the page reported an empty viewport")
 		}
 		return shot{what: "viewport", w: r.VW, h: r.VH}, nil
 	}
 	if r.Rect == nil || r.Rect.Width < 1 || r.Rect.Height < 1 {
-		return shot{}, errorf(CodeElementNotInteractable, "%s has no visible size to capture", l.ref)
+		return shot{}, errorf(errcode.ElementNotInteractable, "%s has no visible size to capture", l.ref)
 	}
 	rect := &rdp.Rect{Left: r.Rect.Left, Top: r.Rect.Top, Width: r.Rect.Width, Height: r.Rect.Height}
 	return shot{what: "element " + l.ref, rect: rect, w: rect.Width, h: rect.Height}, nil
@@ -202,7 +203,7 @@ func encodeImage(pngData []byte, format string, quality *int) (Image, string, er
 	}
 	src, err := png.Decode(bytes.NewReader(pngData))
 	if err != nil {
-		return Image{}, "", errorf(CodeRDPProtocol, "Firefox returned an unreadable PNG")
+		return Image{}, "", errorf(errcode.RDPProtocolError, "Firefox returned an unreadable PNG")
 	}
 	qualities := []int{defaultQuality, 60, 40, 25}
 	note := ""
@@ -226,7 +227,7 @@ func encodeImage(pngData []byte, format string, quality *int) (Image, string, er
 			return Image{Data: data, MIMEType: "image/jpeg"}, note, nil
 		}
 	}
-	return Image{}, "", errorf(CodeUnsupportedElement, "the image does not fit in %s even as a low-quality JPEG; capture a smaller area (an element)", sizeText(maxImageBytes))
+	return Image{}, "", errorf(errcode.UnsupportedElement, "the image does not fit in %s even as a low-quality JPEG; capture a smaller area (an element)", sizeText(maxImageBytes))
 }
 
 func encodeJPEG(src image.Image, quality int) ([]byte, error) {

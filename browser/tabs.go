@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
@@ -181,7 +182,7 @@ type selectTabArgs struct {
 
 func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (Result, error) {
 	if (a.TabID == nil) == (a.Index == nil) {
-		return Result{}, errorf(CodeInvalidArguments, "give exactly one of tab_id or index")
+		return Result{}, errorf(errcode.InvalidArguments, "give exactly one of tab_id or index")
 	}
 	if err := s.lock(ctx); err != nil {
 		return Result{}, err
@@ -194,7 +195,7 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 	idx := -1
 	if a.Index != nil {
 		if *a.Index >= len(tabs) {
-			return Result{}, errorf(CodeTabNotFound, "there is no tab at index %d (%s open); call list_tabs", *a.Index, plural(len(tabs), "tab is", "tabs are"))
+			return Result{}, errorf(errcode.TabNotFound, "there is no tab at index %d (%s open); call list_tabs", *a.Index, plural(len(tabs), "tab is", "tabs are"))
 		}
 		idx = *a.Index
 	} else {
@@ -205,7 +206,7 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 			}
 		}
 		if idx < 0 {
-			return Result{}, errorf(CodeTabNotFound, "no open tab has tab_id %q; call list_tabs", truncate(*a.TabID, 64))
+			return Result{}, errorf(errcode.TabNotFound, "no open tab has tab_id %q; call list_tabs", truncate(*a.TabID, 64))
 		}
 	}
 	tab := tabs[idx]
@@ -291,10 +292,10 @@ func (s *Session) autoSelect(ctx context.Context) (note string, info map[string]
 	}
 	idx := activeTab(tabs)
 	if idx < 0 {
-		return "", nil, errorf(CodeNoTabSelected, "no tab is selected and Firefox reports no active tab in a browser window; call list_tabs, then select_tab")
+		return "", nil, errorf(errcode.NoTabSelected, "no tab is selected and Firefox reports no active tab in a browser window; call list_tabs, then select_tab")
 	}
 	if why := notAutoSelectable(tabs[idx].URL); why != "" {
-		return "", nil, errorf(CodeNoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
+		return "", nil, errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
 	t, terr, gen, err := s.use(ctx, tabs[idx])
 	if err != nil {
@@ -367,7 +368,7 @@ func (s *Session) attach(ctx context.Context, c *rdp.Client, tab rdp.Tab) (w *rd
 		t, terr = w.Current(tctx)
 		cancel()
 		if errors.Is(terr, rdp.ErrNoTarget) && ctx.Err() == nil {
-			if e := s.noDocument(ctx, c, tab.BrowserID); e.Code == CodePageUnresponsive {
+			if e := s.noDocument(ctx, c, tab.BrowserID); e.Code == errcode.PageUnresponsive {
 				w.Close()
 				err = e
 			}

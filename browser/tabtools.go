@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -140,7 +141,7 @@ func waitNewTab(ctx context.Context, w *rdp.TabWatch) (rdp.Target, string, error
 	defer ccancel()
 	t, err := w.Current(cctx)
 	if err != nil || t.URL == "about:blank" {
-		return rdp.Target{}, "", errorf(CodeNavigationTimeout, "the new tab did not start showing the page within %v; it stays open (close_tab can close it)", newTabLoad)
+		return rdp.Target{}, "", errorf(errcode.NavigationTimeout, "the new tab did not start showing the page within %v; it stays open (close_tab can close it)", newTabLoad)
 	}
 	return t, w.ReadyState(), nil
 }
@@ -165,7 +166,7 @@ type closeTabArgs struct {
 func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (Result, error) {
 	id, ok := parseTabID(a.TabID)
 	if !ok {
-		return Result{}, errorf(CodeInvalidArguments, "%q is not a tab_id; tab ids look like tab-12 and come from list_tabs or new_tab", truncate(a.TabID, 40))
+		return Result{}, errorf(errcode.InvalidArguments, "%q is not a tab_id; tab ids look like tab-12 and come from list_tabs or new_tab", truncate(a.TabID, 40))
 	}
 	if err := s.lock(ctx); err != nil {
 		return Result{}, err
@@ -177,19 +178,19 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (Re
 	}
 	if _, err := c.GetTab(ctx, id); err != nil {
 		if errors.Is(err, rdp.ErrTabClosed) {
-			return Result{}, errorf(CodeTabNotFound, "no open tab has tab_id %s; call list_tabs", tabID(id))
+			return Result{}, errorf(errcode.TabNotFound, "no open tab has tab_id %s; call list_tabs", tabID(id))
 		}
 		return Result{}, err
 	}
 	if !s.isOpened(id) {
-		return Result{}, errorf(CodeTabNotOwned, "%s is one of the user's tabs: close_tab closes only tabs this server opened (with new_tab, or by a click), because closing a user's tab can lose their unsaved work", tabID(id))
+		return Result{}, errorf(errcode.TabNotOwned, "%s is one of the user's tabs: close_tab closes only tabs this server opened (with new_tab, or by a click), because closing a user's tab can lose their unsaved work", tabID(id))
 	}
 	var tr pagejs.TabResult
 	if err := s.chrome(ctx, page{c: c}, pagejs.TabClose, pagejs.TabArgs{BrowserID: id}, &tr); err != nil {
 		return Result{}, err
 	}
 	if tr.Kept {
-		return Result{}, errorf(CodeCloseBlocked, "%s was not closed: its page asks to confirm leaving (a beforeunload handler), so it may hold unsaved input; it stays open for the user", tabID(id))
+		return Result{}, errorf(errcode.CloseBlocked, "%s was not closed: its page asks to confirm leaving (a beforeunload handler), so it may hold unsaved input; it stays open for the user", tabID(id))
 	}
 	deadline := time.Now().Add(3 * time.Second)
 	for {
@@ -201,7 +202,7 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (Re
 			return Result{}, err
 		}
 		if time.Now().After(deadline) {
-			return Result{}, errorf(CodeTabNotFound, "%s was asked to close but is still listed after 3 s", tabID(id))
+			return Result{}, errorf(errcode.TabNotFound, "%s was asked to close but is still listed after 3 s", tabID(id))
 		}
 		if err := sleep(ctx, 20*time.Millisecond); err != nil {
 			return Result{}, err

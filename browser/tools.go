@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // Annotations are the MCP tool hints. They are promises to the client about
@@ -57,7 +59,7 @@ func def[T any](name, title, description, inputSchema string, ann Annotations,
 		run: func(ctx context.Context, s *Session, raw json.RawMessage, p Progress) (Result, error) {
 			var args T
 			if err := decodeArgs(sc, raw, &args); err != nil {
-				return Result{}, &Error{Code: CodeInvalidArguments, Message: err.Error()}
+				return Result{}, &Error{Code: errcode.InvalidArguments, Message: err.Error()}
 			}
 			return run(s, ctx, &args, p)
 		},
