@@ -9,7 +9,8 @@ import (
 
 // Error is a tool failure that is safe to show to the model: its message
 // was written by this program, and page-derived text in it is quoted and
-// bounded.
+// bounded. Code is one of errcode's tool codes; its facts (Retryable) are
+// errcode's.
 type Error struct {
 	Code    errcode.Code
 	Message string
