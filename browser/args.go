@@ -11,9 +11,10 @@ import (
 	"unicode/utf8"
 )
 
-// schema is the subset of JSON Schema the tool table uses. The table's
-// schemas are the single source of truth for argument limits: validate
-// enforces exactly what tools/list advertises.
+// schema is the subset of JSON Schema the tool table uses, derived from each
+// tool's argument struct (schema.go). It is the single source of truth for
+// argument limits and defaults: decodeArgs enforces and applies exactly
+// what tools/list advertises.
 type schema struct {
 	Type                 string             `json:"type"`
 	Description          string             `json:"description,omitempty"`
@@ -29,30 +30,12 @@ type schema struct {
 	MinItems             *int               `json:"minItems,omitempty"`
 	MaxItems             *int               `json:"maxItems,omitempty"`
 	Items                *schema            `json:"items,omitempty"`
+
+	oneOf []oneOf // "exactly one of" rules (schema.go)
 }
 
-// parseSchema parses a table schema strictly; a schema using a keyword this
-// validator does not know is a programmer's mistake caught at start-up.
-func parseSchema(src string) (*schema, error) {
-	dec := json.NewDecoder(strings.NewReader(src))
-	dec.DisallowUnknownFields()
-	var s schema
-	if err := dec.Decode(&s); err != nil {
-		return nil, err
-	}
-	if s.Type != "object" || s.AdditionalProperties == nil || *s.AdditionalProperties {
-		return nil, errors.New(`input schema must be an object with "additionalProperties": false`)
-	}
-	for _, r := range s.Required {
-		if s.Properties[r] == nil {
-			return nil, fmt.Errorf("required %q is not a property", r)
-		}
-	}
-	return &s, nil
-}
-
-// decodeArgs validates raw tool arguments against s and decodes them into
-// out. It rejects what encoding/json would quietly accept: duplicate keys,
+// decodeArgs validates raw tool arguments against s, applies its defaults
+// and decodes them into out. It rejects what encoding/json would quietly accept: duplicate keys,
 // keys that match a field only case-insensitively, unknown fields, numbers
 // with fractions where integers are expected.
 func decodeArgs(s *schema, raw json.RawMessage, out any) error {
@@ -81,6 +64,22 @@ func decodeArgs(s *schema, raw json.RawMessage, out any) error {
 	for _, r := range s.Required {
 		if _, ok := clean[r]; !ok {
 			return fmt.Errorf("missing required argument %q", r)
+		}
+	}
+	for _, r := range s.oneOf {
+		n := 0
+		for _, name := range r.names {
+			if _, ok := clean[name]; ok {
+				n++
+			}
+		}
+		if n != 1 {
+			return errors.New(r.msg)
+		}
+	}
+	for name, p := range s.Properties {
+		if _, ok := clean[name]; !ok && p.Default != nil {
+			clean[name] = p.defaultJSON()
 		}
 	}
 	b, err := json.Marshal(clean)

@@ -111,16 +111,6 @@ func frameFields(l *locator) []pageField {
 	return []pageField{{"Frame origin", l.origin, 200}}
 }
 
-// withRef adds how the ref was checked, and its frame's origin, to an
-// action's structured result.
-func withRef(st map[string]any, l *locator, info execInfo) map[string]any {
-	st["ref_check"] = refCheck(l, info)
-	if l.frame != 0 {
-		st["frame_origin"] = pageStr(l.origin)
-	}
-	return st
-}
-
 // boundRef is the node id an action passes to check its ref against the
 // node itself (0: none).
 func boundRef(l *locator) int { return l.node }

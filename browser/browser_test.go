@@ -68,6 +68,9 @@ func callCtx(ctx context.Context, t testing.TB, s *Session, name string, args an
 	if !ok {
 		t.Fatalf("unknown tool %s", name)
 	}
+	if res.Structured != nil {
+		res.Structured = structured(res.Structured)
+	}
 	if err != nil {
 		e, isErr := AsError(err)
 		if !isErr {

@@ -81,30 +81,40 @@ func (k *keptWatches) closeAll() {
 
 // Output bounds of console_messages and network_requests.
 const (
-	defaultListLimit = 50
-	maxListChars     = 40_000 // characters of entries in one answer
-	maxEntryChars    = 1000   // characters of one console message shown
+	maxListChars  = 40_000 // characters of entries in one answer
+	maxEntryChars = 1000   // characters of one console message shown
 )
 
+var consoleTool = tool[consoleArgs, consoleOut]{
+	Name: "console_messages", Title: "Console messages",
+	Description: "The selected tab's console calls, uncaught exceptions and unhandled rejections with their source, newest last, a line per navigation; kept since the tab was first selected (last 1000). At most limit entries, 40,000 characters.",
+	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Session).consoleMessages,
+}
+
 type consoleArgs struct {
-	Level *string `json:"level"`
-	Limit *int    `json:"limit"`
+	Level string `json:"level" enum:"error,warning,info,debug,all" default:"all" desc:"this level and worse"`
+	Limit int    `json:"limit" min:"1" max:"1000" default:"50" desc:"most entries"`
+}
+
+// consoleOut: the messages themselves are page text, in the text only.
+type consoleOut struct {
+	said
+	TabID    string `json:"tab_id"`
+	Level    string `json:"level"`
+	Matching int    `json:"matching"`
+	Shown    int    `json:"shown"`
+	Evicted  uint64 `json:"evicted"`
 }
 
 var levelRank = map[string]int{"debug": 0, "info": 1, "warning": 2, "error": 3}
 
-func (s *Session) consoleMessages(ctx context.Context, a *consoleArgs, _ Progress) (Result, error) {
+func (s *Session) consoleMessages(ctx context.Context, a *consoleArgs, _ Progress) (consoleOut, error) {
 	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
-		return Result{}, err
+		return consoleOut{}, err
 	}
-	level, limit := "all", defaultListLimit
-	if a.Level != nil {
-		level = *a.Level
-	}
-	if a.Limit != nil {
-		limit = *a.Limit
-	}
+	level, limit := a.Level, a.Limit
 	min := 0
 	if level != "all" {
 		min = levelRank[level]
@@ -133,10 +143,9 @@ func (s *Session) consoleMessages(ctx context.Context, a *consoleArgs, _ Progres
 	}
 	head += ")."
 	head += moreNote(shown, matched, limit, rdp.MaxConsoleEntries)
-	return Result{
-		Text:       head + "\n" + u.String(),
-		Structured: map[string]any{"tab_id": tabID(pg.sel.tab.BrowserID), "level": level, "matching": matched, "shown": shown, "evicted": evicted},
-	}, nil
+	out := consoleOut{TabID: tabID(pg.sel.tab.BrowserID), Level: level, Matching: matched, Shown: shown, Evicted: evicted}
+	out.text = head + "\n" + u.String()
+	return out, nil
 }
 
 // lastEntries keeps the newest entries: at most limit that count, within

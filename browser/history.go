@@ -12,21 +12,21 @@ import (
 // selected tab, through its session history in the parent process (which
 // knows whether there is an entry to go to, and its URL), with the same
 // waits and generation rules as navigate {url}.
-func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progress) (Result, error) {
+func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progress) (navigateOut, error) {
 	action := *a.History
 	wait, timeout := a.waits()
 	if err := s.lock(ctx); err != nil {
-		return Result{}, err
+		return navigateOut{}, err
 	}
 	defer s.unlock()
 	pg, err := s.selected(ctx)
 	if err != nil {
-		return Result{}, err
+		return navigateOut{}, err
 	}
 	before := pg.sel.watch.Navigations()
 	var hr pagejs.TabHistoryResult
 	if err := s.chrome(ctx, pg, pagejs.TabHistory, pagejs.TabHistoryArgs{BrowserID: pg.sel.tab.BrowserID, Action: action}, &hr); err != nil {
-		return Result{}, err
+		return navigateOut{}, err
 	}
 	// Refs die with the old page state, whatever happens next.
 	s.mu.Lock()
@@ -51,12 +51,12 @@ func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progre
 		}
 		if werr != nil {
 			if ctx.Err() != nil {
-				return Result{}, ctx.Err()
+				return navigateOut{}, ctx.Err()
 			}
 			if wctx.Err() != nil {
-				return Result{}, errorf(errcode.NavigationTimeout, "the page did not become %s within %v after %s; it may still be loading (check with wait_for or snapshot_page)", wait, timeout, action)
+				return navigateOut{}, errorf(errcode.NavigationTimeout, "the page did not become %s within %v after %s; it may still be loading (check with wait_for or snapshot_page)", wait, timeout, action)
 			}
-			return Result{}, werr
+			return navigateOut{}, werr
 		}
 	}
 	gen := s.settledGeneration(pg)
@@ -65,12 +65,14 @@ func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progre
 	if wait == "none" {
 		text = fmt.Sprintf("%s in %s: started loading history entry %d of %d (not waited for; generation %d); its URL is below.", verb, tabID(pg.sel.tab.BrowserID), hr.Index+1, hr.Count, gen)
 	}
-	st := map[string]any{"history": action, "url": pageStr(final), "generation": gen, "waited": wait, "index": hr.Index, "count": hr.Count}
+	st := navigateOut{History: action, URL: pageStr(final), Generation: gen, Waited: wait, Index: &hr.Index, Count: &hr.Count}
 	u := newUntrusted()
 	if title != "" {
-		st["title"] = pageStr(title)
+		t := pageStr(title)
+		st.Title = &t
 		u.field("Page", title, 200)
 	}
 	u.field("URL", final, 500)
-	return Result{Text: text + "\n" + u.String(), Structured: st}, nil
+	st.text = text + "\n" + u.String()
+	return st, nil
 }

@@ -19,20 +19,50 @@ const maxBodyChars = 20_000
 // the user's credentials for the site.
 var redacted = map[string]bool{"cookie": true, "set-cookie": true, "authorization": true, "proxy-authorization": true}
 
-type networkArgs struct {
-	Filter *string `json:"filter"`
-	Limit  *int    `json:"limit"`
+var networkTool = tool[networkArgs, networkOut]{
+	Name: "network_requests", Title: "Network requests",
+	Description: "The selected tab's requests, newest last: id, method, status, type, size, duration, URL (no credentials); kept since the tab was first selected (last 1000). At most limit entries, 40,000 characters.",
+	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Session).networkRequests,
 }
 
-func (s *Session) networkRequests(ctx context.Context, a *networkArgs, _ Progress) (Result, error) {
+type networkArgs struct {
+	Filter *string `json:"filter" min:"1" max:"500" desc:"keep lines containing it (any case)"`
+	Limit  int     `json:"limit" min:"1" max:"1000" default:"50" desc:"most entries"`
+}
+
+// networkOut: the requests themselves are page text, in the text only.
+type networkOut struct {
+	said
+	TabID    string `json:"tab_id"`
+	Matching int    `json:"matching"`
+	Shown    int    `json:"shown"`
+	Evicted  uint64 `json:"evicted"`
+}
+
+var networkRequestTool = tool[networkRequestArgs, networkRequestOut]{
+	Name: "network_request", Title: "Network request details",
+	Description: "One request's headers (Cookie, Set-Cookie, Authorization, Proxy-Authorization redacted) and the first 20,000 characters of a text body; gone once the page navigates away.",
+	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Session).networkRequest,
+}
+
+type networkRequestOut struct {
+	said
+	TabID            string `json:"tab_id"`
+	ID               string `json:"id"`
+	Status           int    `json:"status"`
+	Done             bool   `json:"done"`
+	DetailsAvailable bool   `json:"details_available"`
+	BodyTruncated    bool   `json:"body_truncated"`
+}
+
+func (s *Session) networkRequests(ctx context.Context, a *networkArgs, _ Progress) (networkOut, error) {
 	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
-		return Result{}, err
+		return networkOut{}, err
 	}
-	limit := defaultListLimit
-	if a.Limit != nil {
-		limit = *a.Limit
-	}
+	limit := a.Limit
 	filter := ""
 	if a.Filter != nil {
 		filter = strings.ToLower(*a.Filter)
@@ -63,10 +93,9 @@ func (s *Session) networkRequests(ctx context.Context, a *networkArgs, _ Progres
 	}
 	head += "). Use network_request with an id for headers and body."
 	head += moreNote(shown, matched, limit, rdp.MaxNetworkEntries)
-	return Result{
-		Text:       head + "\n" + u.String(),
-		Structured: map[string]any{"tab_id": tabID(pg.sel.tab.BrowserID), "matching": matched, "shown": shown, "evicted": evicted},
-	}, nil
+	out := networkOut{TabID: tabID(pg.sel.tab.BrowserID), Matching: matched, Shown: shown, Evicted: evicted}
+	out.text = head + "\n" + u.String()
+	return out, nil
 }
 
 func requestID(seq uint64) string { return "r" + strconv.FormatUint(seq, 10) }
@@ -120,26 +149,26 @@ func stripCredentials(raw string) string {
 }
 
 type networkRequestArgs struct {
-	ID string `json:"id"`
+	ID string `json:"id" min:"2" max:"24" desc:"request id such as r12"`
 }
 
-func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ Progress) (Result, error) {
+func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ Progress) (networkRequestOut, error) {
 	seq, err := strconv.ParseUint(strings.TrimPrefix(a.ID, "r"), 10, 64)
 	if err != nil || !strings.HasPrefix(a.ID, "r") || seq == 0 {
-		return Result{}, errorf(errcode.InvalidArguments, "%q is not a request id; ids look like r12 and come from network_requests", truncate(a.ID, 20))
+		return networkRequestOut{}, errorf(errcode.InvalidArguments, "%q is not a request id; ids look like r12 and come from network_requests", truncate(a.ID, 20))
 	}
 	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
-		return Result{}, err
+		return networkRequestOut{}, err
 	}
 	e, ok := pg.sel.watch.Request(seq)
 	if !ok {
-		return Result{}, errorf(errcode.RequestNotFound, "no request %s is buffered for %s (it was never seen, or dropped as the buffer filled); call network_requests", a.ID, tabID(pg.sel.tab.BrowserID))
+		return networkRequestOut{}, errorf(errcode.RequestNotFound, "no request %s is buffered for %s (it was never seen, or dropped as the buffer filled); call network_requests", a.ID, tabID(pg.sel.tab.BrowserID))
 	}
 	d, err := pg.sel.watch.RequestDetails(ctx, seq, maxBodyChars)
 	gone := errors.Is(err, rdp.ErrDetailsGone)
 	if err != nil && !gone {
-		return Result{}, err
+		return networkRequestOut{}, err
 	}
 	u := newUntrusted()
 	u.line("URL: " + quote(stripCredentials(e.URL), 4000))
@@ -156,13 +185,10 @@ func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ P
 		head += ", " + strconv.FormatFloat(e.TotalTime, 'f', 0, 64) + " ms"
 	}
 	head += ". Cookie, Set-Cookie, Authorization and Proxy-Authorization values are redacted."
-	return Result{
-		Text: head + "\n" + u.String(),
-		Structured: map[string]any{
-			"tab_id": tabID(pg.sel.tab.BrowserID), "id": a.ID, "status": e.Status, "done": e.Done,
-			"details_available": !gone, "body_truncated": d.BodyTruncated,
-		},
-	}, nil
+	out := networkRequestOut{TabID: tabID(pg.sel.tab.BrowserID), ID: a.ID, Status: e.Status, Done: e.Done,
+		DetailsAvailable: !gone, BodyTruncated: d.BodyTruncated}
+	out.text = head + "\n" + u.String()
+	return out, nil
 }
 
 func writeHeaders(u *untrusted, title string, hs []rdp.Header) {

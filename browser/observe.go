@@ -174,18 +174,18 @@ type observation struct {
 	st   map[string]any
 }
 
-func (o *observation) add(res *Result) {
+func (o *observation) add(sd *said, ob *observed) {
 	if o == nil {
 		return
 	}
 	if o.tabs != "" {
-		res.Text += "\n" + o.tabs
+		sd.text += "\n" + o.tabs
 	}
 	if o.text != "" {
-		res.Text += "\n" + o.text
+		sd.text += "\n" + o.text
 	}
-	if m, ok := res.Structured.(map[string]any); ok && o.st != nil {
-		m["changes"] = o.st
+	if o.st != nil {
+		ob.Changes = o.st
 	}
 }
 

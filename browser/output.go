@@ -1,66 +1,20 @@
 package browser
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+)
 
 // Output schemas. Each tool's outputSchema (sent to clients of protocol
-// 2025-06-18 and newer, with structuredContent) declares the fields that
-// hold page-provided strings: those are Page values, escaped like text
-// inside the untrusted markers (see untrusted.go). Other fields are left
-// undeclared to keep tools/list small; no field is required, so error
-// results ({"error":{…}}) fit every schema.
+// 2025-06-18 and newer, with structuredContent) is derived from its Out
+// type and declares the fields that hold page-provided strings: those are
+// Page values, escaped like text inside the untrusted markers (see
+// untrusted.go). Other fields are left undeclared to keep tools/list small;
+// no field is required, so error results ({"error":{…}}) fit every schema.
 
 // pageDesc describes every page-provided string field.
 const pageDesc = "page text"
-
-// pageProp is the schema of a page-provided string (a JSON string; the
-// type is left out to keep tools/list small).
-var pageProp = map[string]any{"description": pageDesc}
-
-// object is a tool's output schema (type object, as MCP requires).
-func object(props map[string]any) map[string]any {
-	if len(props) == 0 {
-		return map[string]any{"type": "object"}
-	}
-	return map[string]any{"type": "object", "properties": props}
-}
-
-// nested is an object inside one (its type is implied by the properties).
-func nested(props map[string]any) map[string]any { return map[string]any{"properties": props} }
-
-func arrayOf(items any) map[string]any { return map[string]any{"items": items} }
-
-// titleURL is the shape of a page's title and URL.
-func titleURL() map[string]any { return map[string]any{"title": pageProp, "url": pageProp} }
-
-// dialogText is the dialog an action opened (click, press_key).
-var dialogText = nested(map[string]any{"text": pageProp})
-
-// outputSchemas has one entry per tool (TestOutputSchemas holds this true).
-var outputSchemas = map[string]map[string]any{
-	"browser_status": object(map[string]any{"selected_tab": nested(titleURL())}),
-	"list_tabs":      object(map[string]any{"tabs": arrayOf(nested(titleURL()))}),
-	"select_tab":     object(titleURL()),
-	"snapshot_page":  object(titleURL()),
-	"click":          object(map[string]any{"url": pageProp, "dialog": dialogText}),
-	"fill":           object(map[string]any{"url": pageProp, "value": pageProp, "shown": pageProp}),
-	"type_text":      object(map[string]any{"url": pageProp}),
-	"press_key":      object(map[string]any{"url": pageProp, "focused": pageProp, "dialog": dialogText}),
-	"navigate":       object(titleURL()),
-	"wait_for":       object(nil),
-	"upload_files":   object(map[string]any{"warnings": arrayOf(pageProp)}),
-	"handle_dialog":  object(map[string]any{"text": pageProp}),
-	// Page text of these three is only in their text, inside markers.
-	"screenshot":       object(nil),
-	"console_messages": object(nil),
-	"network_requests": object(nil),
-	"network_request":  object(nil),
-	"new_tab":          object(titleURL()),
-	"close_tab":        object(nil),
-	"hover":            object(map[string]any{"url": pageProp}),
-	"scroll":           object(map[string]any{"url": pageProp, "container": pageProp}),
-	"select_option":    object(map[string]any{"url": pageProp, "selected": arrayOf(nested(map[string]any{"value": pageProp, "label": pageProp}))}),
-	"drag":             object(map[string]any{"url": pageProp}),
-}
 
 // errorPagePaths are the page-provided fields of error results
 // ({"error":{…}}), which no output schema describes: the shared untrusted
@@ -68,16 +22,61 @@ var outputSchemas = map[string]map[string]any{
 var errorPagePaths = map[string]bool{"error.dialog.text": true,
 	"error.missing[]": true, "error.options[].value": true, "error.options[].label": true}
 
-// outputSchema returns the tool's output schema as JSON; nil when the tool
-// has none.
-func outputSchema(name string) json.RawMessage {
-	sc, ok := outputSchemas[name]
-	if !ok {
-		return nil
+var pageType = reflect.TypeFor[Page]()
+
+// outputSchemaOf is the output schema of Out type t, as JSON.
+func outputSchemaOf(t reflect.Type) json.RawMessage {
+	sc := map[string]any{"type": "object"}
+	if props := pageProps(t); len(props) > 0 {
+		sc["properties"] = props
 	}
 	b, err := json.Marshal(sc)
 	if err != nil {
-		panic(err) // a literal above
+		panic(err) // maps of strings
 	}
 	return b
+}
+
+// pageProps are the properties of struct t that hold page text, with their
+// schemas; fields of embedded structs count as t's own, as in JSON.
+func pageProps(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			for k, v := range pageProps(f.Type) {
+				props[k] = v
+			}
+			continue
+		}
+		name := strings.Split(f.Tag.Get("json"), ",")[0]
+		if !f.IsExported() || name == "-" || name == "" {
+			continue
+		}
+		if p := pageSchema(f.Type); p != nil {
+			props[name] = p
+		}
+	}
+	return props
+}
+
+// pageSchema is the schema of a value of type t when it holds page text,
+// else nil. A page string's type is left out to keep tools/list small.
+func pageSchema(t reflect.Type) map[string]any {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case t == pageType:
+		return map[string]any{"description": pageDesc}
+	case t.Kind() == reflect.Slice:
+		if items := pageSchema(t.Elem()); items != nil {
+			return map[string]any{"items": items}
+		}
+	case t.Kind() == reflect.Struct:
+		if props := pageProps(t); len(props) > 0 {
+			return map[string]any{"properties": props}
+		}
+	}
+	return nil
 }

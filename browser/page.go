@@ -18,31 +18,46 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
-type snapshotArgs struct {
-	IncludeAllText *bool   `json:"include_all_text"`
-	MaxElements    *int    `json:"max_elements"`
-	MaxTextChars   *int    `json:"max_text_chars"`
-	Offset         *int    `json:"offset"`
-	Query          *string `json:"query"`
+var snapshotTool = tool[snapshotArgs, snapshotOut]{
+	Name: "snapshot_page", Title: "Snapshot page",
+	Description: "The selected page's visible actionable elements in document order (file inputs even when hidden), a line each: `[ref] role \"name\" …`; links end with `→ /path`; frames' elements follow a `--- frame … ---` line. include_all_text adds the page text. Refs (e1, …) stay valid until the page navigates or the element changes or is replaced (then stale_element, never a look-alike). Past max_elements, page with offset (the truncation line gives the next call) or filter with query." + untrustedNote,
+	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Session).snapshotPage,
 }
 
-func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress) (Result, error) {
+type snapshotArgs struct {
+	IncludeAllText bool    `json:"include_all_text" default:"false" desc:"add the visible page text"`
+	MaxElements    int     `json:"max_elements" min:"1" limit:"max_elements" desc:"the server's limit by default"`
+	MaxTextChars   int     `json:"max_text_chars" min:"0" limit:"max_text_chars" desc:"the server's limit by default"`
+	Offset         int     `json:"offset" min:"0" max:"1000000" default:"0" desc:"skip this many (matching) elements"`
+	Query          *string `json:"query" min:"1" max:"200" desc:"keep elements whose role, tag, name, value or link has this (any case)"`
+}
+
+type snapshotOut struct {
+	said
+	TabID          string `json:"tab_id"`
+	Generation     uint64 `json:"generation"`
+	Title          Page   `json:"title"`
+	URL            Page   `json:"url"`
+	Elements       int    `json:"elements"`
+	TotalElements  int    `json:"total_elements"`
+	Truncated      bool   `json:"truncated"`
+	Offset         int    `json:"offset"`
+	Frames         int    `json:"frames"`
+	Query          string `json:"query,omitempty"`
+	AllElements    *int   `json:"all_elements,omitempty"`
+	NextOffset     *int   `json:"next_offset,omitempty"`
+	TextChars      *int   `json:"text_chars,omitempty"`
+	TotalTextChars *int   `json:"total_text_chars,omitempty"`
+	TextTruncated  *bool  `json:"text_truncated,omitempty"`
+}
+
+func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress) (snapshotOut, error) {
 	if err := s.lock(ctx); err != nil {
-		return Result{}, err
+		return snapshotOut{}, err
 	}
 	defer s.unlock()
-	maxEl, maxText := s.opts.Config.MaxElements, s.opts.Config.MaxTextChars
-	if a.MaxElements != nil {
-		maxEl = *a.MaxElements
-	}
-	if a.MaxTextChars != nil {
-		maxText = *a.MaxTextChars
-	}
-	withText := a.IncludeAllText != nil && *a.IncludeAllText
-	args := pagejs.SnapshotArgs{MaxElements: maxEl, MaxTextChars: maxText, IncludeAllText: withText}
-	if a.Offset != nil {
-		args.Offset = *a.Offset
-	}
+	args := pagejs.SnapshotArgs{MaxElements: a.MaxElements, MaxTextChars: a.MaxTextChars, IncludeAllText: a.IncludeAllText, Offset: a.Offset}
 	if a.Query != nil {
 		args.Query = *a.Query
 	}
@@ -59,7 +74,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 	for attempt := 0; ; attempt++ {
 		var err error
 		if pg, err = s.selected(ctx); err != nil {
-			return Result{}, err
+			return snapshotOut{}, err
 		}
 		var (
 			top    *docSnap
@@ -86,10 +101,10 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 			break
 		}
 		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
-			return Result{}, err
+			return snapshotOut{}, err
 		}
 		if _, err := s.current(ctx, pg); err != nil { // wait for the new document
-			return Result{}, err
+			return snapshotOut{}, err
 		}
 	}
 
@@ -98,7 +113,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 
 // snapshotResult renders a snapshot: the header, the element lines and page
 // text between the untrusted-content markers, and the truncation lines.
-func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped string, r *pagejs.SnapshotResult, args pagejs.SnapshotArgs) Result {
+func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped string, r *pagejs.SnapshotResult, args pagejs.SnapshotArgs) snapshotOut {
 	withText := args.IncludeAllText
 	u := newUntrusted()
 	u.grow(48*len(out.lines) + 1024) // ≈33 bytes per element line on typical pages
@@ -132,20 +147,22 @@ func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped 
 		fmt.Fprintf(&b, "\n[text truncated: %d of %d characters shown; raise max_text_chars (limit %d)]",
 			utf16Len(text), r.TextTotal, s.opts.Config.MaxTextChars)
 	}
-	st := map[string]any{
-		"tab_id": tab, "generation": gen, "title": pageStr(r.Title), "url": pageStr(r.URL),
-		"elements": out.shown, "total_elements": out.total, "truncated": truncated, "offset": args.Offset, "frames": out.frames,
+	st := snapshotOut{
+		TabID: tab, Generation: gen, Title: pageStr(r.Title), URL: pageStr(r.URL),
+		Elements: out.shown, TotalElements: out.total, Truncated: truncated, Offset: args.Offset, Frames: out.frames,
 	}
 	if args.Query != "" {
-		st["query"], st["all_elements"] = args.Query, out.all
+		st.Query, st.AllElements = args.Query, &out.all
 	}
 	if truncated {
-		st["next_offset"] = next
+		st.NextOffset = &next
 	}
 	if withText {
-		st["text_chars"], st["total_text_chars"], st["text_truncated"] = utf16Len(text), r.TextTotal, textCut
+		chars := utf16Len(text)
+		st.TextChars, st.TotalTextChars, st.TextTruncated = &chars, &r.TextTotal, &textCut
 	}
-	return Result{Text: b.String(), Structured: st}
+	st.text = b.String()
+	return st
 }
 
 // shownElements says how many elements the snapshot lists, and of how many.
@@ -405,98 +422,130 @@ func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlN
 	return t
 }
 
-type clickArgs struct {
-	Element     string `json:"element"`
-	WaitAfterMS *int   `json:"wait_after_ms"`
-	Observe     *bool  `json:"observe"`
+var clickTool = tool[clickArgs, clickOut]{
+	Name: "click", Title: "Click element",
+	Description: "Click a ref: trusted when available (default actions such as following links), else a page-script click (the result says which). Refuses disabled, changed and file-input elements (use upload_files). Waits until the page is quiet (at most wait_after_ms), then reports any navigation (refs go stale), tab or dialog it opened, and what changed since your last view (at most 30 snapshot lines).",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Session).click,
 }
 
-func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (Result, error) {
+type clickArgs struct {
+	Element     string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"cap on waiting for the page to go quiet"`
+	Observe     bool   `json:"observe" default:"true" desc:"false: omit what changed"`
+}
+
+type clickOut struct {
+	said
+	acted
+	checked
+	opened
+	OpenedTabs []string `json:"opened_tabs,omitempty"`
+}
+
+func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (clickOut, error) {
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
-		return Result{}, err
+		return clickOut{}, err
 	}
 	defer release()
 	s.activate(ctx, pg)
 	openers, known := s.openers(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
-	if res, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
-		return res, nil
+	if ac, d, text, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
+		return clickOut{said: said{text: text}, acted: ac, opened: d}, nil
 	}
 	if err != nil {
-		return Result{}, err
+		return clickOut{}, err
 	}
-	wait := defaultSettleCap
-	if a.WaitAfterMS != nil {
-		wait = time.Duration(*a.WaitAfterMS) * time.Millisecond
-	}
-	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, wait, observing(a.Observe))
+	wait := time.Duration(a.WaitAfterMS) * time.Millisecond
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, wait, a.Observe)
 	if err != nil {
-		return Result{}, err
+		return clickOut{}, err
 	}
 	// A dialog the page opened after the click (a timer, a request's
 	// answer) does not make the click fail: it is reported as the click's.
 	if err := s.noDialog(ctx, pg); err != nil {
-		if res, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
-			return res, nil
+		if ac, d, text, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
+			return clickOut{said: said{text: text}, acted: ac, opened: d}, nil
 		}
-		return Result{}, err
+		return clickOut{}, err
 	}
-	st := withRef(map[string]any{"element": a.Element, "trusted": r.Trusted, "url": pageStr(urlNow), "navigated": nav}, l, info)
+	trusted := info.trusted(r.Trusted)
+	out := clickOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info)}
 	note := refNote(l, info)
 	if tabs := s.clickOpened(ctx, pg, openers, known); len(tabs) > 0 {
-		st["opened_tabs"] = tabs
+		out.OpenedTabs = tabs
 		note += " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
 		obs.dropTabs() // said here, with close_tab
 	}
-	res := Result{Text: s.actionText("Clicked", a.Element, r.Trusted, info, urlNow, nav, note, obs, frameFields(l)...), Structured: st}
-	obs.add(&res)
-	return res, nil
+	out.text = s.actionText("Clicked", a.Element, trusted, info, urlNow, nav, note, obs, frameFields(l)...)
+	obs.add(&out.said, &out.observed)
+	return out, nil
+}
+
+var fillTool = tool[fillArgs, fillOut]{
+	Name: "fill", Title: "Fill field",
+	Description: "Set the value of a text field, textarea, select (option value or label) or editable region at once, as React and friends notice; passwords are never echoed; for a custom select (sl-select) click it, then the option. submit=true submits the form. Ends with what changed.",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Session).fill,
 }
 
 type fillArgs struct {
-	Element string `json:"element"`
-	Value   string `json:"value"`
-	Submit  *bool  `json:"submit"`
-	Observe *bool  `json:"observe"`
+	Element string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	Value   string `json:"value" max:"100000" desc:"the new value"`
+	Submit  bool   `json:"submit" default:"false" desc:"then submit its form"`
+	Observe bool   `json:"observe" default:"true" desc:"false: omit what changed"`
 }
 
-func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, error) {
+type fillOut struct {
+	said
+	acted
+	checked
+	Submitted bool  `json:"submitted"`
+	Value     *Page `json:"value,omitempty"`
+	Shown     *Page `json:"shown,omitempty"`
+}
+
+func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (fillOut, error) {
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
-		return Result{}, err
+		return fillOut{}, err
 	}
 	defer release()
-	submit := a.Submit != nil && *a.Submit
+	submit := a.Submit
 	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit, Ref: boundRef(l)}, &r)
 	if e, ok := AsError(err); ok && e.Code == errcode.OptionNotFound {
-		return Result{}, s.listOptions(ctx, pg, l, a.Element, a.Value, e)
+		return fillOut{}, s.listOptions(ctx, pg, l, a.Element, a.Value, e)
 	}
 	if err != nil {
-		return Result{}, err
+		return fillOut{}, err
 	}
 	urlNow, nav := r.URL, false
 	var obs *observation
-	if submit || observing(a.Observe) {
-		if urlNow, nav, obs, err = s.endAction(ctx, pg, r.URL, defaultSettleCap, observing(a.Observe)); err != nil {
-			return Result{}, err
+	if submit || a.Observe {
+		if urlNow, nav, obs, err = s.endAction(ctx, pg, r.URL, defaultSettleCap, a.Observe); err != nil {
+			return fillOut{}, err
 		}
 	}
 	verb := "Filled"
 	if submit {
 		verb = "Filled and submitted the form of"
 	}
-	st := withRef(map[string]any{"element": a.Element, "trusted": r.Trusted, "submitted": submit, "url": pageStr(urlNow), "navigated": nav}, l, info)
+	trusted := info.trusted(r.Trusted)
+	st := fillOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info), Submitted: submit}
 	extra := frameFields(l)
 	note := refNote(l, info)
 	if r.Value != nil {
-		st["value"] = pageStr(*r.Value)
+		v := pageStr(*r.Value)
+		st.Value = &v
 		switch {
 		case r.Shown != nil: // a select: value was matched by option value or label
-			st["shown"] = pageStr(*r.Shown)
+			shown := pageStr(*r.Shown)
+			st.Shown = &shown
 			note += " The select now shows the option below."
 			if r.Kept != nil && !*r.Kept {
 				note += " The page's change handler picked another option than the one asked for; the select shows the one below."
@@ -507,32 +556,43 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (Result, er
 			extra = append(extra, pageField{"Value", *r.Value, 200})
 		}
 	}
-	res := Result{Text: s.actionText(verb, a.Element, r.Trusted, info, urlNow, nav, note, obs, extra...), Structured: st}
-	obs.add(&res)
-	return res, nil
+	st.text = s.actionText(verb, a.Element, trusted, info, urlNow, nav, note, obs, extra...)
+	obs.add(&st.said, &st.observed)
+	return st, nil
+}
+
+var typeTextTool = tool[typeTextArgs, typeTextOut]{
+	Name: "type_text", Title: "Type text",
+	Description: "Type text key by key after the field's content, trusted where available; rich editors continue the last paragraph, newlines are Enter. Prefer fill unless the page reacts to each key. Ends with what changed.",
+	Annotations: Annotations{OpenWorld: true},
+	Run:         (*Session).typeText,
 }
 
 type typeTextArgs struct {
-	Element string `json:"element"`
-	Text    string `json:"text"`
-	DelayMS *int   `json:"delay_ms"`
-	Observe *bool  `json:"observe"`
+	Element string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	Text    string `json:"text" min:"1" max:"10000" desc:"text to type"`
+	DelayMS int    `json:"delay_ms" min:"0" max:"1000" default:"0" desc:"ms between keys"`
+	Observe bool   `json:"observe" default:"true" desc:"false: omit what changed"`
+}
+
+type typeTextOut struct {
+	said
+	acted
+	checked
+	Characters int `json:"characters"`
 }
 
 // typeChunk is how many characters one evaluation types when there is no
 // delay between characters; cancellation is checked between chunks.
 const typeChunk = 200
 
-func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Result, error) {
+func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (typeTextOut, error) {
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
-		return Result{}, err
+		return typeTextOut{}, err
 	}
 	defer release()
-	delay := 0
-	if a.DelayMS != nil {
-		delay = *a.DelayMS
-	}
+	delay := a.DelayMS
 	size := typeChunk
 	if delay > 0 {
 		size = 1
@@ -544,7 +604,7 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 	for i := 0; i < len(runes); i += size {
 		if i > 0 {
 			if err := sleep(ctx, time.Duration(delay)*time.Millisecond); err != nil {
-				return Result{}, fmt.Errorf("after %d of %d characters: %w", i, len(runes), err)
+				return typeTextOut{}, fmt.Errorf("after %d of %d characters: %w", i, len(runes), err)
 			}
 		}
 		chunk := string(runes[i:min(i+size, len(runes))])
@@ -558,44 +618,59 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (Re
 			if e, ok := AsError(err); ok && i > 0 {
 				e.Message = fmt.Sprintf("%s (after %d of %d characters were typed)", e.Message, i, len(runes))
 			}
-			return Result{}, err
+			return typeTextOut{}, err
 		}
 		p.Report(float64(min(i+size, len(runes))), float64(len(runes)), "typing")
 	}
 	limit := time.Duration(0)
-	if observing(a.Observe) {
+	if a.Observe {
 		limit = defaultSettleCap
 	}
-	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, limit, observing(a.Observe))
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, limit, a.Observe)
 	if err != nil {
-		return Result{}, err
+		return typeTextOut{}, err
 	}
-	res := Result{
-		Text:       s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, r.Trusted, info, urlNow, nav, refNote(l, info), obs, frameFields(l)...),
-		Structured: withRef(map[string]any{"element": a.Element, "trusted": r.Trusted, "characters": len(runes), "url": pageStr(urlNow), "navigated": nav}, l, info),
-	}
-	obs.add(&res)
-	return res, nil
+	trusted := info.trusted(r.Trusted)
+	out := typeTextOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info), Characters: len(runes)}
+	out.text = s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, trusted, info, urlNow, nav, refNote(l, info), obs, frameFields(l)...)
+	obs.add(&out.said, &out.observed)
+	return out, nil
+}
+
+var pressKeyTool = tool[pressKeyArgs, pressKeyOut]{
+	Name: "press_key", Title: "Press key",
+	Description: "Press a key on a ref or the focused element: a named key (Enter, Tab, Escape, Space, Backspace, Delete, Insert, arrows such as ArrowDown, Home, End, PageUp, PageDown, F1-F12) or one character, with modifiers joined by + (Control+k, Shift+Tab). Tab- and window-closing shortcuts are refused. Trusted where available. Ends with the focus and what changed.",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Session).pressKey,
 }
 
 type pressKeyArgs struct {
-	Key     string  `json:"key"`
-	Element *string `json:"element"`
-	Observe *bool   `json:"observe"`
+	Key     string  `json:"key" min:"1" max:"40" desc:"e.g. Enter, a, Control+k, Shift+Tab"`
+	Element *string `json:"element" min:"2" max:"16" desc:"ref; default: the focused element"`
+	Observe bool    `json:"observe" default:"true" desc:"false: omit what changed"`
 }
 
-func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Result, error) {
+type pressKeyOut struct {
+	said
+	Key string `json:"key,omitempty"`
+	acted
+	checked
+	opened
+	Focused *Page `json:"focused,omitempty"`
+}
+
+func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (pressKeyOut, error) {
 	if err := s.lock(ctx); err != nil {
-		return Result{}, err
+		return pressKeyOut{}, err
 	}
 	defer s.unlock()
 	combo, err := parseKey(a.Key)
 	if err != nil {
-		return Result{}, err
+		return pressKeyOut{}, err
 	}
 	pg, err := s.selected(ctx)
 	if err != nil {
-		return Result{}, err
+		return pressKeyOut{}, err
 	}
 	args := pagejs.PressKeyArgs{Key: combo.Key, Mods: combo.Mods}
 	what := "the focused element"
@@ -603,7 +678,7 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	if a.Element != nil {
 		l, err = s.target(pg, *a.Element)
 		if err != nil {
-			return Result{}, err
+			return pressKeyOut{}, err
 		}
 		pg = inFrame(pg, l)
 		fp := l.fp
@@ -613,36 +688,59 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (Re
 	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.PressKey, args, &r)
-	if res, ok := s.actionDialog(pg, "Pressed "+a.Key+" on", what, info, err); ok {
-		return res, nil
+	if ac, d, text, ok := s.actionDialog(pg, "Pressed "+a.Key+" on", what, info, err); ok {
+		return pressKeyOut{said: said{text: text}, acted: ac, opened: d}, nil
 	}
 	if err != nil {
-		return Result{}, err
+		return pressKeyOut{}, err
 	}
-	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, observing(a.Observe))
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, a.Observe)
 	if err != nil {
-		return Result{}, err
+		return pressKeyOut{}, err
 	}
 	extra := frameFields(l)
 	if r.Focused != "" && !nav {
 		extra = append(extra, pageField{"Focus", r.Focused, 120})
 	}
-	text := s.actionText("Pressed "+combo.String()+" on", what, r.Trusted, info, urlNow, nav, refNote(l, info), obs, extra...)
-	st := map[string]any{"key": combo.String(), "trusted": r.Trusted, "focused": pageStr(r.Focused), "url": pageStr(urlNow), "navigated": nav}
+	trusted := info.trusted(r.Trusted)
+	focused := pageStr(r.Focused)
+	out := pressKeyOut{Key: combo.String(), acted: actedOn("", trusted, urlNow, nav), Focused: &focused}
 	if l != nil {
-		st = withRef(st, l, info)
+		out.checked = checkedRef(l, info)
 	}
-	res := Result{Text: text, Structured: st}
-	obs.add(&res)
-	return res, nil
+	out.text = s.actionText("Pressed "+combo.String()+" on", what, trusted, info, urlNow, nav, refNote(l, info), obs, extra...)
+	obs.add(&out.said, &out.observed)
+	return out, nil
+}
+
+var navigateTool = tool[navigateArgs, navigateOut]{
+	Name: "navigate", Title: "Navigate",
+	Description: "Load an http(s) URL in the selected tab, or go back, forward or reload (history): exactly one. Refs go stale. Reports the final URL and HTTP status; navigation_failed with Firefox's reason; dialog_open at once for a dialog while loading or a beforeunload prompt. Ends with the new page's elements (at most 30).",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Session).navigate,
 }
 
 type navigateArgs struct {
-	URL       *string `json:"url"`
-	History   *string `json:"history"`
-	Wait      *string `json:"wait"`
-	TimeoutMS *int    `json:"timeout_ms"`
-	Observe   *bool   `json:"observe"`
+	URL       *string  `json:"url" min:"8" max:"8192" desc:"absolute http(s) URL"`
+	History   *string  `json:"history" enum:"back,forward,reload" desc:"instead of url"`
+	Wait      string   `json:"wait" enum:"none,dom,complete" default:"dom" desc:"dom: interactive; complete: loaded; none"`
+	TimeoutMS int      `json:"timeout_ms" min:"0" max:"120000" default:"30000" desc:"then navigation_timeout"`
+	Observe   bool     `json:"observe" default:"true" desc:"false: omit what changed"`
+	_         struct{} `oneof:"url,history" msg:"give exactly one of url (to load a page) or history (back, forward or reload)"`
+}
+
+// navigateOut is navigate's result, by url or history.
+type navigateOut struct {
+	said
+	History    string `json:"history,omitempty"`
+	URL        Page   `json:"url"`
+	Generation uint64 `json:"generation"`
+	Waited     string `json:"waited"`
+	Index      *int   `json:"index,omitempty"`
+	Count      *int   `json:"count,omitempty"`
+	Title      *Page  `json:"title,omitempty"`
+	Status     int    `json:"status,omitempty"`
+	observed
 }
 
 // settledGeneration takes in the navigations the watch saw during a
@@ -658,16 +756,9 @@ func (s *Session) settledGeneration(pg page) uint64 {
 	return s.generation
 }
 
-// waits are navigate's wait state and timeout, defaults applied.
+// waits are navigate's wait state and timeout.
 func (a *navigateArgs) waits() (wait string, timeout time.Duration) {
-	wait, timeout = "dom", 30*time.Second
-	if a.Wait != nil {
-		wait = *a.Wait
-	}
-	if a.TimeoutMS != nil {
-		timeout = time.Duration(*a.TimeoutMS) * time.Millisecond
-	}
-	return wait, timeout
+	return a.Wait, time.Duration(a.TimeoutMS) * time.Millisecond
 }
 
 // checkURL accepts only absolute http(s) URLs without credentials.
@@ -686,29 +777,26 @@ func checkURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (Result, error) {
-	if (a.URL == nil) == (a.History == nil) {
-		return Result{}, errorf(errcode.InvalidArguments, "give exactly one of url (to load a page) or history (back, forward or reload)")
-	}
+func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (navigateOut, error) {
 	if a.History != nil {
 		return s.navigateHistory(ctx, a, p)
 	}
 	u, err := checkURL(*a.URL)
 	if err != nil {
-		return Result{}, err
+		return navigateOut{}, err
 	}
 	wait, timeout := a.waits()
 	if err := s.lock(ctx); err != nil {
-		return Result{}, err
+		return navigateOut{}, err
 	}
 	defer s.unlock()
 	pg, err := s.selected(ctx)
 	if err != nil {
-		return Result{}, err
+		return navigateOut{}, err
 	}
 	before, sameDoc, err := s.startNavigation(ctx, pg, u)
 	if err != nil {
-		return Result{}, err
+		return navigateOut{}, err
 	}
 	// Refs die with the old document, whatever happens next.
 	s.mu.Lock()
@@ -723,13 +811,13 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (Re
 	if wait != "none" {
 		t, err := s.waitNavigation(ctx, pg, u, before, sameDoc, wait, timeout)
 		if err != nil {
-			return Result{}, err
+			return navigateOut{}, err
 		}
 		if !sameDoc {
 			final, title = t.URL, t.Title
 		}
 		if load, err = s.loadState(ctx, pg); err != nil {
-			return Result{}, err
+			return navigateOut{}, err
 		}
 	}
 	gen := s.settledGeneration(pg)
@@ -739,26 +827,27 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (Re
 	if wait == "none" {
 		text = fmt.Sprintf("Started loading the URL below in %s (not waited for; generation %d).\n", tabID(pg.sel.tab.BrowserID), gen)
 	}
-	st := map[string]any{"url": pageStr(final), "generation": gen, "waited": wait}
+	st := navigateOut{URL: pageStr(final), Generation: gen, Waited: wait}
 	if title != "" {
-		st["title"] = pageStr(title)
+		t := pageStr(title)
+		st.Title = &t
 		blk.field("Title", title, 200)
 	}
 	if load.Status > 0 {
-		st["status"] = load.Status
+		st.Status = load.Status
 		if load.Status >= 400 {
 			text = strings.TrimSuffix(text, "\n") + fmt.Sprintf(" The server answered HTTP %d: the page is an error page.\n", load.Status)
 		} else {
 			text = strings.TrimSuffix(text, "\n") + fmt.Sprintf(" HTTP %d.\n", load.Status)
 		}
 	}
-	res := Result{Text: text + blk.String(), Structured: st}
-	if wait != "none" && observing(a.Observe) {
+	st.text = text + blk.String()
+	if wait != "none" && a.Observe {
 		_, serr := s.settle(ctx, pg, defaultSettleCap)
 		obs := s.observe(ctx, pg, observeOpts{navigated: true}, serr)
-		obs.add(&res)
+		obs.add(&st.said, &st.observed)
 	}
-	return res, nil
+	return st, nil
 }
 
 // startNavigation asks the selected tab to load u and returns the
@@ -972,144 +1061,169 @@ func (s *Session) pollURL(ctx context.Context, pg page, want string) error {
 	}
 }
 
-type waitForArgs struct {
-	Text        *string `json:"text"`
-	Selector    *string `json:"selector"`
-	URLContains *string `json:"url_contains"`
-	State       *string `json:"state"`
-	TimeoutMS   *int    `json:"timeout_ms"`
-	PollMS      *int    `json:"poll_ms"`
-	Observe     *bool   `json:"observe"`
+var waitForTool = tool[waitForArgs, waitForOut]{
+	Name: "wait_for", Title: "Wait for condition",
+	Description: "Wait until the page shows text, matches a CSS selector or has a URL containing a string (exactly one), or no longer does (state=absent), across navigations; re-checks on each page change. Never met while a dialog blocks the page (dialog_open). Once met, lists the matching elements and what changed.",
+	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Session).waitFor,
 }
 
-func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (Result, error) {
-	n := 0
-	var args pagejs.WaitForArgs
-	what := ""
-	for _, c := range []struct {
-		v    *string
-		dst  *string
-		desc string
-	}{{a.Text, &args.Text, "text"}, {a.Selector, &args.Selector, "selector"}, {a.URLContains, &args.URLContains, "URL containing"}} {
-		if c.v != nil {
-			n++
-			*c.dst = *c.v
-			what = c.desc + " " + quote(*c.v, 100)
-		}
+type waitForArgs struct {
+	Text        *string  `json:"text" min:"1" max:"1000" desc:"visible text"`
+	Selector    *string  `json:"selector" min:"1" max:"1000" desc:"CSS selector"`
+	URLContains *string  `json:"url_contains" min:"1" max:"2048" desc:"URL substring, e.g. /checkout"`
+	State       string   `json:"state" enum:"present,absent" default:"present" desc:"absent: until it no longer holds"`
+	TimeoutMS   int      `json:"timeout_ms" min:"0" max:"120000" default:"30000" desc:"then wait_timeout; 0 checks once"`
+	PollMS      int      `json:"poll_ms" min:"50" max:"2000" default:"250" desc:"ms between checks"`
+	Observe     bool     `json:"observe" default:"true" desc:"false: omit what changed"`
+	_           struct{} `oneof:"text,selector,url_contains" msg:"give exactly one of text, selector or url_contains"`
+}
+
+type waitForOut struct {
+	said
+	Met       bool  `json:"met"`
+	ElapsedMS int64 `json:"elapsed_ms"`
+	Polls     int   `json:"polls"`
+	observed
+}
+
+// condition is the page script's form of a wait_for call, and how the
+// result names it.
+func (a *waitForArgs) condition() (args pagejs.WaitForArgs, what string) {
+	switch {
+	case a.Text != nil:
+		args.Text, what = *a.Text, "text "+quote(*a.Text, 100)
+	case a.Selector != nil:
+		args.Selector, what = *a.Selector, "selector "+quote(*a.Selector, 100)
+	default:
+		args.URLContains, what = *a.URLContains, "URL containing "+quote(*a.URLContains, 100)
 	}
-	if n != 1 {
-		return Result{}, errorf(errcode.InvalidArguments, "give exactly one of text, selector or url_contains")
-	}
-	state := "present"
-	if a.State != nil {
-		state = *a.State
-	}
-	args.State = state
-	timeout, poll := 30*time.Second, 250*time.Millisecond
-	if a.TimeoutMS != nil {
-		timeout = time.Duration(*a.TimeoutMS) * time.Millisecond
-	}
-	if a.PollMS != nil {
-		poll = time.Duration(*a.PollMS) * time.Millisecond
-	}
+	args.State = a.State
+	return args, what
+}
+
+func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (waitForOut, error) {
+	args, what := a.condition()
+	timeout, poll := time.Duration(a.TimeoutMS)*time.Millisecond, time.Duration(a.PollMS)*time.Millisecond
 	if err := s.lock(ctx); err != nil {
-		return Result{}, err
+		return waitForOut{}, err
 	}
 	defer s.unlock()
 	pg, err := s.selected(ctx)
 	if err != nil {
-		return Result{}, err
+		return waitForOut{}, err
 	}
 	start := time.Now()
 	deadline := start.Add(timeout)
 	for polls := 1; ; polls++ {
-		// A dialog blocks the page: whatever the page shows, the condition
-		// is not what the agent waits for, and polling cannot change that.
-		if err := s.noDialog(ctx, pg); err != nil {
-			return Result{}, err
-		}
-		var r pagejs.WaitForResult
-		pctx, cancel := context.WithDeadline(ctx, deadline.Add(poll))
-		_, err := s.exec(pctx, pg, readRealm, pagejs.WaitFor, args, &r)
-		if err == nil {
-			r.Met = s.waitFrames(pctx, pg, args, r.Met)
-		}
-		cancel()
+		r, err := s.checkCondition(ctx, pg, args, deadline.Add(poll))
 		if err != nil {
-			if ctx.Err() != nil {
-				return Result{}, ctx.Err()
-			}
-			// A poll cut short by the deadline is simply not met; mid-navigation
-			// the document is briefly unavailable: poll on.
-			if !errors.Is(err, context.DeadlineExceeded) {
-				if e, ok := AsError(s.classify(ctx, err)); !ok || (e.Code != errcode.TargetReplaced && e.Code != errcode.PageScriptFailed) {
-					return Result{}, err
-				}
-			}
-		} else if r.Met {
+			return waitForOut{}, err
+		}
+		if r != nil && r.Met {
 			if err := s.noDialog(ctx, pg); err != nil {
-				return Result{}, err
+				return waitForOut{}, err
 			}
 			elapsed := time.Since(start)
 			s.sync(pg.sel)
-			res := Result{
-				Text:       fmt.Sprintf("Condition met after %d ms: %s is %s.", elapsed.Milliseconds(), what, state),
-				Structured: map[string]any{"met": true, "elapsed_ms": elapsed.Milliseconds(), "polls": polls},
-			}
-			if observing(a.Observe) {
+			out := waitForOut{Met: true, ElapsedMS: elapsed.Milliseconds(), Polls: polls}
+			out.text = fmt.Sprintf("Condition met after %d ms: %s is %s.", elapsed.Milliseconds(), what, a.State)
+			if a.Observe {
 				var match func(*pagejs.Element) bool
-				if state == "present" {
+				if a.State == "present" {
 					match = waitMatch(args.Text, r.Matched)
 				}
 				obs := s.observe(ctx, pg, observeOpts{match: match}, nil)
-				obs.add(&res)
+				obs.add(&out.said, &out.observed)
 			}
-			return res, nil
+			return out, nil
 		}
 		if !time.Now().Before(deadline) {
-			return Result{}, errorf(errcode.WaitTimeout, "%s was not %s within %d ms (%s)", what, state, timeout.Milliseconds(), plural(polls, "check", "checks"))
+			return waitForOut{}, errorf(errcode.WaitTimeout, "%s was not %s within %d ms (%s)", what, a.State, timeout.Milliseconds(), plural(polls, "check", "checks"))
 		}
 		p.Report(float64(time.Since(start).Milliseconds()), float64(timeout.Milliseconds()), "waiting for "+what)
 		if err := s.pauseForChange(ctx, pg, min(poll, time.Until(deadline))); err != nil {
-			return Result{}, err
+			return waitForOut{}, err
 		}
 	}
 }
 
-type handleDialogArgs struct {
-	Action     string  `json:"action"`
-	PromptText *string `json:"prompt_text"`
+// checkCondition checks a wait_for condition once, in the document and its
+// frames, giving up at deadline. r is nil when the check could not be made
+// for a reason worth polling on: cut short by the deadline, or the
+// document briefly unavailable mid-navigation.
+func (s *Session) checkCondition(ctx context.Context, pg page, args pagejs.WaitForArgs, deadline time.Time) (*pagejs.WaitForResult, error) {
+	// A dialog blocks the page: whatever the page shows, the condition
+	// is not what the agent waits for, and polling cannot change that.
+	if err := s.noDialog(ctx, pg); err != nil {
+		return nil, err
+	}
+	var r pagejs.WaitForResult
+	pctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	_, err := s.exec(pctx, pg, readRealm, pagejs.WaitFor, args, &r)
+	if err == nil {
+		r.Met = s.waitFrames(pctx, pg, args, r.Met)
+		return &r, nil
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		if e, ok := AsError(s.classify(ctx, err)); !ok || (e.Code != errcode.TargetReplaced && e.Code != errcode.PageScriptFailed) {
+			return nil, err
+		}
+	}
+	return nil, nil
 }
 
-func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progress) (Result, error) {
+var handleDialogTool = tool[handleDialogArgs, handleDialogOut]{
+	Name: "handle_dialog", Title: "Answer a page dialog",
+	Description: "Answer the dialog the selected page shows: accept is OK (for beforeunload: leave), dismiss is Cancel (stay); prompt_text answers a prompt.",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Session).handleDialog,
+}
+
+type handleDialogOut struct {
+	said
+	Action string `json:"action"`
+	Type   string `json:"type"`
+	Text   Page   `json:"text"`
+}
+
+type handleDialogArgs struct {
+	Action     string  `json:"action" enum:"accept,dismiss" desc:"accept or dismiss"`
+	PromptText *string `json:"prompt_text" max:"10000" desc:"typed into a prompt"`
+}
+
+func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progress) (handleDialogOut, error) {
 	// No page-operation lock: the call that raised the dialog may still hold
 	// it while its evaluation is held back.
 	pg, err := s.selectedTab(ctx)
 	if err != nil {
-		return Result{}, err
+		return handleDialogOut{}, err
 	}
 	st, err := s.readyDialog(ctx, pg)
 	if err != nil {
-		return Result{}, err
+		return handleDialogOut{}, err
 	}
 	if !st.Open {
-		return Result{}, errorf(errcode.NoDialog, "the selected tab has no open dialog")
+		return handleDialogOut{}, errorf(errcode.NoDialog, "the selected tab has no open dialog")
 	}
 	var r pagejs.DialogAnswerResult
 	if err := s.chrome(ctx, pg, pagejs.DialogAnswer, pagejs.DialogAnswerArgs{BrowserID: pg.sel.tab.BrowserID, Action: a.Action, Text: a.PromptText}, &r); err != nil {
-		return Result{}, err
+		return handleDialogOut{}, err
 	}
 	if !r.Answered {
-		return Result{}, errorf(errcode.NoDialog, "the dialog closed before it could be answered")
+		return handleDialogOut{}, errorf(errcode.NoDialog, "the dialog closed before it could be answered")
 	}
 	s.markDialog(pg.sel, false)
 	r.Type = cmp.Or(r.Type, st.Type)
 	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
 	kind := dialogKind(r.Type)
-	return Result{
-		Text:       fmt.Sprintf("%s the %s dialog; its text was:\n%s", verb, kind, marked("Dialog text", st.Text, 200)),
-		Structured: map[string]any{"action": a.Action, "type": kind, "text": pageStrN(st.Text, 2000)},
-	}, nil
+	out := handleDialogOut{Action: a.Action, Type: kind, Text: pageStrN(st.Text, 2000)}
+	out.text = fmt.Sprintf("%s the %s dialog; its text was:\n%s", verb, kind, marked("Dialog text", st.Text, 200))
+	return out, nil
 }
 
 // noDialog returns dialog_open when the selected tab shows a dialog; a

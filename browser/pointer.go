@@ -7,70 +7,99 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
-type hoverArgs struct {
-	Element string `json:"element"`
+var hoverTool = tool[hoverArgs, hoverOut]{
+	Name: "hover", Title: "Hover element",
+	Description: "Move the pointer onto an element like a mouse: mouseenter/mouseover listeners and CSS :hover react. Reports whether :hover applies and what changed.",
+	Annotations: Annotations{Idempotent: true, OpenWorld: true},
+	Run:         (*Session).hover,
 }
 
-func (s *Session) hover(ctx context.Context, a *hoverArgs, _ Progress) (Result, error) {
+type hoverArgs struct {
+	Element string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+}
+
+type hoverOut struct {
+	said
+	acted
+	Hovered bool `json:"hovered"`
+}
+
+func (s *Session) hover(ctx context.Context, a *hoverArgs, _ Progress) (hoverOut, error) {
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
-		return Result{}, err
+		return hoverOut{}, err
 	}
 	defer release()
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Hover, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
 	if err != nil {
-		return Result{}, err
+		return hoverOut{}, err
 	}
 	// Menus often open on a short timer after mouseenter: the settle waits for them (up to its cap),
 	// and what changed ends the answer.
 	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, true)
 	if err != nil {
-		return Result{}, err
+		return hoverOut{}, err
 	}
+	trusted := info.trusted(r.Trusted)
 	var note string
 	switch {
-	case r.Trusted && r.Hovered:
+	case trusted && r.Hovered:
 		note = " CSS :hover applies to it;"
-	case r.Trusted:
+	case trusted:
 		note = " CSS :hover does not apply to it (the pointer did not end on it)."
 	default:
 		note = " Only the page's mouseover/mouseenter listeners saw it; CSS :hover menus do not react to page-script events."
 	}
-	text := s.actionText("Moved the pointer onto", a.Element, r.Trusted, info, urlNow, nav, note, obs)
-	res := Result{Text: text, Structured: map[string]any{"element": a.Element, "trusted": r.Trusted, "hovered": r.Hovered, "url": pageStr(urlNow), "navigated": nav}}
-	obs.add(&res)
-	return res, nil
+	out := hoverOut{acted: actedOn(a.Element, trusted, urlNow, nav), Hovered: r.Hovered}
+	out.text = s.actionText("Moved the pointer onto", a.Element, trusted, info, urlNow, nav, note, obs)
+	obs.add(&out.said, &out.observed)
+	return out, nil
+}
+
+var dragTool = tool[dragArgs, dragOut]{
+	Name: "drag", Title: "Drag and drop",
+	Description: "Drag element onto to like a mouse (press, moves, release): pointer-event libraries and HTML5 drag-and-drop both accept it. Ends with what changed.",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Session).drag,
 }
 
 type dragArgs struct {
-	Element string `json:"element"`
-	To      string `json:"to"`
+	Element string `json:"element" min:"2" max:"16" desc:"ref to drag"`
+	To      string `json:"to" min:"2" max:"16" desc:"ref to drop on"`
 }
 
-func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (Result, error) {
+type dragOut struct {
+	said
+	acted
+	To      string `json:"to"`
+	HTML5   bool   `json:"html5"`
+	Dropped bool   `json:"dropped"`
+}
+
+func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (dragOut, error) {
 	if a.Element == a.To {
-		return Result{}, errorf(errcode.InvalidArguments, "element and to are the same element; drag it onto another one")
+		return dragOut{}, errorf(errcode.InvalidArguments, "element and to are the same element; drag it onto another one")
 	}
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
-		return Result{}, err
+		return dragOut{}, err
 	}
 	defer release()
 	dst, err := s.target(pg, a.To)
 	if err != nil {
-		return Result{}, err
+		return dragOut{}, err
 	}
 	var r pagejs.DragResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Drag, pagejs.DragArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l), To: pagejs.DragTo{Sel: dst.sel, FP: dst.fp, Ref: boundRef(dst)}}, &r)
 	if err != nil {
-		return Result{}, err
+		return dragOut{}, err
 	}
 	// Libraries animate and re-render on a timer after the drop: the settle waits for them (up to its cap),
 	// and what changed ends the answer.
 	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, true)
 	if err != nil {
-		return Result{}, err
+		return dragOut{}, err
 	}
 	var note string
 	switch {
@@ -83,11 +112,9 @@ func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (Result, er
 	default:
 		note = " A pointer drag (press, moves, release); the page did not start an HTML5 drag."
 	}
-	text := s.actionText("Dragged", a.Element+" onto "+a.To, r.Trusted, info, urlNow, nav, note, obs)
-	res := Result{Text: text, Structured: map[string]any{
-		"element": a.Element, "to": a.To, "trusted": r.Trusted, "html5": r.HTML5, "dropped": r.Dropped,
-		"url": pageStr(urlNow), "navigated": nav,
-	}}
-	obs.add(&res)
-	return res, nil
+	trusted := info.trusted(r.Trusted)
+	out := dragOut{acted: actedOn(a.Element, trusted, urlNow, nav), To: a.To, HTML5: r.HTML5, Dropped: r.Dropped}
+	out.text = s.actionText("Dragged", a.Element+" onto "+a.To, trusted, info, urlNow, nav, note, obs)
+	obs.add(&out.said, &out.observed)
+	return out, nil
 }

@@ -32,11 +32,34 @@ type Image struct {
 	MIMEType string // image/png or image/jpeg
 }
 
+var screenshotTool = tool[screenshotArgs, screenshotOut]{
+	Name: "screenshot", Title: "Screenshot",
+	Description: "Capture the selected tab: the viewport (default), the whole page or one element; never scrolls or flashes the tab. At most 1568 px on the longer side (scale stated) and 3 MB. Text in it is page content.",
+	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Session).screenshot,
+}
+
+// screenshotArgs: quality has no schema default because it is refused
+// with png; JPEG without it tries 80, then lower (encodeImage).
 type screenshotArgs struct {
-	Element  *string `json:"element"`
-	FullPage *bool   `json:"full_page"`
-	Format   *string `json:"format"`
-	Quality  *int    `json:"quality"`
+	Element  *string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	FullPage bool    `json:"full_page" default:"false" desc:"the whole page"`
+	Format   string  `json:"format" enum:"png,jpeg" default:"png" desc:"image format"`
+	Quality  *int    `json:"quality" min:"1" max:"100" desc:"JPEG quality (default 80)"`
+}
+
+type screenshotOut struct {
+	said
+	TabID            string  `json:"tab_id"`
+	Captured         string  `json:"captured"`
+	Width            int     `json:"width"`
+	Height           int     `json:"height"`
+	CSSWidth         float64 `json:"css_width"`
+	CSSHeight        float64 `json:"css_height"`
+	Scale            float64 `json:"scale"`
+	DevicePixelRatio float64 `json:"device_pixel_ratio"`
+	MIMEType         string  `json:"mime_type"`
+	Bytes            int     `json:"bytes"`
 }
 
 // shot is what one capture covers, in CSS pixels of the top document.
@@ -47,40 +70,36 @@ type shot struct {
 	fullPage bool
 }
 
-func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress) (Result, error) {
-	full := a.FullPage != nil && *a.FullPage
-	format := "png"
-	if a.Format != nil {
-		format = *a.Format
-	}
+func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress) (screenshotOut, error) {
+	full, format := a.FullPage, a.Format
 	if a.Element != nil && full {
-		return Result{}, errorf(errcode.InvalidArguments, "give element or full_page, not both")
+		return screenshotOut{}, errorf(errcode.InvalidArguments, "give element or full_page, not both")
 	}
 	if a.Quality != nil && format != "jpeg" {
-		return Result{}, errorf(errcode.InvalidArguments, "quality applies to format \"jpeg\" only")
+		return screenshotOut{}, errorf(errcode.InvalidArguments, "quality applies to format \"jpeg\" only")
 	}
 	if err := s.lock(ctx); err != nil {
-		return Result{}, err
+		return screenshotOut{}, err
 	}
 	defer s.unlock()
 	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
-		return Result{}, err
+		return screenshotOut{}, err
 	}
 	var l *locator
 	if a.Element != nil {
 		if l, err = s.target(pg, *a.Element); err != nil {
-			return Result{}, err
+			return screenshotOut{}, err
 		}
 	}
 	navs := pg.sel.watch.Navigations()
 	t, err := pg.sel.watch.Current(ctx)
 	if err != nil {
-		return Result{}, err
+		return screenshotOut{}, err
 	}
 	info, sh, err := s.prepare(ctx, pg, t, l, full)
 	if err != nil {
-		return Result{}, replacedIfNavigated(pg, navs, err)
+		return screenshotOut{}, replacedIfNavigated(pg, navs, err)
 	}
 	natural := info.DPR * info.Zoom
 	scale := natural
@@ -88,26 +107,26 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 		scale = maxImageSide / math.Max(sh.w, sh.h)
 	}
 	if math.Min(sh.w, sh.h)*scale < 1 {
-		return Result{}, errorf(errcode.UnsupportedElement, "the %s is %.0f×%.0f CSS px: too long and thin to fit %d px at a readable scale; capture an area around it", sh.what, sh.w, sh.h, maxImageSide)
+		return screenshotOut{}, errorf(errcode.UnsupportedElement, "the %s is %.0f×%.0f CSS px: too long and thin to fit %d px at a readable scale; capture an area around it", sh.what, sh.w, sh.h, maxImageSide)
 	}
 	capt, err := pg.c.Capture(ctx, rdp.CaptureRequest{BrowsingContextID: t.BrowsingContextID, Rect: sh.rect, FullPage: sh.fullPage, Scale: scale})
 	if err != nil {
-		return Result{}, replacedIfNavigated(pg, navs, err)
+		return screenshotOut{}, replacedIfNavigated(pg, navs, err)
 	}
 	if capt.Width > maxImageSide+2 || capt.Height > maxImageSide+2 || capt.Width*capt.Height > maxImagePixels+4*maxImageSide {
 		s.log.Warn("screenshot larger than asked", "width", capt.Width, "height", capt.Height)
-		return Result{}, errorf(errcode.RDPProtocolError, "Firefox returned a %d×%d image, larger than the %d px limit", capt.Width, capt.Height, maxImageSide)
+		return screenshotOut{}, errorf(errcode.RDPProtocolError, "Firefox returned a %d×%d image, larger than the %d px limit", capt.Width, capt.Height, maxImageSide)
 	}
 	img, note, err := encodeImage(capt.PNG, format, a.Quality)
 	if err != nil {
-		return Result{}, err
+		return screenshotOut{}, err
 	}
 	return shotResult(pg, sh, l != nil, capt, img, scale, natural, note), nil
 }
 
 // shotResult is the screenshot's one line of text, its image and its
 // structured fields.
-func shotResult(pg page, sh shot, element bool, capt rdp.Capture, img Image, scale, natural float64, note string) Result {
+func shotResult(pg page, sh shot, element bool, capt rdp.Capture, img Image, scale, natural float64, note string) screenshotOut {
 	label := "the " + sh.what
 	if element {
 		label = sh.what
@@ -118,15 +137,13 @@ func shotResult(pg page, sh shot, element bool, capt rdp.Capture, img Image, sca
 	for _, m := range capt.Messages {
 		text += " Firefox: " + truncate(m, 200)
 	}
-	return Result{
-		Text:   text,
-		Images: []Image{img},
-		Structured: map[string]any{
-			"tab_id": tabID(pg.sel.tab.BrowserID), "captured": sh.what, "width": capt.Width, "height": capt.Height,
-			"css_width": math.Round(sh.w), "css_height": math.Round(sh.h), "scale": round3(scale), "device_pixel_ratio": round3(natural),
-			"mime_type": img.MIMEType, "bytes": len(img.Data),
-		},
+	out := screenshotOut{
+		TabID: tabID(pg.sel.tab.BrowserID), Captured: sh.what, Width: capt.Width, Height: capt.Height,
+		CSSWidth: math.Round(sh.w), CSSHeight: math.Round(sh.h), Scale: round3(scale), DevicePixelRatio: round3(natural),
+		MIMEType: img.MIMEType, Bytes: len(img.Data),
 	}
+	out.text, out.images = text, []Image{img}
+	return out
 }
 
 // replacedIfNavigated reports a capture that failed because the page

@@ -9,11 +9,39 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
+var scrollTool = tool[scrollArgs, scrollOut]{
+	Name: "scroll", Title: "Scroll",
+	Description: "Scroll the page or an element's container by pages like a mouse wheel (lazy feeds load more), or to top/bottom; element alone scrolls it into view. Reports positions, whether it can go further, and what loaded.",
+	Annotations: Annotations{OpenWorld: true},
+	Run:         (*Session).scroll,
+}
+
+// scrollArgs: direction and pages have no schema default, because giving
+// either (or neither) chooses the mode; scrollMode fills them in.
 type scrollArgs struct {
-	Element   *string `json:"element"`
-	Direction *string `json:"direction"`
-	Pages     *int    `json:"pages"`
-	To        *string `json:"to"`
+	Element   *string `json:"element" min:"2" max:"16" desc:"element ref"`
+	Direction *string `json:"direction" enum:"up,down,left,right" desc:"which way (down when only pages is given)"`
+	Pages     *int    `json:"pages" min:"1" max:"20" desc:"viewport pages (1 when only direction is given)"`
+	To        *string `json:"to" enum:"top,bottom" desc:"instead of direction"`
+}
+
+// scrollOut is scroll's result, by pages or to an end; into view fills
+// only element, moved, in_view, url and navigated.
+type scrollOut struct {
+	said
+	Element          string            `json:"element,omitempty"`
+	Container        *Page             `json:"container,omitempty"`
+	Direction        string            `json:"direction,omitempty"`
+	How              string            `json:"how,omitempty"`
+	Trusted          *bool             `json:"trusted,omitempty"`
+	Moved            bool              `json:"moved"`
+	InView           *bool             `json:"in_view,omitempty"`
+	Before           *pagejs.ScrollPos `json:"before,omitempty"`
+	After            *pagejs.ScrollPos `json:"after,omitempty"`
+	Later            *pagejs.ScrollPos `json:"later,omitempty"`
+	CanScrollFurther *bool             `json:"can_scroll_further,omitempty"`
+	URL              Page              `json:"url"`
+	Navigated        bool              `json:"navigated"`
 }
 
 // scrollSettle is how long scroll lets the page react (lazy loading, virtual
@@ -48,24 +76,24 @@ func scrollMode(a *scrollArgs) (pagejs.ScrollArgs, error) {
 	return p, nil
 }
 
-func (s *Session) scroll(ctx context.Context, a *scrollArgs, _ Progress) (Result, error) {
+func (s *Session) scroll(ctx context.Context, a *scrollArgs, _ Progress) (scrollOut, error) {
 	args, err := scrollMode(a)
 	if err != nil {
-		return Result{}, err
+		return scrollOut{}, err
 	}
 	if err := s.lock(ctx); err != nil {
-		return Result{}, err
+		return scrollOut{}, err
 	}
 	defer s.unlock()
 	pg, err := s.selected(ctx)
 	if err != nil {
-		return Result{}, err
+		return scrollOut{}, err
 	}
 	what := "the page"
 	if a.Element != nil {
 		l, err := s.target(pg, *a.Element)
 		if err != nil {
-			return Result{}, err
+			return scrollOut{}, err
 		}
 		fp := l.fp
 		args.Sel, args.FP, args.Ref = l.sel, &fp, boundRef(l)
@@ -73,13 +101,13 @@ func (s *Session) scroll(ctx context.Context, a *scrollArgs, _ Progress) (Result
 	var r pagejs.ScrollResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Scroll, args, &r)
 	if err != nil {
-		return Result{}, err
+		return scrollOut{}, err
 	}
 	if args.Mode == "into" {
 		return s.scrolledIntoView(ctx, pg, *a.Element, &r)
 	}
 	if err := sleep(ctx, scrollSettle); err != nil {
-		return Result{}, err
+		return scrollOut{}, err
 	}
 	later := r.After
 	margs := args
@@ -102,11 +130,14 @@ func (s *Session) scroll(ctx context.Context, a *scrollArgs, _ Progress) (Result
 	if !u.empty() {
 		text += "\n" + u.String()
 	}
-	return Result{Text: text, Structured: map[string]any{
-		"container": pageStr(r.Container), "direction": args.Direction, "how": r.How, "trusted": r.Trusted,
-		"moved": r.After.Pos != r.Before.Pos, "before": r.Before, "after": r.After, "later": later,
-		"can_scroll_further": canGoOn(args.Direction, later), "url": pageStr(urlNow), "navigated": nav,
-	}}, nil
+	container, trusted, further := pageStr(r.Container), info.trusted(r.Trusted), canGoOn(args.Direction, later)
+	out := scrollOut{
+		Container: &container, Direction: args.Direction, How: r.How, Trusted: &trusted,
+		Moved: r.After.Pos != r.Before.Pos, Before: &r.Before, After: &r.After, Later: &later,
+		CanScrollFurther: &further, URL: pageStr(urlNow), Navigated: nav,
+	}
+	out.text = text
+	return out, nil
 }
 
 func canGoOn(dir string, p pagejs.ScrollPos) bool {
@@ -155,7 +186,7 @@ func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info e
 	return t
 }
 
-func (s *Session) scrolledIntoView(ctx context.Context, pg page, ref string, r *pagejs.ScrollResult) (Result, error) {
+func (s *Session) scrolledIntoView(ctx context.Context, pg page, ref string, r *pagejs.ScrollResult) (scrollOut, error) {
 	urlNow, nav := s.after(ctx, pg, r.URL)
 	var t string
 	switch {
@@ -172,5 +203,7 @@ func (s *Session) scrolledIntoView(ctx context.Context, pg page, ref string, r *
 	if nav {
 		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot.\n" + marked("URL", urlNow, 300)
 	}
-	return Result{Text: t, Structured: map[string]any{"element": ref, "moved": r.Moved, "in_view": r.InView, "url": pageStr(urlNow), "navigated": nav}}, nil
+	out := scrollOut{Element: ref, Moved: r.Moved, InView: &r.InView, URL: pageStr(urlNow), Navigated: nav}
+	out.text = t
+	return out, nil
 }

@@ -8,29 +8,51 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
-type selectOptionArgs struct {
-	Element string   `json:"element"`
-	Options []string `json:"options"`
-	Observe *bool    `json:"observe"`
+var selectOptionTool = tool[selectOptionArgs, selectOptionOut]{
+	Name: "select_option", Title: "Select options",
+	Description: "Choose options of a <select> by value or label (several for a multiple one). An unknown option changes nothing and lists the valid ones. Ends with what changed.",
+	Annotations: Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Session).selectOption,
 }
 
-func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progress) (Result, error) {
+type selectOptionArgs struct {
+	Element string   `json:"element" min:"2" max:"16" desc:"select ref"`
+	Options []string `json:"options" min:"1" max:"100" itemmax:"1000" desc:"values or labels"`
+	Observe bool     `json:"observe" default:"true" desc:"false: omit what changed"`
+}
+
+type selectOptionOut struct {
+	said
+	acted
+	Selected      []optionOut `json:"selected"`
+	SelectedTotal int         `json:"selected_total"`
+	Kept          bool        `json:"kept"`
+}
+
+// optionOut is an option of a select (its text is the page's).
+type optionOut struct {
+	Value    Page `json:"value"`
+	Label    Page `json:"label"`
+	Disabled bool `json:"disabled,omitempty"`
+}
+
+func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progress) (selectOptionOut, error) {
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
-		return Result{}, err
+		return selectOptionOut{}, err
 	}
 	defer release()
 	var r pagejs.SelectOptionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.sel, FP: l.fp, Options: a.Options, Ref: boundRef(l)}, &r)
 	if err != nil {
-		return Result{}, err
+		return selectOptionOut{}, err
 	}
 	if len(r.Missing) > 0 {
-		return Result{}, optionNotFound(a.Element, &r)
+		return selectOptionOut{}, optionNotFound(a.Element, &r)
 	}
-	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, observing(a.Observe))
+	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, a.Observe)
 	if err != nil {
-		return Result{}, err
+		return selectOptionOut{}, err
 	}
 	var extra []pageField
 	note := ""
@@ -46,23 +68,18 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 			extra = append(extra, pageField{"Option", o.Label, 80})
 		}
 	}
-	text := s.actionText("Selected "+plural(len(a.Options), "option", "options")+" in", a.Element, r.Trusted, info, urlNow, nav, note, obs, extra...)
-	res := Result{Text: text, Structured: map[string]any{
-		"element": a.Element, "trusted": r.Trusted, "selected": optionItems(r.Selected), "selected_total": r.SelectedTotal,
-		"kept": r.Kept, "url": pageStr(urlNow), "navigated": nav,
-	}}
-	obs.add(&res)
-	return res, nil
+	trusted := info.trusted(r.Trusted)
+	out := selectOptionOut{acted: actedOn(a.Element, trusted, urlNow, nav), Selected: optionItems(r.Selected), SelectedTotal: r.SelectedTotal, Kept: r.Kept}
+	out.text = s.actionText("Selected "+plural(len(a.Options), "option", "options")+" in", a.Element, trusted, info, urlNow, nav, note, obs, extra...)
+	obs.add(&out.said, &out.observed)
+	return out, nil
 }
 
 // optionItems renders options for structuredContent (their text is the page's).
-func optionItems(opts []pagejs.SelectOptionItem) []map[string]any {
-	out := make([]map[string]any, len(opts))
+func optionItems(opts []pagejs.SelectOptionItem) []optionOut {
+	out := make([]optionOut, len(opts))
 	for i, o := range opts {
-		out[i] = map[string]any{"value": pageStr(o.Value), "label": pageStr(o.Label)}
-		if o.Disabled {
-			out[i]["disabled"] = true
-		}
+		out[i] = optionOut{Value: pageStr(o.Value), Label: pageStr(o.Label), Disabled: o.Disabled}
 	}
 	return out
 }

@@ -122,17 +122,14 @@ func New(opts Options) *Session {
 	s.refs.reset()
 	s.tools = toolTable()
 	s.byKey = map[string]*toolDef{}
-	c := opts.Config
+	lim := limits{"max_elements": opts.Config.MaxElements, "max_text_chars": opts.Config.MaxTextChars}
 	for i := range s.tools {
 		t := &s.tools[i]
-		if p := t.schema.Properties["max_elements"]; p != nil {
-			m := float64(c.MaxElements)
-			p.Maximum = &m
+		sc, err := schemaOf(t.in, lim)
+		if err != nil {
+			panic(err) // checked when the table was built
 		}
-		if p := t.schema.Properties["max_text_chars"]; p != nil {
-			m := float64(c.MaxTextChars)
-			p.Maximum = &m
-		}
+		t.schema = sc
 		b, err := json.Marshal(t.schema)
 		if err != nil {
 			panic(err) // the schema was parsed from JSON at start-up
@@ -164,7 +161,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, p
 	}
 	start := time.Now()
 	var note string
-	var auto map[string]any
+	var auto *autoSelected
 	if !tablessTools[name] {
 		note, auto, err = s.autoSelect(ctx)
 	}
@@ -593,15 +590,10 @@ func plural(n int, one, many string) string {
 }
 
 // withAutoNote adds to a result which tab Session.Call selected for it.
-func withAutoNote(res Result, note string, auto map[string]any) Result {
+func withAutoNote(res Result, note string, auto *autoSelected) Result {
 	res.Text = note + "\n" + res.Text
-	if m, ok := res.Structured.(map[string]any); ok {
-		out := make(map[string]any, len(m)+1)
-		for k, v := range m {
-			out[k] = v
-		}
-		out["auto_selected_tab"] = auto
-		res.Structured = out
+	if a, ok := res.Structured.(answerer); ok {
+		a.answer().AutoSelected = auto
 	}
 	return res
 }

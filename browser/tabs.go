@@ -11,6 +11,7 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
+// noArgs is the argument struct of a tool without arguments.
 type noArgs struct{}
 
 type tabInfo struct {
@@ -43,76 +44,115 @@ func (s *Session) discover(ctx context.Context, f func(c *rdp.Client) error) err
 	}
 }
 
-func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (Result, error) {
+var browserStatusTool = tool[noArgs, statusOut]{
+	Name: "browser_status", Title: "Browser status",
+	Description: "Connection to Firefox, the selected tab, the ref generation, uploads, the sandbox and whether trusted input is available. Never selects a tab.",
+	Annotations: Annotations{ReadOnly: true, Idempotent: true},
+	Run:         (*Session).browserStatus,
+}
+
+type statusOut struct {
+	said
+	Connected        bool           `json:"connected"`
+	Host             string         `json:"host"`
+	Port             uint16         `json:"port"`
+	Endpoint         string         `json:"endpoint"`
+	SelectedTab      *statusTab     `json:"selected_tab"`
+	Generation       *uint64        `json:"generation"`
+	UploadsEnabled   bool           `json:"uploads_enabled"`
+	UploadRoots      int            `json:"upload_roots"`
+	Sandbox          SandboxInfo    `json:"sandbox"`
+	IsolatedRealm    *realmStatus   `json:"isolated_realm"`
+	Version          string         `json:"version"`
+	Error            string         `json:"error,omitempty"`
+	Firefox          *firefoxStatus `json:"firefox,omitempty"`
+	SelectionCleared string         `json:"selection_cleared,omitempty"`
+}
+
+type statusTab struct {
+	TabID string `json:"tab_id"`
+	Title *Page  `json:"title,omitempty"`
+	URL   *Page  `json:"url,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+type realmStatus struct {
+	Available       bool   `json:"available"`
+	Reason          string `json:"reason"`
+	TrustedClick    bool   `json:"trusted_click"`
+	TrustedKeys     bool   `json:"trusted_keys"`
+	PrivilegedFiles bool   `json:"privileged_files"`
+}
+
+type firefoxStatus struct {
+	ApplicationType string `json:"application_type"`
+}
+
+func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (statusOut, error) {
 	cfg := s.opts.Config
-	st := map[string]any{
-		"connected":       false,
-		"host":            cfg.Host,
-		"port":            cfg.Addr.Port(),
-		"endpoint":        "ws://" + cfg.Addr.String() + "/",
-		"selected_tab":    nil,
-		"generation":      nil,
-		"uploads_enabled": cfg.UploadsEnabled && s.opts.Files != nil,
-		"upload_roots":    len(cfg.UploadRoots),
-		"sandbox":         s.opts.Sandbox,
-		"isolated_realm":  nil,
-		"version":         s.opts.Version,
+	st := statusOut{
+		Host: cfg.Host, Port: cfg.Addr.Port(), Endpoint: "ws://" + cfg.Addr.String() + "/",
+		UploadsEnabled: cfg.UploadsEnabled && s.opts.Files != nil, UploadRoots: len(cfg.UploadRoots),
+		Sandbox: s.opts.Sandbox, Version: s.opts.Version,
 	}
 	var lines []string
 	c, err := s.conn(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
-			return Result{}, ctx.Err()
+			return statusOut{}, ctx.Err()
 		}
 		e, _ := AsError(err)
-		st["error"] = e.Message
+		st.Error = e.Message
 		lines = append(lines, "Not connected: "+e.Message)
 	} else {
-		st["connected"] = true
-		st["firefox"] = map[string]any{"application_type": c.Greeting().ApplicationType}
+		st.Connected = true
+		st.Firefox = &firefoxStatus{ApplicationType: c.Greeting().ApplicationType}
 		lines = append(lines, "Connected to Firefox at "+cfg.Addr.String()+".")
-		s.mu.Lock()
-		sel, gen := s.sel, s.generation
-		if sel != nil && sel.watch == nil {
-			sel = nil
-		}
-		if sel != nil {
-			s.syncLocked(sel)
-			gen = s.generation
-		}
-		s.mu.Unlock()
-		if sel != nil {
-			tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-			t, err := sel.watch.Current(tctx)
-			cancel()
-			tab := map[string]any{"tab_id": tabID(sel.tab.BrowserID)}
-			if err == nil {
-				tab["title"], tab["url"] = pageStr(t.Title), pageStr(t.URL)
-				r := s.realmFor(ctx, page{c: c, sel: sel, generation: gen}, t)
-				st["isolated_realm"] = map[string]any{
-					"available": r.ok, "reason": r.reason,
-					"trusted_click": r.probe.TrustedClick, "trusted_keys": r.probe.TIP, "privileged_files": r.probe.MozSetFileArray,
-				}
-				trust := "trusted input available"
-				if !r.ok {
-					trust = "page-realm fallback: " + r.reason
-				}
-				lines = append(lines, fmt.Sprintf("Selected %s, generation %d (%s).", tabID(sel.tab.BrowserID), gen, trust))
-			} else {
-				tab["error"] = "the tab's document is not available right now"
-				lines = append(lines, fmt.Sprintf("Selected %s, generation %d (document not available).", tabID(sel.tab.BrowserID), gen))
-			}
-			st["selected_tab"], st["generation"] = tab, gen
-		} else if lost := s.lostNote(); lost != "" {
-			st["selection_cleared"] = lost
-			lines = append(lines, "No tab selected: "+lost+".")
-		} else {
-			lines = append(lines, "No tab selected: page tools will use the active tab of the most recently used window (select_tab picks one).")
-		}
+		lines = append(lines, s.selectionStatus(ctx, c, &st))
 	}
 	lines = append(lines, fmt.Sprintf("Sandbox: %s (Landlock ABI %d, seccomp %v). Uploads: %s.",
-		s.opts.Sandbox.Mode, s.opts.Sandbox.LandlockABI, s.opts.Sandbox.Seccomp, uploadsLine(st["uploads_enabled"].(bool), len(cfg.UploadRoots))))
-	return Result{Text: strings.Join(lines, "\n"), Structured: st}, nil
+		s.opts.Sandbox.Mode, s.opts.Sandbox.LandlockABI, s.opts.Sandbox.Seccomp, uploadsLine(st.UploadsEnabled, len(cfg.UploadRoots))))
+	st.text = strings.Join(lines, "\n")
+	return st, nil
+}
+
+// selectionStatus fills in the selected tab and its realm, and says it.
+func (s *Session) selectionStatus(ctx context.Context, c *rdp.Client, st *statusOut) string {
+	s.mu.Lock()
+	sel, gen := s.sel, s.generation
+	if sel != nil && sel.watch == nil {
+		sel = nil
+	}
+	if sel != nil {
+		s.syncLocked(sel)
+		gen = s.generation
+	}
+	s.mu.Unlock()
+	if sel == nil {
+		if lost := s.lostNote(); lost != "" {
+			st.SelectionCleared = lost
+			return "No tab selected: " + lost + "."
+		}
+		return "No tab selected: page tools will use the active tab of the most recently used window (select_tab picks one)."
+	}
+	st.SelectedTab, st.Generation = &statusTab{TabID: tabID(sel.tab.BrowserID)}, &gen
+	tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	t, err := sel.watch.Current(tctx)
+	cancel()
+	if err != nil {
+		st.SelectedTab.Error = "the tab's document is not available right now"
+		return fmt.Sprintf("Selected %s, generation %d (document not available).", tabID(sel.tab.BrowserID), gen)
+	}
+	title, u := pageStr(t.Title), pageStr(t.URL)
+	st.SelectedTab.Title, st.SelectedTab.URL = &title, &u
+	r := s.realmFor(ctx, page{c: c, sel: sel, generation: gen}, t)
+	st.IsolatedRealm = &realmStatus{Available: r.ok, Reason: r.reason,
+		TrustedClick: r.probe.TrustedClick, TrustedKeys: r.probe.TIP, PrivilegedFiles: r.probe.MozSetFileArray}
+	trust := "trusted input available"
+	if !r.ok {
+		trust = "page-realm fallback: " + r.reason
+	}
+	return fmt.Sprintf("Selected %s, generation %d (%s).", tabID(sel.tab.BrowserID), gen, trust)
 }
 
 func (s *Session) lostNote() string {
@@ -141,10 +181,22 @@ func (s *Session) tabs(ctx context.Context) ([]rdp.Tab, error) {
 	return tabs, err
 }
 
-func (s *Session) listTabs(ctx context.Context, _ *noArgs, _ Progress) (Result, error) {
+var listTabsTool = tool[noArgs, listTabsOut]{
+	Name: "list_tabs", Title: "List tabs",
+	Description: "The user's ordinary tabs in tab-strip order: tab_id (stable across navigations), title, URL, selected, opened by this server.",
+	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Session).listTabs,
+}
+
+type listTabsOut struct {
+	said
+	Tabs []tabInfo `json:"tabs"`
+}
+
+func (s *Session) listTabs(ctx context.Context, _ *noArgs, _ Progress) (listTabsOut, error) {
 	tabs, err := s.tabs(ctx)
 	if err != nil {
-		return Result{}, err
+		return listTabsOut{}, err
 	}
 	s.mu.Lock()
 	var selID int64 = -1
@@ -167,72 +219,88 @@ func (s *Session) listTabs(ctx context.Context, _ *noArgs, _ Progress) (Result, 
 		}
 		w.line(fmt.Sprintf("%s%d %s %s %s", mark, i, out[i].TabID, quote(t.Title, 80), quote(t.URL, 120)))
 	}
-	text := plural(len(tabs), "tab", "tabs") + " (* = selected, + = opened by this server):\n" + w.String()
-	return Result{Text: text, Structured: map[string]any{"tabs": out}}, nil
+	res := listTabsOut{Tabs: out}
+	res.text = plural(len(tabs), "tab", "tabs") + " (* = selected, + = opened by this server):\n" + w.String()
+	return res, nil
 }
 
 // watchTimeout bounds attaching to a tab (the watcher waits for the tab's
 // content processes, and a page stuck in a script holds its process).
 const watchTimeout = 10 * time.Second
 
-type selectTabArgs struct {
-	TabID *string `json:"tab_id"`
-	Index *int    `json:"index"`
+var selectTabTool = tool[selectTabArgs, selectTabOut]{
+	Name: "select_tab", Title: "Select tab",
+	Description: "Choose the tab page tools act on, by tab_id or index (exactly one); starts a new ref generation; does not bring it to the front. Until one is chosen, page tools use the active tab of the most recent window and say which.",
+	Annotations: Annotations{Idempotent: true},
+	Run:         (*Session).selectTab,
 }
 
-func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (Result, error) {
-	if (a.TabID == nil) == (a.Index == nil) {
-		return Result{}, errorf(errcode.InvalidArguments, "give exactly one of tab_id or index")
-	}
+type selectTabArgs struct {
+	TabID *string  `json:"tab_id" min:"1" max:"64" desc:"from list_tabs, e.g. tab-9"`
+	Index *int     `json:"index" min:"0" max:"100000" desc:"position in list_tabs"`
+	_     struct{} `oneof:"tab_id,index" msg:"give exactly one of tab_id or index"`
+}
+
+type selectTabOut struct {
+	said
+	TabID      string `json:"tab_id"`
+	Index      int    `json:"index"`
+	Title      Page   `json:"title"`
+	URL        Page   `json:"url"`
+	Generation uint64 `json:"generation"`
+	Document   *bool  `json:"document,omitempty"`
+}
+
+func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (selectTabOut, error) {
 	if err := s.lock(ctx); err != nil {
-		return Result{}, err
+		return selectTabOut{}, err
 	}
 	defer s.unlock()
 	tabs, err := s.tabs(ctx)
 	if err != nil {
-		return Result{}, err
+		return selectTabOut{}, err
 	}
-	idx := -1
-	if a.Index != nil {
-		if *a.Index >= len(tabs) {
-			return Result{}, errorf(errcode.TabNotFound, "there is no tab at index %d (%s open); call list_tabs", *a.Index, plural(len(tabs), "tab is", "tabs are"))
-		}
-		idx = *a.Index
-	} else {
-		id, ok := parseTabID(*a.TabID)
-		for i, t := range tabs {
-			if ok && t.BrowserID == id {
-				idx = i
-			}
-		}
-		if idx < 0 {
-			return Result{}, errorf(errcode.TabNotFound, "no open tab has tab_id %q; call list_tabs", truncate(*a.TabID, 64))
-		}
+	idx, err := tabIndex(tabs, a)
+	if err != nil {
+		return selectTabOut{}, err
 	}
 	tab := tabs[idx]
 	t, terr, gen, err := s.use(ctx, tab)
 	if err != nil {
-		return Result{}, err
+		return selectTabOut{}, err
 	}
-	info := map[string]any{"tab_id": tabID(tab.BrowserID), "index": idx, "title": pageStr(t.Title), "url": pageStr(t.URL), "generation": gen}
+	out := selectTabOut{TabID: tabID(tab.BrowserID), Index: idx, Title: pageStr(t.Title), URL: pageStr(t.URL), Generation: gen}
 	u := newUntrusted()
 	if terr != nil {
-		info["title"], info["url"] = pageStr(tab.Title), pageStr(tab.URL)
-		info["document"] = false
+		no := false
+		out.Title, out.URL, out.Document = pageStr(tab.Title), pageStr(tab.URL), &no
 		u.field("Page", tab.Title, 200)
 		u.field("URL", tab.URL, 500)
-		return Result{
-			Text: fmt.Sprintf("Selected %s (index %d), generation %d, but it shows no document this server can reach (say, after a redirect to a file: or about: URL); navigate it to an http(s) URL.\n%s",
-				tabID(tab.BrowserID), idx, gen, u.String()),
-			Structured: info,
-		}, nil
+		out.text = fmt.Sprintf("Selected %s (index %d), generation %d, but it shows no document this server can reach (say, after a redirect to a file: or about: URL); navigate it to an http(s) URL.\n%s",
+			tabID(tab.BrowserID), idx, gen, u.String())
+		return out, nil
 	}
 	u.field("Page", t.Title, 200)
 	u.field("URL", t.URL, 500)
-	return Result{
-		Text:       fmt.Sprintf("Selected %s (index %d), generation %d.\n%s", tabID(tab.BrowserID), idx, gen, u.String()),
-		Structured: info,
-	}, nil
+	out.text = fmt.Sprintf("Selected %s (index %d), generation %d.\n%s", tabID(tab.BrowserID), idx, gen, u.String())
+	return out, nil
+}
+
+// tabIndex finds the tab a select_tab call names.
+func tabIndex(tabs []rdp.Tab, a *selectTabArgs) (int, error) {
+	if a.Index != nil {
+		if *a.Index >= len(tabs) {
+			return 0, errorf(errcode.TabNotFound, "there is no tab at index %d (%s open); call list_tabs", *a.Index, plural(len(tabs), "tab is", "tabs are"))
+		}
+		return *a.Index, nil
+	}
+	id, ok := parseTabID(*a.TabID)
+	for i, t := range tabs {
+		if ok && t.BrowserID == id {
+			return i, nil
+		}
+	}
+	return 0, errorf(errcode.TabNotFound, "no open tab has tab_id %q; call list_tabs", truncate(*a.TabID, 64))
 }
 
 // use makes tab the selected tab (a new generation) and returns its
@@ -269,7 +337,15 @@ var tablessTools = map[string]bool{"browser_status": true, "list_tabs": true, "s
 // select_tab (one process per call, as the MCP Inspector CLI does) can act.
 // It returns the sentence that tells the agent which tab it got, "" when a
 // tab was already selected.
-func (s *Session) autoSelect(ctx context.Context) (note string, info map[string]any, err error) {
+// autoSelected is the tab a page tool chose when none was selected.
+type autoSelected struct {
+	TabID      string `json:"tab_id"`
+	Index      int    `json:"index"`
+	Generation uint64 `json:"generation"`
+	Auto       bool   `json:"auto"`
+}
+
+func (s *Session) autoSelect(ctx context.Context) (note string, info *autoSelected, err error) {
 	s.mu.Lock()
 	has := s.sel != nil || s.lost != "" // a lost selection is reported, not replaced
 	s.mu.Unlock()
@@ -305,7 +381,7 @@ func (s *Session) autoSelect(ctx context.Context) (note string, info map[string]
 		t.URL = tabs[idx].URL
 	}
 	id := tabID(tabs[idx].BrowserID)
-	info = map[string]any{"tab_id": id, "index": idx, "generation": gen, "auto": true}
+	info = &autoSelected{TabID: id, Index: idx, Generation: gen, Auto: true}
 	return fmt.Sprintf("No tab was selected, so this call used the active tab of the most recently used window: %s (index %d; its URL is below) — select_tab picks another.\n%s",
 		id, idx, marked("URL", t.URL, 200)), info, nil
 }

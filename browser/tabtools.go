@@ -36,58 +36,76 @@ func (s *Session) isOpened(id int64) bool {
 	return s.opened[id]
 }
 
+var newTabTool = tool[newTabArgs, newTabOut]{
+	Name: "new_tab", Title: "Open tab",
+	Description: "Open an http(s) URL in a new background tab (no window is raised), wait up to 10 s for it to load, and select it unless select is false.",
+	Annotations: Annotations{OpenWorld: true},
+	Run:         (*Session).newTab,
+}
+
 type newTabArgs struct {
-	URL    string `json:"url"`
-	Select *bool  `json:"select"`
+	URL    string `json:"url" min:"8" max:"8192" desc:"absolute http(s) URL"`
+	Select bool   `json:"select" default:"true" desc:"page tools act on it"`
+}
+
+type newTabOut struct {
+	said
+	TabID      string  `json:"tab_id"`
+	URL        Page    `json:"url"`
+	Title      Page    `json:"title"`
+	ReadyState string  `json:"ready_state"`
+	Selected   bool    `json:"selected"`
+	Generation *uint64 `json:"generation,omitempty"`
 }
 
 // newTabLoad bounds how long new_tab waits for the page to complete; a
 // slower page is reported as still loading, not as a failure.
 const newTabLoad = 10 * time.Second
 
-func (s *Session) newTab(ctx context.Context, a *newTabArgs, _ Progress) (Result, error) {
+func (s *Session) newTab(ctx context.Context, a *newTabArgs, _ Progress) (newTabOut, error) {
 	u, err := checkURL(a.URL)
 	if err != nil {
-		return Result{}, err
+		return newTabOut{}, err
 	}
-	selectIt := a.Select == nil || *a.Select
+	selectIt := a.Select
 	if err := s.lock(ctx); err != nil {
-		return Result{}, err
+		return newTabOut{}, err
 	}
 	defer s.unlock()
 	c, err := s.conn(ctx)
 	if err != nil {
-		return Result{}, err
+		return newTabOut{}, err
 	}
 	// In the background of its window: the user's own tab stays in front
 	// and keeps the keyboard, and no window is raised.
 	var tr pagejs.TabResult
 	if err := s.chrome(ctx, page{c: c}, pagejs.TabOpen, pagejs.TabOpenArgs{URL: u.String(), Background: true}, &tr); err != nil {
-		return Result{}, err
+		return newTabOut{}, err
 	}
 	s.markOpened(tr.BrowserID)
 	id := tabID(tr.BrowserID)
 	tab, err := waitListed(ctx, c, tr.BrowserID)
 	if err != nil {
-		return Result{}, fmt.Errorf("new tab %s: %w", id, err)
+		return newTabOut{}, fmt.Errorf("new tab %s: %w", id, err)
 	}
 	w, err := c.WatchTab(ctx, tab)
 	if err != nil {
-		return Result{}, err
+		return newTabOut{}, err
 	}
 	t, state, err := waitNewTab(ctx, w)
 	if err != nil {
 		w.Close()
 		if ctx.Err() != nil {
-			return Result{}, ctx.Err()
+			return newTabOut{}, ctx.Err()
 		}
-		return Result{}, err
+		return newTabOut{}, err
 	}
-	st := map[string]any{"tab_id": id, "url": pageStr(t.URL), "title": pageStr(t.Title), "ready_state": state, "selected": selectIt}
+	st := newTabOut{TabID: id, URL: pageStr(t.URL), Title: pageStr(t.Title), ReadyState: state, Selected: selectIt}
 	text := "Opened " + id
 	if selectIt {
-		st["generation"] = s.replaceSelection(tab, w)
-		text += fmt.Sprintf(" and selected it (generation %d)", st["generation"])
+		gen := s.replaceSelection(tab, w)
+		st.Generation = &gen
+		text += fmt.Sprintf(" and selected it (generation %d)", gen)
 	} else {
 		w.Close()
 		text += " (not selected: page tools still act on the previously selected tab)"
@@ -98,7 +116,8 @@ func (s *Session) newTab(ctx context.Context, a *newTabArgs, _ Progress) (Result
 	b := newUntrusted()
 	b.field("Page", t.Title, 200)
 	b.field("URL", t.URL, 500)
-	return Result{Text: text + ".\n" + b.String(), Structured: st}, nil
+	st.text = text + ".\n" + b.String()
+	return st, nil
 }
 
 // waitListed waits (bounded) until the root actor lists a tab that was
@@ -159,38 +178,52 @@ func (s *Session) replaceSelection(tab rdp.Tab, w *rdp.TabWatch) uint64 {
 	return s.generation
 }
 
-type closeTabArgs struct {
-	TabID string `json:"tab_id"`
+var closeTabTool = tool[closeTabArgs, closeTabOut]{
+	Name: "close_tab", Title: "Close tab",
+	Description: "Close a tab that new_tab or an agent's click opened. The user's tabs are refused (tab_not_owned: closing one could lose work), as is a page asking to confirm leaving (close_blocked).",
+	Annotations: Annotations{Destructive: true, Idempotent: true},
+	Run:         (*Session).closeTab,
 }
 
-func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (Result, error) {
+type closeTabArgs struct {
+	TabID string `json:"tab_id" min:"5" max:"64" desc:"from list_tabs"`
+}
+
+type closeTabOut struct {
+	said
+	TabID       string `json:"tab_id"`
+	Closed      bool   `json:"closed"`
+	WasSelected bool   `json:"was_selected"`
+}
+
+func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (closeTabOut, error) {
 	id, ok := parseTabID(a.TabID)
 	if !ok {
-		return Result{}, errorf(errcode.InvalidArguments, "%q is not a tab_id; tab ids look like tab-12 and come from list_tabs or new_tab", truncate(a.TabID, 40))
+		return closeTabOut{}, errorf(errcode.InvalidArguments, "%q is not a tab_id; tab ids look like tab-12 and come from list_tabs or new_tab", truncate(a.TabID, 40))
 	}
 	if err := s.lock(ctx); err != nil {
-		return Result{}, err
+		return closeTabOut{}, err
 	}
 	defer s.unlock()
 	c, err := s.conn(ctx)
 	if err != nil {
-		return Result{}, err
+		return closeTabOut{}, err
 	}
 	if _, err := c.GetTab(ctx, id); err != nil {
 		if errors.Is(err, rdp.ErrTabClosed) {
-			return Result{}, errorf(errcode.TabNotFound, "no open tab has tab_id %s; call list_tabs", tabID(id))
+			return closeTabOut{}, errorf(errcode.TabNotFound, "no open tab has tab_id %s; call list_tabs", tabID(id))
 		}
-		return Result{}, err
+		return closeTabOut{}, err
 	}
 	if !s.isOpened(id) {
-		return Result{}, errorf(errcode.TabNotOwned, "%s is one of the user's tabs: close_tab closes only tabs this server opened (with new_tab, or by a click), because closing a user's tab can lose their unsaved work", tabID(id))
+		return closeTabOut{}, errorf(errcode.TabNotOwned, "%s is one of the user's tabs: close_tab closes only tabs this server opened (with new_tab, or by a click), because closing a user's tab can lose their unsaved work", tabID(id))
 	}
 	var tr pagejs.TabResult
 	if err := s.chrome(ctx, page{c: c}, pagejs.TabClose, pagejs.TabArgs{BrowserID: id}, &tr); err != nil {
-		return Result{}, err
+		return closeTabOut{}, err
 	}
 	if tr.Kept {
-		return Result{}, errorf(errcode.CloseBlocked, "%s was not closed: its page asks to confirm leaving (a beforeunload handler), so it may hold unsaved input; it stays open for the user", tabID(id))
+		return closeTabOut{}, errorf(errcode.CloseBlocked, "%s was not closed: its page asks to confirm leaving (a beforeunload handler), so it may hold unsaved input; it stays open for the user", tabID(id))
 	}
 	deadline := time.Now().Add(3 * time.Second)
 	for {
@@ -199,13 +232,13 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (Re
 			break
 		}
 		if err != nil && !errors.Is(err, rdp.ErrTabClosed) {
-			return Result{}, err
+			return closeTabOut{}, err
 		}
 		if time.Now().After(deadline) {
-			return Result{}, errorf(errcode.TabNotFound, "%s was asked to close but is still listed after 3 s", tabID(id))
+			return closeTabOut{}, errorf(errcode.TabNotFound, "%s was asked to close but is still listed after 3 s", tabID(id))
 		}
 		if err := sleep(ctx, 20*time.Millisecond); err != nil {
-			return Result{}, err
+			return closeTabOut{}, err
 		}
 	}
 	s.mu.Lock()
@@ -223,7 +256,9 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (Re
 	if wasSelected {
 		text += " It was the selected tab: no tab is selected now (use list_tabs and select_tab)."
 	}
-	return Result{Text: text, Structured: map[string]any{"tab_id": tabID(id), "closed": true, "was_selected": wasSelected}}, nil
+	out := closeTabOut{TabID: tabID(id), Closed: true, WasSelected: wasSelected}
+	out.text = text
+	return out, nil
 }
 
 // openers returns the tabs the selected tab has opened so far and the

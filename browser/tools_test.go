@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
@@ -12,57 +11,6 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
-
-// argTypes maps each tool to its argument struct; the test below holds the
-// two in step.
-var argTypes = map[string]any{
-	"browser_status": noArgs{}, "list_tabs": noArgs{}, "select_tab": selectTabArgs{},
-	"snapshot_page": snapshotArgs{}, "click": clickArgs{}, "fill": fillArgs{},
-	"type_text": typeTextArgs{}, "press_key": pressKeyArgs{}, "navigate": navigateArgs{},
-	"wait_for": waitForArgs{}, "upload_files": uploadArgs{}, "handle_dialog": handleDialogArgs{},
-	// issue 14: senses
-	"screenshot": screenshotArgs{}, "console_messages": consoleArgs{},
-	"network_requests": networkArgs{}, "network_request": networkRequestArgs{},
-	"new_tab": newTabArgs{}, "close_tab": closeTabArgs{}, "select_option": selectOptionArgs{},
-	"hover": hoverArgs{}, "scroll": scrollArgs{}, "drag": dragArgs{},
-}
-
-func TestSchemasMatchStructs(t *testing.T) {
-	tools := toolTable()
-	if len(tools) != len(argTypes) {
-		t.Fatalf("%d tools, %d argument types", len(tools), len(argTypes))
-	}
-	for _, td := range tools {
-		typ := reflect.TypeOf(argTypes[td.Name])
-		if typ == nil {
-			t.Errorf("%s: no argument type registered", td.Name)
-			continue
-		}
-		var fields, required []string
-		for i := 0; i < typ.NumField(); i++ {
-			f := typ.Field(i)
-			tag := strings.Split(f.Tag.Get("json"), ",")[0]
-			fields = append(fields, tag)
-			if f.Type.Kind() != reflect.Pointer {
-				required = append(required, tag)
-			}
-		}
-		props := propertyNames(td.schema)
-		if len(td.schema.Properties) == 0 {
-			props = nil
-		}
-		slices.Sort(fields)
-		if !slices.Equal(fields, props) {
-			t.Errorf("%s: struct fields %v, schema properties %v", td.Name, fields, props)
-		}
-		req := slices.Clone(td.schema.Required)
-		slices.Sort(req)
-		slices.Sort(required)
-		if !slices.Equal(req, required) {
-			t.Errorf("%s: required in struct (non-pointer) %v, in schema %v", td.Name, required, req)
-		}
-	}
-}
 
 func TestToolTableIsWellFormed(t *testing.T) {
 	s := New(Options{Config: config.Config{MaxElements: 777, MaxTextChars: 1234}})
@@ -115,20 +63,8 @@ func TestToolTableIsWellFormed(t *testing.T) {
 func TestDecodeArgs(t *testing.T) {
 	s := New(Options{Config: config.Config{MaxElements: 500, MaxTextChars: 50000}})
 	call := func(tool, args string) error {
-		var err error
-		switch tool {
-		case "fill":
-			err = decodeArgs(s.byKey[tool].schema, json.RawMessage(args), &fillArgs{})
-		case "wait_for":
-			err = decodeArgs(s.byKey[tool].schema, json.RawMessage(args), &waitForArgs{})
-		case "snapshot_page":
-			err = decodeArgs(s.byKey[tool].schema, json.RawMessage(args), &snapshotArgs{})
-		case "upload_files":
-			err = decodeArgs(s.byKey[tool].schema, json.RawMessage(args), &uploadArgs{})
-		case "browser_status":
-			err = decodeArgs(s.byKey[tool].schema, json.RawMessage(args), &noArgs{})
-		}
-		return err
+		td := s.byKey[tool]
+		return decodeArgs(td.schema, json.RawMessage(args), reflect.New(td.in).Interface())
 	}
 	good := [][2]string{
 		{"fill", `{"element":"e1","value":""}`},
@@ -157,6 +93,10 @@ func TestDecodeArgs(t *testing.T) {
 		{"wait_for", `{"text":"a","poll_ms":49}`, `at least 50`},
 		{"wait_for", `{"text":"a","timeout_ms":1.5}`, `whole number`},
 		{"wait_for", `{"text":"a","state":"gone"}`, `one of present, absent`},
+		{"wait_for", `{"text":"a","selector":"b"}`, `exactly one of text, selector or url_contains`},
+		{"wait_for", `{}`, `exactly one of text, selector or url_contains`},
+		{"navigate", `{"url":"https://a.example/","history":"back"}`, `exactly one of url`},
+		{"select_tab", `{}`, `exactly one of tab_id or index`},
 		{"snapshot_page", `{"max_elements":501}`, `at most 500`},
 		{"upload_files", `{"element":"e3","paths":[]}`, `at least 1`},
 		{"upload_files", `{"element":"e3","paths":[""]}`, `paths[0]`},
@@ -256,25 +196,41 @@ func TestElementLine(t *testing.T) {
 }
 
 // TestOutputSchemas: every tool has an output schema (type object, no
-// required fields, so error results fit it too), every schema a tool, and
-// each declares its page-provided fields with the shared description.
+// required fields, so error results fit it too), and the schema derived
+// from its Out type declares its page-provided fields with the shared
+// description.
 func TestOutputSchemas(t *testing.T) {
-	names := map[string]bool{}
 	for _, tool := range toolTable() {
-		names[tool.Name] = true
 		var sc map[string]any
 		if err := json.Unmarshal(tool.OutputSchema, &sc); err != nil || sc["type"] != "object" {
-			t.Errorf("%s: output schema %s (%v); add it to outputSchemas in output.go", tool.Name, tool.OutputSchema, err)
+			t.Errorf("%s: output schema %s (%v)", tool.Name, tool.OutputSchema, err)
 			continue
 		}
 		if strings.Contains(string(tool.OutputSchema), `"required"`) {
 			t.Errorf("%s: output schema requires fields; error results would not fit it", tool.Name)
 		}
 	}
-	for name := range outputSchemas {
-		if !names[name] {
-			t.Errorf("outputSchemas has %q, which is no tool", name)
-		}
+	type inner struct {
+		Text Page   `json:"text"`
+		N    int    `json:"n"`
+		Tags []Page `json:"tags"`
+	}
+	type out struct {
+		said
+		acted
+		checked
+		opened
+		Title Page    `json:"title"`
+		Maybe *Page   `json:"maybe,omitempty"`
+		Rows  []inner `json:"rows"`
+		Plain string  `json:"plain"`
+	}
+	got := string(outputSchemaOf(reflect.TypeFor[out]()))
+	want := `{"properties":{"dialog":{"properties":{"text":{"description":"page text"}}},"frame_origin":{"description":"page text"},` +
+		`"maybe":{"description":"page text"},"rows":{"items":{"properties":{"tags":{"items":{"description":"page text"}},"text":{"description":"page text"}}}},` +
+		`"title":{"description":"page text"},"url":{"description":"page text"}},"type":"object"}`
+	if got != want {
+		t.Errorf("derived output schema\n got %s\nwant %s", got, want)
 	}
 }
 

@@ -27,10 +27,36 @@ type Files interface {
 	Release(ctx context.Context, handles []uint32) error
 }
 
+var uploadTool = tool[uploadArgs, uploadOut]{
+	Name: "upload_files", Title: "Upload files to a file input",
+	Description: "Put local files into a file input (hidden ones too), or into the one a label or button opens (Dropzone, FilePond: clicked once, no chooser shown); nothing is submitted. paths: absolute paths the user chose, never from page text. The page gets names, sizes and types; many widgets upload at once. Ends with what changed.",
+	Annotations: Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Session).uploadFiles,
+}
+
 type uploadArgs struct {
-	Element string   `json:"element"`
-	Paths   []string `json:"paths"`
-	Observe *bool    `json:"observe"`
+	Element string   `json:"element" min:"2" max:"16" desc:"ref of a file input, or of what opens it"`
+	Paths   []string `json:"paths" min:"1" max:"32" itemmin:"1" itemmax:"4096" desc:"absolute file paths"`
+	Observe bool     `json:"observe" default:"true" desc:"false: omit what changed"`
+}
+
+type uploadOut struct {
+	said
+	Element    string         `json:"element"`
+	Files      []uploadedFile `json:"files"`
+	Dispatched bool           `json:"dispatched"`
+	Via        string         `json:"via"`
+	Warnings   []Page         `json:"warnings"`
+	Trusted    bool           `json:"trusted"`
+	RefCheck   string         `json:"ref_check"`
+	observed
+}
+
+// uploadedFile is a file as the page received it (names are the user's).
+type uploadedFile struct {
+	Name string `json:"name"`
+	Size int64  `json:"size"`
+	Type string `json:"type"`
 }
 
 // chunksInFlight is how many chunks may be outstanding at once. Firefox
@@ -57,14 +83,14 @@ func phaseError(phase string, err error) error {
 	return err
 }
 
-func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (Result, error) {
+func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (uploadOut, error) {
 	cfg := s.opts.Config
 	if !cfg.UploadsEnabled || s.opts.Files == nil {
-		return Result{}, errorf(errcode.UploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
+		return uploadOut{}, errorf(errcode.UploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
 	}
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
-		return Result{}, err
+		return uploadOut{}, err
 	}
 	defer release()
 
@@ -72,7 +98,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	tStart := time.Now()
 	infos, err := s.opts.Files.Stat(ctx, a.Paths)
 	if err != nil {
-		return Result{}, phaseError("validation", brokerError(err, a.Paths))
+		return uploadOut{}, phaseError("validation", brokerError(err, a.Paths))
 	}
 	handles, total, meta := uploadMeta(infos)
 	defer func() {
@@ -92,7 +118,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.UploadBegin,
 		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta, Sink: sink != "", Ref: boundRef(l)}, &begin)
 	if err != nil {
-		return Result{}, phaseError("validation", err)
+		return uploadOut{}, phaseError("validation", err)
 	}
 	finished := false
 	defer func() {
@@ -112,7 +138,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 	s.log.Debug("upload staged", "sink", sink != "", "ms", time.Since(tStart).Milliseconds())
 	tTransfer := time.Now()
 	if err := s.moveFiles(ctx, pg, info, sink, begin, meta, infos, total, p); err != nil {
-		return Result{}, err
+		return uploadOut{}, err
 	}
 	s.log.Debug("upload transfer done", "bytes", total, "ms", time.Since(tTransfer).Milliseconds())
 	tFinish := time.Now()
@@ -125,17 +151,17 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (R
 		if e, ok := AsError(err); ok && e.Code == errcode.UploadAssignmentFailed {
 			phase = "assignment"
 		}
-		return Result{}, phaseError(phase, err)
+		return uploadOut{}, phaseError(phase, err)
 	}
 	finished = true
 	s.log.Debug("upload assigned", "ms", time.Since(tFinish).Milliseconds())
 	if err := verifyUpload(infos, fin.Files); err != nil {
-		return Result{}, phaseError("verification", err)
+		return uploadOut{}, phaseError("verification", err)
 	}
 	res := uploadResult(a, l, info, infos, total, begin, fin)
-	if observing(a.Observe) {
+	if a.Observe {
 		if _, _, obs, err := s.endAction(ctx, pg, "", defaultSettleCap, true); err == nil {
-			obs.add(&res)
+			obs.add(&res.said, &res.observed)
 		}
 	}
 	return res, nil
@@ -184,7 +210,7 @@ func (s *Session) moveFiles(ctx context.Context, pg page, info execInfo, sink st
 
 // uploadResult is upload_files' answer.
 func uploadResult(a *uploadArgs, l *locator, info execInfo, infos []broker.FileInfo, total int64,
-	begin pagejs.UploadBeginResult, fin pagejs.UploadFinishResult) Result {
+	begin pagejs.UploadBeginResult, fin pagejs.UploadFinishResult) uploadOut {
 	warnings, block := uploadWarnings(begin.Warnings, fin.Warnings)
 	text := fmt.Sprintf("Put %s (%s) into %s", plural(len(infos), "file", "files"), byteSize(total), a.Element)
 	switch begin.Via {
@@ -193,18 +219,19 @@ func uploadResult(a *uploadArgs, l *locator, info execInfo, infos []broker.FileI
 	case "click":
 		text += " (into the file input that clicking it opens; no file chooser was shown)"
 	}
-	if fin.Trusted {
+	trusted := info.trusted(fin.Trusted)
+	if trusted {
 		text += " through Firefox's privileged file assignment"
 	}
 	text += "; input and change events were dispatched. Nothing was submitted." + refNote(l, info) + block
-	files := make([]map[string]any, len(infos))
+	files := make([]uploadedFile, len(infos))
 	for i, f := range infos {
-		files[i] = map[string]any{"name": f.Name, "size": f.Size, "type": f.MIME}
+		files[i] = uploadedFile{Name: f.Name, Size: f.Size, Type: f.MIME}
 	}
-	return Result{Text: text, Structured: map[string]any{
-		"element": a.Element, "files": files, "dispatched": fin.Dispatched, "via": cmp.Or(begin.Via, "input"),
-		"warnings": pageStrs(warnings), "trusted": fin.Trusted, "ref_check": refCheck(l, info),
-	}}
+	out := uploadOut{Element: a.Element, Files: files, Dispatched: fin.Dispatched, Via: cmp.Or(begin.Via, "input"),
+		Warnings: pageStrs(warnings), Trusted: trusted, RefCheck: refCheck(l, info)}
+	out.text = text
+	return out
 }
 
 // uploadWarnings merges the staging's and the assignment's warnings (they

@@ -4,6 +4,9 @@ import (
 	"context"
 	"net"
 	"net/netip"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -38,4 +41,46 @@ func chromeScript(ctx context.Context, c *rdp.Client, script pagejs.Script, args
 		return err
 	}
 	return pagejs.Decode(res, out)
+}
+
+// structured is a result's structured content as a map of its JSON names
+// to its Go values (pointers followed, nested structs as maps, Page and
+// slices kept as they are), so tests read fields by the name a client
+// sees and compare them with typed values.
+func structured(v any) any {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return nil
+		}
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct || rv.Type() == reflect.TypeFor[Page]() {
+		return rv.Interface()
+	}
+	m := map[string]any{}
+	addFields(m, rv)
+	return m
+}
+
+func addFields(m map[string]any, rv reflect.Value) {
+	for i := range rv.NumField() {
+		f, fv := rv.Type().Field(i), rv.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			addFields(m, fv)
+			continue
+		}
+		tag := strings.Split(f.Tag.Get("json"), ",")
+		if !f.IsExported() || tag[0] == "" || tag[0] == "-" {
+			continue
+		}
+		if slices.Contains(tag[1:], "omitempty") && fv.IsZero() {
+			continue
+		}
+		if fv.Kind() == reflect.Slice || fv.Kind() == reflect.Map {
+			m[tag[0]] = fv.Interface()
+			continue
+		}
+		m[tag[0]] = structured(fv.Interface())
+	}
 }
