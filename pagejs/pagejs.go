@@ -31,7 +31,8 @@
 //
 // Every expression evaluates (with mapped:{await:true}) to a JSON string, the envelope
 // {"ok":true,"value":…} or {"ok":false,"error":{"code":…,"message":…}}; [Decode]
-// turns it into a value or a [*ScriptError].
+// turns it into a value or a [*ScriptError]. The codes are internal/errcode's: the
+// scripts spell the ones they throw, and a test checks each is defined there.
 //
 // # Scripts
 //
