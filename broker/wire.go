@@ -129,83 +129,125 @@ func Encode(dst []byte, id uint32, m Message) ([]byte, error) {
 	e.u8(version)
 	e.u16(0)
 	e.u32(id)
-	switch m := m.(type) {
-	case StatReq:
-		if len(m.Paths) == 0 || len(m.Paths) > MaxPaths {
-			return nil, fmt.Errorf("broker: %d paths (want 1..%d)", len(m.Paths), MaxPaths)
-		}
-		e.u16(uint16(len(m.Paths)))
-		for _, p := range m.Paths {
-			if len(p) == 0 || len(p) > MaxPath {
-				return nil, fmt.Errorf("broker: path of %d bytes (want 1..%d)", len(p), MaxPath)
-			}
-			e.str16(p)
-		}
-	case StatResp:
-		if len(m.Files) == 0 || len(m.Files) > MaxPaths {
-			return nil, fmt.Errorf("broker: %d files in reply", len(m.Files))
-		}
-		e.u16(uint16(len(m.Files)))
-		for _, f := range m.Files {
-			if f.Size < 0 || len(f.Name) == 0 || len(f.Name) > MaxName || len(f.MIME) == 0 || len(f.MIME) > MaxMIME ||
-				!utf8.ValidString(f.Name) || !utf8.ValidString(f.MIME) {
-				return nil, errors.New("broker: invalid file entry")
-			}
-			e.u32(f.Handle)
-			e.u64(uint64(f.Size))
-			e.u64(uint64(f.ModTimeNS))
-			e.str16(f.Name)
-			e.str16(f.MIME)
-		}
-	case ReadReq:
-		if m.Offset < 0 {
-			return nil, errors.New("broker: negative offset")
-		}
-		e.u32(m.Handle)
-		e.u64(uint64(m.Offset))
-	case ReadResp:
-		if len(m.Data) > MaxData {
-			return nil, errors.New("broker: data too large")
-		}
-		var fl uint8
-		if m.Last {
-			fl = 1
-		}
-		e.u8(fl)
-		e.u32(uint32(len(m.Data)))
-		e.b = append(e.b, m.Data...)
-	case ReleaseReq:
-		if len(m.Handles) > MaxPaths*4 {
-			return nil, errors.New("broker: too many handles")
-		}
-		e.u16(uint16(len(m.Handles)))
-		for _, h := range m.Handles {
-			e.u32(h)
-		}
-	case ReleaseResp:
-	case Hello:
-		var fl uint8
-		if m.Sandboxed {
-			fl = 1
-		}
-		e.u8(fl)
-		e.u16(m.LandlockABI)
-		e.u16(m.Syscalls)
-	case ErrorResp:
-		c := codeNum(m.Code)
-		if c == 0 || len(m.Message) > MaxMsgText || !utf8.ValidString(m.Message) {
-			return nil, errors.New("broker: invalid error reply")
-		}
-		e.u8(c)
-		e.u32(uint32(m.Index))
-		e.str16(m.Message)
-	default:
-		return nil, fmt.Errorf("broker: cannot encode %T", m)
+	if err := e.body(m); err != nil {
+		return nil, err
 	}
 	if len(e.b)-len(dst) > MaxMessage {
 		return nil, fmt.Errorf("broker: message of %d bytes exceeds %d", len(e.b)-len(dst), MaxMessage)
 	}
 	return e.b, nil
+}
+
+// body appends m's fields: one encoder per message type.
+func (e *enc) body(m Message) error {
+	switch m := m.(type) {
+	case StatReq:
+		return m.encode(e)
+	case StatResp:
+		return m.encode(e)
+	case ReadReq:
+		return m.encode(e)
+	case ReadResp:
+		return m.encode(e)
+	case ReleaseReq:
+		return m.encode(e)
+	case ReleaseResp:
+		return nil
+	case Hello:
+		return m.encode(e)
+	case ErrorResp:
+		return m.encode(e)
+	}
+	return fmt.Errorf("broker: cannot encode %T", m)
+}
+
+func (e *enc) flag(v bool) {
+	var fl uint8
+	if v {
+		fl = 1
+	}
+	e.u8(fl)
+}
+
+func (m StatReq) encode(e *enc) error {
+	if len(m.Paths) == 0 || len(m.Paths) > MaxPaths {
+		return fmt.Errorf("broker: %d paths (want 1..%d)", len(m.Paths), MaxPaths)
+	}
+	e.u16(uint16(len(m.Paths)))
+	for _, p := range m.Paths {
+		if len(p) == 0 || len(p) > MaxPath {
+			return fmt.Errorf("broker: path of %d bytes (want 1..%d)", len(p), MaxPath)
+		}
+		e.str16(p)
+	}
+	return nil
+}
+
+func (m StatResp) encode(e *enc) error {
+	if len(m.Files) == 0 || len(m.Files) > MaxPaths {
+		return fmt.Errorf("broker: %d files in reply", len(m.Files))
+	}
+	e.u16(uint16(len(m.Files)))
+	for _, f := range m.Files {
+		if f.Size < 0 || len(f.Name) == 0 || len(f.Name) > MaxName || len(f.MIME) == 0 || len(f.MIME) > MaxMIME ||
+			!utf8.ValidString(f.Name) || !utf8.ValidString(f.MIME) {
+			return errors.New("broker: invalid file entry")
+		}
+		e.u32(f.Handle)
+		e.u64(uint64(f.Size))
+		e.u64(uint64(f.ModTimeNS))
+		e.str16(f.Name)
+		e.str16(f.MIME)
+	}
+	return nil
+}
+
+func (m ReadReq) encode(e *enc) error {
+	if m.Offset < 0 {
+		return errors.New("broker: negative offset")
+	}
+	e.u32(m.Handle)
+	e.u64(uint64(m.Offset))
+	return nil
+}
+
+func (m ReadResp) encode(e *enc) error {
+	if len(m.Data) > MaxData {
+		return errors.New("broker: data too large")
+	}
+	e.flag(m.Last)
+	e.u32(uint32(len(m.Data)))
+	e.b = append(e.b, m.Data...)
+	return nil
+}
+
+func (m ReleaseReq) encode(e *enc) error {
+	if len(m.Handles) > MaxPaths*4 {
+		return errors.New("broker: too many handles")
+	}
+	e.u16(uint16(len(m.Handles)))
+	for _, h := range m.Handles {
+		e.u32(h)
+	}
+	return nil
+}
+
+func (m Hello) encode(e *enc) error {
+	e.flag(m.Sandboxed)
+	e.u16(m.LandlockABI)
+	e.u16(m.Syscalls)
+	return nil
+}
+
+func (m ErrorResp) encode(e *enc) error {
+	c := codeNum(m.Code)
+	if c == 0 || len(m.Message) > MaxMsgText || !utf8.ValidString(m.Message) {
+		return errors.New("broker: invalid error reply")
+	}
+	e.u8(c)
+	e.u32(uint32(m.Index))
+	e.str16(m.Message)
+	return nil
 }
 
 func codeNum(code errcode.Code) uint8 {
@@ -297,103 +339,13 @@ func Decode(b []byte) (id uint32, m Message, err error) {
 		return 0, nil, fmt.Errorf("%w: %d bytes", ErrMalformed, len(b))
 	}
 	d := dec{b: b}
-	typ := d.u8("type")
-	if v := d.u8("version"); d.err == nil && v != version {
-		d.fail("version")
-	}
-	if r := d.u16("reserved"); d.err == nil && r != 0 {
-		d.fail("reserved bits")
-	}
-	id = d.u32("id")
+	typ, id := d.header()
 	if d.err != nil {
 		return 0, nil, d.err
 	}
-	switch typ {
-	case tStatReq:
-		n := int(d.u16("count"))
-		if d.err == nil && (n == 0 || n > MaxPaths) {
-			d.fail("path count")
-		}
-		var req StatReq
-		for i := 0; i < n && d.err == nil; i++ {
-			req.Paths = append(req.Paths, d.str16(MaxPath, false, "path"))
-		}
-		m = req
-	case tStatResp:
-		n := int(d.u16("count"))
-		if d.err == nil && (n == 0 || n > MaxPaths) {
-			d.fail("file count")
-		}
-		var resp StatResp
-		for i := 0; i < n && d.err == nil; i++ {
-			var f WireFile
-			f.Handle = d.u32("handle")
-			f.Size = int64(d.u64("size"))
-			f.ModTimeNS = int64(d.u64("mtime"))
-			f.Name = d.str16(MaxName, true, "name")
-			f.MIME = d.str16(MaxMIME, true, "mime")
-			if d.err == nil && f.Size < 0 {
-				d.fail("size")
-			}
-			resp.Files = append(resp.Files, f)
-		}
-		m = resp
-	case tReadReq:
-		var req ReadReq
-		req.Handle = d.u32("handle")
-		req.Offset = int64(d.u64("offset"))
-		if d.err == nil && req.Offset < 0 {
-			d.fail("offset")
-		}
-		m = req
-	case tReadResp:
-		var resp ReadResp
-		fl := d.u8("flags")
-		if d.err == nil && fl > 1 {
-			d.fail("flags")
-		}
-		resp.Last = fl == 1
-		n := int(d.u32("data length"))
-		if d.err == nil && n > MaxData {
-			d.fail("data length")
-		}
-		resp.Data = d.take(n, "data")
-		m = resp
-	case tReleaseReq:
-		n := int(d.u16("count"))
-		if d.err == nil && n > MaxPaths*4 {
-			d.fail("handle count")
-		}
-		var req ReleaseReq
-		for i := 0; i < n && d.err == nil; i++ {
-			req.Handles = append(req.Handles, d.u32("handle"))
-		}
-		m = req
-	case tReleaseResp:
-		m = ReleaseResp{}
-	case tHello:
-		var h Hello
-		fl := d.u8("flags")
-		if d.err == nil && fl > 1 {
-			d.fail("flags")
-		}
-		h.Sandboxed = fl == 1
-		h.LandlockABI = d.u16("abi")
-		h.Syscalls = d.u16("syscalls")
-		m = h
-	case tErrorResp:
-		var resp ErrorResp
-		c := d.u8("code")
-		if d.err == nil && (c == 0 || int(c) >= len(wireCodes)) {
-			d.fail("error code")
-		}
-		if d.err == nil {
-			resp.Code = wireCodes[c]
-		}
-		resp.Index = int32(d.u32("index"))
-		resp.Message = d.str16(MaxMsgText, true, "message")
-		m = resp
-	default:
+	if int(typ) < len(decoders) && decoders[typ] != nil {
+		m = decoders[typ](&d)
+	} else {
 		d.fail(fmt.Sprintf("unknown type %d", typ))
 	}
 	if d.err == nil && len(d.b) != 0 {
@@ -403,6 +355,127 @@ func Decode(b []byte) (id uint32, m Message, err error) {
 		return 0, nil, d.err
 	}
 	return id, m, nil
+}
+
+// decoders reads each message type's body, indexed by type.
+var decoders = [...]func(*dec) Message{
+	tStatReq:     decodeStatReq,
+	tStatResp:    decodeStatResp,
+	tReadReq:     decodeReadReq,
+	tReadResp:    decodeReadResp,
+	tReleaseReq:  decodeReleaseReq,
+	tReleaseResp: func(*dec) Message { return ReleaseResp{} },
+	tErrorResp:   decodeErrorResp,
+	tHello:       decodeHello,
+}
+
+// header reads the 8-byte header: type, version, reserved, request id.
+func (d *dec) header() (typ uint8, id uint32) {
+	typ = d.u8("type")
+	if v := d.u8("version"); d.err == nil && v != version {
+		d.fail("version")
+	}
+	if r := d.u16("reserved"); d.err == nil && r != 0 {
+		d.fail("reserved bits")
+	}
+	return typ, d.u32("id")
+}
+
+// flag reads a flags byte that may only be 0 or 1.
+func (d *dec) flag() bool {
+	fl := d.u8("flags")
+	if d.err == nil && fl > 1 {
+		d.fail("flags")
+	}
+	return fl == 1
+}
+
+// count reads a u16 element count of lo..hi.
+func (d *dec) count(lo, hi int, what string) int {
+	n := int(d.u16("count"))
+	if d.err == nil && (n < lo || n > hi) {
+		d.fail(what)
+	}
+	return n
+}
+
+func decodeStatReq(d *dec) Message {
+	n := d.count(1, MaxPaths, "path count")
+	var req StatReq
+	for i := 0; i < n && d.err == nil; i++ {
+		req.Paths = append(req.Paths, d.str16(MaxPath, false, "path"))
+	}
+	return req
+}
+
+func decodeStatResp(d *dec) Message {
+	n := d.count(1, MaxPaths, "file count")
+	var resp StatResp
+	for i := 0; i < n && d.err == nil; i++ {
+		var f WireFile
+		f.Handle = d.u32("handle")
+		f.Size = int64(d.u64("size"))
+		f.ModTimeNS = int64(d.u64("mtime"))
+		f.Name = d.str16(MaxName, true, "name")
+		f.MIME = d.str16(MaxMIME, true, "mime")
+		if d.err == nil && f.Size < 0 {
+			d.fail("size")
+		}
+		resp.Files = append(resp.Files, f)
+	}
+	return resp
+}
+
+func decodeReadReq(d *dec) Message {
+	var req ReadReq
+	req.Handle = d.u32("handle")
+	req.Offset = int64(d.u64("offset"))
+	if d.err == nil && req.Offset < 0 {
+		d.fail("offset")
+	}
+	return req
+}
+
+func decodeReadResp(d *dec) Message {
+	var resp ReadResp
+	resp.Last = d.flag()
+	n := int(d.u32("data length"))
+	if d.err == nil && n > MaxData {
+		d.fail("data length")
+	}
+	resp.Data = d.take(n, "data")
+	return resp
+}
+
+func decodeReleaseReq(d *dec) Message {
+	n := d.count(0, MaxPaths*4, "handle count")
+	var req ReleaseReq
+	for i := 0; i < n && d.err == nil; i++ {
+		req.Handles = append(req.Handles, d.u32("handle"))
+	}
+	return req
+}
+
+func decodeHello(d *dec) Message {
+	var h Hello
+	h.Sandboxed = d.flag()
+	h.LandlockABI = d.u16("abi")
+	h.Syscalls = d.u16("syscalls")
+	return h
+}
+
+func decodeErrorResp(d *dec) Message {
+	var resp ErrorResp
+	c := d.u8("code")
+	if d.err == nil && (c == 0 || int(c) >= len(wireCodes)) {
+		d.fail("error code")
+	}
+	if d.err == nil {
+		resp.Code = wireCodes[c]
+	}
+	resp.Index = int32(d.u32("index"))
+	resp.Message = d.str16(MaxMsgText, true, "message")
+	return resp
 }
 
 // ValidatePath applies the lexical checks every upload path must pass

@@ -17,8 +17,8 @@ import (
 func benchSession(b *testing.B, realm string) *Session {
 	b.Helper()
 	return newSession(b, func(o *Options) {
-		o.Config.MaxElements = 5000
-		o.Config.MaxTextChars = 300000
+		o.MaxElements = 5000
+		o.MaxTextChars = 300000
 		switch realm {
 		case "page":
 			o.PageRealmOnly = true

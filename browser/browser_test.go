@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -37,19 +36,20 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func testConfig(ff *headless.Firefox) config.Config {
-	return config.Config{
+// testOptions are the engine's options for tests against ff.
+func testOptions(ff *headless.Firefox) Options {
+	return Options{
 		Host: "127.0.0.1", Addr: ff.Addr,
 		MaxElements: 500, MaxTextChars: 50000, RequestTimeout: 15 * time.Second,
-		ChunkBytes: 64 << 10, MaxFileBytes: 8 << 20, MaxUploadBytes: 16 << 20,
-		UploadsEnabled: true, Sandbox: "off",
+		ChunkBytes: 64 << 10, UploadsEnabled: true,
 	}
 }
 
 func newSession(t testing.TB, opts ...func(*Options)) *Session {
 	t.Helper()
 	ff := firefox.Get(t)
-	o := Options{Config: testConfig(ff), Version: "test"}
+	o := testOptions(ff)
+	o.Version = "test"
 	for _, f := range opts {
 		f(&o)
 	}
@@ -146,9 +146,7 @@ func waitText(t testing.TB, s *Session, text string) {
 }
 
 func TestStatusWithoutFirefox(t *testing.T) {
-	cfg := config.Config{Host: "127.0.0.1", RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
-	cfg.Addr = freeAddr(t)
-	s := New(Options{Config: cfg})
+	s := New(Options{Host: "127.0.0.1", Addr: freeAddr(t), RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1})
 	res, e := call(t, s, "browser_status", map[string]any{})
 	if e != nil {
 		t.Fatal(e)
@@ -438,7 +436,7 @@ func TestResidentSnapshot(t *testing.T) {
 	}
 	// Released behind the session's back: the next snapshot installs it again.
 	s.mu.Lock()
-	actor, c := s.sel.residents[pagejs.Snapshot.Name()], s.client
+	actor, c := s.sel.residents[pagejs.Snapshot.Name()].actor, s.client
 	s.mu.Unlock()
 	if actor == "" {
 		t.Fatal("no resident recorded")
@@ -467,11 +465,11 @@ func TestResidentSnapshot(t *testing.T) {
 	s.mu.Lock()
 	sel, c := s.sel, s.client
 	saved, savedConsole := sel.residents, sel.residentConsole
-	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]string{pagejs.Snapshot.Name(): residentPending}
+	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]resident{pagejs.Snapshot.Name(): {state: residentPending}}
 	s.mu.Unlock()
 	s.install(c, residentSlot{&sel.residentConsole, &sel.residents}, "server1.conn99.nosuchconsole", pagejs.Snapshot)
 	s.mu.Lock()
-	got := sel.residents[pagejs.Snapshot.Name()]
+	got := sel.residents[pagejs.Snapshot.Name()].state
 	sel.residents, sel.residentConsole = saved, savedConsole
 	s.mu.Unlock()
 	if got != residentFailed {
@@ -500,7 +498,7 @@ func TestResidentSnapshot(t *testing.T) {
 	mark, ok := pg.sel.residents[pagejs.Snapshot.Name()]
 	s.mu.Unlock()
 	if ok {
-		t.Errorf("a call never sent left the resident marked %q", mark)
+		t.Errorf("a call never sent left the resident marked %q", mark.state)
 	}
 	snapshot(t, s)
 	installed(4)

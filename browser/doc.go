@@ -26,6 +26,17 @@
 // invisible and input events are trusted; the page realm is a
 // feature-detected fallback that results report as trusted: false.
 //
+// # The tool table
+//
+// Each tool is one typed unit, tool[In, Out] (tool.go), declared beside its
+// handler: In's struct tags give the input schema, its limits, defaults and
+// "exactly one of" rules (schema.go), which decodeArgs (args.go) applies
+// once, before the handler runs; Out is the structured result, and its Page
+// fields give the output schema (output.go). Session.Answer shapes every
+// failure as a tool error. Adding a tool is its file (In, Out, the tool
+// value and a straight-line handler), a line in toolTable, and where needed
+// a page script in pagejs.
+//
 // # Limitations
 //
 // IMPORTANT: the server acts with the user's signed-in sessions. It never
@@ -36,7 +47,8 @@
 //
 // # Example
 //
-//	s := browser.New(browser.Options{Config: cfg, Logger: log, Files: files})
+//	s := browser.New(browser.Options{Host: "127.0.0.1", Addr: addr, RequestTimeout: 30 * time.Second,
+//		MaxElements: 500, MaxTextChars: 50000, Logger: log})
 //	defer s.Close()
-//	res, err, ok := s.Call(ctx, "snapshot_page", json.RawMessage(`{}`), nil)
+//	res, ok := s.Answer(ctx, "snapshot_page", json.RawMessage(`{}`), nil)
 package browser

@@ -14,9 +14,10 @@ import (
 type Error struct {
 	Code    errcode.Code
 	Message string
-	// Phase names the upload step that failed (validation, transfer,
-	// construction, assignment, verification); empty elsewhere.
-	Phase string
+	// Phase names the upload step that failed (upload.go uploadPhase:
+	// validation, transfer, construction, assignment, verification); empty
+	// elsewhere.
+	Phase uploadPhase
 	// Details are extra structured fields for the result (e.g. a dialog's
 	// type and text); nil for most errors. Page-derived strings in them are
 	// Page values (see untrusted.go).
@@ -63,7 +64,7 @@ func (e *Error) Structured() map[string]any {
 		detail[k] = v
 	}
 	if e.Phase != "" {
-		detail["phase"] = e.Phase
+		detail["phase"] = string(e.Phase)
 	}
 	return map[string]any{"error": detail}
 }

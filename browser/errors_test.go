@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -114,9 +113,8 @@ func TestScriptCodes(t *testing.T) {
 // the flag, remote-enabled and chrome.enabled, so not_connected names all
 // of them (and the prompt pref), not only the first.
 func TestNotConnectedNamesEverything(t *testing.T) {
-	cfg := config.Config{Host: "127.0.0.1", RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
-	cfg.Addr = freeAddr(t)
-	s := New(Options{Config: cfg})
+	cfg := Options{Host: "127.0.0.1", Addr: freeAddr(t), RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
+	s := New(cfg)
 	_, e := call(t, s, "snapshot_page", map[string]any{})
 	wantCode(t, e, errcode.NotConnected)
 	for _, want := range []string{"--start-debugger-server ws:" + strconv.Itoa(int(cfg.Addr.Port())), "devtools.debugger.remote-enabled=true",

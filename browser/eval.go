@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -208,12 +209,38 @@ func (s *Session) noDocument(ctx context.Context, c *rdp.Client, browserID int64
 // call: those called again and again on one document, with a large source.
 var residentScripts = map[string]bool{pagejs.Snapshot.Name(): true}
 
-// Marks in selection.residents: a resident being installed, and one that
-// could not be (not tried again in that document).
+// resident is one script's resident in one document (selection.residents):
+// being installed, installed as the function object actor, or failed (not
+// tried again in that document). The zero value is no resident.
+type resident struct {
+	state residentState
+	actor string // the resident function's object actor; only when residentInstalled
+}
+
+// residentState is where a resident stands; residentNone, the zero value,
+// is a script never installed in the document (or forgotten since).
+type residentState uint8
+
 const (
-	residentPending = "pending"
-	residentFailed  = "failed"
+	residentNone residentState = iota
+	residentPending
+	residentInstalled
+	residentFailed
 )
+
+func (st residentState) String() string {
+	switch st {
+	case residentNone:
+		return "none"
+	case residentPending:
+		return "pending"
+	case residentInstalled:
+		return "installed"
+	case residentFailed:
+		return "failed"
+	}
+	return "residentState(" + strconv.Itoa(int(st)) + ")"
+}
 
 // callResident evaluates script with args in the page realm of the
 // document whose console is console: through the document's resident when
@@ -228,15 +255,15 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 	for attempt := 0; ; attempt++ {
 		s.mu.Lock()
 		if *sl.console != console {
-			*sl.console, (*sl.residents) = console, map[string]string{}
+			*sl.console, (*sl.residents) = console, map[string]resident{}
 		}
-		actor := (*sl.residents)[name]
-		install := actor == ""
+		r := (*sl.residents)[name]
+		install := r.state == residentNone
 		if install {
-			(*sl.residents)[name] = residentPending
+			(*sl.residents)[name] = resident{state: residentPending}
 		}
 		s.mu.Unlock()
-		if actor == "" || actor == residentPending || actor == residentFailed {
+		if r.state != residentInstalled {
 			src, err := script.Page(args)
 			if err != nil {
 				return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
@@ -252,7 +279,7 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 			res, err := s.evaluate(ctx, pg, console, src, o)
 			if install && !installing { // never sent: nothing is being installed
 				s.mu.Lock()
-				if *sl.console == console && (*sl.residents)[name] == residentPending {
+				if *sl.console == console && (*sl.residents)[name].state == residentPending {
 					delete((*sl.residents), name)
 				}
 				s.mu.Unlock()
@@ -263,13 +290,13 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 		if err != nil {
 			return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 		}
-		res, err := s.evaluate(ctx, pg, console, call, evalOpts{self: actor})
+		res, err := s.evaluate(ctx, pg, console, call, evalOpts{self: r.actor})
 		if err != nil || attempt > 0 || !residentMissing(res) {
 			return res, err
 		}
 		s.log.Debug("resident gone; evaluating the script again", "script", name)
 		s.mu.Lock()
-		if *sl.console == console && (*sl.residents)[name] == actor {
+		if *sl.console == console && (*sl.residents)[name] == r {
 			delete((*sl.residents), name)
 		}
 		s.mu.Unlock()
@@ -290,15 +317,15 @@ func (s *Session) install(c *rdp.Client, sl residentSlot, console string, script
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if *sl.console != console || (*sl.residents)[script.Name()] != residentPending {
+	if *sl.console != console || (*sl.residents)[script.Name()].state != residentPending {
 		return
 	}
 	if err != nil {
 		s.log.Info("could not install a resident script; this document's snapshots evaluate it whole", "script", script.Name(), "error", err)
-		(*sl.residents)[script.Name()] = residentFailed
+		(*sl.residents)[script.Name()] = resident{state: residentFailed}
 		return
 	}
-	(*sl.residents)[script.Name()] = actor
+	(*sl.residents)[script.Name()] = resident{state: residentInstalled, actor: actor}
 	s.installs++
 }
 

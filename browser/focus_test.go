@@ -85,7 +85,7 @@ func TestFocusInBackgroundWindow(t *testing.T) {
 	}
 	waitState(t, ctx, c, "user=false value=false")
 
-	s := New(Options{Config: testConfig(ff), Version: "test"})
+	s := New(testOptions(ff))
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	snap := must(t, s, "snapshot_page", map[string]any{}).Text
 	email, name := ref(t, snap, "textbox", "Email"), ref(t, snap, "textbox", "Name")
@@ -113,7 +113,7 @@ func TestFocusInBackgroundWindow(t *testing.T) {
 
 	// A user who turned test mode on keeps it: nothing is claimed or undone.
 	chromeEval(t, ctx, c, `(() => { Services.prefs.setBoolPref("focusmanager.testmode", true); return "set"; })()`)
-	s2 := New(Options{Config: testConfig(ff), Version: "test"})
+	s2 := New(testOptions(ff))
 	must(t, s2, "select_tab", map[string]any{"index": 0})
 	snap = must(t, s2, "snapshot_page", map[string]any{}).Text
 	must(t, s2, "fill", map[string]any{"element": ref(t, snap, "textbox", "Email"), "value": "a@b"})
@@ -144,7 +144,7 @@ func TestFocusFromAddressBar(t *testing.T) {
 	if got := chromeEval(t, ctx, c, focused); got != "input" {
 		t.Fatalf("the address bar did not take the focus: %s", got)
 	}
-	s := New(Options{Config: testConfig(ff), Version: "test"})
+	s := New(testOptions(ff))
 	defer s.Close()
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	snap := must(t, s, "snapshot_page", map[string]any{}).Text

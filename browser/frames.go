@@ -341,13 +341,13 @@ func (s *Session) waitFrames(ctx context.Context, pg page, args pagejs.WaitForAr
 // frameResidents for a frame's.
 type residentSlot struct {
 	console   *string
-	residents *map[string]string
+	residents *map[string]resident
 }
 
 // frameResidents are the residents of one frame's current document.
 type frameResidents struct {
 	console   string
-	residents map[string]string
+	residents map[string]resident
 }
 
 // maxFrameResidents bounds the frames whose residents a selection keeps.

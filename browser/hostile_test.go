@@ -132,7 +132,7 @@ func (h *harness) otherWorks(t testing.TB, answer string, took time.Duration) {
 		t.Name()[strings.LastIndex(t.Name(), "/")+1:], answer, took.Milliseconds(), time.Since(start).Milliseconds())
 }
 
-func (h *harness) requestTimeout() time.Duration { return h.s.opts.Config.RequestTimeout }
+func (h *harness) requestTimeout() time.Duration { return h.s.opts.RequestTimeout }
 
 func (h *harness) select_(t testing.TB, id string) {
 	must(t, h.s, "select_tab", map[string]any{"tab_id": id})

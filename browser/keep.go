@@ -14,11 +14,12 @@ import (
 // differ); the server then reuses the result. That answer is the page
 // realm's word, like the walk it stands for.
 type keptSnapshot struct {
-	console, actor string // the resident that issued it
-	seq            int
-	args           pagejs.SnapshotArgs
-	res            pagejs.SnapshotResult
-	info           *walkInfo // made the first time it is needed
+	console string   // the document's console
+	by      resident // the resident that issued it
+	seq     int
+	args    pagejs.SnapshotArgs
+	res     pagejs.SnapshotResult
+	info    *walkInfo // made the first time it is needed
 }
 
 // execSnapshot runs the snapshot script in realm kind, naming the kept
@@ -28,7 +29,7 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, arg
 	name := pagejs.Snapshot.Name()
 	s.mu.Lock()
 	k := pg.sel.kept
-	if k.seq > 0 && k.console == pg.sel.residentConsole && k.actor == pg.sel.residents[name] && k.args == args {
+	if k.seq > 0 && k.console == pg.sel.residentConsole && k.by == pg.sel.residents[name] && k.args == args {
 		args.Have = k.seq
 	}
 	s.mu.Unlock()
@@ -37,8 +38,8 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, arg
 			return err
 		}
 		s.mu.Lock()
-		console, actor := pg.sel.residentConsole, pg.sel.residents[name]
-		held := args.Have != 0 && k.console == console && k.actor == actor
+		console, by := pg.sel.residentConsole, pg.sel.residents[name]
+		held := args.Have != 0 && k.console == console && k.by == by
 		if r.Same != 0 || r.Base != 0 {
 			var err error
 			switch {
@@ -65,7 +66,7 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, arg
 		if r.Seq > 0 {
 			plain := args
 			plain.Have = 0
-			pg.sel.kept = keptSnapshot{console: console, actor: actor, seq: r.Seq, args: plain, res: *r}
+			pg.sel.kept = keptSnapshot{console: console, by: by, seq: r.Seq, args: plain, res: *r}
 		}
 		s.mu.Unlock()
 		return nil

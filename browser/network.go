@@ -42,7 +42,7 @@ type networkOut struct {
 
 var networkRequestTool = tool[networkRequestArgs, networkRequestOut]{
 	Name: "network_request", Title: "Network request details",
-	Description: "One request's headers (Cookie, Set-Cookie, Authorization, Proxy-Authorization redacted) and the first 20,000 characters of a text body; gone once the page navigates away.",
+	Description: "One request's headers (Cookie, Authorization and the like redacted) and the first 20,000 characters of a text body; gone once the page navigates away.",
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Session).networkRequest,
 }

@@ -347,7 +347,7 @@ func (s *Session) dialogObservation(err error) observation {
 // reading once more when it navigated under the walk; gen is the generation
 // the result belongs to.
 func (s *Session) readForView(ctx context.Context, pg page) (*docSnap, uint64, error) {
-	args := pagejs.SnapshotArgs{MaxElements: s.opts.Config.MaxElements}
+	args := pagejs.SnapshotArgs{MaxElements: s.opts.MaxElements}
 	pg.frame = nil // the view is of the top document, also after an action in a frame
 	for attempt := 0; ; attempt++ {
 		t, err := s.current(ctx, pg)

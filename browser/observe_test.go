@@ -186,7 +186,7 @@ func closeTab(t *testing.T, s *Session, id string) {
 // TestObserveCutWalk: when the walk is cut at the element limit, a delta
 // says what it could not compare instead of claiming that nothing changed.
 func TestObserveCutWalk(t *testing.T) {
-	s := newSession(t, func(o *Options) { o.Config.MaxElements = 3 })
+	s := newSession(t, func(o *Options) { o.MaxElements = 3 })
 	openFixture(t, s, "/observe.html")
 	snap := snapshot(t, s)
 	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Details")})

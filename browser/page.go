@@ -27,8 +27,8 @@ var snapshotTool = tool[snapshotArgs, snapshotOut]{
 
 type snapshotArgs struct {
 	IncludeAllText bool    `json:"include_all_text" default:"false" desc:"add the visible page text"`
-	MaxElements    int     `json:"max_elements" min:"1" limit:"max_elements" desc:"the server's limit by default"`
-	MaxTextChars   int     `json:"max_text_chars" min:"0" limit:"max_text_chars" desc:"the server's limit by default"`
+	MaxElements    int     `json:"max_elements" min:"1" limit:"max_elements" desc:"most elements to list"`
+	MaxTextChars   int     `json:"max_text_chars" min:"0" limit:"max_text_chars" desc:"most text characters"`
 	Offset         int     `json:"offset" min:"0" max:"1000000" default:"0" desc:"skip this many (matching) elements"`
 	Query          *string `json:"query" min:"1" max:"200" desc:"keep elements whose role, tag, name, value or link has this (any case)"`
 }
@@ -145,7 +145,7 @@ func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped 
 	textCut := withText && utf16Len(text) < r.TextTotal
 	if textCut {
 		fmt.Fprintf(&b, "\n[text truncated: %d of %d characters shown; raise max_text_chars (limit %d)]",
-			utf16Len(text), r.TextTotal, s.opts.Config.MaxTextChars)
+			utf16Len(text), r.TextTotal, s.opts.MaxTextChars)
 	}
 	st := snapshotOut{
 		TabID: tab, Generation: gen, Title: pageStr(r.Title), URL: pageStr(r.URL),
@@ -431,7 +431,7 @@ var clickTool = tool[clickArgs, clickOut]{
 
 type clickArgs struct {
 	Element     string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
-	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"cap on waiting for the page to go quiet"`
+	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"most ms to wait for quiet"`
 	Observe     bool   `json:"observe" default:"true" desc:"false: omit what changed"`
 }
 
@@ -715,7 +715,7 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (pr
 
 var navigateTool = tool[navigateArgs, navigateOut]{
 	Name: "navigate", Title: "Navigate",
-	Description: "Load an http(s) URL in the selected tab, or go back, forward or reload (history): exactly one. Refs go stale. Reports the final URL and HTTP status; navigation_failed with Firefox's reason; dialog_open at once for a dialog while loading or a beforeunload prompt. Ends with the new page's elements (at most 30).",
+	Description: "Load an http(s) URL in the selected tab, or go back, forward or reload (history). Refs go stale. Reports the final URL and HTTP status; navigation_failed with Firefox's reason; dialog_open at once for a dialog while loading or a beforeunload prompt. Ends with the new page's elements (at most 30).",
 	Annotations: Annotations{Destructive: true, OpenWorld: true},
 	Run:         (*Session).navigate,
 }
@@ -1040,10 +1040,14 @@ func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, 
 	}
 }
 
+// waitNavigated waits until w counts a navigation past before, woken by
+// the watch's change notification, until ctx ends.
 func waitNavigated(ctx context.Context, w *rdp.TabWatch, before uint64) error {
-	for w.Navigations() == before {
-		if err := sleep(ctx, 20*time.Millisecond); err != nil {
-			return err
+	for ch := w.Changed(); w.Navigations() == before; ch = w.Changed() {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
 	return nil
@@ -1063,7 +1067,7 @@ func (s *Session) pollURL(ctx context.Context, pg page, want string) error {
 
 var waitForTool = tool[waitForArgs, waitForOut]{
 	Name: "wait_for", Title: "Wait for condition",
-	Description: "Wait until the page shows text, matches a CSS selector or has a URL containing a string (exactly one), or no longer does (state=absent), across navigations; re-checks on each page change. Never met while a dialog blocks the page (dialog_open). Once met, lists the matching elements and what changed.",
+	Description: "Wait until the page shows text, matches a CSS selector or has a URL containing a string, or no longer does (state=absent), across navigations; re-checks on each page change. Never met while a dialog blocks the page (dialog_open). Once met, lists the matching elements and what changed.",
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Session).waitFor,
 }

@@ -25,7 +25,7 @@ func TestFirefoxRestartRecovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ff.Stop()
-	s := New(Options{Config: testConfig(ff)})
+	s := New(testOptions(ff))
 	defer s.Close()
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	old := ref(t, snapshot(t, s), "button", "Go")
@@ -105,7 +105,7 @@ func TestRestartMidCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ff.Stop()
-	s := New(Options{Config: testConfig(ff)})
+	s := New(testOptions(ff))
 	defer s.Close()
 	sel := must(t, s, "select_tab", map[string]any{"index": 0}).Structured.(map[string]any)["tab_id"]
 	snapshot(t, s)

@@ -20,8 +20,8 @@ var scrollTool = tool[scrollArgs, scrollOut]{
 // either (or neither) chooses the mode; scrollMode fills them in.
 type scrollArgs struct {
 	Element   *string `json:"element" min:"2" max:"16" desc:"element ref"`
-	Direction *string `json:"direction" enum:"up,down,left,right" desc:"which way (down when only pages is given)"`
-	Pages     *int    `json:"pages" min:"1" max:"20" desc:"viewport pages (1 when only direction is given)"`
+	Direction *string `json:"direction" enum:"up,down,left,right" desc:"which way; default down"`
+	Pages     *int    `json:"pages" min:"1" max:"20" desc:"viewport pages; default 1"`
 	To        *string `json:"to" enum:"top,bottom" desc:"instead of direction"`
 }
 

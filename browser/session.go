@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
@@ -25,9 +25,29 @@ type SandboxInfo struct {
 	Seccomp     bool   `json:"seccomp"`
 }
 
-// Options configure a Session.
+// Options configure a Session: where Firefox's debugger listens, the limits
+// the tools enforce, and what the process around the engine provides. cmd
+// fills them from the configuration (internal/config), which the engine
+// does not import.
 type Options struct {
-	Config  config.Config
+	// Host is the RDP host as configured, for messages; Addr is the loopback
+	// address it resolved to, the one dialled.
+	Host string
+	Addr netip.AddrPort
+	// RequestTimeout bounds one RDP request (rdp.Options.RequestTimeout).
+	RequestTimeout time.Duration
+	// MaxElements and MaxTextChars cap a snapshot: they are the maximums of
+	// the max_elements and max_text_chars arguments.
+	MaxElements  int
+	MaxTextChars int
+	// ChunkBytes is how many raw bytes of a file one upload chunk carries.
+	ChunkBytes int
+	// UploadsEnabled says upload_files may run (Files must be set too).
+	// UploadRoots are the directories the broker confines uploads to (none:
+	// any readable file); the engine only reports how many there are.
+	UploadsEnabled bool
+	UploadRoots    []string
+
 	Logger  *slog.Logger
 	Files   Files // the broker client; nil = uploads unavailable
 	Sandbox SandboxInfo
@@ -88,10 +108,10 @@ type selection struct {
 	watch *rdp.TabWatch
 	navs  uint64 // watch.Navigations() when the generation was last set
 	// Residents (pagejs.Script.PageResident) of the current document's page
-	// realm: their object actors by script name, valid while the document's
+	// realm by script name (eval.go resident), valid while the document's
 	// console is residentConsole. Guarded by Session.mu.
 	residentConsole string
-	residents       map[string]string
+	residents       map[string]resident
 	// Residents of frame documents, by frame (frames.go residentSlotOf).
 	frameResidents map[int64]*frameResidents
 	// dialog: one of our actions opened a dialog that may still be open.
@@ -122,7 +142,7 @@ func New(opts Options) *Session {
 	s.refs.reset()
 	s.tools = toolTable()
 	s.byKey = map[string]*toolDef{}
-	lim := limits{"max_elements": opts.Config.MaxElements, "max_text_chars": opts.Config.MaxTextChars}
+	lim := limits{"max_elements": opts.MaxElements, "max_text_chars": opts.MaxTextChars}
 	for i := range s.tools {
 		t := &s.tools[i]
 		sc, err := schemaOf(t.in, lim)
@@ -182,6 +202,19 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, p
 		s.log.Debug("tool done", "tool", name, "ms", time.Since(start).Milliseconds())
 	}
 	return res, err, true
+}
+
+// Answer runs one tool and shapes a failure as a tool error result: its
+// text (page-derived values inside markers) and {"error":{code, message,
+// retryable, …}}. It is where every tool error takes its final form. An
+// unknown name is ok == false.
+func (s *Session) Answer(ctx context.Context, name string, args json.RawMessage, p Progress) (res Result, ok bool) {
+	res, err, ok := s.Call(ctx, name, args, p)
+	if !ok || err == nil {
+		return res, ok
+	}
+	e, _ := AsError(err)
+	return Result{Text: e.Text(), Structured: e.Structured(), IsError: true}, true
 }
 
 type noProgress struct{}
@@ -309,10 +342,7 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 	}
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	c, err := rdp.Dial(dctx, s.opts.Config.Addr, rdp.Options{
-		RequestTimeout: s.opts.Config.RequestTimeout,
-		Logger:         s.log.With("component", "rdp"),
-	})
+	c, err := s.dial(dctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -321,7 +351,7 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 		return nil, errorf(errcode.NotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server ws:%d "+
 			"and with devtools.debugger.remote-enabled=true, devtools.chrome.enabled=true and devtools.debugger.prompt-connection=false in its profile "+
 			"(the user can run `firefox-rdp-mcp setup` to set them, then `firefox-rdp-mcp doctor`, which names what is missing)",
-			s.opts.Config.Addr, shortNetErr(err), s.opts.Config.Addr.Port())
+			s.opts.Addr, shortNetErr(err), s.opts.Addr.Port())
 	}
 	inst, ierr := browserInstance(dctx, c)
 	if ierr != nil {
@@ -350,6 +380,14 @@ func (s *Session) conn(ctx context.Context) (*rdp.Client, error) {
 		}
 	}
 	return c, nil
+}
+
+// dial opens a connection to Firefox's debugger.
+func (s *Session) dial(ctx context.Context) (*rdp.Client, error) {
+	return rdp.Dial(ctx, s.opts.Addr, rdp.Options{
+		RequestTimeout: s.opts.RequestTimeout,
+		Logger:         s.log.With("component", "rdp"),
+	})
 }
 
 // live returns the current connection when it is still up.

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 )
 
 // TestEveryToolDecodesItsArguments is derived from the tool table, not a
@@ -19,7 +17,7 @@ import (
 // many items, outside the enum, an unknown key, the "exactly one of"
 // rules) and checks each is refused naming the argument.
 func TestEveryToolDecodesItsArguments(t *testing.T) {
-	s := New(Options{Config: config.Config{MaxElements: 500, MaxTextChars: 50000}})
+	s := New(Options{MaxElements: 500, MaxTextChars: 50000})
 	if len(s.tools) < 22 {
 		t.Fatalf("only %d tools in the table", len(s.tools))
 	}

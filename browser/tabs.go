@@ -89,7 +89,7 @@ type firefoxStatus struct {
 }
 
 func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (statusOut, error) {
-	cfg := s.opts.Config
+	cfg := s.opts
 	st := statusOut{
 		Host: cfg.Host, Port: cfg.Addr.Port(), Endpoint: "ws://" + cfg.Addr.String() + "/",
 		UploadsEnabled: cfg.UploadsEnabled && s.opts.Files != nil, UploadRoots: len(cfg.UploadRoots),
@@ -230,7 +230,7 @@ const watchTimeout = 10 * time.Second
 
 var selectTabTool = tool[selectTabArgs, selectTabOut]{
 	Name: "select_tab", Title: "Select tab",
-	Description: "Choose the tab page tools act on, by tab_id or index (exactly one); starts a new ref generation; does not bring it to the front. Until one is chosen, page tools use the active tab of the most recent window and say which.",
+	Description: "Choose the tab page tools act on, by tab_id or index; starts a new ref generation; does not bring it to the front. Until then, page tools use the active tab of the last-used window and say which.",
 	Annotations: Annotations{Idempotent: true},
 	Run:         (*Session).selectTab,
 }

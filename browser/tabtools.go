@@ -180,7 +180,7 @@ func (s *Session) replaceSelection(tab rdp.Tab, w *rdp.TabWatch) uint64 {
 
 var closeTabTool = tool[closeTabArgs, closeTabOut]{
 	Name: "close_tab", Title: "Close tab",
-	Description: "Close a tab that new_tab or an agent's click opened. The user's tabs are refused (tab_not_owned: closing one could lose work), as is a page asking to confirm leaving (close_blocked).",
+	Description: "Close a tab that new_tab or an agent's click opened. The user's tabs are refused (tab_not_owned), as is a page asking to confirm leaving (close_blocked).",
 	Annotations: Annotations{Destructive: true, Idempotent: true},
 	Run:         (*Session).closeTab,
 }

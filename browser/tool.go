@@ -31,12 +31,14 @@ type Progress interface {
 	Report(progress, total float64, message string)
 }
 
-// Result is a successful tool result: a short text for the model and a
-// structured object for clients that read structuredContent.
+// Result is a tool result: a short text for the model and a structured
+// object for clients that read structuredContent. IsError is set only by
+// Session.Answer, for a tool failure shaped as {"error":{…}}.
 type Result struct {
 	Text       string
 	Images     []Image // image content after the text (screenshot)
 	Structured any
+	IsError    bool
 }
 
 // tool is one tool: In is its argument struct, whose tags give the input

@@ -7,13 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
 func TestToolTableIsWellFormed(t *testing.T) {
-	s := New(Options{Config: config.Config{MaxElements: 777, MaxTextChars: 1234}})
+	s := New(Options{MaxElements: 777, MaxTextChars: 1234})
 	seen := map[string]bool{}
 	for _, tool := range s.Tools() {
 		if seen[tool.Name] {
@@ -61,7 +60,7 @@ func TestToolTableIsWellFormed(t *testing.T) {
 }
 
 func TestDecodeArgs(t *testing.T) {
-	s := New(Options{Config: config.Config{MaxElements: 500, MaxTextChars: 50000}})
+	s := New(Options{MaxElements: 500, MaxTextChars: 50000})
 	call := func(tool, args string) error {
 		td := s.byKey[tool]
 		return decodeArgs(td.schema, json.RawMessage(args), reflect.New(td.in).Interface())
@@ -240,7 +239,7 @@ func TestOutputSchemas(t *testing.T) {
 // a model's context. The figure and the room left are printed.
 func TestToolsListSize(t *testing.T) {
 	const budget = 17 << 10
-	s := New(Options{Config: config.Config{MaxElements: 500, MaxTextChars: 50000}})
+	s := New(Options{MaxElements: 500, MaxTextChars: 50000})
 	type wire struct {
 		Name         string          `json:"name"`
 		Title        string          `json:"title"`

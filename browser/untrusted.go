@@ -20,8 +20,9 @@ package browser
 //     or, for one value: text += "\n" + marked("URL", url, 500).
 //     quote(s, n) may be used only in lines handed to an untrusted block.
 //   - In structuredContent, as a Page value: pageStr(s) or pageStrN(s, n). It
-//     marshals as a JSON string escaped exactly like text in a block. Declare
-//     the field in the tool's output schema with pageProp (see output.go).
+//     marshals as a JSON string escaped exactly like text in a block. A Page
+//     field of a tool's Out type is declared "page text" in its output
+//     schema, which output.go derives from the type.
 //   - In an error: the message stays in the server's words; page-derived
 //     values go in with (*Error).withPage (rendered in a block after the
 //     message) and, for structured details, as Page values in Details.

@@ -75,7 +75,20 @@ func window(most, bytes, size int) int {
 	return max(1, min(most, bytes/max(size, 1)))
 }
 
-func phaseError(phase string, err error) error {
+// uploadPhase names the upload step that failed (Error.Phase, the
+// "phase" of an upload error's structured result).
+type uploadPhase string
+
+const (
+	phaseValidation   uploadPhase = "validation"   // paths in the broker, target and staging on the page
+	phaseTransfer     uploadPhase = "transfer"     // bytes to the page's staging
+	phaseConstruction uploadPhase = "construction" // the File objects
+	phaseAssignment   uploadPhase = "assignment"   // the files onto the input
+	phaseVerification uploadPhase = "verification" // what the input holds against what was sent
+)
+
+// phaseError marks a tool error as failing in phase; other errors pass.
+func phaseError(phase uploadPhase, err error) error {
 	if e, ok := AsError(err); ok {
 		e.Phase = phase
 		return e
@@ -84,7 +97,7 @@ func phaseError(phase string, err error) error {
 }
 
 func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (uploadOut, error) {
-	cfg := s.opts.Config
+	cfg := s.opts
 	if !cfg.UploadsEnabled || s.opts.Files == nil {
 		return uploadOut{}, errorf(errcode.UploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
 	}
@@ -98,7 +111,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (u
 	tStart := time.Now()
 	infos, err := s.opts.Files.Stat(ctx, a.Paths)
 	if err != nil {
-		return uploadOut{}, phaseError("validation", brokerError(err, a.Paths))
+		return uploadOut{}, phaseError(phaseValidation, brokerError(err, a.Paths))
 	}
 	handles, total, meta := uploadMeta(infos)
 	defer func() {
@@ -118,7 +131,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (u
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.UploadBegin,
 		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta, Sink: sink != "", Ref: boundRef(l)}, &begin)
 	if err != nil {
-		return uploadOut{}, phaseError("validation", err)
+		return uploadOut{}, phaseError(phaseValidation, err)
 	}
 	finished := false
 	defer func() {
@@ -147,16 +160,16 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (u
 	// runs on the page between them.
 	var fin pagejs.UploadFinishResult
 	if _, err := s.execIn(ctx, pg, info, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: begin.Key, Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &fin); err != nil {
-		phase := "construction"
+		phase := phaseConstruction
 		if e, ok := AsError(err); ok && e.Code == errcode.UploadAssignmentFailed {
-			phase = "assignment"
+			phase = phaseAssignment
 		}
 		return uploadOut{}, phaseError(phase, err)
 	}
 	finished = true
 	s.log.Debug("upload assigned", "ms", time.Since(tFinish).Milliseconds())
 	if err := verifyUpload(infos, fin.Files); err != nil {
-		return uploadOut{}, phaseError("verification", err)
+		return uploadOut{}, phaseError(phaseVerification, err)
 	}
 	res := uploadResult(a, l, info, infos, total, begin, fin)
 	if a.Observe {
@@ -187,11 +200,11 @@ func (s *Session) moveFiles(ctx context.Context, pg page, info execInfo, sink st
 	meta []pagejs.UploadFile, infos []broker.FileInfo, total int64, p Progress) error {
 	put := s.chunkByEvaluation(pg, info, begin.Key)
 	if sink == "" {
-		return phaseError("transfer", s.transfer(ctx, infos, total, put, p))
+		return phaseError(phaseTransfer, s.transfer(ctx, infos, total, put, p))
 	}
 	put, err := s.chunkBySink(ctx, pg, sink, begin, meta)
 	if err != nil {
-		return phaseError("transfer", err)
+		return phaseError(phaseTransfer, err)
 	}
 	if err := s.transfer(ctx, infos, total, put, p); err != nil {
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -199,11 +212,11 @@ func (s *Session) moveFiles(ctx context.Context, pg page, info execInfo, sink st
 		if err := pg.c.Request(actx, sink, pagejs.SinkKey{Type: "end", Key: begin.Key}, nil); err != nil {
 			s.log.Debug("upload sink cleanup failed", "error", err)
 		}
-		return phaseError("transfer", err)
+		return phaseError(phaseTransfer, err)
 	}
 	// deliver forgets the upload, whatever its outcome.
 	if err := pg.c.Request(ctx, sink, pagejs.SinkKey{Type: "deliver", Key: begin.Key}, nil); err != nil {
-		return phaseError("construction", sinkError(err))
+		return phaseError(phaseConstruction, sinkError(err))
 	}
 	return nil
 }
@@ -375,7 +388,7 @@ const readAhead = 4
 func (s *Session) transfer(ctx context.Context, infos []broker.FileInfo, total int64, put putChunk, p Progress) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	size := s.opts.Config.ChunkBytes
+	size := s.opts.ChunkBytes
 	ready := make(chan chunk, window(readAhead, readAheadBytes, size))
 	go func() {
 		defer close(ready)
@@ -457,7 +470,7 @@ func recycle(b []byte) {
 // readChunks reads every file from the broker and cuts it into chunks of
 // the configured size.
 func (s *Session) readChunks(ctx context.Context, infos []broker.FileInfo, ready chan<- chunk) error {
-	size := s.opts.Config.ChunkBytes
+	size := s.opts.ChunkBytes
 	for i, f := range infos {
 		buf := chunkBuffer(size)
 		index := 0

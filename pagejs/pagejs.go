@@ -34,88 +34,9 @@
 // turns it into a value or a [*ScriptError]. The codes are internal/errcode's: the
 // scripts spell the ones they throw, and a test checks each is defined there.
 //
-// # Scripts
-//
-//	script        realms          args                → value
-//	Snapshot      page, isolated  SnapshotArgs        → SnapshotResult
-//	Describe      page, isolated  DescribeArgs        → Element (+ Visible)
-//	Click         page, isolated  ClickArgs           → ActionResult
-//	Fill          page, isolated  FillArgs            → ActionResult
-//	TypeText      page, isolated  TypeTextArgs        → ActionResult
-//	PressKey      page, isolated  PressKeyArgs        → ActionResult
-//	SelectOption  page, isolated  SelectOptionArgs    → SelectOptionResult
-//	Hover         page, isolated  ClickArgs           → ActionResult
-//	Scroll        page, isolated  ScrollArgs          → ScrollResult
-//	Drag          page, isolated  DragArgs            → DragResult
-//	WaitFor       page, isolated  WaitForArgs         → WaitForResult
-//	PageInfo      page, isolated  nil                 → PageInfoResult
-//	LoadState     page, isolated  nil                 → LoadStateResult
-//	CaptureRect   page, isolated  CaptureRectArgs     → CaptureRectResult
-//	UploadBegin   page, isolated  UploadBeginArgs     → UploadBeginResult
-//	UploadChunk   page, isolated  UploadChunkArgs     → UploadChunkResult
-//	UploadFinish  page, isolated  UploadFinishArgs    → UploadFinishResult
-//	UploadAbort   page, isolated  UploadAbortArgs     → UploadAbortResult
-//	Probe         isolated        nil                 → ProbeResult
-//	BindRefs      isolated        BindRefsArgs        → BindRefsResult
-//	DialogState   chrome          DialogStateArgs     → DialogStateResult
-//	DialogAnswer  chrome          DialogAnswerArgs    → DialogAnswerResult
-//	TabOpen       chrome          TabOpenArgs         → TabResult
-//	TabSelect     chrome          TabArgs             → TabResult
-//	TabClose      chrome          TabArgs             → TabResult
-//	TabNavigate   chrome          TabNavigateArgs     → TabResult
-//	BrowserInstance chrome        nil                 → BrowserInstanceResult
-//	TabHistory    chrome          TabHistoryArgs      → TabHistoryResult
-//	TabOpeners    chrome          TabArgs             → TabOpenersResult
-//	UploadSink    chrome          UploadSinkArgs      → UploadSinkResult
-//
-// Behaviour worth knowing (measured on Firefox ESR 153):
-//
-//   - Node binding: a Snapshot given Pin hands the elements it listed to [BindRefs]
-//     (isolated realm), which gives each node an id in a WeakMap the page cannot see; an
-//     action given Ref (isolated realm) fails with stale_element unless Sel finds the
-//     node with that id. With Frames, a Snapshot also lists visible iframe elements, and
-//     BindRefs reports their browsing contexts.
-//   - Inside shadow trees trusted pointer and mouse events are dispatched from the
-//     isolated realm (the pres shell refuses such nodes); they are trusted all the same.
-//     Accessible names follow slots to the light-DOM text assigned to them.
-//   - Every action re-resolves Sel and compares the element's fingerprint fields with FP
-//     (stale_element on any difference, element_not_found when nothing matches), refuses
-//     disabled elements (element_not_interactable), and runs in whichever realm it was
-//     built for. Results say Trusted: true only for the isolated realm's input path.
-//   - Click never acts on a file input (unsupported_element), and any click that reaches
-//     one meanwhile (a label, a handler calling input.click()) is default-prevented and
-//     reported as FilePickerBlocked. Isolated clicks grant user activation (their
-//     pointerdown/mousedown are trusted); page-realm clicks do not.
-//   - Fill refuses checkboxes, radios, buttons and file inputs (unsupported_element: click
-//     toggles, upload_files assigns). Selects match an option's value, then its label
-//     (exact, then case-insensitive; option_not_found otherwise). Editors (contenteditable)
-//     get plain text: committed through nsITextInputProcessor in the isolated realm (each
-//     newline an Enter keypress), execCommand("insertText") in the page realm.
-//   - TypeText and PressKey (with Sel) require the element to hold the focus after
-//     focus(), so keys can never land in another element. Newlines typed into a
-//     single-line input are dropped; \r is ignored.
-//   - Upload staging lives on the content-process console's sandbox global (isolated;
-//     it persists between evaluations, measured) or on a non-enumerable window property
-//     named by the ≥128-bit key (page). UploadFinish always deletes it. The chunk
-//     expression carries no lib.js: it is the base64 data plus ≈1.5 KB. Faster (no
-//     evaluation, no echo, no content-process console hop per chunk): the parent
-//     process's upload sink actor ([UploadSink]) takes chunks as plain RDP packets and
-//     forwards the bytes over the process message manager to the staging that
-//     UploadBegin (with Sink) made; UploadFinish then waits for the last chunk.
-//   - PressKey takes a named key (PressKeys) or one character plus Mods; in the isolated
-//     realm the modifiers are pressed and released around the key through
-//     nsITextInputProcessor, so shortcuts, Shift+Tab and typed characters are native.
-//   - SelectOption never fails on an unknown option: it changes nothing and returns what
-//     is missing and (at most 30 of) the options, so the server can mark their page text.
-//   - Hover, Drag: trusted mouse input through the window's chrome-only
-//     synthesizeMouseEvent (hover state, pointer events, enter/leave). Drag lets Firefox
-//     fire the HTML5 dragstart, cancels it in the system group (no OS drag session) and
-//     dispatches the rest of the drag from the isolated realm with copies of the page's
-//     DataTransfer; a source that starts no HTML5 drag gets a plain pointer drag.
-//   - Scroll sends a trusted wheel event with page deltas (nsIDOMWindowUtils.
-//     sendWheelEvent) and waits for smooth scrolling to stop; when that moves nothing it
-//     scrolls by script and says so.
-//   - Trusted input works in background tabs too (measured in headless Firefox).
+// The scripts are the package's variables ([Snapshot], [Click], …, [UploadSink]):
+// each one's comment says its realms, arguments, result and the behaviour worth
+// knowing, measured on Firefox ESR 153.
 //
 // # IMPORTANT
 //
@@ -177,25 +98,62 @@ var libSrc = mustRead("lib")
 var (
 	// Snapshot lists the visible actionable elements; args SnapshotArgs, result SnapshotResult.
 	// Its resident keeps what it issued last (js/snapshotKeep.js) and answers {same} when
-	// nothing could have changed it.
+	// nothing could have changed it. Given Pin it hands the elements it listed to
+	// [BindRefs] (isolated realm), which gives each node an id in a WeakMap the page
+	// cannot see; with Frames it also lists visible iframe elements. Accessible names
+	// follow slots to the light-DOM text assigned to them.
 	Snapshot = Script{name: "snapshot", src: mustRead("snapshot"), realms: realmPage | realmIsolated, keep: mustRead("snapshotKeep")}
 	// Describe re-resolves one element and returns its fields; args DescribeArgs, result Element.
 	Describe = pageScript("describe")
 	// Click clicks a verified element; args ClickArgs, result ActionResult.
+	//
+	// Like every action, it re-resolves Sel and compares the element's fingerprint
+	// fields with FP (stale_element on any difference, element_not_found when nothing
+	// matches), and with Ref (isolated realm) fails with stale_element unless Sel finds
+	// the node BindRefs gave that id; it refuses disabled elements
+	// (element_not_interactable). Results say Trusted: true only for the isolated
+	// realm's input path. Click never acts on a file input (unsupported_element), and
+	// any click that reaches one meanwhile (a label, a handler calling input.click())
+	// is default-prevented and reported as FilePickerBlocked. Isolated clicks grant user
+	// activation (their pointerdown/mousedown are trusted), also in background tabs and
+	// inside shadow trees (dispatched from the isolated realm there); page-realm clicks
+	// do not.
 	Click = pageScript("click")
-	// Fill replaces a control's value; args FillArgs, result ActionResult.
+	// Fill replaces a control's value; args FillArgs, result ActionResult. It refuses
+	// checkboxes, radios, buttons and file inputs (unsupported_element: click toggles,
+	// upload_files assigns). Selects match an option's value, then its label (exact,
+	// then case-insensitive; option_not_found otherwise). Editors (contenteditable) get
+	// plain text: committed through nsITextInputProcessor in the isolated realm (each
+	// newline an Enter keypress), execCommand("insertText") in the page realm.
 	Fill = pageScript("fill")
 	// TypeText types one chunk of characters; args TypeTextArgs, result ActionResult.
+	// Like PressKey with Sel, it requires the element to hold the focus after focus(),
+	// so keys never land in another element. Newlines typed into a single-line input
+	// are dropped; \r is ignored.
 	TypeText = pageScript("typeText")
-	// PressKey presses one allowlisted key; args PressKeyArgs, result ActionResult.
+	// PressKey presses one allowlisted key; args PressKeyArgs, result ActionResult: a
+	// named key (PressKeys) or one character plus Mods. In the isolated realm the
+	// modifiers are pressed and released around the key through
+	// nsITextInputProcessor, so shortcuts, Shift+Tab and typed characters are native.
 	PressKey = pageScript("pressKey")
-	// SelectOption selects options of a <select>; args SelectOptionArgs, result SelectOptionResult.
+	// SelectOption selects options of a <select>; args SelectOptionArgs, result
+	// SelectOptionResult. It never fails on an unknown option: it changes nothing and
+	// returns what is missing and (at most 30 of) the options, so the server can mark
+	// their page text.
 	SelectOption = pageScript("selectOption")
-	// Hover moves the pointer onto a verified element; args ClickArgs, result ActionResult.
+	// Hover moves the pointer onto a verified element; args ClickArgs, result
+	// ActionResult: trusted mouse input through the window's chrome-only
+	// synthesizeMouseEvent (hover state, pointer events, enter/leave).
 	Hover = pageScript("hover")
-	// Scroll scrolls the page or an element's container; args ScrollArgs, result ScrollResult.
+	// Scroll scrolls the page or an element's container; args ScrollArgs, result
+	// ScrollResult. It sends a trusted wheel event with page deltas
+	// (nsIDOMWindowUtils.sendWheelEvent) and waits for smooth scrolling to stop; when
+	// that moves nothing it scrolls by script and says so.
 	Scroll = pageScript("scroll")
-	// Drag drags an element onto another; args DragArgs, result DragResult.
+	// Drag drags an element onto another; args DragArgs, result DragResult. Firefox
+	// fires the HTML5 dragstart; the drag is cancelled in the system group (no OS drag
+	// session) and the rest dispatched from the isolated realm with copies of the
+	// page's DataTransfer; a source that starts no HTML5 drag gets a plain pointer drag.
 	Drag = pageScript("drag")
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
@@ -209,7 +167,12 @@ var (
 	// CaptureRect reads the viewport and an element's rectangle for a screenshot; args
 	// CaptureRectArgs, result CaptureRectResult.
 	CaptureRect = pageScript("captureRect")
-	// UploadBegin checks the target and creates the staging; args UploadBeginArgs, result UploadBeginResult.
+	// UploadBegin checks the target and creates the staging; args UploadBeginArgs,
+	// result UploadBeginResult. The staging lives on the content-process console's
+	// sandbox global (isolated; it persists between evaluations, measured) or on a
+	// non-enumerable window property named by the ≥128-bit key (page); UploadFinish
+	// always deletes it. With Sink, chunks come from the parent process's upload sink
+	// actor ([UploadSink]) as plain RDP packets instead of evaluations.
 	UploadBegin = pageScript("uploadBegin")
 	// UploadChunk stores one base64 chunk (no lib.js: the expression is the data plus a
 	// few hundred bytes); args UploadChunkArgs, result UploadChunkResult.

@@ -897,6 +897,7 @@ func TestFakeWatchTargetGone(t *testing.T) {
 		t.Errorf("ReadyState = %q", w.ReadyState())
 	}
 	nav0 := w.Navigations()
+	changed := w.Changed()
 	evalErr := make(chan error, 1)
 	go func() {
 		_, err := c.EvaluateString(ctx, c1, "new Promise(()=>{})", EvalOptions{Await: true})
@@ -904,6 +905,11 @@ func TestFakeWatchTargetGone(t *testing.T) {
 	}()
 	step <- struct{}{}
 	time.Sleep(100 * time.Millisecond)
+	select {
+	case <-changed:
+		t.Error("Changed closed by an evaluation's traffic, which changes nothing in the watch")
+	default:
+	}
 	step <- struct{}{}
 	select {
 	case err := <-evalErr:
@@ -912,6 +918,11 @@ func TestFakeWatchTargetGone(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("pending evaluation hangs after its target was destroyed")
+	}
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Error("Changed not closed by the navigation")
 	}
 	// no top target now: Current waits
 	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)

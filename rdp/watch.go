@@ -198,90 +198,117 @@ func (w *tabWatch) handle(s *state, from, typ string, pkt packet) {
 	switch typ {
 	case "descriptor-destroyed":
 		if from == w.tab.Actor {
-			w.fail(fmt.Errorf("%w: tab %d", ErrTabClosed, w.tab.BrowserID))
-			w.mu.Lock()
-			actors := w.actors
-			w.mu.Unlock()
-			for _, a := range actors {
-				w.unroute(s, a)
-			}
+			w.tabDestroyed(s)
 		}
 	case "target-available-form":
-		var f targetForm
-		if err := json.Unmarshal(pkt["target"], &f); err != nil || f.Actor == "" {
-			s.note("target-available-form from %s: bad target", from)
-			return
+		if f, ok := targetIn(s, from, typ, pkt); ok {
+			w.targetAvailable(s, f)
 		}
-		w.route(s, f.Actor)
-		w.mu.Lock()
-		w.forms[f.Actor] = f
-		if !f.IsTopLevelTarget {
-			w.mu.Unlock()
-			return
-		}
-		t := f.target()
-		if w.hadTop {
-			w.navs++
-			w.res.navigated(f.URL)
-		}
-		w.hadTop = true
-		w.top = &t
-		w.ready = "loading"
-		w.broadcast()
-		w.mu.Unlock()
 	case "target-destroyed-form":
-		var f targetForm
-		if err := json.Unmarshal(pkt["target"], &f); err != nil || f.Actor == "" {
-			s.note("target-destroyed-form from %s: bad target", from)
-			return
+		if f, ok := targetIn(s, from, typ, pkt); ok {
+			w.targetDestroyed(s, f)
 		}
-		w.unroute(s, f.Actor)
-		w.mu.Lock()
-		if known, ok := w.forms[f.Actor]; ok {
-			if f.ConsoleActor == "" {
-				f.ConsoleActor = known.ConsoleActor
-			}
-			delete(w.forms, f.Actor)
-		}
-		// A destroyed actor never answers: fail what waits on it.
-		err := fmt.Errorf("%w: %s", ErrTargetGone, f.Actor)
-		s.purge(func(a string) bool { return a == f.Actor || (f.ConsoleActor != "" && a == f.ConsoleActor) }, err)
-		if w.top != nil && w.top.Actor == f.Actor {
-			w.top = nil
-			w.ready = ""
-			w.broadcast()
-		}
-		w.mu.Unlock()
 	case "resources-available-array", "resources-updated-array":
-		var arr []json.RawMessage
-		if err := json.Unmarshal(pkt["array"], &arr); err != nil {
-			s.note("%s from %s: bad array", typ, from)
-			return
+		w.resourceArray(s, from, typ, pkt)
+	}
+}
+
+// targetIn reads a target form notice's target, noting a bad one.
+func targetIn(s *state, from, typ string, pkt packet) (targetForm, bool) {
+	var f targetForm
+	if err := json.Unmarshal(pkt["target"], &f); err != nil || f.Actor == "" {
+		s.note("%s from %s: bad target", typ, from)
+		return f, false
+	}
+	return f, true
+}
+
+// tabDestroyed ends the watch when the tab's descriptor goes away.
+func (w *tabWatch) tabDestroyed(s *state) {
+	w.fail(fmt.Errorf("%w: tab %d", ErrTabClosed, w.tab.BrowserID))
+	w.mu.Lock()
+	actors := w.actors
+	w.mu.Unlock()
+	for _, a := range actors {
+		w.unroute(s, a)
+	}
+}
+
+// targetAvailable records a new target; a top-level one becomes current
+// and, after the first, counts as a navigation.
+func (w *tabWatch) targetAvailable(s *state, f targetForm) {
+	w.route(s, f.Actor)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.forms[f.Actor] = f
+	if !f.IsTopLevelTarget {
+		return
+	}
+	t := f.target()
+	if w.hadTop {
+		w.navs++
+		w.res.navigated(f.URL)
+	}
+	w.hadTop = true
+	w.top = &t
+	w.ready = "loading"
+	w.broadcast()
+}
+
+// targetDestroyed forgets a target and fails what waits on its actors.
+func (w *tabWatch) targetDestroyed(s *state, f targetForm) {
+	w.unroute(s, f.Actor)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if known, ok := w.forms[f.Actor]; ok {
+		if f.ConsoleActor == "" {
+			f.ConsoleActor = known.ConsoleActor
 		}
-		for _, pair := range arr {
-			var tr []json.RawMessage
-			if json.Unmarshal(pair, &tr) != nil || len(tr) != 2 {
-				s.note("%s from %s: bad entry", typ, from)
-				continue
-			}
-			var rtype string
-			json.Unmarshal(tr[0], &rtype)
-			if rtype != "document-event" {
-				w.resource(s, from, typ, rtype, tr[1])
-				continue
-			}
-			if typ != "resources-available-array" {
-				continue
-			}
-			var evs []documentEvent
-			if json.Unmarshal(tr[1], &evs) != nil {
-				s.note("document-event from %s: bad resources", from)
-				continue
-			}
-			for _, ev := range evs {
-				w.documentEvent(from, ev)
-			}
+		delete(w.forms, f.Actor)
+	}
+	// A destroyed actor never answers: fail what waits on it.
+	err := fmt.Errorf("%w: %s", ErrTargetGone, f.Actor)
+	s.purge(func(a string) bool { return a == f.Actor || (f.ConsoleActor != "" && a == f.ConsoleActor) }, err)
+	if w.top != nil && w.top.Actor == f.Actor {
+		w.top = nil
+		w.ready = ""
+		w.broadcast()
+	}
+}
+
+// resourceArray dispatches a resources array: document events drive
+// readiness, the rest go to the buffers (w.resource).
+func (w *tabWatch) resourceArray(s *state, from, typ string, pkt packet) {
+	var arr []json.RawMessage
+	if err := json.Unmarshal(pkt["array"], &arr); err != nil {
+		s.note("%s from %s: bad array", typ, from)
+		return
+	}
+	for _, pair := range arr {
+		var tr []json.RawMessage
+		if json.Unmarshal(pair, &tr) != nil || len(tr) != 2 {
+			s.note("%s from %s: bad entry", typ, from)
+			continue
 		}
+		var rtype string
+		json.Unmarshal(tr[0], &rtype)
+		if rtype != "document-event" {
+			w.resource(s, from, typ, rtype, tr[1])
+		} else if typ == "resources-available-array" {
+			w.documentEvents(s, from, tr[1])
+		}
+	}
+}
+
+// documentEvents applies an available document-event array.
+func (w *tabWatch) documentEvents(s *state, from string, raw json.RawMessage) {
+	var evs []documentEvent
+	if json.Unmarshal(raw, &evs) != nil {
+		s.note("document-event from %s: bad resources", from)
+		return
+	}
+	for _, ev := range evs {
+		w.documentEvent(from, ev)
 	}
 }
 
@@ -423,6 +450,25 @@ func (h *TabWatch) Navigations() uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.navs
+}
+
+// Changed returns a channel that is closed at the watch's next change:
+// a new or destroyed top-level target, a readiness step, a navigation
+// counted by Navigations, the watch's end. Take the channel before reading
+// the state it guards, so that no change falls between the two:
+//
+//	for ch := w.Changed(); w.Navigations() == before; ch = w.Changed() {
+//		select {
+//		case <-ch:
+//		case <-ctx.Done():
+//			return ctx.Err()
+//		}
+//	}
+func (h *TabWatch) Changed() <-chan struct{} {
+	w := h.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.changed
 }
 
 // ReadyState is "loading", "interactive" or "complete" for the current top

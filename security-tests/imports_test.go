@@ -86,13 +86,44 @@ var arrows = map[string][]string{
 	"broker":           {errcodePkg, "golang.org/x/sys/unix"},
 	"sandbox":          {module + "/internal/build", "github.com/landlock-lsm/go-landlock/landlock", "github.com/landlock-lsm/go-landlock/landlock/syscall", "golang.org/x/sys/unix"},
 	"sandbox/selftest": {module + "/sandbox", "golang.org/x/sys/unix"},
-	// internal/config until the domain redesign (issue 11) gives the
-	// engine options of its own.
-	"browser":          {module + "/rdp", module + "/pagejs", module + "/broker", module + "/internal/config", errcodePkg},
+	"browser":          {module + "/rdp", module + "/pagejs", module + "/broker", errcodePkg},
 	"internal/errcode": {},
 }
 
 const errcodePkg = module + "/internal/errcode"
+
+// protocolFree are the packages that wire or report but speak no protocol
+// of their own: what they learn from Firefox they learn through the engine
+// (browser.Probe, browser.Greet), whose protocol code is tested there.
+var protocolFree = struct {
+	pkgs, banned []string
+}{
+	[]string{"./cmd/...", "./internal/doctor"},
+	[]string{module + "/rdp", "github.com/gorilla/websocket"},
+}
+
+// TestCmdHoldsNoProtocol: cmd only wires (DESIGN, issue 11): neither it nor
+// doctor imports the RDP client or the WebSocket library directly.
+func TestCmdHoldsNoProtocol(t *testing.T) {
+	lines := goList(t, append([]string{"-f", `{{.ImportPath}}:{{join .Imports ","}}`}, protocolFree.pkgs...)...)
+	if len(lines) < len(protocolFree.pkgs) {
+		t.Fatalf("go list %v found %d packages: a rule about a folder that is gone checks nothing", protocolFree.pkgs, len(lines))
+	}
+	var bad []string
+	for _, l := range lines {
+		pkg, imports, _ := strings.Cut(l, ":")
+		for _, imp := range strings.Split(imports, ",") {
+			if slices.Contains(protocolFree.banned, imp) {
+				bad = append(bad, pkg+" imports "+imp)
+			}
+		}
+	}
+	got := strings.Join(bad, ",")
+	if got == "" {
+		got = "none"
+	}
+	record(t, "imports", "cmd and doctor import protocol packages", "none", got)
+}
 
 // stdlib reports whether an import path is in the standard library (its
 // first element has no dot).

@@ -102,15 +102,40 @@ func run() error {
 	defer ff.Stop()
 	show(fmt.Sprintf("Firefox pid %d, debugger server ws://%s/ (profile %s)", ff.PID, ff.Addr, ff.ProfileDir))
 
-	docs := filepath.Join(tmp, "Documents")
-	if err := os.Mkdir(docs, 0o700); err != nil {
+	docs, resume, err := demoFiles(tmp)
+	if err != nil {
 		return err
 	}
-	resume := filepath.Join(docs, "Jane Doe résumé.pdf")
-	if err := os.WriteFile(resume, sampleResume, 0o600); err != nil {
+	c, stop, err := startServer(ctx, bin, ff, docs)
+	if err != nil {
 		return err
 	}
+	defer stop()
 
+	if err := handshake(c); err != nil {
+		return err
+	}
+	return tour(c, srv.URL, resume)
+}
+
+// demoFiles writes the sample résumé into dir/Documents, the demo's only
+// upload root.
+func demoFiles(dir string) (docs, resume string, err error) {
+	docs = filepath.Join(dir, "Documents")
+	if err := os.Mkdir(docs, 0o700); err != nil {
+		return "", "", err
+	}
+	resume = filepath.Join(docs, "Jane Doe résumé.pdf")
+	if err := os.WriteFile(resume, sampleResume, 0o600); err != nil {
+		return "", "", err
+	}
+	return docs, resume, nil
+}
+
+// startServer starts bin as an MCP host would (stdio), pointed at ff with
+// uploads confined to docs. stop closes its stdin, waits a little for it
+// to exit (then kills it) and shows what it logged.
+func startServer(ctx context.Context, bin string, ff *headless.Firefox, docs string) (c *client, stop func(), err error) {
 	step("Starting the MCP server as an MCP host would (stdio), sandboxed, uploads confined to %s", docs)
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Env = []string{
@@ -122,16 +147,16 @@ func run() error {
 	cmd.Stderr = &serverLog
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer func() {
+	stop = func() {
 		stdin.Close()
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
@@ -143,8 +168,8 @@ func run() error {
 		if serverLog.Len() > 0 {
 			fmt.Fprintf(os.Stderr, "\nserver stderr:\n%s", serverLog.String())
 		}
-	}()
-	c := newClient(stdin, stdout)
+	}
+	c = newClient(stdin, stdout)
 	c.notes = func(method string, params json.RawMessage) {
 		if method == "notifications/progress" {
 			var p struct{ Progress, Total float64 }
@@ -152,11 +177,7 @@ func run() error {
 			fmt.Printf("  … progress %.0f / %.0f\n", p.Progress, p.Total)
 		}
 	}
-
-	if err := handshake(c); err != nil {
-		return err
-	}
-	return tour(c, srv.URL, resume)
+	return c, stop, nil
 }
 
 // handshake is initialize and tools/list, shown.

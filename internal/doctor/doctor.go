@@ -8,8 +8,10 @@
 // "still starting", "the connection prompt is on" and "another program has
 // the port" apart, it reads /proc (this user's Firefox processes, their
 // command lines and age, and who listens on the port) and the Firefox
-// profile's prefs.js and user.js. A Firefox that is still starting is
-// waited for, within Options.Wait, with a progress line on Options.Progress.
+// profile's prefs.js and user.js. What it asks Firefox itself goes through
+// the engine (browser.Greet, browser.Probe): doctor speaks no protocol. A
+// Firefox that is still starting is waited for, within Options.Wait, with a
+// progress line on Options.Progress.
 //
 // # Limitations
 //

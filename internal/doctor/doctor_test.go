@@ -30,15 +30,6 @@ func TestParseArgs(t *testing.T) {
 	}
 }
 
-func TestOrdinary(t *testing.T) {
-	for u, want := range map[string]bool{"https://a.example/": true, "about:blank": true, "file:///x": true,
-		"about:sessionrestore": false, "about:welcome": false, "moz-extension://x/y": false, "": false} {
-		if ordinary(u) != want {
-			t.Errorf("ordinary(%q) = %v", u, !want)
-		}
-	}
-}
-
 // TestPortOwnerAndSelf: /proc tells who listens on a port, and this
 // process's own start time and command line are read back.
 func TestPortOwnerAndSelf(t *testing.T) {

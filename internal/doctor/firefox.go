@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/gorilla/websocket"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 )
 
 // probe is one doctor run against Firefox.
@@ -186,31 +184,19 @@ func (p *probe) hasPort(procs []firefoxProc) bool {
 	return false
 }
 
-var plainRDP = regexp.MustCompile(`^[0-9]+:\{`)
-
 // greeting checks that the port speaks Firefox's debugger protocol over
 // WebSocket and greets, telling the connection prompt (handshake, then
 // silence) from another program (no WebSocket at all).
 func (p *probe) greeting() verdict {
-	addr := p.o.Config.Addr.String()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	d := websocket.Dialer{Proxy: nil, HandshakeTimeout: 3 * time.Second}
-	ws, resp, err := d.DialContext(ctx, "ws://"+addr+"/", http.Header{})
-	if resp != nil && resp.Body != nil {
-		resp.Body.Close()
-	}
-	if err != nil {
-		c := p.notFirefox(err)
+	g := browser.Greet(context.Background(), p.o.Config.Addr, 3*time.Second)
+	if g.Handshake != nil {
+		c := p.notFirefox(g)
 		if f, ok := p.firefoxOnPort(); ok && f.WS && f.Age < startupGrace {
 			return verdict{retry: "Firefox has opened the port but does not answer on it yet (still starting)"}.add(c)
 		}
 		return verdict{}.add(c)
 	}
-	defer ws.Close()
-	ws.SetReadDeadline(time.Now().Add(3 * time.Second))
-	_, msg, err := ws.ReadMessage()
-	if err == nil && strings.Contains(string(msg), `"from":"root"`) {
+	if g.Greeted {
 		return verdict{}.add(check{name: "Firefox greeting", ok: true, detail: "Firefox's debugger server (WebSocket) greeted"})
 	}
 	prompt := "the WebSocket opened but Firefox sent no greeting within 3 s"
@@ -231,24 +217,18 @@ func (p *probe) greeting() verdict {
 
 // notFirefox explains a port that answers but not with Firefox's WebSocket
 // debugger server.
-func (p *probe) notFirefox(hsErr error) check {
+func (p *probe) notFirefox(g browser.Greeting) check {
 	c := check{name: "Firefox greeting", blocking: true}
-	if conn, err := net.DialTimeout("tcp", p.o.Config.Addr.String(), time.Second); err == nil {
-		conn.SetReadDeadline(time.Now().Add(time.Second))
-		buf := make([]byte, 64)
-		n, _ := conn.Read(buf)
-		conn.Close()
-		if plainRDP.Match(buf[:n]) {
-			c.detail = "Firefox's debugger server on this port speaks the plain TCP transport, not WebSocket"
-			c.fix = fmt.Sprintf("quit Firefox and start it with --start-debugger-server ws:%d (note the ws:)", p.port)
-			return c
-		}
+	if g.PlainTCP {
+		c.detail = "Firefox's debugger server on this port speaks the plain TCP transport, not WebSocket"
+		c.fix = fmt.Sprintf("quit Firefox and start it with --start-debugger-server ws:%d (note the ws:)", p.port)
+		return c
 	}
 	owner := portOwner(p.port)
 	if owner == "" {
 		owner = "an unknown process"
 	}
-	c.detail = fmt.Sprintf("the port answers but not as Firefox's debugger server (no WebSocket: %v); it is held by %s", shortErr(hsErr), owner)
+	c.detail = fmt.Sprintf("the port answers but not as Firefox's debugger server (no WebSocket: %v); it is held by %s", shortErr(g.Handshake), owner)
 	c.fix = fmt.Sprintf("start Firefox's debugger server on a free port (--start-debugger-server ws:N) and %s", envFix("FIREFOX_RDP_PORT", "N"))
 	return c
 }
