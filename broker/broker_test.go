@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 func pair(t *testing.T) (server, brokerEnd *net.UnixConn) {
@@ -90,7 +92,7 @@ func readAll(t *testing.T, c *Client, h uint32) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-func wantCode(t *testing.T, err error, code string, idx int) *Error {
+func wantCode(t *testing.T, err error, code errcode.Code, idx int) *Error {
 	t.Helper()
 	var e *Error
 	if !errors.As(err, &e) {
@@ -141,7 +143,7 @@ func TestStatAndStream(t *testing.T) {
 		t.Fatalf("fds %d → %d after Release", before, after)
 	}
 	_, err = readAll(t, h.c, f.Handle)
-	wantCode(t, err, CodeFileInvalid, -1)
+	wantCode(t, err, errcode.UploadFileInvalid, -1)
 }
 
 func TestPathChecks(t *testing.T) {
@@ -211,7 +213,7 @@ func TestPathChecks(t *testing.T) {
 			t.Errorf("%q accepted", c.path)
 			continue
 		}
-		e := wantCode(t, err, CodeFileInvalid, 0)
+		e := wantCode(t, err, errcode.UploadFileInvalid, 0)
 		if !strings.Contains(e.Message, c.want) {
 			t.Errorf("%q: message %q lacks %q", c.path, e.Message, c.want)
 		}
@@ -241,12 +243,12 @@ func TestNoRootsFollowsSymlinksButNotMagicLinks(t *testing.T) {
 	}
 	defer f.Close()
 	_, err = h.c.Stat(context.Background(), []string{"/proc/self/fd/" + strconv.Itoa(int(f.Fd()))})
-	e := wantCode(t, err, CodeFileInvalid, 0)
+	e := wantCode(t, err, errcode.UploadFileInvalid, 0)
 	if !strings.Contains(e.Message, "magic link") {
 		t.Errorf("message %q", e.Message)
 	}
 	_, err = h.c.Stat(context.Background(), []string{"/dev/null"})
-	wantCode(t, err, CodeFileInvalid, 0)
+	wantCode(t, err, errcode.UploadFileInvalid, 0)
 }
 
 func fdCount(t *testing.T) int {
@@ -266,27 +268,27 @@ func TestLimitsAllOrNothing(t *testing.T) {
 	h := start(t, limits(dir))
 	before := fdCount(t)
 	_, err := h.c.Stat(context.Background(), []string{filepath.Join(dir, "a"), filepath.Join(dir, "big")})
-	e := wantCode(t, err, CodeTooLarge, 1)
+	e := wantCode(t, err, errcode.UploadTooLarge, 1)
 	if !errors.Is(err, ErrTooLarge) || !strings.Contains(e.Message, "per file") {
 		t.Fatalf("%v", err)
 	}
 	_, err = h.c.Stat(context.Background(), []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")})
-	e = wantCode(t, err, CodeTooLarge, 1)
+	e = wantCode(t, err, errcode.UploadTooLarge, 1)
 	if !strings.Contains(e.Message, "per call") {
 		t.Fatalf("%v", err)
 	}
 	_, err = h.c.Stat(context.Background(), []string{filepath.Join(dir, "a"), filepath.Join(dir, "missing")})
-	wantCode(t, err, CodeFileInvalid, 1)
+	wantCode(t, err, errcode.UploadFileInvalid, 1)
 	if after := fdCount(t); after != before {
 		t.Fatalf("fds %d → %d: a failed Stat leaked", before, after)
 	}
 	// Client-side checks need no round trip and keep the index.
 	_, err = h.c.Stat(context.Background(), []string{filepath.Join(dir, "a"), "rel"})
-	wantCode(t, err, CodeFileInvalid, 1)
+	wantCode(t, err, errcode.UploadFileInvalid, 1)
 	_, err = h.c.Stat(context.Background(), make([]string, MaxPaths+1))
-	wantCode(t, err, CodeTooLarge, -1)
+	wantCode(t, err, errcode.UploadTooLarge, -1)
 	_, err = h.c.Stat(context.Background(), nil)
-	wantCode(t, err, CodeFileInvalid, -1)
+	wantCode(t, err, errcode.UploadFileInvalid, -1)
 }
 
 func TestHandleCap(t *testing.T) {
@@ -303,7 +305,7 @@ func TestHandleCap(t *testing.T) {
 		}
 	}
 	_, err := h.c.Stat(context.Background(), paths[:1])
-	wantCode(t, err, CodeTooLarge, -1)
+	wantCode(t, err, errcode.UploadTooLarge, -1)
 }
 
 // Files that change between Stat and the end of Stream are errors.
@@ -360,7 +362,7 @@ func TestChangesMidStream(t *testing.T) {
 				}
 				return nil
 			})
-			e := wantCode(t, err, CodeFileInvalid, -1)
+			e := wantCode(t, err, errcode.UploadFileInvalid, -1)
 			if !strings.Contains(e.Message, c.want) {
 				t.Fatalf("message %q lacks %q", e.Message, c.want)
 			}
@@ -410,7 +412,7 @@ func TestBrokerDeathIsTyped(t *testing.T) {
 		t.Fatal("client did not notice")
 	}
 	_, err := h.c.Stat(context.Background(), []string{filepath.Join(dir, "f")})
-	wantCode(t, err, CodeUnavailable, -1)
+	wantCode(t, err, errcode.BrokerUnavailable, -1)
 	if !errors.Is(err, ErrUnavailable) {
 		t.Fatal("errors.Is by code")
 	}
@@ -500,7 +502,7 @@ func TestBrokerUnknownHandle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, ok := m.(ErrorResp); !ok || e.Code != CodeProtocol {
+	if e, ok := m.(ErrorResp); !ok || e.Code != errcode.BrokerProtocol {
 		t.Fatalf("%#v", m)
 	}
 	c.Close()
@@ -539,7 +541,7 @@ func TestHardlinks(t *testing.T) {
 
 	h := start(t, limits(root))
 	_, err := h.c.Stat(context.Background(), []string{filepath.Join(root, "single.txt"), linked})
-	e := wantCode(t, err, CodeFileInvalid, 1)
+	e := wantCode(t, err, errcode.UploadFileInvalid, 1)
 	for _, want := range []string{`"linked.txt" has 2 hard links`, "outside the upload roots", "FIREFOX_MCP_ALLOW_HARDLINKS=1"} {
 		if !strings.Contains(e.Message, want) {
 			t.Errorf("message %q lacks %q", e.Message, want)

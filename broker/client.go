@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // FileInfo describes one file the broker has opened for an upload.
@@ -22,7 +24,7 @@ type FileInfo struct {
 
 // Client is the server's side of the broker channel. It is safe for
 // concurrent use: one goroutine owns the read side, writes are serialised,
-// and every pending call fails with CodeUnavailable when the channel dies.
+// and every pending call fails with errcode.BrokerUnavailable when the channel dies.
 type Client struct {
 	conn *net.UnixConn
 	wmu  sync.Mutex
@@ -38,7 +40,7 @@ type Client struct {
 // ReadHello waits up to timeout for the broker's Hello. Call it before
 // NewClient: a broker that dies or cannot sandbox itself never says hello.
 func ReadHello(conn *net.UnixConn, timeout time.Duration) (Hello, error) {
-	unavailable := &Error{Code: CodeUnavailable, Index: -1, Message: "the upload broker did not start"}
+	unavailable := &Error{Code: errcode.BrokerUnavailable, Index: -1, Message: "the upload broker did not start"}
 	if err := conn.SetReadDeadline(time.Now().Add(timeout)); err != nil {
 		return Hello{}, unavailable
 	}
@@ -84,15 +86,15 @@ func (c *Client) readLoop() {
 		n, oobn, flags, _, err := c.conn.ReadMsgUnix(buf, oob)
 		switch {
 		case err != nil || n == 0:
-			dead = &Error{Code: CodeUnavailable, Index: -1, Message: "the upload broker process is not running"}
+			dead = &Error{Code: errcode.BrokerUnavailable, Index: -1, Message: "the upload broker process is not running"}
 			continue
 		case flags&(unix.MSG_TRUNC|unix.MSG_CTRUNC) != 0 || oobn != 0:
-			dead = &Error{Code: CodeProtocol, Index: -1, Message: "the upload broker sent an oversized message"}
+			dead = &Error{Code: errcode.BrokerProtocol, Index: -1, Message: "the upload broker sent an oversized message"}
 			continue
 		}
 		id, msg, err := Decode(buf[:n])
 		if err != nil {
-			dead = &Error{Code: CodeProtocol, Index: -1, Message: "the upload broker sent a malformed message"}
+			dead = &Error{Code: errcode.BrokerProtocol, Index: -1, Message: "the upload broker sent a malformed message"}
 			continue
 		}
 		if rr, ok := msg.(ReadResp); ok {
@@ -108,7 +110,7 @@ func (c *Client) readLoop() {
 		case ch != nil:
 			ch <- msg
 		case !retired:
-			dead = &Error{Code: CodeProtocol, Index: -1, Message: "the upload broker answered a request never sent"}
+			dead = &Error{Code: errcode.BrokerProtocol, Index: -1, Message: "the upload broker answered a request never sent"}
 		default:
 			// A reply to a cancelled request is dropped; files a cancelled
 			// Stat opened are released so the broker does not hold them.
@@ -153,7 +155,7 @@ func (c *Client) call(ctx context.Context, m Message) (Message, error) {
 	b, err := Encode(nil, id, m)
 	if err != nil {
 		c.retire(id)
-		return nil, &Error{Code: CodeFileInvalid, Index: -1, Message: err.Error()}
+		return nil, &Error{Code: errcode.UploadFileInvalid, Index: -1, Message: err.Error()}
 	}
 	c.wmu.Lock()
 	c.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
@@ -162,7 +164,7 @@ func (c *Client) call(ctx context.Context, m Message) (Message, error) {
 	if err != nil {
 		c.retire(id)
 		c.conn.Close() // the reader notices and fails everyone
-		return nil, &Error{Code: CodeUnavailable, Index: -1, Message: "the upload broker process is not running"}
+		return nil, &Error{Code: errcode.BrokerUnavailable, Index: -1, Message: "the upload broker process is not running"}
 	}
 	select {
 	case r := <-ch:
@@ -196,7 +198,7 @@ func (c *Client) retire(id uint32) {
 }
 
 func protoErr(format string, a ...any) error {
-	return &Error{Code: CodeProtocol, Index: -1, Message: fmt.Sprintf(format, a...)}
+	return &Error{Code: errcode.BrokerProtocol, Index: -1, Message: fmt.Sprintf(format, a...)}
 }
 
 // Stat asks the broker to validate every path (lexical checks, roots,
@@ -204,20 +206,20 @@ func protoErr(format string, a ...any) error {
 // open in the broker until Release.
 func (c *Client) Stat(ctx context.Context, paths []string) ([]FileInfo, error) {
 	if len(paths) == 0 {
-		return nil, &Error{Code: CodeFileInvalid, Index: -1, Message: "no paths given"}
+		return nil, &Error{Code: errcode.UploadFileInvalid, Index: -1, Message: "no paths given"}
 	}
 	if len(paths) > MaxPaths {
-		return nil, &Error{Code: CodeTooLarge, Index: -1, Message: fmt.Sprintf("at most %d files per upload", MaxPaths)}
+		return nil, &Error{Code: errcode.UploadTooLarge, Index: -1, Message: fmt.Sprintf("at most %d files per upload", MaxPaths)}
 	}
 	size := headerSize + 2
 	for i, p := range paths {
 		if reason, ok := ValidatePath(p); !ok {
-			return nil, &Error{Code: CodeFileInvalid, Index: i, Message: reason}
+			return nil, &Error{Code: errcode.UploadFileInvalid, Index: i, Message: reason}
 		}
 		size += 2 + len(p)
 	}
 	if size > MaxMessage {
-		return nil, &Error{Code: CodeFileInvalid, Index: -1, Message: "the paths are too long together; upload fewer files at once"}
+		return nil, &Error{Code: errcode.UploadFileInvalid, Index: -1, Message: "the paths are too long together; upload fewer files at once"}
 	}
 	r, err := c.call(ctx, StatReq{Paths: paths})
 	if err != nil {
@@ -247,7 +249,7 @@ func (c *Client) Stream(ctx context.Context, handle uint32, fn func(p []byte) er
 	size, ok := c.sizes[handle]
 	c.mu.Unlock()
 	if !ok {
-		return &Error{Code: CodeFileInvalid, Index: -1, Message: "unknown or released file handle"}
+		return &Error{Code: errcode.UploadFileInvalid, Index: -1, Message: "unknown or released file handle"}
 	}
 	var off int64
 	for {
@@ -299,7 +301,7 @@ func (c *Client) Release(ctx context.Context, handles []uint32) error {
 }
 
 // Close shuts the channel; the broker sees EOF and exits. Pending calls
-// fail with CodeUnavailable.
+// fail with errcode.BrokerUnavailable.
 func (c *Client) Close() error {
 	err := c.conn.Close()
 	<-c.done

@@ -1,21 +1,22 @@
 package broker
 
-import "fmt"
+import (
+	"fmt"
 
-// Error codes. The first two follow the seed's error taxonomy (§15); the
-// last two describe the broker channel itself.
-const (
-	CodeFileInvalid = "upload_file_invalid" // not a readable regular file (or a path check failed)
-	CodeTooLarge    = "upload_too_large"    // a file or the call exceeds the configured limits
-	CodeUnavailable = "broker_unavailable"  // the broker process is gone or the channel failed
-	CodeProtocol    = "broker_protocol"     // a message violated the protocol
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
-// Error is the typed error of every broker operation. Message is safe to
-// show to the MCP client: it names files by basename only. Index is the
-// position of the offending path in a Stat call, or -1.
+// Error is the typed error of every broker operation. Code is one of
+// errcode.UploadFileInvalid (not a readable regular file, or a path check
+// failed) and errcode.UploadTooLarge (a file or the call exceeds the
+// configured limits), which are tool codes too, or errcode.BrokerUnavailable
+// (the broker process is gone or the channel failed) and
+// errcode.BrokerProtocol (a message violated the protocol), which describe
+// the broker channel itself. Message is safe to show to the MCP client: it
+// names files by basename only. Index is the position of the offending path
+// in a Stat call, or -1.
 type Error struct {
-	Code    string
+	Code    errcode.Code
 	Index   int
 	Message string
 }
@@ -24,7 +25,7 @@ func (e *Error) Error() string {
 	if e.Index >= 0 {
 		return fmt.Sprintf("%s: path %d: %s", e.Code, e.Index, e.Message)
 	}
-	return e.Code + ": " + e.Message
+	return string(e.Code) + ": " + e.Message
 }
 
 // Is matches by Code, so errors.Is(err, broker.ErrTooLarge) works.
@@ -35,8 +36,8 @@ func (e *Error) Is(target error) bool {
 
 // Sentinels for errors.Is.
 var (
-	ErrFileInvalid = &Error{Code: CodeFileInvalid, Index: -1}
-	ErrTooLarge    = &Error{Code: CodeTooLarge, Index: -1}
-	ErrUnavailable = &Error{Code: CodeUnavailable, Index: -1}
-	ErrProtocol    = &Error{Code: CodeProtocol, Index: -1}
+	ErrFileInvalid = &Error{Code: errcode.UploadFileInvalid, Index: -1}
+	ErrTooLarge    = &Error{Code: errcode.UploadTooLarge, Index: -1}
+	ErrUnavailable = &Error{Code: errcode.BrokerUnavailable, Index: -1}
+	ErrProtocol    = &Error{Code: errcode.BrokerProtocol, Index: -1}
 )

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // Config is the broker's trusted configuration, fixed at start.
@@ -177,7 +179,7 @@ func (b *Broker) Serve(conn *net.UnixConn) error {
 	}
 }
 
-func errResp(code string, idx int, msg string) ErrorResp {
+func errResp(code errcode.Code, idx int, msg string) ErrorResp {
 	if len(msg) > MaxMsgText {
 		msg = msg[:MaxMsgText]
 	}
@@ -207,44 +209,44 @@ func (b *Broker) stat(paths []string) Message {
 		return r
 	}
 	if len(b.files)+len(paths) > MaxHandles {
-		return fail(errResp(CodeTooLarge, -1, fmt.Sprintf("the broker already holds %d open files (limit %d); release some first", len(b.files), MaxHandles)))
+		return fail(errResp(errcode.UploadTooLarge, -1, fmt.Sprintf("the broker already holds %d open files (limit %d); release some first", len(b.files), MaxHandles)))
 	}
 	var total int64
 	var files []WireFile
 	for i, p := range paths {
 		if reason, ok := ValidatePath(p); !ok {
-			return fail(errResp(CodeFileInvalid, i, reason))
+			return fail(errResp(errcode.UploadFileInvalid, i, reason))
 		}
 		name := showName(p)
 		root, rel, ok := RootFor(b.roots, p)
 		if !ok && slices.Contains(b.roots, p) {
-			return fail(errResp(CodeFileInvalid, i, fmt.Sprintf("%q is a directory (an upload root itself): only regular files can be uploaded", name)))
+			return fail(errResp(errcode.UploadFileInvalid, i, fmt.Sprintf("%q is a directory (an upload root itself): only regular files can be uploaded", name)))
 		}
 		if !ok {
-			return fail(errResp(CodeFileInvalid, i, fmt.Sprintf("%q is not beneath an upload root", name)))
+			return fail(errResp(errcode.UploadFileInvalid, i, fmt.Sprintf("%q is not beneath an upload root", name)))
 		}
 		f, err := b.openAt(root, rel)
 		if err != nil {
-			return fail(errResp(CodeFileInvalid, i, fmt.Sprintf("%q: %s", name, err)))
+			return fail(errResp(errcode.UploadFileInvalid, i, fmt.Sprintf("%q: %s", name, err)))
 		}
 		opened = append(opened, f)
 		if f.nlink > 1 && len(b.cfg.Roots) > 0 && !b.cfg.AllowHardlinks {
-			return fail(errResp(CodeFileInvalid, i, fmt.Sprintf(
+			return fail(errResp(errcode.UploadFileInvalid, i, fmt.Sprintf(
 				"%q has %d hard links: another link may be a file outside the upload roots, which this check cannot see, so files with more than one link are refused (%s)",
 				name, f.nlink, HardlinkHint)))
 		}
 		if f.size > b.cfg.MaxFileBytes {
-			return fail(errResp(CodeTooLarge, i, fmt.Sprintf("%q is %d bytes; the limit per file is %d", name, f.size, b.cfg.MaxFileBytes)))
+			return fail(errResp(errcode.UploadTooLarge, i, fmt.Sprintf("%q is %d bytes; the limit per file is %d", name, f.size, b.cfg.MaxFileBytes)))
 		}
 		total += f.size
 		if total > b.cfg.MaxCallBytes {
-			return fail(errResp(CodeTooLarge, i, fmt.Sprintf("the files add up to more than %d bytes, the limit per call", b.cfg.MaxCallBytes)))
+			return fail(errResp(errcode.UploadTooLarge, i, fmt.Sprintf("the files add up to more than %d bytes, the limit per call", b.cfg.MaxCallBytes)))
 		}
 		head := make([]byte, min(int64(SniffLen), f.size))
 		if len(head) > 0 {
 			n, err := unix.Pread(f.fd, head, 0)
 			if err != nil {
-				return fail(errResp(CodeFileInvalid, i, fmt.Sprintf("%q cannot be read: %s", name, errnoText(err))))
+				return fail(errResp(errcode.UploadFileInvalid, i, fmt.Sprintf("%q cannot be read: %s", name, errnoText(err))))
 			}
 			head = head[:n]
 		}
@@ -358,13 +360,13 @@ func errnoText(err error) string {
 func (b *Broker) read(req ReadReq, buf []byte) Message {
 	f := b.files[req.Handle]
 	if f == nil {
-		return errResp(CodeProtocol, -1, "unknown handle")
+		return errResp(errcode.BrokerProtocol, -1, "unknown handle")
 	}
 	if req.Offset > f.size {
-		return errResp(CodeProtocol, -1, "offset beyond the end of the file")
+		return errResp(errcode.BrokerProtocol, -1, "offset beyond the end of the file")
 	}
 	if err := f.unchanged(); err != nil {
-		return errResp(CodeFileInvalid, -1, err.Error())
+		return errResp(errcode.UploadFileInvalid, -1, err.Error())
 	}
 	want := min(int64(len(buf)), f.size-req.Offset)
 	got := 0
@@ -374,10 +376,10 @@ func (b *Broker) read(req ReadReq, buf []byte) Message {
 			if err == unix.EINTR {
 				continue
 			}
-			return errResp(CodeFileInvalid, -1, "the file cannot be read: "+errnoText(err))
+			return errResp(errcode.UploadFileInvalid, -1, "the file cannot be read: "+errnoText(err))
 		}
 		if n == 0 {
-			return errResp(CodeFileInvalid, -1, "the file shrank while it was being uploaded")
+			return errResp(errcode.UploadFileInvalid, -1, "the file shrank while it was being uploaded")
 		}
 		got += n
 	}
@@ -386,16 +388,16 @@ func (b *Broker) read(req ReadReq, buf []byte) Message {
 		var one [1]byte
 		n, err := unix.Pread(f.fd, one[:], f.size)
 		if err != nil {
-			return errResp(CodeFileInvalid, -1, "the file cannot be read: "+errnoText(err))
+			return errResp(errcode.UploadFileInvalid, -1, "the file cannot be read: "+errnoText(err))
 		}
 		if n != 0 {
-			return errResp(CodeFileInvalid, -1, "the file grew while it was being uploaded")
+			return errResp(errcode.UploadFileInvalid, -1, "the file grew while it was being uploaded")
 		}
 		if err := f.unchanged(); err != nil {
-			return errResp(CodeFileInvalid, -1, err.Error())
+			return errResp(errcode.UploadFileInvalid, -1, err.Error())
 		}
 		if err := b.samePath(f); err != nil {
-			return errResp(CodeFileInvalid, -1, err.Error())
+			return errResp(errcode.UploadFileInvalid, -1, err.Error())
 		}
 	}
 	return ReadResp{Last: last, Data: buf[:want]}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // Wire format. Every message is exactly one SOCK_SEQPACKET datagram of at
@@ -41,8 +43,10 @@ const (
 	tHello       = 8
 )
 
-// Wire error codes (Error.Code is the string form).
-var wireCodes = []string{"", CodeFileInvalid, CodeTooLarge, CodeProtocol}
+// wireCodes is the wire form of error codes: an ErrorResp carries the index
+// of its code here as one byte (0 is never sent). The order is the wire
+// format: append only. TestWireCodesPinned pins it.
+var wireCodes = []errcode.Code{"", errcode.UploadFileInvalid, errcode.UploadTooLarge, errcode.BrokerProtocol}
 
 // Message is one decoded protocol message.
 type Message interface{ msgType() uint8 }
@@ -83,7 +87,7 @@ type ReleaseResp struct{}
 
 // ErrorResp reports a refused request.
 type ErrorResp struct {
-	Code    string
+	Code    errcode.Code
 	Index   int32
 	Message string
 }
@@ -246,7 +250,7 @@ func (m ErrorResp) encode(e *enc) error {
 	return nil
 }
 
-func codeNum(code string) uint8 {
+func codeNum(code errcode.Code) uint8 {
 	for i, c := range wireCodes {
 		if i > 0 && c == code {
 			return uint8(i)

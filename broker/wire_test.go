@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 func sampleMessages() []Message {
@@ -19,7 +21,7 @@ func sampleMessages() []Message {
 		ReleaseReq{},
 		ReleaseResp{},
 		Hello{Sandboxed: true, LandlockABI: 7, Syscalls: 40},
-		ErrorResp{Code: CodeTooLarge, Index: -1, Message: "too big"},
+		ErrorResp{Code: errcode.UploadTooLarge, Index: -1, Message: "too big"},
 	}
 }
 
@@ -78,8 +80,8 @@ func TestDecodeRejects(t *testing.T) {
 		"data len lies":    mut(read, func(b []byte) []byte { b[9] = 4; return b }),
 		"bad flags":        mut(read, func(b []byte) []byte { b[8] = 2; return b }),
 		"oversize":         make([]byte, MaxMessage+1),
-		"error code 0":     mut(mustEncode(t, ErrorResp{Code: CodeProtocol, Index: 0, Message: "m"}), func(b []byte) []byte { b[8] = 0; return b }),
-		"error code 9":     mut(mustEncode(t, ErrorResp{Code: CodeProtocol, Index: 0, Message: "m"}), func(b []byte) []byte { b[8] = 9; return b }),
+		"error code 0":     mut(mustEncode(t, ErrorResp{Code: errcode.BrokerProtocol, Index: 0, Message: "m"}), func(b []byte) []byte { b[8] = 0; return b }),
+		"error code 9":     mut(mustEncode(t, ErrorResp{Code: errcode.BrokerProtocol, Index: 0, Message: "m"}), func(b []byte) []byte { b[8] = 9; return b }),
 		"name not utf8":    mut(mustEncode(t, StatResp{Files: []WireFile{{Name: "ab", MIME: "x/y"}}}), func(b []byte) []byte { b[8+2+4+8+8+2] = 0xff; return b }),
 		"negative size":    mut(mustEncode(t, StatResp{Files: []WireFile{{Name: "ab", MIME: "x/y"}}}), func(b []byte) []byte { b[8+2+4+7] = 0x80; return b }),
 		"negative offset":  mut(mustEncode(t, ReadReq{Handle: 1}), func(b []byte) []byte { b[len(b)-1] = 0x80; return b }),
@@ -207,5 +209,34 @@ func TestSniff(t *testing.T) {
 	}
 	if got := mimeType("empty", nil); got != octetStream {
 		t.Errorf("empty: %s", got)
+	}
+}
+
+// TestWireCodesPinned pins the wire form of each error code (the byte after
+// the header; changing one breaks a broker and server of different builds)
+// and checks the table names only defined codes. broker_unavailable is the
+// client's own verdict on a dead channel: it has no wire form.
+func TestWireCodesPinned(t *testing.T) {
+	want := map[uint8]errcode.Code{1: errcode.UploadFileInvalid, 2: errcode.UploadTooLarge, 3: errcode.BrokerProtocol}
+	if len(wireCodes) != len(want)+1 {
+		t.Fatalf("wireCodes has %d codes, the test pins %d", len(wireCodes)-1, len(want))
+	}
+	for i, c := range wireCodes[1:] {
+		if !c.Known() {
+			t.Errorf("wire code %d (%s) is not an errcode code", i+1, c)
+		}
+	}
+	for num, code := range want {
+		b := mustEncode(t, ErrorResp{Code: code, Index: 2, Message: "m"})
+		if b[8] != num {
+			t.Errorf("%s is sent as %d, want %d", code, b[8], num)
+		}
+		_, m, err := Decode(b)
+		if e, ok := m.(ErrorResp); err != nil || !ok || e.Code != code {
+			t.Errorf("%d decodes as %#v, %v; want %s", num, m, err, code)
+		}
+	}
+	if _, err := Encode(nil, 1, ErrorResp{Code: errcode.BrokerUnavailable, Message: "m"}); err == nil {
+		t.Error("broker_unavailable was encoded; it has no wire form")
 	}
 }

@@ -3,6 +3,8 @@ package browser
 import (
 	"strings"
 	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // The page counts clicks per button node (serials Apple#1, Banana#2, …, new
@@ -37,7 +39,7 @@ func testRefIsBoundToItsNode(t *testing.T, s *Session) {
 	must(t, s, "click", map[string]any{"element": cherry, "wait_after_ms": 0})
 	waitText(t, s, "Cherry#3=1")
 	_, e := call(t, s, "click", map[string]any{"element": banana})
-	wantCode(t, e, CodeStaleElement)
+	wantCode(t, e, errcode.StaleElement)
 
 	// A new snapshot: surviving nodes keep their refs, the new node gets a new one.
 	snap = snapshot(t, s)
@@ -56,7 +58,7 @@ func testRefIsBoundToItsNode(t *testing.T, s *Session) {
 	waitText(t, s, "renders 3")
 	for _, r := range []string{apple, banana2, cherry} {
 		_, e := call(t, s, "click", map[string]any{"element": r})
-		wantCode(t, e, CodeStaleElement)
+		wantCode(t, e, errcode.StaleElement)
 	}
 	must(t, s, "click", map[string]any{"element": other, "wait_after_ms": 0})
 	waitText(t, s, "Other=1")
@@ -67,7 +69,7 @@ func testRefIsBoundToItsNode(t *testing.T, s *Session) {
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Re-render list soon"), "wait_after_ms": 0})
 	waitText(t, s, "renders 4")
 	_, e = call(t, s, "click", map[string]any{"element": apple3})
-	wantCode(t, e, CodeStaleElement)
+	wantCode(t, e, errcode.StaleElement)
 
 	txt := pageText(t, s)
 	for _, bad := range []string{"Banana#2=", "Apple#5=", "Apple#8=", "Cherry#7=", "Apple#1=2", "Cherry#3=2"} {
@@ -115,7 +117,7 @@ func TestEveryActionChecksItsNode(t *testing.T) {
 		{"press_key", map[string]any{"key": "Enter", "element": apple}},
 	} {
 		_, e := call(t, s, c.tool, c.args)
-		if e == nil || e.Code != CodeStaleElement {
+		if e == nil || e.Code != errcode.StaleElement {
 			t.Errorf("%s on a replaced node: %v, want stale_element", c.tool, e)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -96,7 +97,7 @@ func must(t testing.TB, s *Session, name string, args any) Result {
 	return res
 }
 
-func wantCode(t testing.TB, e *Error, code string) {
+func wantCode(t testing.TB, e *Error, code errcode.Code) {
 	t.Helper()
 	if e == nil || e.Code != code {
 		t.Fatalf("error = %v, want code %s", e, code)
@@ -155,9 +156,9 @@ func TestStatusWithoutFirefox(t *testing.T) {
 		t.Errorf("status = %v", st)
 	}
 	_, e = call(t, s, "list_tabs", map[string]any{})
-	wantCode(t, e, CodeNotConnected)
+	wantCode(t, e, errcode.NotConnected)
 	_, e = call(t, s, "snapshot_page", map[string]any{})
-	wantCode(t, e, CodeNotConnected)
+	wantCode(t, e, errcode.NotConnected)
 }
 
 func TestListSelectAndStatus(t *testing.T) {
@@ -172,13 +173,13 @@ func TestListSelectAndStatus(t *testing.T) {
 	}
 	must(t, s, "select_tab", map[string]any{"tab_id": tabs[0].TabID})
 	_, e := call(t, s, "select_tab", map[string]any{"tab_id": "tab-999999"})
-	wantCode(t, e, CodeTabNotFound)
+	wantCode(t, e, errcode.TabNotFound)
 	_, e = call(t, s, "select_tab", map[string]any{"index": 1000})
-	wantCode(t, e, CodeTabNotFound)
+	wantCode(t, e, errcode.TabNotFound)
 	_, e = call(t, s, "select_tab", map[string]any{})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 	_, e = call(t, s, "select_tab", map[string]any{"index": 0, "tab_id": tabs[0].TabID})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 
 	st := must(t, s, "browser_status", map[string]any{}).Structured.(map[string]any)
 	if st["connected"] != true || st["selected_tab"].(map[string]any)["tab_id"] != tabs[0].TabID {
@@ -217,7 +218,7 @@ func TestSnapshotContent(t *testing.T) {
 		t.Errorf("no truncation line:\n%s", res.Text)
 	}
 	_, e := call(t, s, "snapshot_page", map[string]any{"max_elements": 501})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 }
 
 func TestClickIsTrustedAndDisabledRefused(t *testing.T) {
@@ -233,7 +234,7 @@ func TestClickIsTrustedAndDisabledRefused(t *testing.T) {
 		t.Errorf("one click reached the button %d times", n)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Disabled")})
-	wantCode(t, e, CodeElementNotInteractable)
+	wantCode(t, e, errcode.ElementNotInteractable)
 }
 
 func TestFillControlledInputAndSelect(t *testing.T) {
@@ -267,7 +268,7 @@ func TestTypeTextTrustedAndCancellable(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 400*time.Millisecond)
 	defer cancel()
 	_, e := callCtx(ctx, t, s, "type_text", map[string]any{"element": name, "text": strings.Repeat("x", 40), "delay_ms": 50})
-	if e == nil || (e.Code != CodeCancelled && e.Code != CodeRDPTimeout) {
+	if e == nil || (e.Code != errcode.Cancelled && e.Code != errcode.RDPTimeout) {
 		t.Fatalf("cancelled typing: %v", e)
 	}
 	v := regexp.MustCompile(`textbox "Name" value="ab(x*)"`).FindStringSubmatch(snapshot(t, s))
@@ -293,7 +294,7 @@ func TestPressKeyTabAndEnter(t *testing.T) {
 	must(t, s, "press_key", map[string]any{"key": "Enter", "element": name})
 	waitText(t, s, "submitted trusted=true")
 	_, e := call(t, s, "press_key", map[string]any{"key": "F13"})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 }
 
 func TestStaleElementNeverActsOnALookalike(t *testing.T) {
@@ -303,7 +304,7 @@ func TestStaleElementNeverActsOnALookalike(t *testing.T) {
 	target := ref(t, snap, "button", "Delete item")
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Swap"), "wait_after_ms": 0})
 	_, e := call(t, s, "click", map[string]any{"element": target})
-	wantCode(t, e, CodeStaleElement)
+	wantCode(t, e, errcode.StaleElement)
 	if txt := pageText(t, s); strings.Contains(txt, "clicked Delete") {
 		t.Fatalf("a stale ref clicked a look-alike:\n%s", txt)
 	}
@@ -323,7 +324,7 @@ func TestNavigateInvalidatesRefs(t *testing.T) {
 		t.Errorf("navigate result = %v", res.Structured)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": old})
-	wantCode(t, e, CodeStaleElement)
+	wantCode(t, e, errcode.StaleElement)
 	if !strings.Contains(snapshot(t, s), `Page: "Other page"`) {
 		t.Error("snapshot after navigate does not show the new page")
 	}
@@ -335,10 +336,10 @@ func TestNavigateInvalidatesRefs(t *testing.T) {
 		t.Errorf("link click did not report navigation: %s", res.Text)
 	}
 	_, e = call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Go")})
-	wantCode(t, e, CodeStaleElement)
+	wantCode(t, e, errcode.StaleElement)
 	for _, bad := range []string{"file:///etc/passwd", "javascript:alert(1)", "about:config"} {
 		_, e := call(t, s, "navigate", map[string]any{"url": bad})
-		wantCode(t, e, CodeInvalidArguments)
+		wantCode(t, e, errcode.InvalidArguments)
 	}
 	// Fragment-only navigation (no new document) completes too.
 	open(t, s, "form.html")
@@ -355,11 +356,11 @@ func TestWaitFor(t *testing.T) {
 	must(t, s, "wait_for", map[string]any{"text": "Loading", "state": "absent", "timeout_ms": 1000})
 	must(t, s, "wait_for", map[string]any{"url_contains": "delayed.html", "timeout_ms": 0})
 	_, e := call(t, s, "wait_for", map[string]any{"text": "never shown", "timeout_ms": 300, "poll_ms": 50})
-	wantCode(t, e, CodeWaitTimeout)
+	wantCode(t, e, errcode.WaitTimeout)
 	_, e = call(t, s, "wait_for", map[string]any{"selector": "p[[", "timeout_ms": 300})
-	wantCode(t, e, CodeInvalidSelector)
+	wantCode(t, e, errcode.InvalidSelector)
 	_, e = call(t, s, "wait_for", map[string]any{"text": "a", "selector": "p"})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 }
 
 func TestDialogNeverHangs(t *testing.T) {
@@ -372,14 +373,14 @@ func TestDialogNeverHangs(t *testing.T) {
 		t.Errorf("click that opened a dialog: %q after %v", res.Text, time.Since(start))
 	}
 	_, e := call(t, s, "snapshot_page", map[string]any{})
-	wantCode(t, e, CodeDialogOpen)
+	wantCode(t, e, errcode.DialogOpen)
 	if !strings.Contains(e.Text(), "Dialog text: \"Delete the draft?\"") || strings.Contains(e.Message, "Delete") {
 		t.Errorf("dialog error: %q", e.Text())
 	}
 	must(t, s, "handle_dialog", map[string]any{"action": "dismiss"})
 	waitText(t, s, "confirm=false")
 	_, e = call(t, s, "handle_dialog", map[string]any{"action": "accept"})
-	wantCode(t, e, CodeNoDialog)
+	wantCode(t, e, errcode.NoDialog)
 
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Prompt")})
 	must(t, s, "handle_dialog", map[string]any{"action": "accept", "prompt_text": "Zed"})
@@ -390,12 +391,12 @@ func TestUnknownAndOldRefs(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "form.html")
 	_, e := call(t, s, "click", map[string]any{"element": "e99999"})
-	wantCode(t, e, CodeElementNotFound)
+	wantCode(t, e, errcode.ElementNotFound)
 	_, e = call(t, s, "click", map[string]any{"element": "button"})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 	_, e = call(t, s, "fill", map[string]any{"element": "e1"})
-	wantCode(t, e, CodeInvalidArguments)
-	if !errors.Is(e, &Error{Code: CodeInvalidArguments}) || e.Retryable() {
+	wantCode(t, e, errcode.InvalidArguments)
+	if !errors.Is(e, &Error{Code: errcode.InvalidArguments}) || e.Retryable() {
 		t.Errorf("invalid_arguments should not be retryable")
 	}
 }

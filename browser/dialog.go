@@ -1,6 +1,10 @@
 package browser
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
+)
 
 // actionDialog turns the dialog_open an action's own evaluation ran into
 // into that action's result: the click or key press happened, and the page
@@ -9,7 +13,7 @@ import "fmt"
 // when err is anything else.
 func (s *Session) actionDialog(pg page, verb, what string, info execInfo, err error) (a acted, d opened, text string, ok bool) {
 	de, isErr := AsError(err)
-	if !isErr || de.Code != CodeDialogOpen {
+	if !isErr || de.Code != errcode.DialogOpen {
 		return acted{}, opened{}, "", false
 	}
 	s.markDialog(pg.sel, true)

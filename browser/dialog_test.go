@@ -3,6 +3,8 @@ package browser
 import (
 	"strings"
 	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // TestClickThatOpensADialogWorked: the click happened, so it is reported as
@@ -23,7 +25,7 @@ func TestClickThatOpensADialogWorked(t *testing.T) {
 		t.Errorf("structured dialog = %v", res.Structured)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Confirm")})
-	wantCode(t, e, CodeDialogOpen)
+	wantCode(t, e, errcode.DialogOpen)
 	if !strings.Contains(e.Message, "shows an alert dialog") || e.Retryable() {
 		t.Errorf("dialog_open for a later call: %q, retryable %v", e.Message, e.Retryable())
 	}

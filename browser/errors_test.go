@@ -1,14 +1,12 @@
 package browser
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
@@ -52,72 +50,58 @@ func TestRetryablePinned(t *testing.T) {
 		"cancelled":                true,
 		"internal_error":           false,
 	}
-	// Every Code constant declared in errors.go has an entry in both tables.
-	for _, code := range declaredCodes(t) {
-		if _, ok := want[code]; !ok {
+	// Every tool code errcode defines is pinned here, and every pinned code
+	// is a tool code (errcode's own test checks each constant is in its
+	// table).
+	var codes int
+	for _, code := range errcode.All() {
+		if !code.Tool() {
+			continue
+		}
+		codes++
+		if _, ok := want[string(code)]; !ok {
 			t.Errorf("code %s is not pinned in this test", code)
 		}
-		if _, ok := retryable[code]; !ok {
-			t.Errorf("code %s has no retryable entry", code)
-		}
+	}
+	if codes < 20 {
+		t.Fatalf("errcode defines only %d tool codes", codes)
 	}
 	for code, w := range want {
-		if _, ok := retryable[code]; !ok {
+		if !errcode.Code(code).Tool() {
 			t.Errorf("pinned code %s is not a code of the server", code)
 		}
-		if got := (&Error{Code: code}).Retryable(); got != w {
+		if got := (&Error{Code: errcode.Code(code)}).Retryable(); got != w {
 			t.Errorf("%s: retryable %v, want %v", code, got, w)
 		}
 	}
 }
 
-// declaredCodes lists the values of the Code* constants in errors.go.
-func declaredCodes(t *testing.T) []string {
-	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "errors.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var codes []string
-	ast.Inspect(f, func(n ast.Node) bool {
-		vs, ok := n.(*ast.ValueSpec)
-		if !ok || len(vs.Names) != 1 || !strings.HasPrefix(vs.Names[0].Name, "Code") || len(vs.Values) != 1 {
-			return true
-		}
-		if lit, ok := vs.Values[0].(*ast.BasicLit); ok {
-			v, err := strconv.Unquote(lit.Value)
-			if err != nil {
-				t.Fatal(err)
-			}
-			codes = append(codes, v)
-		}
-		return true
-	})
-	if len(codes) < 20 {
-		t.Fatalf("found only %d codes in errors.go", len(codes))
-	}
-	return codes
-}
-
 // TestScriptCodes: every code a page script may put in its envelope becomes
 // a tool code with the right retryable flag, never the catch-all
-// page_script_failed (which claims a retry may help).
+// page_script_failed (which claims a retry may help). What a script may
+// not claim (internal_error, the resident-call code, a page's own word)
+// is page_script_failed.
 func TestScriptCodes(t *testing.T) {
-	for _, c := range []struct{ script, tool string }{
-		{pagejs.CodeInvalidArgument, CodeInvalidArguments},
-		{pagejs.CodeOptionNotFound, CodeOptionNotFound},
-		{pagejs.CodeStaleElement, CodeStaleElement},
-		{pagejs.CodeElementNotFound, CodeElementNotFound},
-		{pagejs.CodeElementNotInteractable, CodeElementNotInteractable},
-		{pagejs.CodeInvalidSelector, CodeInvalidSelector},
-		{pagejs.CodeUnsupportedElement, CodeUnsupportedElement},
-		{pagejs.CodeTabNotFound, CodeTabNotFound},
-		{pagejs.CodeUploadTargetInvalid, CodeUploadTargetInvalid},
-		{pagejs.CodeUploadTransferFailed, CodeUploadTransferFailed},
-		{pagejs.CodeUploadAssignmentFailed, CodeUploadAssignFailed},
-		{pagejs.CodeTargetReplaced, CodeTargetReplaced},
-		{"internal_error", CodePageScriptFailed},
-		{"made_up", CodePageScriptFailed},
+	for _, c := range []struct{ script, tool errcode.Code }{
+		{"invalid_argument", errcode.InvalidArguments},
+		{"invalid_arguments", errcode.InvalidArguments},
+		{"option_not_found", errcode.OptionNotFound},
+		{"stale_element", errcode.StaleElement},
+		{"element_not_found", errcode.ElementNotFound},
+		{"element_not_interactable", errcode.ElementNotInteractable},
+		{"invalid_selector", errcode.InvalidSelector},
+		{"unsupported_element", errcode.UnsupportedElement},
+		{"tab_not_found", errcode.TabNotFound},
+		{"history_unavailable", errcode.HistoryUnavailable},
+		{"upload_target_invalid", errcode.UploadTargetInvalid},
+		{"upload_transfer_failed", errcode.UploadTransferFailed},
+		{"upload_assignment_failed", errcode.UploadAssignmentFailed},
+		{"target_replaced", errcode.TargetReplaced},
+		{"internal_error", errcode.PageScriptFailed},
+		{"resident_missing", errcode.PageScriptFailed},
+		{"broker_protocol", errcode.PageScriptFailed},
+		{"made_up", errcode.PageScriptFailed},
+		{"", errcode.PageScriptFailed},
 	} {
 		if got := scriptError(&pagejs.ScriptError{Code: c.script, Message: "m"}).Code; got != c.tool {
 			t.Errorf("script code %s became %s, want %s", c.script, got, c.tool)
@@ -132,7 +116,7 @@ func TestNotConnectedNamesEverything(t *testing.T) {
 	cfg := Options{Host: "127.0.0.1", Addr: freeAddr(t), RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
 	s := New(cfg)
 	_, e := call(t, s, "snapshot_page", map[string]any{})
-	wantCode(t, e, CodeNotConnected)
+	wantCode(t, e, errcode.NotConnected)
 	for _, want := range []string{"--start-debugger-server ws:" + strconv.Itoa(int(cfg.Addr.Port())), "devtools.debugger.remote-enabled=true",
 		"devtools.chrome.enabled=true", "devtools.debugger.prompt-connection=false", "firefox-rdp-mcp setup", "firefox-rdp-mcp doctor"} {
 		if !strings.Contains(e.Message, want) {

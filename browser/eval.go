@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -132,7 +133,7 @@ func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmK
 			src, err = script.Page(args)
 		}
 		if err != nil {
-			return info, errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
+			return info, errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 		}
 		res, err = s.evaluate(ctx, pg, console, src, evalOpts{sent: sent, pipelined: sent != nil})
 	}
@@ -152,7 +153,7 @@ func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmK
 			return info, e
 		}
 		s.log.Warn("undecodable page-script result", "error", err)
-		return info, errorf(CodePageScriptFailed, "the page script returned an unreadable result")
+		return info, errorf(errcode.PageScriptFailed, "the page script returned an unreadable result")
 	}
 	return info, nil
 }
@@ -265,7 +266,7 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 		if r.state != residentInstalled {
 			src, err := script.Page(args)
 			if err != nil {
-				return "", errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
+				return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 			}
 			o := evalOpts{}
 			installing := false
@@ -287,7 +288,7 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 		}
 		call, err := script.PageCall(args)
 		if err != nil {
-			return "", errorf(CodeInvalidArguments, "cannot encode the arguments: %v", err)
+			return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 		}
 		res, err := s.evaluate(ctx, pg, console, call, evalOpts{self: r.actor})
 		if err != nil || attempt > 0 || !residentMissing(res) {
@@ -331,24 +332,17 @@ func (s *Session) install(c connection, sl residentSlot, console string, script 
 // residentMissing reports whether res is the envelope of a resident call
 // that found no resident bound.
 func residentMissing(res string) bool {
-	if len(res) > 200 || !strings.Contains(res, pagejs.CodeResidentMissing) {
+	if len(res) > 200 || !strings.Contains(res, string(errcode.ResidentMissing)) {
 		return false
 	}
 	var se *pagejs.ScriptError
-	return errors.As(pagejs.Decode(res, nil), &se) && se.Code == pagejs.CodeResidentMissing
+	return errors.As(pagejs.Decode(res, nil), &se) && se.Code == errcode.ResidentMissing
 }
 
-// scriptError maps a page script's error envelope to a tool error. Codes
-// the scripts may use are ours; anything else is page_script_failed.
+// scriptError maps a page script's error envelope to a tool error
+// (errcode.FromScript: anything not ours is page_script_failed).
 func scriptError(se *pagejs.ScriptError) *Error {
-	code := se.Code
-	if c, ok := scriptCodes[code]; ok {
-		code = c
-	}
-	if _, known := retryable[code]; !known || code == CodeInternal {
-		code = CodePageScriptFailed
-	}
-	return &Error{Code: code, Message: escape(truncate(se.Message, 500))}
+	return &Error{Code: errcode.FromScript(se.Code), Message: escape(truncate(se.Message, 500))}
 }
 
 // Dialog watch: an alert(), confirm() or prompt() holds back the result of
@@ -467,7 +461,7 @@ func dialogError(st pagejs.DialogStateResult) *Error {
 		what = "the page asks to confirm leaving it (a beforeunload prompt; its text is below)"
 	}
 	return (&Error{
-		Code:    CodeDialogOpen,
+		Code:    errcode.DialogOpen,
 		Message: what + "; answer it with handle_dialog " + dialogHow(kind) + ", then repeat this call",
 		Details: map[string]any{"dialog": map[string]any{"type": kind, "text": pageStrN(st.Text, 2000)}},
 	}).withPage("Dialog text", st.Text, 300)

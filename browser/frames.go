@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -47,9 +48,9 @@ func (s *Session) docTarget(ctx context.Context, pg page) (rdp.Target, error) {
 	t, ok := pg.sel.watch.Frame(pg.frame.id)
 	switch {
 	case !ok:
-		return rdp.Target{}, errorf(CodeStaleElement, "the frame holding this element is gone; take a new snapshot")
+		return rdp.Target{}, errorf(errcode.StaleElement, "the frame holding this element is gone; take a new snapshot")
 	case t.InnerWindowID != pg.frame.window:
-		return rdp.Target{}, errorf(CodeStaleElement, "the frame holding this element navigated since the snapshot; take a new snapshot")
+		return rdp.Target{}, errorf(errcode.StaleElement, "the frame holding this element navigated since the snapshot; take a new snapshot")
 	}
 	return t, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // otherSite serves testdata from another site: another port, reached as
@@ -108,7 +110,7 @@ func TestCrossOriginFrames(t *testing.T) {
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Next step"), "wait_after_ms": 0})
 	waitText(t, s, "step 2 ready")
 	_, e := call(t, s, "fill", map[string]any{"element": name, "value": "Bob"})
-	wantCode(t, e, CodeStaleElement)
+	wantCode(t, e, errcode.StaleElement)
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Save search"), "wait_after_ms": 0})
 	waitText(t, s, "save clicked trusted=true")
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Top button"), "wait_after_ms": 0})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
@@ -53,7 +54,7 @@ func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progre
 				return navigateOut{}, ctx.Err()
 			}
 			if wctx.Err() != nil {
-				return navigateOut{}, errorf(CodeNavigationTimeout, "the page did not become %s within %v after %s; it may still be loading (check with wait_for or snapshot_page)", wait, timeout, action)
+				return navigateOut{}, errorf(errcode.NavigationTimeout, "the page did not become %s within %v after %s; it may still be loading (check with wait_for or snapshot_page)", wait, timeout, action)
 			}
 			return navigateOut{}, werr
 		}

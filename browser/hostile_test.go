@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -98,7 +99,7 @@ func (h *harness) openTab(t testing.TB, url string) string {
 
 // timed makes one call that must answer with one of codes within timeout
 // (+1 s), and returns the error and how long the answer took.
-func (h *harness) timed(t testing.TB, timeout time.Duration, name string, args any, codes ...string) (*Error, time.Duration) {
+func (h *harness) timed(t testing.TB, timeout time.Duration, name string, args any, codes ...errcode.Code) (*Error, time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+10*time.Second)
 	defer cancel()
@@ -167,7 +168,7 @@ func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
 	h.select_(t, busy)
 	waitText(t, s, "Spin")
 	time.Sleep(1500 * time.Millisecond) // the loop starts 1.5 s after load
-	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, CodePageUnresponsive)
+	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, errcode.PageUnresponsive)
 	if !strings.Contains(e.Message, "another tab") {
 		t.Errorf("the message does not say what to do: %s", e.Message)
 	}
@@ -175,7 +176,7 @@ func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
 	if _, e := call(t, s, "browser_status", map[string]any{}); e != nil || time.Since(start) > 3*time.Second {
 		t.Errorf("browser_status during the loop: %v after %v", e, time.Since(start))
 	}
-	h.timed(t, 10*time.Second, "navigate", map[string]any{"url": loop.url("/ok"), "timeout_ms": 10000}, CodePageUnresponsive)
+	h.timed(t, 10*time.Second, "navigate", map[string]any{"url": loop.url("/ok"), "timeout_ms": 10000}, errcode.PageUnresponsive)
 	// A fresh server (a new connection) selecting the busy tab, then
 	// reading it: typed answers, each within the call's bound.
 	fresh := &harness{t: t, s: newSession(t), c: h.c, other: h.other}
@@ -183,19 +184,19 @@ func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
 	_, fe := call(t, fresh.s, "select_tab", map[string]any{"tab_id": busy})
 	ftook, fcode := time.Since(fstart), "ok"
 	if e := fe; e != nil {
-		fcode = e.Code
+		fcode = string(e.Code)
 		t.Logf("fresh server, select_tab of the busy tab: %v", e)
-		if e.Code != CodePageUnresponsive {
+		if e.Code != errcode.PageUnresponsive {
 			t.Errorf("fresh server, select_tab of the busy tab: %v, want page_unresponsive or success", e)
 		}
 	} else {
-		fresh.timed(t, fresh.requestTimeout(), "snapshot_page", map[string]any{}, CodePageUnresponsive)
+		fresh.timed(t, fresh.requestTimeout(), "snapshot_page", map[string]any{}, errcode.PageUnresponsive)
 	}
 	if ftook > watchTimeout+time.Second {
 		t.Errorf("fresh server's select_tab took %v", ftook)
 	}
 	fresh.otherWorks(t, "select_tab(fresh):"+fcode, ftook)
-	h.otherWorks(t, e.Code, took)
+	h.otherWorks(t, string(e.Code), took)
 }
 
 func hostileVanishedTarget(t *testing.T, h *harness, site *hostilePages) {
@@ -203,8 +204,8 @@ func hostileVanishedTarget(t *testing.T, h *harness, site *hostilePages) {
 	id := h.openTab(t, site.url("/tofile"))
 	h.select_(t, id)
 	time.Sleep(1500 * time.Millisecond) // it leaves for file: via a 302, ends on about:blank
-	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, CodeTargetGone)
-	h.otherWorks(t, e.Code, took)
+	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, errcode.TargetGone)
+	h.otherWorks(t, string(e.Code), took)
 	h.select_(t, id)
 	must(t, s, "navigate", map[string]any{"url": site.url("/ok")}) // recovers the tab
 	if !strings.Contains(snapshot(t, s), "Other tab") {
@@ -219,10 +220,10 @@ func hostileForbiddenRedirect(t *testing.T, h *harness, site *hostilePages) {
 	var e *Error
 	for _, p := range []string{"/redirect-file", "/redirect-about"} {
 		must(t, s, "navigate", map[string]any{"url": site.url("/ok")})
-		e, took = h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url(p), "timeout_ms": 10000}, CodeTargetGone, CodeNavigationFailed)
+		e, took = h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url(p), "timeout_ms": 10000}, errcode.TargetGone, errcode.NavigationFailed)
 		t.Logf("%s: %s: %s", p, e.Code, e.Message)
 	}
-	h.otherWorks(t, e.Code, took)
+	h.otherWorks(t, string(e.Code), took)
 }
 
 func hostileDialogStorm(t *testing.T, h *harness, site *hostilePages) {
@@ -243,13 +244,13 @@ func hostileDialogStorm(t *testing.T, h *harness, site *hostilePages) {
 			if e == nil {
 				break
 			}
-			if e.Code != CodeNoDialog || try == 60 {
+			if e.Code != errcode.NoDialog || try == 60 {
 				t.Fatalf("answering alert %d: %v", i, e)
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
 	}
-	h.timed(t, 5*time.Second, "wait_for", map[string]any{"text": "storm over", "timeout_ms": 5000}, CodeDialogOpen)
+	h.timed(t, 5*time.Second, "wait_for", map[string]any{"text": "storm over", "timeout_ms": 5000}, errcode.DialogOpen)
 	h.otherWorks(t, "click: dialog opened", took)
 }
 
@@ -258,11 +259,11 @@ func hostileBeforeunload(t *testing.T, h *harness, site *hostilePages) {
 	h.select_(t, h.openTab(t, site.url("/beforeunload")))
 	must(t, s, "wait_for", map[string]any{"selector": "button", "timeout_ms": 5000})
 	must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Touch")}) // a user gesture arms the prompt
-	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url("/ok"), "timeout_ms": 10000}, CodeDialogOpen)
+	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url("/ok"), "timeout_ms": 10000}, errcode.DialogOpen)
 	if d := e.Details["dialog"].(map[string]any); d["type"] != "beforeunload" {
 		t.Errorf("dialog %v, want type beforeunload", d)
 	}
-	h.timed(t, 5*time.Second, "wait_for", map[string]any{"text": "Touch", "timeout_ms": 5000}, CodeDialogOpen)
+	h.timed(t, 5*time.Second, "wait_for", map[string]any{"text": "Touch", "timeout_ms": 5000}, errcode.DialogOpen)
 	must(t, s, "handle_dialog", map[string]any{"action": "dismiss"}) // stay
 	snap := snapshot(t, s)
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Touch")})
@@ -277,24 +278,24 @@ func hostileBeforeunload(t *testing.T, h *harness, site *hostilePages) {
 		t.Errorf("handle_dialog answered %v", res.Structured)
 	}
 	must(t, s, "wait_for", map[string]any{"url_contains": "/ok", "timeout_ms": 5000})
-	h.otherWorks(t, e.Code, took)
+	h.otherWorks(t, string(e.Code), took)
 }
 
 func hostileAlertWhileLoading(t *testing.T, h *harness, site *hostilePages) {
 	s := h.s
 	h.select_(t, h.openTab(t, site.url("/ok")))
-	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url("/alertload"), "timeout_ms": 10000}, CodeDialogOpen)
+	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url("/alertload"), "timeout_ms": 10000}, errcode.DialogOpen)
 	// The text is in the page already, but a dialog blocks it: not met.
-	h.timed(t, 3*time.Second, "wait_for", map[string]any{"text": "loaded", "timeout_ms": 3000}, CodeDialogOpen)
+	h.timed(t, 3*time.Second, "wait_for", map[string]any{"text": "loaded", "timeout_ms": 3000}, errcode.DialogOpen)
 	must(t, s, "handle_dialog", map[string]any{"action": "accept"})
 	must(t, s, "wait_for", map[string]any{"text": "loaded", "timeout_ms": 5000})
-	h.otherWorks(t, e.Code, took)
+	h.otherWorks(t, string(e.Code), took)
 }
 
 func hostileFailedLoad(t *testing.T, h *harness, site *hostilePages) {
 	s := h.s
 	h.select_(t, h.openTab(t, site.url("/ok")))
-	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": "http://" + freeAddr(t).String() + "/", "timeout_ms": 10000}, CodeNavigationFailed)
+	e, took := h.timed(t, 10*time.Second, "navigate", map[string]any{"url": "http://" + freeAddr(t).String() + "/", "timeout_ms": 10000}, errcode.NavigationFailed)
 	if !strings.Contains(e.Message, "refused") {
 		t.Errorf("the reason is missing: %s", e.Message)
 	}
@@ -307,7 +308,7 @@ func hostileFailedLoad(t *testing.T, h *harness, site *hostilePages) {
 	if res := must(t, s, "navigate", map[string]any{"url": site.url("/ok")}); res.Structured.(map[string]any)["status"] != 200 {
 		t.Errorf("status of a good page: %v", res.Structured)
 	}
-	h.otherWorks(t, e.Code, took)
+	h.otherWorks(t, string(e.Code), took)
 }
 
 func hostileTabClosedMidCall(t *testing.T, h *harness, site *hostilePages) {
@@ -321,8 +322,8 @@ func hostileTabClosedMidCall(t *testing.T, h *harness, site *hostilePages) {
 		time.Sleep(700 * time.Millisecond)
 		h.chrome(t, pagejs.TabClose, pagejs.TabArgs{BrowserID: r.BrowserID}, &pagejs.TabResult{})
 	}()
-	e, took := h.timed(t, 8*time.Second, "wait_for", map[string]any{"text": "never there", "timeout_ms": 8000}, CodeTabNotFound)
-	h.otherWorks(t, e.Code, took)
+	e, took := h.timed(t, 8*time.Second, "wait_for", map[string]any{"text": "never there", "timeout_ms": 8000}, errcode.TabNotFound)
+	h.otherWorks(t, string(e.Code), took)
 }
 
 func hostileNavigationDuringTyping(t *testing.T, h *harness, site *hostilePages) {
@@ -331,11 +332,11 @@ func hostileNavigationDuringTyping(t *testing.T, h *harness, site *hostilePages)
 	must(t, s, "wait_for", map[string]any{"selector": "#q", "timeout_ms": 5000})
 	field := ref(t, snapshot(t, s), "textbox", "Search")
 	e, took := h.timed(t, h.requestTimeout(), "type_text", map[string]any{"element": field, "text": "hello world", "delay_ms": 100},
-		CodeTargetReplaced)
+		errcode.TargetReplaced)
 	if !strings.Contains(e.Message, "characters were typed") {
 		t.Errorf("the error does not say how far typing got: %s", e.Message)
 	}
-	h.otherWorks(t, e.Code, took)
+	h.otherWorks(t, string(e.Code), took)
 }
 
 // selfClosingPopup: an OAuth-style popup that closes itself. Select it, let
@@ -423,12 +424,18 @@ func TestLoadFailure(t *testing.T) {
 	}
 }
 
-// TestErrorCodesDocumented: README's table lists every error code, each
-// with its retryable flag.
+// TestErrorCodesDocumented: README's table lists every tool error code
+// errcode defines, each with its retryable flag.
 func TestErrorCodesDocumented(t *testing.T) {
 	raw, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
+	}
+	retryable := map[string]bool{}
+	for _, c := range errcode.All() {
+		if c.Tool() {
+			retryable[string(c)] = c.Retryable()
+		}
 	}
 	rows := map[string]string{} // code → the row it is on
 	for _, line := range strings.Split(string(raw), "\n") {

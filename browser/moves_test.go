@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
@@ -45,7 +46,7 @@ func TestParseKey(t *testing.T) {
 	for in, want := range bad {
 		_, err := parseKey(in)
 		e, ok := AsError(err)
-		if !ok || e.Code != CodeInvalidArguments || !strings.Contains(e.Message, want) {
+		if !ok || e.Code != errcode.InvalidArguments || !strings.Contains(e.Message, want) {
 			t.Errorf("parseKey(%q) = %v, want invalid_arguments mentioning %q", in, err, want)
 		}
 	}
@@ -81,9 +82,9 @@ func TestPressKeyCombos(t *testing.T) {
 	must(t, s, "press_key", map[string]any{"key": "Space", "element": ref(t, snap, "button", "Press me")})
 	waitText(t, s, "button clicked trusted=true")
 	_, e := call(t, s, "press_key", map[string]any{"key": "Control+w"})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 	_, e = call(t, s, "press_key", map[string]any{"key": "Hyper+x"})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 }
 
 func TestNewTabAndCloseTab(t *testing.T) {
@@ -108,7 +109,7 @@ func TestNewTabAndCloseTab(t *testing.T) {
 	}
 
 	_, e := call(t, s, "close_tab", map[string]any{"tab_id": user})
-	wantCode(t, e, CodeTabNotOwned)
+	wantCode(t, e, errcode.TabNotOwned)
 	res = must(t, s, "close_tab", map[string]any{"tab_id": id})
 	if !strings.Contains(res.Text, "no tab is selected") {
 		t.Errorf("close_tab of the selected tab: %s", res.Text)
@@ -118,12 +119,12 @@ func TestNewTabAndCloseTab(t *testing.T) {
 		t.Errorf("snapshot after closing the selected tab: %s", res.Text)
 	}
 	_, e = call(t, s, "close_tab", map[string]any{"tab_id": id})
-	wantCode(t, e, CodeTabNotFound)
+	wantCode(t, e, errcode.TabNotFound)
 	_, e = call(t, s, "close_tab", map[string]any{"tab_id": "12"})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 	for _, bad := range []string{"file:///etc/passwd", "javascript:alert(1)", "about:blank"} {
 		_, e = call(t, s, "new_tab", map[string]any{"url": bad})
-		wantCode(t, e, CodeInvalidArguments)
+		wantCode(t, e, errcode.InvalidArguments)
 	}
 
 	// select: false keeps the selection.
@@ -175,9 +176,9 @@ func TestNavigateHistory(t *testing.T) {
 		t.Fatalf("forward: %v", st)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Push state")})
-	wantCode(t, e, CodeStaleElement)
+	wantCode(t, e, errcode.StaleElement)
 	_, e = call(t, s, "navigate", map[string]any{"history": "forward"})
-	wantCode(t, e, CodeHistoryUnavailable)
+	wantCode(t, e, errcode.HistoryUnavailable)
 
 	must(t, s, "navigate", map[string]any{"history": "back"})
 	waitText(t, s, "loads=")
@@ -196,10 +197,10 @@ func TestNavigateHistory(t *testing.T) {
 	}
 	for _, args := range []map[string]any{{}, {"url": pages.URL + "/", "history": "back"}} {
 		_, e = call(t, s, "navigate", args)
-		wantCode(t, e, CodeInvalidArguments)
+		wantCode(t, e, errcode.InvalidArguments)
 	}
 	_, e = call(t, s, "navigate", map[string]any{"history": "up"})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 }
 
 func loadsOf(text string) string {
@@ -225,7 +226,7 @@ func TestSelectOption(t *testing.T) {
 		t.Errorf("select_option text: %s", res.Text)
 	}
 	_, e := call(t, s, "select_option", map[string]any{"element": toppings, "options": []string{"Anchovies"}})
-	wantCode(t, e, CodeOptionNotFound)
+	wantCode(t, e, errcode.OptionNotFound)
 	for _, want := range []string{"Missing: \"Anchovies\"", "Option: \"Ham\"\n  value: \"ham\"", "Option (disabled): \"Sold out\"", "<<<untrusted-page-content "} {
 		if !strings.Contains(e.Text(), want) {
 			t.Errorf("option_not_found lacks %q:\n%s", want, e.Text())
@@ -235,12 +236,12 @@ func TestSelectOption(t *testing.T) {
 		t.Errorf("page text in the error message itself: %s", e.Message)
 	}
 	_, e = call(t, s, "select_option", map[string]any{"element": toppings, "options": []string{"Sold out"}})
-	wantCode(t, e, CodeElementNotInteractable)
+	wantCode(t, e, errcode.ElementNotInteractable)
 	size := ref(t, snap, "combobox", "Size")
 	_, e = call(t, s, "select_option", map[string]any{"element": size, "options": []string{"s", "m"}})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 	_, e = call(t, s, "select_option", map[string]any{"element": ref(t, snap, "combobox", "Sticky"), "options": []string{}})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 
 	// fill on a select: by label, reported as what the select shows, not as a
 	// value the page changed.
@@ -250,7 +251,7 @@ func TestSelectOption(t *testing.T) {
 		t.Errorf("fill on a select: %s", res.Text)
 	}
 	_, e = call(t, s, "fill", map[string]any{"element": size, "value": "Huge"})
-	wantCode(t, e, CodeOptionNotFound)
+	wantCode(t, e, errcode.OptionNotFound)
 	if !strings.Contains(e.Text(), "Option: \"Medium\"\n  value: \"m\"") {
 		t.Errorf("fill option_not_found: %s", e.Text())
 	}
@@ -296,9 +297,9 @@ func TestHoverMenus(t *testing.T) {
 		t.Errorf("the JS menu stayed open after the pointer left")
 	}
 	_, e := call(t, s, "hover", map[string]any{"element": ref(t, snap, "button", "Under a veil")})
-	wantCode(t, e, CodeElementNotInteractable)
+	wantCode(t, e, errcode.ElementNotInteractable)
 	_, e = call(t, s, "hover", map[string]any{"element": "e999999"})
-	wantCode(t, e, CodeElementNotFound)
+	wantCode(t, e, errcode.ElementNotFound)
 }
 
 func TestPressKeyCombosPageRealm(t *testing.T) {
@@ -372,7 +373,7 @@ func TestScrollInfiniteFeed(t *testing.T) {
 	}
 	for _, bad := range []map[string]any{{}, {"to": "top", "direction": "down"}, {"pages": 0}, {"pages": 21}, {"direction": "sideways"}} {
 		_, e := call(t, s, "scroll", bad)
-		wantCode(t, e, CodeInvalidArguments)
+		wantCode(t, e, errcode.InvalidArguments)
 	}
 }
 
@@ -420,10 +421,10 @@ func TestDragSortable(t *testing.T) {
 			}
 			waitText(t, s, "fallback order 2,3,1,4")
 			_, e := call(t, s, "drag", map[string]any{"element": ref(t, snap, "button", "B1"), "to": ref(t, snap, "button", "B1")})
-			wantCode(t, e, CodeInvalidArguments)
+			wantCode(t, e, errcode.InvalidArguments)
 			must(t, s, "navigate", map[string]any{"history": "reload"})
 			_, e = call(t, s, "drag", map[string]any{"element": ref(t, snap, "button", "B1"), "to": ref(t, snap, "button", "B2")})
-			wantCode(t, e, CodeStaleElement)
+			wantCode(t, e, errcode.StaleElement)
 		})
 	}
 }
@@ -463,7 +464,7 @@ func TestCloseTabKeepsUnsavedPage(t *testing.T) {
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Start editing"), "wait_after_ms": 0})
 	start := time.Now()
 	_, e := call(t, s, "close_tab", map[string]any{"tab_id": id})
-	wantCode(t, e, CodeCloseBlocked)
+	wantCode(t, e, errcode.CloseBlocked)
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("close_tab took %v", d)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
@@ -154,7 +155,7 @@ type networkRequestArgs struct {
 func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ Progress) (networkRequestOut, error) {
 	seq, err := strconv.ParseUint(strings.TrimPrefix(a.ID, "r"), 10, 64)
 	if err != nil || !strings.HasPrefix(a.ID, "r") || seq == 0 {
-		return networkRequestOut{}, errorf(CodeInvalidArguments, "%q is not a request id; ids look like r12 and come from network_requests", truncate(a.ID, 20))
+		return networkRequestOut{}, errorf(errcode.InvalidArguments, "%q is not a request id; ids look like r12 and come from network_requests", truncate(a.ID, 20))
 	}
 	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
@@ -162,7 +163,7 @@ func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ P
 	}
 	e, ok := pg.sel.watch.Request(seq)
 	if !ok {
-		return networkRequestOut{}, errorf(CodeRequestNotFound, "no request %s is buffered for %s (it was never seen, or dropped as the buffer filled); call network_requests", a.ID, tabID(pg.sel.tab.BrowserID))
+		return networkRequestOut{}, errorf(errcode.RequestNotFound, "no request %s is buffered for %s (it was never seen, or dropped as the buffer filled); call network_requests", a.ID, tabID(pg.sel.tab.BrowserID))
 	}
 	d, err := pg.sel.watch.RequestDetails(ctx, seq, maxBodyChars)
 	gone := errors.Is(err, rdp.ErrDetailsGone)

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -157,7 +158,7 @@ func (s *Session) settle(ctx context.Context, pg page, limit time.Duration) (pag
 		if ctx.Err() != nil {
 			return r, ctx.Err()
 		}
-		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
+		if e, ok := AsError(err); ok && e.Code == errcode.DialogOpen {
 			return r, err
 		}
 		s.log.Debug("settle failed; observing the page as it is", "error", err)
@@ -248,7 +249,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 	d := <-dialogs
 	opened := s.newTabs(pg, <-tabs)
 	if err != nil {
-		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
+		if e, ok := AsError(err); ok && e.Code == errcode.DialogOpen {
 			return s.dialogObservation(err)
 		}
 		if ctx.Err() != nil {
@@ -258,7 +259,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		// Only the code: a page-realm script's message may be the page's words.
 		code := "error"
 		if e, ok := AsError(err); ok {
-			code = e.Code
+			code = string(e.Code)
 		}
 		return unknownChange("the page could not be read (" + code + "); take a snapshot")
 	}
@@ -336,7 +337,7 @@ func busyNote(r *pagejs.SettleResult) string {
 func (s *Session) dialogObservation(err error) observation {
 	e, _ := AsError(err)
 	if e == nil || e.Details == nil || e.Details["dialog"] == nil {
-		return unknownChange("a page script reported " + CodeDialogOpen + "; check with browser_status or handle_dialog")
+		return unknownChange("a page script reported " + string(errcode.DialogOpen) + "; check with browser_status or handle_dialog")
 	}
 	st := map[string]any{"known": false, "reason": "dialog", "dialog": e.Details["dialog"]}
 	return observation{text: "A dialog is open: " + e.Text(), st: st}
@@ -363,9 +364,9 @@ func (s *Session) readForView(ctx context.Context, pg page) (*docSnap, uint64, e
 			if !stale {
 				return r, gen, nil
 			}
-			err = errorf(CodeTargetReplaced, "the page navigated while it was being read")
+			err = errorf(errcode.TargetReplaced, "the page navigated while it was being read")
 		}
-		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != CodeTargetReplaced {
+		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
 			return r, 0, err
 		}
 		if _, err := pg.sel.watch.Current(ctx); err != nil {

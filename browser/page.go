@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -84,7 +85,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		if err == nil {
 			s.mu.Lock()
 			if s.sel != pg.sel || s.syncLocked(pg.sel) {
-				err = errorf(CodeTargetReplaced, "the page navigated while it was being read; take the snapshot again")
+				err = errorf(errcode.TargetReplaced, "the page navigated while it was being read; take the snapshot again")
 			} else {
 				gen = s.generation
 				out = s.renderLocked(pg, gen, top, frames, args)
@@ -99,7 +100,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		if err == nil {
 			break
 		}
-		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != CodeTargetReplaced {
+		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
 			return snapshotOut{}, err
 		}
 		if _, err := s.current(ctx, pg); err != nil { // wait for the new document
@@ -219,14 +220,14 @@ func (s *Session) snapshot(ctx context.Context, pg page, args pagejs.SnapshotArg
 	// in the isolated realm: those errors stand.
 	stands := errors.Is(err, rdp.ErrUnresponsive) || errors.Is(err, rdp.ErrNoTarget) || errors.Is(err, rdp.ErrTabClosed)
 	if kind == pageRealm && !s.opts.PageRealmOnly && ctx.Err() == nil && !stands && (err != nil || r.Elements == nil || r.URL == "") {
-		if e, ok := AsError(err); !ok || e.Code == CodePageScriptFailed || e.Code == CodeInvalidSelector {
+		if e, ok := AsError(err); !ok || e.Code == errcode.PageScriptFailed || e.Code == errcode.InvalidSelector {
 			s.log.Info("page-realm snapshot unusable; reading through the isolated realm", "error", err)
 			r = pagejs.SnapshotResult{}
 			_, err = s.exec(ctx, pg, readRealm, pagejs.Snapshot, args, &r)
 		}
 	}
 	if err == nil && r.Elements == nil {
-		err = errorf(CodePageScriptFailed, "the page returned an unreadable snapshot")
+		err = errorf(errcode.PageScriptFailed, "the page returned an unreadable snapshot")
 	}
 	return r, err
 }
@@ -351,7 +352,7 @@ func (s *Session) target(pg page, ref string) (*locator, error) {
 		return nil, err
 	}
 	if l.generation != pg.generation || l.browserID != pg.sel.tab.BrowserID {
-		return nil, errorf(CodeStaleElement, "%s is from an earlier state of the page; take a new snapshot", ref)
+		return nil, errorf(errcode.StaleElement, "%s is from an earlier state of the page; take a new snapshot", ref)
 	}
 	return l, nil
 }
@@ -517,7 +518,7 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (fillOut, e
 	s.activate(ctx, pg)
 	var r pagejs.ActionResult
 	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit, Ref: boundRef(l)}, &r)
-	if e, ok := AsError(err); ok && e.Code == CodeOptionNotFound {
+	if e, ok := AsError(err); ok && e.Code == errcode.OptionNotFound {
 		return fillOut{}, s.listOptions(ctx, pg, l, a.Element, a.Value, e)
 	}
 	if err != nil {
@@ -612,7 +613,7 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (ty
 			if i > 0 && ctx.Err() == nil && s.sync(pg.sel) {
 				// The typing made the page navigate: the element is gone
 				// with its document, whatever the next chunk found.
-				err = errorf(CodeTargetReplaced, "the page navigated while typing; take a new snapshot")
+				err = errorf(errcode.TargetReplaced, "the page navigated while typing; take a new snapshot")
 			}
 			if e, ok := AsError(err); ok && i > 0 {
 				e.Message = fmt.Sprintf("%s (after %d of %d characters were typed)", e.Message, i, len(runes))
@@ -765,13 +766,13 @@ func checkURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil:
-		return nil, errorf(CodeInvalidArguments, "url is not a valid URL: %v", err)
+		return nil, errorf(errcode.InvalidArguments, "url is not a valid URL: %v", err)
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, errorf(CodeInvalidArguments, "only http and https URLs can be opened, not %q", truncate(u.Scheme, 20)+":")
+		return nil, errorf(errcode.InvalidArguments, "only http and https URLs can be opened, not %q", truncate(u.Scheme, 20)+":")
 	case u.Host == "" || u.Opaque != "":
-		return nil, errorf(CodeInvalidArguments, "url must be absolute, like https://example.com/path")
+		return nil, errorf(errcode.InvalidArguments, "url must be absolute, like https://example.com/path")
 	case u.User != nil:
-		return nil, errorf(CodeInvalidArguments, "url must not carry a user name or password")
+		return nil, errorf(errcode.InvalidArguments, "url must not carry a user name or password")
 	}
 	return u, nil
 }
@@ -859,7 +860,7 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (na
 func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (before uint64, sameDoc bool, err error) {
 	for attempt := 0; ; attempt++ {
 		t, err := s.current(ctx, pg)
-		if e, ok := AsError(err); ok && e.Code == CodeTargetGone && ctx.Err() == nil {
+		if e, ok := AsError(err); ok && e.Code == errcode.TargetGone && ctx.Err() == nil {
 			// No document to ask: load the URL from the parent process.
 			before = pg.sel.watch.Navigations()
 			cctx, cancel := context.WithTimeout(ctx, ackTimeout)
@@ -882,7 +883,7 @@ func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (bef
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			return 0, false, pageUnresponsive()
 		}
-		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != CodeTargetReplaced {
+		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
 			return 0, false, err
 		}
 	}
@@ -919,7 +920,7 @@ func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, befor
 	case errors.As(context.Cause(sctx), &e):
 		return t, e
 	case wctx.Err() != nil:
-		return t, errorf(CodeNavigationTimeout, "the page did not become %s within %v; it may still be loading (check with wait_for or snapshot_page)", wait, timeout)
+		return t, errorf(errcode.NavigationTimeout, "the page did not become %s within %v; it may still be loading (check with wait_for or snapshot_page)", wait, timeout)
 	}
 	return t, err
 }
@@ -933,14 +934,14 @@ func (s *Session) loadState(ctx context.Context, pg page) (pagejs.LoadStateResul
 	defer cancel()
 	var r pagejs.LoadStateResult
 	if _, err := s.exec(cctx, pg, readRealm, pagejs.LoadState, struct{}{}, &r); err != nil {
-		if e, ok := AsError(err); ok && e.Code == CodeDialogOpen {
+		if e, ok := AsError(err); ok && e.Code == errcode.DialogOpen {
 			return r, e
 		}
 		s.log.Debug("load state unavailable", "error", err)
 		return pagejs.LoadStateResult{}, nil // the navigation itself succeeded
 	}
 	if reason, failed := loadFailure(r.DocumentURI); failed {
-		return r, errorf(CodeNavigationFailed, "Firefox could not load %s: %s. The tab shows Firefox's error page", quote(r.URL, 300), reason)
+		return r, errorf(errcode.NavigationFailed, "Firefox could not load %s: %s. The tab shows Firefox's error page", quote(r.URL, 300), reason)
 	}
 	return r, nil
 }
@@ -1142,7 +1143,7 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (wait
 			return out, nil
 		}
 		if !time.Now().Before(deadline) {
-			return waitForOut{}, errorf(CodeWaitTimeout, "%s was not %s within %d ms (%s)", what, a.State, timeout.Milliseconds(), plural(polls, "check", "checks"))
+			return waitForOut{}, errorf(errcode.WaitTimeout, "%s was not %s within %d ms (%s)", what, a.State, timeout.Milliseconds(), plural(polls, "check", "checks"))
 		}
 		p.Report(float64(time.Since(start).Milliseconds()), float64(timeout.Milliseconds()), "waiting for "+what)
 		if err := s.pauseForChange(ctx, pg, min(poll, time.Until(deadline))); err != nil {
@@ -1173,7 +1174,7 @@ func (s *Session) checkCondition(ctx context.Context, pg page, args pagejs.WaitF
 		return nil, ctx.Err()
 	}
 	if !errors.Is(err, context.DeadlineExceeded) {
-		if e, ok := AsError(s.classify(ctx, err)); !ok || (e.Code != CodeTargetReplaced && e.Code != CodePageScriptFailed) {
+		if e, ok := AsError(s.classify(ctx, err)); !ok || (e.Code != errcode.TargetReplaced && e.Code != errcode.PageScriptFailed) {
 			return nil, err
 		}
 	}
@@ -1211,14 +1212,14 @@ func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progr
 		return handleDialogOut{}, err
 	}
 	if !st.Open {
-		return handleDialogOut{}, errorf(CodeNoDialog, "the selected tab has no open dialog")
+		return handleDialogOut{}, errorf(errcode.NoDialog, "the selected tab has no open dialog")
 	}
 	var r pagejs.DialogAnswerResult
 	if err := s.chrome(ctx, pg, pagejs.DialogAnswer, pagejs.DialogAnswerArgs{BrowserID: pg.sel.tab.BrowserID, Action: a.Action, Text: a.PromptText}, &r); err != nil {
 		return handleDialogOut{}, err
 	}
 	if !r.Answered {
-		return handleDialogOut{}, errorf(CodeNoDialog, "the dialog closed before it could be answered")
+		return handleDialogOut{}, errorf(errcode.NoDialog, "the dialog closed before it could be answered")
 	}
 	s.markDialog(pg.sel, false)
 	r.Type = cmp.Or(r.Type, st.Type)

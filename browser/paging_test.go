@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 )
 
@@ -100,9 +101,9 @@ func TestSnapshotPaging(t *testing.T) {
 		t.Errorf("past the end:\n%s", res.Text)
 	}
 	_, e := call(t, s, "snapshot_page", map[string]any{"query": ""})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 	_, e = call(t, s, "snapshot_page", map[string]any{"offset": -1})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 }
 
 func tail(s string) string {

@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
@@ -78,7 +79,7 @@ type dragOut struct {
 
 func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (dragOut, error) {
 	if a.Element == a.To {
-		return dragOut{}, errorf(CodeInvalidArguments, "element and to are the same element; drag it onto another one")
+		return dragOut{}, errorf(errcode.InvalidArguments, "element and to are the same element; drag it onto another one")
 	}
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {

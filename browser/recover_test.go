@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
@@ -87,7 +88,7 @@ func TestClosedTab(t *testing.T) {
 	chrome(pagejs.TabClose, pagejs.TabArgs{BrowserID: opened.BrowserID}, &closed)
 	time.Sleep(300 * time.Millisecond)
 	_, e := call(t, s, "snapshot_page", map[string]any{})
-	wantCode(t, e, CodeTabNotFound)
+	wantCode(t, e, errcode.TabNotFound)
 }
 
 // TestRestartMidCall: Firefox is killed and restarted (same profile, same
@@ -117,7 +118,7 @@ func TestRestartMidCall(t *testing.T) {
 	start := time.Now()
 	_, e := callCtx(ctx, t, s, "wait_for", map[string]any{"text": "never there", "timeout_ms": 8000})
 	took := time.Since(start)
-	if e == nil || (e.Code != CodeConnectionLost && e.Code != CodeNotConnected) {
+	if e == nil || (e.Code != errcode.ConnectionLost && e.Code != errcode.NotConnected) {
 		t.Fatalf("wait_for across the restart: %v, want connection_lost", e)
 	}
 	if took > 9*time.Second {
@@ -135,7 +136,7 @@ func TestRestartMidCall(t *testing.T) {
 		if e == nil {
 			t.Fatalf("snapshot_page after the restart acted on a tab nobody selected:\n%s", res.Text)
 		}
-		if e.Code == CodeNoTabSelected {
+		if e.Code == errcode.NoTabSelected {
 			got = e
 			break
 		}

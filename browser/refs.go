@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
@@ -103,12 +104,12 @@ func (t *refTable) lookup(ref string) (*locator, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(ref, "e"))
 	if err != nil || !strings.HasPrefix(ref, "e") || n <= 0 {
-		return nil, errorf(CodeInvalidArguments, "%q is not an element ref; refs look like e12 and come from snapshot_page", truncate(ref, 20))
+		return nil, errorf(errcode.InvalidArguments, "%q is not an element ref; refs look like e12 and come from snapshot_page", truncate(ref, 20))
 	}
 	if n < t.genStart {
-		return nil, errorf(CodeStaleElement, "%s is from an earlier state of the page (it navigated, or another tab was selected); take a new snapshot", ref)
+		return nil, errorf(errcode.StaleElement, "%s is from an earlier state of the page (it navigated, or another tab was selected); take a new snapshot", ref)
 	}
-	return nil, errorf(CodeElementNotFound, "%s was never issued; take a snapshot and use its refs", ref)
+	return nil, errorf(errcode.ElementNotFound, "%s was never issued; take a snapshot and use its refs", ref)
 }
 
 // addNode returns the ref for a node-bound element (l.node set): the ref an

@@ -98,7 +98,7 @@ func (w *walk) check(tool, shape string, res Result, e *Error) {
 	text, structured := res.Text, res.Structured
 	if e != nil {
 		text, structured = e.Text(), e.Structured()
-		shape += " → " + e.Code
+		shape += " → " + string(e.Code)
 	}
 	if w.shapes[tool] == nil {
 		w.shapes[tool] = map[string]bool{}

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"math"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -72,10 +73,10 @@ type shot struct {
 func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress) (screenshotOut, error) {
 	full, format := a.FullPage, a.Format
 	if a.Element != nil && full {
-		return screenshotOut{}, errorf(CodeInvalidArguments, "give element or full_page, not both")
+		return screenshotOut{}, errorf(errcode.InvalidArguments, "give element or full_page, not both")
 	}
 	if a.Quality != nil && format != "jpeg" {
-		return screenshotOut{}, errorf(CodeInvalidArguments, "quality applies to format \"jpeg\" only")
+		return screenshotOut{}, errorf(errcode.InvalidArguments, "quality applies to format \"jpeg\" only")
 	}
 	if err := s.lock(ctx); err != nil {
 		return screenshotOut{}, err
@@ -106,7 +107,7 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 		scale = maxImageSide / math.Max(sh.w, sh.h)
 	}
 	if math.Min(sh.w, sh.h)*scale < 1 {
-		return screenshotOut{}, errorf(CodeUnsupportedElement, "the %s is %.0f×%.0f CSS px: too long and thin to fit %d px at a readable scale; capture an area around it", sh.what, sh.w, sh.h, maxImageSide)
+		return screenshotOut{}, errorf(errcode.UnsupportedElement, "the %s is %.0f×%.0f CSS px: too long and thin to fit %d px at a readable scale; capture an area around it", sh.what, sh.w, sh.h, maxImageSide)
 	}
 	capt, err := pg.c.Capture(ctx, rdp.CaptureRequest{BrowsingContextID: t.BrowsingContextID, Rect: sh.rect, FullPage: sh.fullPage, Scale: scale})
 	if err != nil {
@@ -114,7 +115,7 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 	}
 	if capt.Width > maxImageSide+2 || capt.Height > maxImageSide+2 || capt.Width*capt.Height > maxImagePixels+4*maxImageSide {
 		s.log.Warn("screenshot larger than asked", "width", capt.Width, "height", capt.Height)
-		return screenshotOut{}, errorf(CodeRDPProtocol, "Firefox returned a %d×%d image, larger than the %d px limit", capt.Width, capt.Height, maxImageSide)
+		return screenshotOut{}, errorf(errcode.RDPProtocolError, "Firefox returned a %d×%d image, larger than the %d px limit", capt.Width, capt.Height, maxImageSide)
 	}
 	img, note, err := encodeImage(capt.PNG, format, a.Quality)
 	if err != nil {
@@ -152,7 +153,7 @@ func replacedIfNavigated(pg page, before uint64, err error) error {
 	if _, ok := AsError(err); ok || pg.sel.watch.Navigations() == before {
 		return err
 	}
-	return errorf(CodeTargetReplaced, "the page navigated during the screenshot; take it again")
+	return errorf(errcode.TargetReplaced, "the page navigated during the screenshot; take it again")
 }
 
 // prepare asks Firefox for the resolution (prepareCapture) and works out
@@ -166,7 +167,7 @@ func (s *Session) prepare(ctx context.Context, pg page, t rdp.Target, l *locator
 			return info, shot{}, err
 		}
 		if info.Rect == nil || info.Rect.Width < 1 || info.Rect.Height < 1 {
-			return info, shot{}, errorf(CodeRDPProtocol, "Firefox did not report the page's size")
+			return info, shot{}, errorf(errcode.RDPProtocolError, "Firefox did not report the page's size")
 		}
 		return info, shot{what: "full page", rect: info.Rect, w: info.Rect.Width, h: info.Rect.Height, fullPage: true}, nil
 	}
@@ -199,12 +200,12 @@ func (s *Session) shotArea(ctx context.Context, pg page, l *locator) (shot, erro
 	}
 	if l == nil {
 		if r.VW < 1 || r.VH < 1 {
-			return shot{}, errorf(CodePageScriptFailed, "the page reported an empty viewport")
+			return shot{}, errorf(errcode.PageScriptFailed, "the page reported an empty viewport")
 		}
 		return shot{what: "viewport", w: r.VW, h: r.VH}, nil
 	}
 	if r.Rect == nil || r.Rect.Width < 1 || r.Rect.Height < 1 {
-		return shot{}, errorf(CodeElementNotInteractable, "%s has no visible size to capture", l.ref)
+		return shot{}, errorf(errcode.ElementNotInteractable, "%s has no visible size to capture", l.ref)
 	}
 	rect := &rdp.Rect{Left: r.Rect.Left, Top: r.Rect.Top, Width: r.Rect.Width, Height: r.Rect.Height}
 	return shot{what: "element " + l.ref, rect: rect, w: rect.Width, h: rect.Height}, nil
@@ -219,7 +220,7 @@ func encodeImage(pngData []byte, format string, quality *int) (Image, string, er
 	}
 	src, err := png.Decode(bytes.NewReader(pngData))
 	if err != nil {
-		return Image{}, "", errorf(CodeRDPProtocol, "Firefox returned an unreadable PNG")
+		return Image{}, "", errorf(errcode.RDPProtocolError, "Firefox returned an unreadable PNG")
 	}
 	qualities := []int{defaultQuality, 60, 40, 25}
 	note := ""
@@ -243,7 +244,7 @@ func encodeImage(pngData []byte, format string, quality *int) (Image, string, er
 			return Image{Data: data, MIMEType: "image/jpeg"}, note, nil
 		}
 	}
-	return Image{}, "", errorf(CodeUnsupportedElement, "the image does not fit in %s even as a low-quality JPEG; capture a smaller area (an element)", sizeText(maxImageBytes))
+	return Image{}, "", errorf(errcode.UnsupportedElement, "the image does not fit in %s even as a low-quality JPEG; capture a smaller area (an element)", sizeText(maxImageBytes))
 }
 
 func encodeJPEG(src image.Image, quality int) ([]byte, error) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -149,17 +150,17 @@ func TestScreenshotErrors(t *testing.T) {
 		{"element": "x1"},
 	} {
 		_, e = call(t, s, "screenshot", args)
-		wantCode(t, e, CodeInvalidArguments)
+		wantCode(t, e, errcode.InvalidArguments)
 	}
 	_, e = call(t, s, "screenshot", map[string]any{"element": ref(t, snap, "button", "Thin")})
-	wantCode(t, e, CodeUnsupportedElement)
+	wantCode(t, e, errcode.UnsupportedElement)
 	_, e = call(t, s, "screenshot", map[string]any{"element": ref(t, snap, "file", "Hidden file")})
-	wantCode(t, e, CodeElementNotInteractable)
+	wantCode(t, e, errcode.ElementNotInteractable)
 	_, e = call(t, s, "screenshot", map[string]any{"element": "e999999"})
-	wantCode(t, e, CodeElementNotFound)
+	wantCode(t, e, errcode.ElementNotFound)
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/senses.html?again", "wait": "complete"})
 	_, e = call(t, s, "screenshot", map[string]any{"element": red})
-	wantCode(t, e, CodeStaleElement)
+	wantCode(t, e, errcode.StaleElement)
 }
 
 func TestEncodeImageLimits(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
@@ -53,7 +54,7 @@ func scrollMode(a *scrollArgs) (pagejs.ScrollArgs, error) {
 	var p pagejs.ScrollArgs
 	switch {
 	case a.To != nil && (a.Direction != nil || a.Pages != nil):
-		return p, errorf(CodeInvalidArguments, "to (top or bottom) goes with neither direction nor pages")
+		return p, errorf(errcode.InvalidArguments, "to (top or bottom) goes with neither direction nor pages")
 	case a.To != nil:
 		p.Mode, p.To, p.Direction = "to", *a.To, "down"
 		if *a.To == "top" {
@@ -70,7 +71,7 @@ func scrollMode(a *scrollArgs) (pagejs.ScrollArgs, error) {
 	case a.Element != nil:
 		p.Mode = "into"
 	default:
-		return p, errorf(CodeInvalidArguments, "give direction (and pages), to, or an element to scroll into view")
+		return p, errorf(errcode.InvalidArguments, "give direction (and pages), to, or an element to scroll into view")
 	}
 	return p, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
@@ -95,7 +96,7 @@ func optionNotFound(ref string, r *pagejs.SelectOptionResult) *Error {
 		shown = "none: the select is empty"
 	}
 	e := &Error{
-		Code: CodeOptionNotFound,
+		Code: errcode.OptionNotFound,
 		Message: fmt.Sprintf("%s has no option whose value or label is the %s given (below, as Missing); nothing was changed. Below too: %s (label, then its value when that differs).",
 			ref, map[bool]string{true: "one", false: "ones"}[len(r.Missing) == 1], shown),
 		Details: map[string]any{"missing": pageStrs(r.Missing), "options": optionItems(r.Available), "total_options": r.Total},

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
@@ -127,9 +128,9 @@ func TestConsoleBufferIsBounded(t *testing.T) {
 		t.Errorf("answer is %d characters, over the %d cap", n, maxListChars)
 	}
 	_, e := call(t, s, "console_messages", map[string]any{"limit": 0})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 	_, e = call(t, s, "console_messages", map[string]any{"level": "verbose"})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 }
 
 func TestNetworkRequests(t *testing.T) {
@@ -178,9 +179,9 @@ func TestNetworkRequests(t *testing.T) {
 		t.Errorf("binary body:\n%s", d)
 	}
 	_, e = call(t, s, "network_request", map[string]any{"id": "r999999"})
-	wantCode(t, e, CodeRequestNotFound)
+	wantCode(t, e, errcode.RequestNotFound)
 	_, e = call(t, s, "network_request", map[string]any{"id": "e12"})
-	wantCode(t, e, CodeInvalidArguments)
+	wantCode(t, e, errcode.InvalidArguments)
 
 	// After a navigation the list is kept, the details are gone.
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/form.html", "wait": "complete"})

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -259,42 +260,42 @@ func (s *Session) classify(ctx context.Context, err error) error {
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		// Whatever the step reported, the client cancelled the call.
-		return errorf(CodeCancelled, "the call was cancelled")
+		return errorf(errcode.Cancelled, "the call was cancelled")
 	case errors.Is(err, rdp.ErrUnresponsive):
 		return pageUnresponsive()
 	case errors.Is(err, rdp.ErrNoTarget):
 		return targetGone()
 	case errors.Is(err, rdp.ErrTimeout):
-		return errorf(CodeRDPTimeout, "Firefox did not answer in time; try again, or take a new snapshot")
+		return errorf(errcode.RDPTimeout, "Firefox did not answer in time; try again, or take a new snapshot")
 	case errors.Is(err, context.DeadlineExceeded):
-		return errorf(CodeRDPTimeout, "the operation did not finish in time")
+		return errorf(errcode.RDPTimeout, "the operation did not finish in time")
 	case errors.Is(err, rdp.ErrTargetGone):
-		return errorf(CodeTargetReplaced, "the page navigated or its document was replaced during the call; take a new snapshot")
+		return errorf(errcode.TargetReplaced, "the page navigated or its document was replaced during the call; take a new snapshot")
 	case errors.Is(err, rdp.ErrTabClosed):
-		return errorf(CodeTabNotFound, "the selected tab was closed; use list_tabs and select_tab")
+		return errorf(errcode.TabNotFound, "the selected tab was closed; use list_tabs and select_tab")
 	case errors.Is(err, rdp.ErrClosed):
 		s.dropBroken()
-		return errorf(CodeConnectionLost, "the connection to Firefox was lost; the next call reconnects (element refs are invalidated)")
+		return errorf(errcode.ConnectionLost, "the connection to Firefox was lost; the next call reconnects (element refs are invalidated)")
 	case errors.As(err, &ae) && ae.Code == "noSuchActor":
-		return errorf(CodeTargetReplaced, "the page's target went away (navigation or tab change); take a new snapshot")
+		return errorf(errcode.TargetReplaced, "the page's target went away (navigation or tab change); take a new snapshot")
 	case errors.As(err, &ee):
 		s.log.Debug("page script exception", "error", ee.Message)
-		return errorf(CodePageScriptFailed, "a page script threw an exception (its message, which the page can shape, is below)").withPage("Exception", ee.Message, 300)
+		return errorf(errcode.PageScriptFailed, "a page script threw an exception (its message, which the page can shape, is below)").withPage("Exception", ee.Message, 300)
 	case errors.Is(err, rdp.ErrProtocol), errors.As(err, &ae):
 		s.log.Warn("rdp protocol error", "error", err)
-		return errorf(CodeRDPProtocol, "Firefox sent an unexpected reply")
+		return errorf(errcode.RDPProtocolError, "Firefox sent an unexpected reply")
 	}
 	s.log.Error("internal error", "error", err)
-	return errorf(CodeInternal, "internal error (details in the server's log)")
+	return errorf(errcode.InternalError, "internal error (details in the server's log)")
 }
 
 func pageUnresponsive() *Error {
-	return errorf(CodePageUnresponsive, "the page is not answering: a script on it seems stuck in a loop, which blocks its whole content process (other tabs of the same site too). "+
+	return errorf(errcode.PageUnresponsive, "the page is not answering: a script on it seems stuck in a loop, which blocks its whole content process (other tabs of the same site too). "+
 		"Work in another tab (list_tabs, select_tab), or navigate this tab away once Firefox's slow-script warning has stopped the script, then try again")
 }
 
 func targetGone() *Error {
-	return errorf(CodeTargetGone, "the tab shows no document this server can reach: it navigated (for example through a redirect to a file: or about: URL, which Firefox does not expose) and no new page arrived. "+
+	return errorf(errcode.TargetGone, "the tab shows no document this server can reach: it navigated (for example through a redirect to a file: or about: URL, which Firefox does not expose) and no new page arrived. "+
 		"Navigate the tab to an http(s) URL, or select another tab")
 }
 
@@ -353,7 +354,7 @@ func (s *Session) conn(ctx context.Context) (connection, error) {
 			return nil, ctx.Err()
 		}
 		s.log.Debug("rdp dial failed", "error", err)
-		return nil, errorf(CodeNotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server ws:%d "+
+		return nil, errorf(errcode.NotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server ws:%d "+
 			"and with devtools.debugger.remote-enabled=true, devtools.chrome.enabled=true and devtools.debugger.prompt-connection=false in its profile "+
 			"(the user can run `firefox-rdp-mcp setup` to set them, then `firefox-rdp-mcp doctor`, which names what is missing)",
 			s.opts.Addr, shortNetErr(err), s.opts.Addr.Port())
@@ -547,16 +548,16 @@ func (s *Session) selectedTab(ctx context.Context) (page, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sel != nil && s.sel.watch == nil {
-		return page{}, errorf(CodeConnectionLost, "the connection to Firefox was lost; the next call reconnects (element refs are invalidated)")
+		return page{}, errorf(errcode.ConnectionLost, "the connection to Firefox was lost; the next call reconnects (element refs are invalidated)")
 	}
 	if s.sel == nil {
 		// Session.Call selected the active tab before the tool ran unless
 		// the selection was lost (Firefox restarted, a select_tab failed
 		// half-way): that is reported until the agent selects a tab.
 		if s.lost != "" {
-			return page{}, errorf(CodeNoTabSelected, "no tab is selected: %s", s.lost)
+			return page{}, errorf(errcode.NoTabSelected, "no tab is selected: %s", s.lost)
 		}
-		return page{}, errorf(CodeNoTabSelected, "no tab is selected; call list_tabs, then select_tab")
+		return page{}, errorf(errcode.NoTabSelected, "no tab is selected; call list_tabs, then select_tab")
 	}
 	s.syncLocked(s.sel)
 	s.kept.keep(s.sel)

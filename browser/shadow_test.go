@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
@@ -57,7 +58,7 @@ func TestShoelaceComponents(t *testing.T) {
 	}
 
 	_, e := call(t, s, "fill", map[string]any{"element": country, "value": "Germany"})
-	wantCode(t, e, CodeUnsupportedElement)
+	wantCode(t, e, errcode.UnsupportedElement)
 	if !strings.Contains(e.Message, "click it to open its options") {
 		t.Errorf("fill on the custom select does not say what to do: %s", e.Message)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
@@ -289,7 +290,7 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 func tabIndex(tabs []rdp.Tab, a *selectTabArgs) (int, error) {
 	if a.Index != nil {
 		if *a.Index >= len(tabs) {
-			return 0, errorf(CodeTabNotFound, "there is no tab at index %d (%s open); call list_tabs", *a.Index, plural(len(tabs), "tab is", "tabs are"))
+			return 0, errorf(errcode.TabNotFound, "there is no tab at index %d (%s open); call list_tabs", *a.Index, plural(len(tabs), "tab is", "tabs are"))
 		}
 		return *a.Index, nil
 	}
@@ -299,7 +300,7 @@ func tabIndex(tabs []rdp.Tab, a *selectTabArgs) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, errorf(CodeTabNotFound, "no open tab has tab_id %q; call list_tabs", truncate(*a.TabID, 64))
+	return 0, errorf(errcode.TabNotFound, "no open tab has tab_id %q; call list_tabs", truncate(*a.TabID, 64))
 }
 
 // use makes tab the selected tab (a new generation) and returns its
@@ -367,10 +368,10 @@ func (s *Session) autoSelect(ctx context.Context) (note string, info *autoSelect
 	}
 	idx := activeTab(tabs)
 	if idx < 0 {
-		return "", nil, errorf(CodeNoTabSelected, "no tab is selected and Firefox reports no active tab in a browser window; call list_tabs, then select_tab")
+		return "", nil, errorf(errcode.NoTabSelected, "no tab is selected and Firefox reports no active tab in a browser window; call list_tabs, then select_tab")
 	}
 	if why := notAutoSelectable(tabs[idx].URL); why != "" {
-		return "", nil, errorf(CodeNoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
+		return "", nil, errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
 	t, terr, gen, err := s.use(ctx, tabs[idx])
 	if err != nil {
@@ -443,7 +444,7 @@ func (s *Session) attach(ctx context.Context, c connection, tab rdp.Tab) (w tabW
 		t, terr = w.Current(tctx)
 		cancel()
 		if errors.Is(terr, rdp.ErrNoTarget) && ctx.Err() == nil {
-			if e := s.noDocument(ctx, c, tab.BrowserID); e.Code == CodePageUnresponsive {
+			if e := s.noDocument(ctx, c, tab.BrowserID); e.Code == errcode.PageUnresponsive {
 				w.Close()
 				err = e
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -159,7 +160,7 @@ func waitNewTab(ctx context.Context, w tabWatch) (rdp.Target, string, error) {
 	defer ccancel()
 	t, err := w.Current(cctx)
 	if err != nil || t.URL == "about:blank" {
-		return rdp.Target{}, "", errorf(CodeNavigationTimeout, "the new tab did not start showing the page within %v; it stays open (close_tab can close it)", newTabLoad)
+		return rdp.Target{}, "", errorf(errcode.NavigationTimeout, "the new tab did not start showing the page within %v; it stays open (close_tab can close it)", newTabLoad)
 	}
 	return t, w.ReadyState(), nil
 }
@@ -198,7 +199,7 @@ type closeTabOut struct {
 func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (closeTabOut, error) {
 	id, ok := parseTabID(a.TabID)
 	if !ok {
-		return closeTabOut{}, errorf(CodeInvalidArguments, "%q is not a tab_id; tab ids look like tab-12 and come from list_tabs or new_tab", truncate(a.TabID, 40))
+		return closeTabOut{}, errorf(errcode.InvalidArguments, "%q is not a tab_id; tab ids look like tab-12 and come from list_tabs or new_tab", truncate(a.TabID, 40))
 	}
 	if err := s.lock(ctx); err != nil {
 		return closeTabOut{}, err
@@ -210,19 +211,19 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (cl
 	}
 	if _, err := c.GetTab(ctx, id); err != nil {
 		if errors.Is(err, rdp.ErrTabClosed) {
-			return closeTabOut{}, errorf(CodeTabNotFound, "no open tab has tab_id %s; call list_tabs", tabID(id))
+			return closeTabOut{}, errorf(errcode.TabNotFound, "no open tab has tab_id %s; call list_tabs", tabID(id))
 		}
 		return closeTabOut{}, err
 	}
 	if !s.isOpened(id) {
-		return closeTabOut{}, errorf(CodeTabNotOwned, "%s is one of the user's tabs: close_tab closes only tabs this server opened (with new_tab, or by a click), because closing a user's tab can lose their unsaved work", tabID(id))
+		return closeTabOut{}, errorf(errcode.TabNotOwned, "%s is one of the user's tabs: close_tab closes only tabs this server opened (with new_tab, or by a click), because closing a user's tab can lose their unsaved work", tabID(id))
 	}
 	var tr pagejs.TabResult
 	if err := s.chrome(ctx, page{c: c}, pagejs.TabClose, pagejs.TabArgs{BrowserID: id}, &tr); err != nil {
 		return closeTabOut{}, err
 	}
 	if tr.Kept {
-		return closeTabOut{}, errorf(CodeCloseBlocked, "%s was not closed: its page asks to confirm leaving (a beforeunload handler), so it may hold unsaved input; it stays open for the user", tabID(id))
+		return closeTabOut{}, errorf(errcode.CloseBlocked, "%s was not closed: its page asks to confirm leaving (a beforeunload handler), so it may hold unsaved input; it stays open for the user", tabID(id))
 	}
 	deadline := time.Now().Add(3 * time.Second)
 	for {
@@ -234,7 +235,7 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (cl
 			return closeTabOut{}, err
 		}
 		if time.Now().After(deadline) {
-			return closeTabOut{}, errorf(CodeTabNotFound, "%s was asked to close but is still listed after 3 s", tabID(id))
+			return closeTabOut{}, errorf(errcode.TabNotFound, "%s was asked to close but is still listed after 3 s", tabID(id))
 		}
 		if err := sleep(ctx, 20*time.Millisecond); err != nil {
 			return closeTabOut{}, err

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // Annotations are the MCP tool hints. They are promises to the client about
@@ -91,7 +93,7 @@ func (t tool[In, Out]) def() toolDef {
 	d.run = func(ctx context.Context, s *Session, raw json.RawMessage, p Progress) (Result, error) {
 		var args In
 		if err := decodeArgs(s.byKey[t.Name].schema, raw, &args); err != nil {
-			return Result{}, &Error{Code: CodeInvalidArguments, Message: err.Error()}
+			return Result{}, &Error{Code: errcode.InvalidArguments, Message: err.Error()}
 		}
 		out, err := t.Run(s, ctx, &args, p)
 		if err != nil {

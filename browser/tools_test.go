@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
@@ -128,7 +129,7 @@ func TestRefTable(t *testing.T) {
 		t.Fatalf("lookup(%s) = %v, %v", r1, got, err)
 	}
 	rt.reset() // new generation
-	if _, err := rt.lookup(r1); !errors.Is(err, &Error{Code: CodeStaleElement}) {
+	if _, err := rt.lookup(r1); !errors.Is(err, &Error{Code: errcode.StaleElement}) {
 		t.Errorf("old ref after reset: %v, want stale_element", err)
 	}
 	l3 := &locator{sel: pagejs.Sel{"#a"}, fp: pagejs.Fingerprint{Tag: "button", Name: "Go"}}
@@ -136,11 +137,11 @@ func TestRefTable(t *testing.T) {
 	if r := rt.add(l3); r == r1 {
 		t.Errorf("ref number %s reused across generations", r)
 	}
-	if _, err := rt.lookup("e999"); !errors.Is(err, &Error{Code: CodeElementNotFound}) {
+	if _, err := rt.lookup("e999"); !errors.Is(err, &Error{Code: errcode.ElementNotFound}) {
 		t.Errorf("never-issued ref: %v", err)
 	}
 	for _, bad := range []string{"x1", "e", "e-1", "e0", "E1"} {
-		if _, err := rt.lookup(bad); !errors.Is(err, &Error{Code: CodeInvalidArguments}) {
+		if _, err := rt.lookup(bad); !errors.Is(err, &Error{Code: errcode.InvalidArguments}) {
 			t.Errorf("lookup(%q) = %v, want invalid_arguments", bad, err)
 		}
 	}
@@ -174,7 +175,7 @@ func TestCheckURL(t *testing.T) {
 	}
 	for _, bad := range []string{"file:///etc/passwd", "javascript:alert(1)", "data:text/html,x", "chrome://browser/content",
 		"resource://gre/", "about:config", "ftp://x/", "//example.com", "/relative", "https://user:pw@example.com/", "HTTPS:/x", "view-source:https://a.b/"} {
-		if _, err := checkURL(bad); !errors.Is(err, &Error{Code: CodeInvalidArguments}) {
+		if _, err := checkURL(bad); !errors.Is(err, &Error{Code: errcode.InvalidArguments}) {
 			t.Errorf("%s accepted (err %v)", bad, err)
 		}
 	}

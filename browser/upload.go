@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/broker"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -98,7 +99,7 @@ func phaseError(phase uploadPhase, err error) error {
 func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (uploadOut, error) {
 	cfg := s.opts
 	if !cfg.UploadsEnabled || s.opts.Files == nil {
-		return uploadOut{}, errorf(CodeUploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
+		return uploadOut{}, errorf(errcode.UploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
 	}
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
@@ -160,7 +161,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (u
 	var fin pagejs.UploadFinishResult
 	if _, err := s.execIn(ctx, pg, info, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: begin.Key, Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &fin); err != nil {
 		phase := phaseConstruction
-		if e, ok := AsError(err); ok && e.Code == CodeUploadAssignFailed {
+		if e, ok := AsError(err); ok && e.Code == errcode.UploadAssignmentFailed {
 			phase = phaseAssignment
 		}
 		return uploadOut{}, phaseError(phase, err)
@@ -360,13 +361,13 @@ func sinkError(err error) error {
 	if !errors.As(err, &ae) {
 		return err
 	}
-	switch ae.Code {
-	case CodeTargetReplaced:
-		return errorf(CodeTargetReplaced, "the page's document was replaced during the upload")
-	case CodeUploadTransferFailed:
-		return errorf(CodeUploadTransferFailed, "Firefox's upload sink refused a chunk: %s", truncate(ae.Message, 200))
+	switch errcode.Code(ae.Code) {
+	case errcode.TargetReplaced:
+		return errorf(errcode.TargetReplaced, "the page's document was replaced during the upload")
+	case errcode.UploadTransferFailed:
+		return errorf(errcode.UploadTransferFailed, "Firefox's upload sink refused a chunk: %s", truncate(ae.Message, 200))
 	}
-	return errorf(CodeUploadTransferFailed, "Firefox's upload sink failed: %s", truncate(ae.Error(), 200))
+	return errorf(errcode.UploadTransferFailed, "Firefox's upload sink failed: %s", truncate(ae.Error(), 200))
 }
 
 // chunk is one raw chunk of a file on its way to the page; want is the
@@ -429,7 +430,7 @@ func (s *Session) transfer(ctx context.Context, infos []broker.FileInfo, total i
 			// Chunks are handled in wire order, so the page's running total
 			// after chunk i is exactly the bytes of chunks 0…i.
 			if r.File != c.file || r.Index != c.index || r.Received != c.want {
-				cancel(errorf(CodeUploadTransferFailed, "the page confirmed chunk %d of file %d with %d bytes received, expected %d", c.index, c.file, r.Received, c.want))
+				cancel(errorf(errcode.UploadTransferFailed, "the page confirmed chunk %d of file %d with %d bytes received, expected %d", c.index, c.file, r.Received, c.want))
 				return
 			}
 			mu.Lock()
@@ -511,11 +512,11 @@ func (s *Session) readChunks(ctx context.Context, infos []broker.FileInfo, ready
 // verifyUpload compares what the page reports with what the broker sent.
 func verifyUpload(infos []broker.FileInfo, got []pagejs.FileInfo) error {
 	if len(got) != len(infos) {
-		return errorf(CodeUploadAssignFailed, "the input holds %d file(s) after assignment, expected %d", len(got), len(infos))
+		return errorf(errcode.UploadAssignmentFailed, "the input holds %d file(s) after assignment, expected %d", len(got), len(infos))
 	}
 	for i, f := range infos {
 		if got[i].Name != f.Name || got[i].Size != f.Size || got[i].Type != f.MIME {
-			return errorf(CodeUploadAssignFailed, "file %d in the input is not the one sent, %s (%d bytes, %s); what the page reports is below",
+			return errorf(errcode.UploadAssignmentFailed, "file %d in the input is not the one sent, %s (%d bytes, %s); what the page reports is below",
 				i, quote(f.Name, 100), f.Size, f.MIME).
 				withPage("Name", got[i].Name, 100).withPage("Size", strconv.FormatInt(got[i].Size, 10), 20).withPage("Type", got[i].Type, 100)
 		}
@@ -535,12 +536,12 @@ func brokerError(err error, paths []string) error {
 		where = quote(paths[be.Index], 300) + ": "
 	}
 	switch be.Code {
-	case broker.CodeFileInvalid:
-		return errorf(CodeUploadFileInvalid, "%s%s", where, be.Message)
-	case broker.CodeTooLarge:
-		return errorf(CodeUploadTooLarge, "%s%s", where, be.Message)
+	case errcode.UploadFileInvalid:
+		return errorf(errcode.UploadFileInvalid, "%s%s", where, be.Message)
+	case errcode.UploadTooLarge:
+		return errorf(errcode.UploadTooLarge, "%s%s", where, be.Message)
 	}
-	return errorf(CodeUploadTransferFailed, "the file broker failed: %s", be.Message)
+	return errorf(errcode.UploadTransferFailed, "the file broker failed: %s", be.Message)
 }
 
 func byteSize(n int64) string {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/broker"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
@@ -34,7 +35,7 @@ func (m *memFiles) Stat(ctx context.Context, paths []string) ([]broker.FileInfo,
 	for i, p := range paths {
 		data, ok := m.files[p]
 		if !ok {
-			return nil, &broker.Error{Code: broker.CodeFileInvalid, Index: i, Message: "no such file"}
+			return nil, &broker.Error{Code: errcode.UploadFileInvalid, Index: i, Message: "no such file"}
 		}
 		m.next++
 		m.handles[m.next] = data
@@ -135,11 +136,11 @@ func TestUploadWindow(t *testing.T) {
 func TestSinkError(t *testing.T) {
 	for _, c := range []struct {
 		err  error
-		code string
+		code errcode.Code
 	}{
-		{&rdp.ActorError{Code: CodeTargetReplaced, Message: "gone"}, CodeTargetReplaced},
-		{&rdp.ActorError{Code: CodeUploadTransferFailed, Message: "chunk 3 arrived, expected 2"}, CodeUploadTransferFailed},
-		{&rdp.ActorError{Code: "unknownError", Message: "TypeError"}, CodeUploadTransferFailed},
+		{&rdp.ActorError{Code: "target_replaced", Message: "gone"}, errcode.TargetReplaced},
+		{&rdp.ActorError{Code: "upload_transfer_failed", Message: "chunk 3 arrived, expected 2"}, errcode.UploadTransferFailed},
+		{&rdp.ActorError{Code: "unknownError", Message: "TypeError"}, errcode.UploadTransferFailed},
 	} {
 		e, ok := AsError(sinkError(c.err))
 		if !ok || e.Code != c.code {

@@ -61,7 +61,7 @@
 //	func (h *tools) CallTool(ctx context.Context, name string, args json.RawMessage, p mcp.Progress) mcp.Result {
 //		var in selectTabArgs
 //		if err := decodeStrict(args, &in); err != nil {
-//			return mcp.ToolError("invalid_arguments", err.Error(), false)
+//			return mcp.ToolError(errcode.InvalidArguments, err.Error(), errcode.InvalidArguments.Retryable())
 //		}
 //		p.Report(1, 2, "selecting")
 //		return mcp.Result{Text: "Selected tab 3", Structured: tabInfo{ID: in.TabID}}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // Implementation names this server in the initialize result (serverInfo).
@@ -80,9 +82,9 @@ type Image struct {
 
 // ErrorDetail is the body of a tool error, as seed §9.5 shapes it.
 type ErrorDetail struct {
-	Code      string `json:"code"`
-	Message   string `json:"message"`
-	Retryable bool   `json:"retryable"`
+	Code      errcode.Code `json:"code"`
+	Message   string       `json:"message"`
+	Retryable bool         `json:"retryable"`
 }
 
 // ErrorContent is the structuredContent of a tool error result built by
@@ -93,13 +95,20 @@ type ErrorContent struct {
 
 // ToolError builds the isError result with structuredContent
 // {"error":{"code","message","retryable"}} and the text "code: message".
-// Structured holds an [ErrorContent].
-func ToolError(code, message string, retryable bool) Result {
+// Structured holds an [ErrorContent]. The handler says whether the call is
+// retryable; the server's own errors (cancelled, internal_error) take the
+// flag errcode defines.
+func ToolError(code errcode.Code, message string, retryable bool) Result {
 	return Result{
-		Text:       code + ": " + message,
+		Text:       string(code) + ": " + message,
 		Structured: ErrorContent{Error: ErrorDetail{Code: code, Message: message, Retryable: retryable}},
 		IsError:    true,
 	}
+}
+
+// codeError is ToolError for the server's own codes, with errcode's flag.
+func codeError(code errcode.Code, message string) Result {
+	return ToolError(code, message, code.Retryable())
 }
 
 // Progress reports notifications/progress for the current call. It is a no-op

@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // Server is an MCP server over one [Handler]. Its configuration is fixed at
@@ -449,7 +451,7 @@ func (c *conn) runTool(ctx context.Context, cancel context.CancelCauseFunc, key 
 		if context.Cause(ctx) != errClientCancelled {
 			msg = "the server is shutting down; the call may have partly completed"
 		}
-		res = ToolError("cancelled", msg, true)
+		res = codeError(errcode.Cancelled, msg)
 	}
 	body := shapeResult(res, version, c.log, name)
 
@@ -474,7 +476,7 @@ func (c *conn) invoke(ctx context.Context, name string, args json.RawMessage, p 
 	defer func() {
 		if v := recover(); v != nil {
 			c.log.Error("mcp: panic in tool handler", "tool", name, "panic", v, "stack", string(debug.Stack()))
-			res = ToolError("internal_error", "internal error", false)
+			res = codeError(errcode.InternalError, "internal error")
 		}
 	}()
 	return c.s.h.CallTool(ctx, name, args, p)
@@ -508,7 +510,7 @@ func shapeResult(r Result, version string, log *slog.Logger, tool string) callRe
 		b, err := json.Marshal(r.Structured)
 		if err != nil || len(b) == 0 || b[0] != '{' {
 			log.Error("mcp: tool returned structured content that is not a JSON object", "tool", tool, "err", err)
-			r = ToolError("internal_error", "internal error", false)
+			r = codeError(errcode.InternalError, "internal error")
 			b, _ = json.Marshal(r.Structured)
 		}
 		structured = b

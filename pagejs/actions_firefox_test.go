@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -191,11 +192,11 @@ func TestFirefoxClickTrusted(t *testing.T) {
 					up = e
 				}
 			}
-			if err := p2.run(r, pagejs.Click, pagejs.ClickArgs{Sel: up.Sel, FP: up.FP}, nil); !isCode(err, pagejs.CodeUnsupportedElement) {
+			if err := p2.run(r, pagejs.Click, pagejs.ClickArgs{Sel: up.Sel, FP: up.FP}, nil); !isCode(err, errcode.UnsupportedElement) {
 				t.Errorf("click on file input: %v", err)
 			}
 			d := find(t, s, "button", "Disabled button")
-			if err := p2.run(r, pagejs.Click, pagejs.ClickArgs{Sel: d.Sel, FP: d.FP}, nil); !isCode(err, pagejs.CodeElementNotInteractable) {
+			if err := p2.run(r, pagejs.Click, pagejs.ClickArgs{Sel: d.Sel, FP: d.FP}, nil); !isCode(err, errcode.ElementNotInteractable) {
 				t.Errorf("click on disabled: %v", err)
 			}
 		})
@@ -303,11 +304,11 @@ func TestFirefoxFillSelectAndSubmit(t *testing.T) {
 			if got := p.js(`document.getElementById("country").value`); got != "fr" {
 				t.Errorf("select by value: %q", got)
 			}
-			if err := p.run(r, pagejs.Fill, pagejs.FillArgs{Sel: c.Sel, FP: c.FP, Value: "Atlantis"}, nil); !isCode(err, pagejs.CodeOptionNotFound) {
+			if err := p.run(r, pagejs.Fill, pagejs.FillArgs{Sel: c.Sel, FP: c.FP, Value: "Atlantis"}, nil); !isCode(err, errcode.OptionNotFound) {
 				t.Errorf("unknown option: %v", err)
 			}
 			cb := find(t, s, "checkbox", "Remember me")
-			if err := p.run(r, pagejs.Fill, pagejs.FillArgs{Sel: cb.Sel, FP: cb.FP, Value: "on"}, nil); !isCode(err, pagejs.CodeUnsupportedElement) {
+			if err := p.run(r, pagejs.Fill, pagejs.FillArgs{Sel: cb.Sel, FP: cb.FP, Value: "on"}, nil); !isCode(err, errcode.UnsupportedElement) {
 				t.Errorf("fill checkbox: %v", err)
 			}
 			user := find(t, s, "textbox", "User")
@@ -409,10 +410,10 @@ func TestFirefoxPressKey(t *testing.T) {
 			if got := p.js(`document.getElementById("user").value`); got != "ab" {
 				t.Errorf("Backspace: %q", got)
 			}
-			if err := p.run(r, pagejs.PressKey, pagejs.PressKeyArgs{Key: "F13"}, nil); !isCode(err, pagejs.CodeInvalidArgument) {
+			if err := p.run(r, pagejs.PressKey, pagejs.PressKeyArgs{Key: "F13"}, nil); !isCode(err, errcode.InvalidArgument) {
 				t.Errorf("F13: %v", err)
 			}
-			if err := p.run(r, pagejs.PressKey, pagejs.PressKeyArgs{Key: "k", Mods: []string{"Hyper"}}, nil); !isCode(err, pagejs.CodeInvalidArgument) {
+			if err := p.run(r, pagejs.PressKey, pagejs.PressKeyArgs{Key: "k", Mods: []string{"Hyper"}}, nil); !isCode(err, errcode.InvalidArgument) {
 				t.Errorf("Hyper+k: %v", err)
 			}
 		})
@@ -431,7 +432,7 @@ func TestFirefoxStale(t *testing.T) {
 			if got := p.js(`document.querySelector(".item").textContent`); got != "Delete account" {
 				t.Fatalf("fixture did not replace: %q", got)
 			}
-			if err := p.run(r, pagejs.Click, pagejs.ClickArgs{Sel: one.Sel, FP: one.FP}, nil); !isCode(err, pagejs.CodeStaleElement) {
+			if err := p.run(r, pagejs.Click, pagejs.ClickArgs{Sel: one.Sel, FP: one.FP}, nil); !isCode(err, errcode.StaleElement) {
 				t.Errorf("click on replaced element: %v", err)
 			}
 			if got := p.js(`document.getElementById("clicked").textContent`); got != "" {
@@ -446,10 +447,10 @@ func TestFirefoxStale(t *testing.T) {
 				t.Errorf("identical replacement: %q", got)
 			}
 			p.js(`document.getElementById("list").remove()`)
-			if err := p.run(r, pagejs.Click, pagejs.ClickArgs{Sel: two.Sel, FP: two.FP}, nil); !isCode(err, pagejs.CodeElementNotFound) {
+			if err := p.run(r, pagejs.Click, pagejs.ClickArgs{Sel: two.Sel, FP: two.FP}, nil); !isCode(err, errcode.ElementNotFound) {
 				t.Errorf("click on removed element: %v", err)
 			}
-			if err := p.run(r, pagejs.Click, pagejs.ClickArgs{Sel: pagejs.Sel{"[[["}, FP: two.FP}, nil); !isCode(err, pagejs.CodeInvalidSelector) {
+			if err := p.run(r, pagejs.Click, pagejs.ClickArgs{Sel: pagejs.Sel{"[[["}, FP: two.FP}, nil); !isCode(err, errcode.InvalidSelector) {
 				t.Errorf("bad selector: %v", err)
 			}
 		})
@@ -485,7 +486,7 @@ func TestFirefoxWaitFor(t *testing.T) {
 			if w.Met {
 				t.Error("absent text reported present")
 			}
-			if err := p.run(r, pagejs.WaitFor, pagejs.WaitForArgs{Selector: "div[["}, nil); !isCode(err, pagejs.CodeInvalidSelector) {
+			if err := p.run(r, pagejs.WaitFor, pagejs.WaitForArgs{Selector: "div[["}, nil); !isCode(err, errcode.InvalidSelector) {
 				t.Errorf("invalid selector: %v", err)
 			}
 		})
@@ -509,7 +510,7 @@ func TestFirefoxTargetReplaced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pagejs.Decode(res, nil); !isCode(err, pagejs.CodeTargetReplaced) {
+	if err := pagejs.Decode(res, nil); !isCode(err, errcode.TargetReplaced) {
 		t.Errorf("old inner window: %v, want target_replaced", err)
 	}
 }
@@ -570,7 +571,7 @@ func TestFirefoxDialogs(t *testing.T) {
 			t.Errorf("%s: still open %+v %v", c.button, st, err)
 		}
 	}
-	if err := chrome(t, p.ctx, p.c, pagejs.DialogState, pagejs.DialogStateArgs{BrowserID: 987654321}, nil); !isCode(err, pagejs.CodeTabNotFound) {
+	if err := chrome(t, p.ctx, p.c, pagejs.DialogState, pagejs.DialogStateArgs{BrowserID: 987654321}, nil); !isCode(err, errcode.TabNotFound) {
 		t.Errorf("unknown tab: %v", err)
 	}
 }
@@ -706,10 +707,10 @@ func TestFirefoxUpload(t *testing.T) {
 			if err != nil || len(res.Warnings) != 1 {
 				t.Errorf("accept mismatch: %+v %v", res, err)
 			}
-			if _, err := p.upload(r, resume, []testFile{pdf, pdf}, 1024); !isCode(err, pagejs.CodeUploadTargetInvalid) {
+			if _, err := p.upload(r, resume, []testFile{pdf, pdf}, 1024); !isCode(err, errcode.UploadTargetInvalid) {
 				t.Errorf("two files on a single input: %v", err)
 			}
-			if _, err := p.upload(r, off, []testFile{pdf}, 1024); !isCode(err, pagejs.CodeUploadTargetInvalid) {
+			if _, err := p.upload(r, off, []testFile{pdf}, 1024); !isCode(err, errcode.UploadTargetInvalid) {
 				t.Errorf("disabled input: %v", err)
 			}
 			if got := p.js(`document.getElementById("submitted").textContent`); got != "no" {
@@ -727,7 +728,7 @@ func TestFirefoxUploadBrokenPage(t *testing.T) {
 			f := testFile{"x.bin", "application/octet-stream", randomBytes(t, 5000)}
 			res, err := p.upload(r, multi, []testFile{f}, 4096)
 			if r == pageRealm {
-				if !isCode(err, pagejs.CodeUploadAssignmentFailed) {
+				if !isCode(err, errcode.UploadAssignmentFailed) {
 					t.Errorf("page realm on broken page: %+v %v, want upload_assignment_failed", res, err)
 				}
 				return
@@ -752,10 +753,10 @@ func TestFirefoxUploadIncomplete(t *testing.T) {
 			Files: []pagejs.UploadFile{{Name: "a.bin", Size: 10}}}, nil)
 		p.must(r, pagejs.UploadChunk, pagejs.UploadChunkArgs{Key: key, Index: 1, Data: "AAAA"}, nil)
 		err := p.run(r, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: key, Sel: multi.Sel, FP: multi.FP}, nil)
-		if !isCode(err, pagejs.CodeUploadTransferFailed) {
+		if !isCode(err, errcode.UploadTransferFailed) {
 			t.Errorf("%s: finish with a missing chunk: %v", r, err)
 		}
-		if err := p.run(r, pagejs.UploadChunk, pagejs.UploadChunkArgs{Key: key, Data: "AAAA"}, nil); !isCode(err, pagejs.CodeUploadTransferFailed) {
+		if err := p.run(r, pagejs.UploadChunk, pagejs.UploadChunkArgs{Key: key, Data: "AAAA"}, nil); !isCode(err, errcode.UploadTransferFailed) {
 			t.Errorf("%s: chunk after finish: %v", r, err)
 		}
 		// Abort deletes a staging.
@@ -845,7 +846,7 @@ func TestFirefoxUploadTriggers(t *testing.T) {
 				{"button", "Choose both", "more than one"},
 			} {
 				_, err := p.upload(r, find(t, s, tc.role, tc.name), []testFile{pdf}, 4096)
-				if !isCode(err, pagejs.CodeUploadTargetInvalid) || !strings.Contains(err.Error(), tc.why) {
+				if !isCode(err, errcode.UploadTargetInvalid) || !strings.Contains(err.Error(), tc.why) {
 					t.Errorf("%s: %v, want upload_target_invalid (%s)", tc.name, err, tc.why)
 				}
 			}

@@ -3,6 +3,7 @@ package pagejs_test
 import (
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
@@ -37,7 +38,7 @@ func TestBindRefs(t *testing.T) {
 	var ar pagejs.ActionResult
 	p.must(isolatedRealm, pagejs.Click, pagejs.ClickArgs{Sel: b.Sel, FP: b.FP, Ref: ids[i]}, &ar)
 	other := ids[(i+1)%len(ids)]
-	if err := p.run(isolatedRealm, pagejs.Click, pagejs.ClickArgs{Sel: b.Sel, FP: b.FP, Ref: other}, &ar); !isCode(err, pagejs.CodeStaleElement) {
+	if err := p.run(isolatedRealm, pagejs.Click, pagejs.ClickArgs{Sel: b.Sel, FP: b.FP, Ref: other}, &ar); !isCode(err, errcode.StaleElement) {
 		t.Errorf("a click with another node's id: %v, want stale_element", err)
 	}
 	// A hand-off that never comes: unbound once WaitMS is over.
@@ -46,7 +47,7 @@ func TestBindRefs(t *testing.T) {
 	if r.Bound {
 		t.Errorf("bound without a hand-off: %+v", r)
 	}
-	if err := p.run(isolatedRealm, pagejs.BindRefs, pagejs.BindRefsArgs{Key: "not hex", Max: 500, WaitMS: 50}, &r); !isCode(err, pagejs.CodeInvalidArgument) {
+	if err := p.run(isolatedRealm, pagejs.BindRefs, pagejs.BindRefsArgs{Key: "not hex", Max: 500, WaitMS: 50}, &r); !isCode(err, errcode.InvalidArgument) {
 		t.Errorf("bad key: %v", err)
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden")
@@ -190,10 +192,10 @@ func TestDecode(t *testing.T) {
 	}
 	err := Decode(`{"ok":false,"error":{"code":"stale_element","message":"changed"}}`, &v)
 	var se *ScriptError
-	if !errors.As(err, &se) || se.Code != CodeStaleElement || se.Message != "changed" {
+	if !errors.As(err, &se) || se.Code != errcode.StaleElement || se.Message != "changed" {
 		t.Errorf("error envelope: %v", err)
 	}
-	if !errors.Is(err, &ScriptError{Code: CodeStaleElement}) || errors.Is(err, &ScriptError{Code: CodeElementNotFound}) {
+	if !errors.Is(err, &ScriptError{Code: errcode.StaleElement}) || errors.Is(err, &ScriptError{Code: errcode.ElementNotFound}) {
 		t.Error("ScriptError.Is does not match by code")
 	}
 	for _, bad := range []string{``, `null`, `"PWNED"`, `{}`, `{"ok":false}`, `{"ok":true}`, `{"ok":true,"value":"x"}`, `[1]`} {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -257,6 +258,6 @@ func find(t testing.TB, s pagejs.SnapshotResult, role, name string) pagejs.Eleme
 	return pagejs.Element{}
 }
 
-func isCode(err error, code string) bool {
+func isCode(err error, code errcode.Code) bool {
 	return errors.Is(err, &pagejs.ScriptError{Code: code})
 }

@@ -31,7 +31,8 @@
 //
 // Every expression evaluates (with mapped:{await:true}) to a JSON string, the envelope
 // {"ok":true,"value":…} or {"ok":false,"error":{"code":…,"message":…}}; [Decode]
-// turns it into a value or a [*ScriptError].
+// turns it into a value or a [*ScriptError]. The codes are internal/errcode's: the
+// scripts spell the ones they throw, and a test checks each is defined there.
 //
 // The scripts are the package's variables ([Snapshot], [Click], …, [UploadSink]):
 // each one's comment says its realms, arguments, result and the behaviour worth
@@ -60,6 +61,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 //go:embed js/*.js
@@ -268,7 +271,7 @@ var ErrRealm = errors.New("pagejs: script not available in this realm")
 // Fixed wrapper pieces. The catch clause turns a thrown {code, message} into an error
 // envelope and anything else into page_script_failed.
 const (
-	catchBody = `} catch (e) { let code = "page_script_failed", message = "script failed"; ` +
+	catchBody = `} catch (e) { let code = "` + string(errcode.PageScriptFailed) + `", message = "script failed"; ` +
 		`try { if (e && typeof e === "object" && typeof e.code === "string" && typeof e.message === "string" && !(e instanceof Error)) { code = e.code; message = e.message; } else { message = String(e); } } catch (_) {} ` +
 		`return JSON.stringify({ok: false, error: {code, message}}); }`
 	catchTail = catchBody + ` })()`
@@ -276,7 +279,7 @@ const (
 	pageHead     = `(async () => { "use strict"; try { const win = window; const env = {realm: "page"}; `
 	isolatedHead = `(async () => { "use strict"; try { const innerWindowID = `
 	isolatedWin  = `; const env = {realm: "isolated", innerWindowID, Cc, Ci, Cu, Services}; const win = Services.wm.getCurrentInnerWindowWithId(innerWindowID); `
-	noWinCheck   = `if (!win || win.closed) { return JSON.stringify({ok: false, error: {code: "target_replaced", message: "the page's document was replaced"}}); } `
+	noWinCheck   = `if (!win || win.closed) { return JSON.stringify({ok: false, error: {code: "` + string(errcode.TargetReplaced) + `", message: "the page's document was replaced"}}); } `
 	chromeHead   = `(async () => { "use strict"; try { const env = {realm: "chrome", Cc, Ci, Cu, Services, ChromeUtils, WindowGlobalParent}; `
 
 	// A resident script is one function created in the page realm, strict so that a
@@ -292,12 +295,8 @@ const (
 	// realm's results are the page's word anyway (see browser's snapshot), and an
 	// unbound _self normally gives the envelope that makes the caller install anew.
 	callHead = `(typeof _self === "function" ? _self(window, `
-	callTail = `) : JSON.stringify({ok: false, error: {code: "` + CodeResidentMissing + `", message: "the resident script is gone"}}))`
+	callTail = `) : JSON.stringify({ok: false, error: {code: "` + string(errcode.ResidentMissing) + `", message: "the resident script is gone"}}))`
 )
-
-// CodeResidentMissing is the error code of a resident call whose resident script is
-// not bound (its actor was released or belongs to another document).
-const CodeResidentMissing = "resident_missing"
 
 // Page builds an expression for the page realm (the tab target's console): win is the
 // page's window.
@@ -315,7 +314,7 @@ func (s Script) Page(args any) (string, error) {
 // Isolated builds an expression for the content-process console (system principal,
 // rdp-notes §7/§11): win is Services.wm.getCurrentInnerWindowWithId(innerWindowID), an
 // Xray view of the page. When that window is no longer current the envelope is the error
-// "target_replaced".
+// [errcode.TargetReplaced].
 func (s Script) Isolated(innerWindowID int64, args any) (string, error) {
 	if s.realms&realmIsolated == 0 {
 		return "", fmt.Errorf("%w: %s in the isolated realm", ErrRealm, s.name)
@@ -347,7 +346,7 @@ func (s Script) PageResident() (string, error) {
 
 // PageCall builds the expression that calls the resident made by
 // [Script.PageResident] with args; it must be evaluated with the resident's actor as
-// rdp.EvalOptions.Self. Without it the envelope is the error [CodeResidentMissing].
+// rdp.EvalOptions.Self. Without it the envelope is the error [errcode.ResidentMissing].
 func (s Script) PageCall(args any) (string, error) {
 	if s.realms&realmPage == 0 {
 		return "", fmt.Errorf("%w: %s in the page realm", ErrRealm, s.name)

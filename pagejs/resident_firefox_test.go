@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
@@ -84,14 +85,14 @@ func TestFirefoxResident(t *testing.T) {
 // document, gets resident_missing, never another document's function.
 func TestFirefoxResidentMissing(t *testing.T) {
 	p := open(t, "/forms.html")
-	if err := p.call("", pagejs.Snapshot, pagejs.SnapshotArgs{}, &pagejs.SnapshotResult{}); !isCode(err, pagejs.CodeResidentMissing) {
-		t.Errorf("call without a resident: %v, want %s", err, pagejs.CodeResidentMissing)
+	if err := p.call("", pagejs.Snapshot, pagejs.SnapshotArgs{}, &pagejs.SnapshotResult{}); !isCode(err, errcode.ResidentMissing) {
+		t.Errorf("call without a resident: %v, want %s", err, errcode.ResidentMissing)
 	}
 	actor := p.resident(pagejs.Snapshot)
 	before := p.target()
 	p.assign("/labels.html", before.InnerWindowID)
-	if err := p.call(actor, pagejs.Snapshot, pagejs.SnapshotArgs{}, &pagejs.SnapshotResult{}); !isCode(err, pagejs.CodeResidentMissing) {
-		t.Errorf("call with the previous document's resident: %v, want %s", err, pagejs.CodeResidentMissing)
+	if err := p.call(actor, pagejs.Snapshot, pagejs.SnapshotArgs{}, &pagejs.SnapshotResult{}); !isCode(err, errcode.ResidentMissing) {
+		t.Errorf("call with the previous document's resident: %v, want %s", err, errcode.ResidentMissing)
 	}
 	var s pagejs.SnapshotResult
 	if err := p.call(p.resident(pagejs.Snapshot), pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 100}, &s); err != nil || !strings.HasSuffix(s.URL, "/labels.html") {

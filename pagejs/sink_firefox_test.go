@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -27,13 +28,13 @@ func (p *page) sink() string {
 }
 
 // sinkCode is the error code of a sink reply ("" for success).
-func sinkCode(err error) string {
+func sinkCode(err error) errcode.Code {
 	var ae *rdp.ActorError
 	if errors.As(err, &ae) {
-		return ae.Code
+		return errcode.Code(ae.Code)
 	}
 	if err != nil {
-		return "other: " + err.Error()
+		return errcode.Code("other: " + err.Error())
 	}
 	return ""
 }
@@ -127,12 +128,12 @@ func TestFirefoxUploadSink(t *testing.T) {
 	// Target checks still run in the page's process.
 	key := hex.EncodeToString(randomBytes(t, 32))
 	err = p.run(isolatedRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: resume.Sel, FP: resume.FP, Files: meta(files[:2]), Sink: true}, nil)
-	if !isCode(err, pagejs.CodeUploadTargetInvalid) {
+	if !isCode(err, errcode.UploadTargetInvalid) {
 		t.Errorf("two files for a single input: %v", err)
 	}
 	// The page realm has no process message manager: the sink is refused there.
 	err = p.run(pageRealm, pagejs.UploadBegin, pagejs.UploadBeginArgs{Key: key, Sel: multi.Sel, FP: multi.FP, Files: meta(files[:1]), Sink: true}, nil)
-	if !isCode(err, pagejs.CodeInvalidArgument) {
+	if !isCode(err, errcode.InvalidArgument) {
 		t.Errorf("sink in the page realm: %v", err)
 	}
 	if got := p.js(`document.getElementById("submitted").textContent`); got != "no" {
@@ -155,24 +156,24 @@ func TestFirefoxUploadSinkRefuses(t *testing.T) {
 	cases := []struct {
 		name string
 		err  error
-		want string
+		want errcode.Code
 	}{
-		{"chunk before begin", chunk(key, 0, 0, []byte("x")), pagejs.CodeUploadTransferFailed},
-		{"short key", req(pagejs.SinkBegin{"begin", "abc", win, p.id, meta(files)}), pagejs.CodeUploadTransferFailed},
-		{"no files", req(pagejs.SinkBegin{"begin", key, win, p.id, nil}), pagejs.CodeUploadTransferFailed},
-		{"nameless file", req(pagejs.SinkBegin{"begin", key, win, p.id, []pagejs.UploadFile{{Size: 1}}}), pagejs.CodeUploadTransferFailed},
-		{"another tab's id", req(pagejs.SinkBegin{"begin", key, win, p.id + 1000, meta(files)}), pagejs.CodeTargetReplaced},
-		{"unknown window", req(pagejs.SinkBegin{"begin", key, win + 1000, p.id, meta(files)}), pagejs.CodeTargetReplaced},
+		{"chunk before begin", chunk(key, 0, 0, []byte("x")), errcode.UploadTransferFailed},
+		{"short key", req(pagejs.SinkBegin{"begin", "abc", win, p.id, meta(files)}), errcode.UploadTransferFailed},
+		{"no files", req(pagejs.SinkBegin{"begin", key, win, p.id, nil}), errcode.UploadTransferFailed},
+		{"nameless file", req(pagejs.SinkBegin{"begin", key, win, p.id, []pagejs.UploadFile{{Size: 1}}}), errcode.UploadTransferFailed},
+		{"another tab's id", req(pagejs.SinkBegin{"begin", key, win, p.id + 1000, meta(files)}), errcode.TargetReplaced},
+		{"unknown window", req(pagejs.SinkBegin{"begin", key, win + 1000, p.id, meta(files)}), errcode.TargetReplaced},
 		{"begin", req(pagejs.SinkBegin{"begin", key, win, p.id, meta(files)}), ""},
-		{"reused key", req(pagejs.SinkBegin{"begin", key, win, p.id, meta(files)}), pagejs.CodeUploadTransferFailed},
-		{"no such file", chunk(key, 1, 0, []byte("x")), pagejs.CodeUploadTransferFailed},
-		{"out of order", chunk(key, 0, 1, []byte("x")), pagejs.CodeUploadTransferFailed},
-		{"not base64", req(map[string]any{"type": "chunk", "key": key, "file": 0, "index": 0, "data": "%%%"}), pagejs.CodeUploadTransferFailed},
-		{"no data", req(pagejs.SinkChunk{"chunk", key, 0, 0}), pagejs.CodeUploadTransferFailed},
-		{"too many bytes", chunk(key, 0, 0, make([]byte, 11)), pagejs.CodeUploadTransferFailed},
+		{"reused key", req(pagejs.SinkBegin{"begin", key, win, p.id, meta(files)}), errcode.UploadTransferFailed},
+		{"no such file", chunk(key, 1, 0, []byte("x")), errcode.UploadTransferFailed},
+		{"out of order", chunk(key, 0, 1, []byte("x")), errcode.UploadTransferFailed},
+		{"not base64", req(map[string]any{"type": "chunk", "key": key, "file": 0, "index": 0, "data": "%%%"}), errcode.UploadTransferFailed},
+		{"no data", req(pagejs.SinkChunk{"chunk", key, 0, 0}), errcode.UploadTransferFailed},
+		{"too many bytes", chunk(key, 0, 0, make([]byte, 11)), errcode.UploadTransferFailed},
 		{"first half", chunk(key, 0, 0, files[0].data[:5]), ""},
-		{"short file delivered", req(pagejs.SinkKey{"deliver", key}), pagejs.CodeUploadTransferFailed},
-		{"forgotten after deliver", chunk(key, 0, 1, files[0].data[5:]), pagejs.CodeUploadTransferFailed},
+		{"short file delivered", req(pagejs.SinkKey{"deliver", key}), errcode.UploadTransferFailed},
+		{"forgotten after deliver", chunk(key, 0, 1, files[0].data[5:]), errcode.UploadTransferFailed},
 	}
 	for _, c := range cases {
 		if got := sinkCode(c.err); got != c.want {
@@ -214,7 +215,7 @@ func TestFirefoxUploadSinkNavigation(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.assign("/labels.html", window)
-	if got := sinkCode(p.c.Request(p.ctx, actor, pagejs.SinkKey{"deliver", key}, nil)); got != pagejs.CodeTargetReplaced {
+	if got := sinkCode(p.c.Request(p.ctx, actor, pagejs.SinkKey{"deliver", key}, nil)); got != errcode.TargetReplaced {
 		t.Errorf("deliver after navigation: %q, want target_replaced", got)
 	}
 }
@@ -235,7 +236,7 @@ func TestFirefoxUploadSinkMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := p.run(isolatedRealm, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: key, Sel: multi.Sel, FP: multi.FP}, nil)
-	if !isCode(err, pagejs.CodeUploadTransferFailed) {
+	if !isCode(err, errcode.UploadTransferFailed) {
 		t.Errorf("finish with other files delivered: %v, want upload_transfer_failed", err)
 	}
 	if n := p.js(`document.getElementById("multi").files.length`); n != "0" {

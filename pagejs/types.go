@@ -10,33 +10,19 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf16"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
-// Error codes a script reports in its error envelope (seed §15, plus option_not_found
-// and invalid_argument for arguments a page script cannot use).
-const (
-	CodeTargetReplaced         = "target_replaced"
-	CodeElementNotFound        = "element_not_found"
-	CodeStaleElement           = "stale_element"
-	CodeElementNotInteractable = "element_not_interactable"
-	CodeInvalidSelector        = "invalid_selector"
-	CodeUnsupportedElement     = "unsupported_element"
-	CodeOptionNotFound         = "option_not_found"
-	CodeInvalidArgument        = "invalid_argument"
-	CodeTabNotFound            = "tab_not_found"
-	CodeUploadTargetInvalid    = "upload_target_invalid"
-	CodeUploadTransferFailed   = "upload_transfer_failed"
-	CodeUploadAssignmentFailed = "upload_assignment_failed"
-	CodePageScriptFailed       = "page_script_failed"
-)
-
-// ScriptError is an error envelope returned by a script.
+// ScriptError is an error envelope returned by a script. Code is the code the
+// script reported (one of errcode's, or a page's own word in the page realm);
+// errcode.FromScript gives the tool code.
 type ScriptError struct {
-	Code    string
+	Code    errcode.Code
 	Message string
 }
 
-func (e *ScriptError) Error() string { return "pagejs: " + e.Code + ": " + e.Message }
+func (e *ScriptError) Error() string { return "pagejs: " + string(e.Code) + ": " + e.Message }
 
 // Is matches another *ScriptError by code, so errors.Is(err, &ScriptError{Code: c}) works.
 func (e *ScriptError) Is(target error) bool {
@@ -70,7 +56,7 @@ func Decode(result string, out any) error {
 		if env.Error == nil || env.Error.Code == "" {
 			return ErrMalformed
 		}
-		return &ScriptError{Code: env.Error.Code, Message: env.Error.Message}
+		return &ScriptError{Code: errcode.Code(env.Error.Code), Message: env.Error.Message}
 	}
 	if out == nil {
 		return nil

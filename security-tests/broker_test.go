@@ -18,6 +18,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/broker"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // realBroker starts the binary's broker role exactly as the server does
@@ -107,7 +108,7 @@ func outcome(err error) string {
 	}
 	var e *broker.Error
 	if errors.As(err, &e) {
-		return e.Code
+		return string(e.Code)
 	}
 	return "error " + err.Error()
 }
@@ -142,27 +143,27 @@ func TestRealBrokerPaths(t *testing.T) {
 	cases := []struct{ name, path, want string }{
 		{"regular file beneath the root", root + "/ok.txt", "accepted"},
 		{"symlink staying inside the root", root + "/inside-link", "accepted"},
-		{"relative path", "ok.txt", broker.CodeFileInvalid},
-		{"empty path", "", broker.CodeFileInvalid},
-		{"'..' traversal", root + "/../outside.txt", broker.CodeFileInvalid},
-		{"'/./' component", root + "/./ok.txt", broker.CodeFileInvalid},
-		{"trailing '/'", root + "/ok.txt/", broker.CodeFileInvalid},
-		{"'//' component", root + "//ok.txt", broker.CodeFileInvalid},
-		{"NUL byte", root + "/ok.txt\x00.pdf", broker.CodeFileInvalid},
-		{"over 4096 bytes", root + "/" + strings.Repeat("a", 4100), broker.CodeFileInvalid},
-		{"prefix-substring root (/root vs /rootx)", dir + "/rootx/sibling.txt", broker.CodeFileInvalid},
-		{"the root itself", root, broker.CodeFileInvalid},
-		{"file outside the roots", dir + "/outside.txt", broker.CodeFileInvalid},
-		{"system file", "/etc/passwd", broker.CodeFileInvalid},
-		{"symlink escape (relative)", root + "/escape-relative", broker.CodeFileInvalid},
-		{"symlink escape (absolute)", root + "/escape-absolute", broker.CodeFileInvalid},
-		{"symlink escape via /proc", root + "/proc-escape", broker.CodeFileInvalid},
-		{"directory", root + "/dir", broker.CodeFileInvalid},
-		{"FIFO (must not hang)", root + "/fifo", broker.CodeFileInvalid},
-		{"character device", root + "/devnull", broker.CodeFileInvalid},
-		{"unix socket", root + "/sock", broker.CodeFileInvalid},
-		{"missing file", root + "/missing", broker.CodeFileInvalid},
-		{"file over the per-file limit", root + "/big.bin", broker.CodeTooLarge},
+		{"relative path", "ok.txt", string(errcode.UploadFileInvalid)},
+		{"empty path", "", string(errcode.UploadFileInvalid)},
+		{"'..' traversal", root + "/../outside.txt", string(errcode.UploadFileInvalid)},
+		{"'/./' component", root + "/./ok.txt", string(errcode.UploadFileInvalid)},
+		{"trailing '/'", root + "/ok.txt/", string(errcode.UploadFileInvalid)},
+		{"'//' component", root + "//ok.txt", string(errcode.UploadFileInvalid)},
+		{"NUL byte", root + "/ok.txt\x00.pdf", string(errcode.UploadFileInvalid)},
+		{"over 4096 bytes", root + "/" + strings.Repeat("a", 4100), string(errcode.UploadFileInvalid)},
+		{"prefix-substring root (/root vs /rootx)", dir + "/rootx/sibling.txt", string(errcode.UploadFileInvalid)},
+		{"the root itself", root, string(errcode.UploadFileInvalid)},
+		{"file outside the roots", dir + "/outside.txt", string(errcode.UploadFileInvalid)},
+		{"system file", "/etc/passwd", string(errcode.UploadFileInvalid)},
+		{"symlink escape (relative)", root + "/escape-relative", string(errcode.UploadFileInvalid)},
+		{"symlink escape (absolute)", root + "/escape-absolute", string(errcode.UploadFileInvalid)},
+		{"symlink escape via /proc", root + "/proc-escape", string(errcode.UploadFileInvalid)},
+		{"directory", root + "/dir", string(errcode.UploadFileInvalid)},
+		{"FIFO (must not hang)", root + "/fifo", string(errcode.UploadFileInvalid)},
+		{"character device", root + "/devnull", string(errcode.UploadFileInvalid)},
+		{"unix socket", root + "/sock", string(errcode.UploadFileInvalid)},
+		{"missing file", root + "/missing", string(errcode.UploadFileInvalid)},
+		{"file over the per-file limit", root + "/big.bin", string(errcode.UploadTooLarge)},
 	}
 	for _, tc := range cases {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -181,7 +182,7 @@ func TestRealBrokerPaths(t *testing.T) {
 	mk(filepath.Join(root, "k1"), 1000)
 	mk(filepath.Join(root, "k2"), 1000)
 	_, err = c.Stat(context.Background(), []string{root + "/k1", root + "/k2"})
-	record(t, "broker paths", "files over the per-call limit", broker.CodeTooLarge, outcome(err))
+	record(t, "broker paths", "files over the per-call limit", string(errcode.UploadTooLarge), outcome(err))
 	_, err = c.Stat(context.Background(), []string{root + "/ok.txt", root + "/dir"})
 	var e *broker.Error
 	idx := -1
@@ -210,8 +211,8 @@ func TestRealBrokerHardlinks(t *testing.T) {
 
 	c := startRealBroker(t, 1024, 1024, root).client()
 	for _, tc := range []struct{ name, path, want string }{
-		{"hard link to a file outside the root", root + "/innocent.pdf", broker.CodeFileInvalid},
-		{"file with two links, both inside (cannot be told apart)", root + "/a", broker.CodeFileInvalid},
+		{"hard link to a file outside the root", root + "/innocent.pdf", string(errcode.UploadFileInvalid)},
+		{"file with two links, both inside (cannot be told apart)", root + "/a", string(errcode.UploadFileInvalid)},
 		{"control: file with one link", root + "/plain.txt", "accepted"},
 	} {
 		files, err := c.Stat(context.Background(), []string{tc.path})
@@ -280,7 +281,7 @@ func TestRealBrokerMidStream(t *testing.T) {
 			}
 			return nil
 		})
-		record(t, "broker streaming", tc.name, broker.CodeFileInvalid, outcome(err))
+		record(t, "broker streaming", tc.name, string(errcode.UploadFileInvalid), outcome(err))
 		c.Release(context.Background(), []uint32{files[0].Handle})
 	}
 	// Control: an unchanged file streams completely and exactly.
@@ -311,7 +312,7 @@ func TestRealBrokerDeath(t *testing.T) {
 	case <-time.After(5 * time.Second):
 	}
 	_, err := c.Stat(context.Background(), []string{dir + "/f"})
-	record(t, "broker lifecycle", "broker killed: client gets a typed error", broker.CodeUnavailable, outcome(err))
+	record(t, "broker lifecycle", "broker killed: client gets a typed error", string(errcode.BrokerUnavailable), outcome(err))
 	record(t, "broker lifecycle", "errors.Is(err, broker.ErrUnavailable)", "true", strconv.FormatBool(errors.Is(err, broker.ErrUnavailable)))
 }
 

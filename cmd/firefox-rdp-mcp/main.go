@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"io"
 	"log/slog"
 	"net"
@@ -228,7 +229,7 @@ func (h handler) Tools() []mcp.Tool {
 func (h handler) CallTool(ctx context.Context, name string, args json.RawMessage, p mcp.Progress) mcp.Result {
 	res, ok := h.s.Answer(ctx, name, args, p)
 	if !ok {
-		return mcp.ToolError("invalid_arguments", "unknown tool "+name, false)
+		return mcp.ToolError(errcode.InvalidArguments, "unknown tool "+name, errcode.InvalidArguments.Retryable())
 	}
 	out := mcp.Result{Text: res.Text, Structured: res.Structured, IsError: res.IsError}
 	for _, im := range res.Images {
