@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"regexp"
 	"strconv"
 	"strings"
@@ -69,7 +70,7 @@ func (f *fakeBrowser) wantDials(t *testing.T, want int32) {
 // snapshotSoon retries snapshot_page for up to 5 s while it fails with
 // code (the fake's packets that end the fault may still be on their way)
 // and returns the first snapshot.
-func snapshotSoon(t *testing.T, s *Session, code string) string {
+func snapshotSoon(t *testing.T, s *Session, code errcode.Code) string {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		res, e := call(t, s, "snapshot_page", map[string]any{})
@@ -100,8 +101,8 @@ func TestFakeNoReply(t *testing.T) {
 		peer, held = p, append(held, m)
 		mu.Unlock()
 	})
-	h.timed(t, ackTimeout, "snapshot_page", map[string]any{}, CodePageUnresponsive)
-	h.timed(t, 0, "snapshot_page", map[string]any{}, CodePageUnresponsive) // at once: within 1 s, not another 5
+	h.timed(t, ackTimeout, "snapshot_page", map[string]any{}, errcode.PageUnresponsive)
+	h.timed(t, 0, "snapshot_page", map[string]any{}, errcode.PageUnresponsive) // at once: within 1 s, not another 5
 	start := time.Now()
 	if _, e := call(t, s, "browser_status", map[string]any{}); e != nil || time.Since(start) > 3*time.Second {
 		t.Errorf("browser_status while the page is stuck: %v after %v", e, time.Since(start))
@@ -113,7 +114,7 @@ func TestFakeNoReply(t *testing.T) {
 		f.result(peer, m, f.ack(peer, m), fakeResult(t, m))
 	}
 	mu.Unlock()
-	snapshotSoon(t, s, CodePageUnresponsive)
+	snapshotSoon(t, s, errcode.PageUnresponsive)
 	f.wantDials(t, 1) // a page that stops answering is no broken connection
 }
 
@@ -127,7 +128,7 @@ func TestFakeConnectionDropped(t *testing.T) {
 		f.setHook(nil)
 		p.Close()
 	})
-	h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, CodeConnectionLost)
+	h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, errcode.ConnectionLost)
 	if again := snapshotGen(t, s); again <= gen {
 		t.Errorf("generation %d after the reconnect, was %d", again, gen)
 	}
@@ -166,7 +167,7 @@ func TestFakeGarbledPackets(t *testing.T) {
 			f.setHook(nil)
 			send(p, `{"from":"root","tabs":[`)
 		})
-		h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, CodeConnectionLost)
+		h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, errcode.ConnectionLost)
 		snapshotGen(t, s)
 		f.wantDials(t, 2)
 	})
@@ -175,7 +176,7 @@ func TestFakeGarbledPackets(t *testing.T) {
 		f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
 			f.result(p, m, f.ack(p, m), `42`) // a number where the script's JSON string belongs
 		})
-		h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, CodeRDPProtocol)
+		h.timed(t, 2*time.Second, "snapshot_page", map[string]any{}, errcode.RDPProtocolError)
 		f.setHook(nil)
 		snapshotGen(t, s)
 		f.wantDials(t, 1)
@@ -204,7 +205,7 @@ func TestFakeTargetDestroyed(t *testing.T) {
 		send(p, `{"type":"target-destroyed-form","target":{"actor":%q,"innerWindowId":%d,"isTopLevelTarget":true},"options":{},"from":%q}`,
 			fakeDoc(1).target(), fakeDoc(1).innerWindow(), fakeWatcher)
 	})
-	h.timed(t, targetWait, "snapshot_page", map[string]any{}, CodeTargetGone)
+	h.timed(t, targetWait, "snapshot_page", map[string]any{}, errcode.TargetGone)
 
 	peer := <-peers
 	f.mu.Lock()
@@ -212,7 +213,7 @@ func TestFakeTargetDestroyed(t *testing.T) {
 	f.mu.Unlock()
 	send(peer, `{"type":"target-available-form","target":%s,"from":%q}`, fakeTargetForm(fakeDoc(2)), fakeWatcher)
 	fakeLoaded(peer, fakeDoc(2))
-	text := snapshotSoon(t, s, CodeTargetGone)
+	text := snapshotSoon(t, s, errcode.TargetGone)
 	if m := generationIn.FindStringSubmatch(text); m == nil || m[1] == strconv.FormatUint(gen, 10) {
 		t.Errorf("the new document's snapshot is in the old generation %d:\n%s", gen, text)
 	}
