@@ -40,6 +40,37 @@ const (
 	pageRealm
 )
 
+// placement is where one script runs: the realm (execInfo), the console
+// that evaluates it, and whether the page realm's resident copy is called.
+type placement struct {
+	execInfo
+	console  string
+	resident bool
+}
+
+// place is the one decision of where a script runs in document t. The
+// isolated realm when Firefox offers it, for actions and (unless
+// configured otherwise) for reads; else the page realm, where the scripts
+// kept resident (residentScripts) are called through their resident copy
+// unless the call is pipelined (evaluated with a sent callback, which the
+// resident path does not take).
+func (s *Session) place(ctx context.Context, pg page, t rdp.Target, kind realmKind, script pagejs.Script, pipelined bool) placement {
+	p := placement{console: t.ConsoleActor}
+	switch {
+	case s.opts.PageRealmOnly:
+		p.reason = "the page realm was chosen by configuration"
+	case kind == pageRealm, kind == readRealm && s.opts.ReadInPageRealm:
+	default:
+		if r := s.realmFor(ctx, pg, t); r.ok {
+			p.isolated, p.console = true, r.console
+		} else {
+			p.reason = r.reason
+		}
+	}
+	p.resident = !p.isolated && !pipelined && residentScripts[script.Name()]
+	return p
+}
+
 // execInfo says where a script ran.
 type execInfo struct {
 	isolated bool
@@ -110,32 +141,23 @@ func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script 
 
 // execOn is execSent in document t (the top document or a frame's).
 func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmKind, script pagejs.Script, args any, out any, sent func()) (execInfo, error) {
+	p := s.place(ctx, pg, t, kind, script, sent != nil)
+	info := p.execInfo
+	var res string
 	var err error
-	var info execInfo
-	console := t.ConsoleActor
-	var src string
-	if !s.opts.PageRealmOnly && kind != pageRealm && (kind == actionRealm || !s.opts.ReadInPageRealm) {
-		if r := s.realmFor(ctx, pg, t); r.ok {
-			info.isolated = true
-			console = r.console
+	if p.resident {
+		res, err = s.callResident(ctx, pg, t, p.console, script, args)
+	} else {
+		var src string
+		if info.isolated {
 			src, err = script.Isolated(t.InnerWindowID, args)
 		} else {
-			info.reason = r.reason
-		}
-	} else if s.opts.PageRealmOnly {
-		info.reason = "the page realm was chosen by configuration"
-	}
-	var res string
-	if !info.isolated && sent == nil && residentScripts[script.Name()] {
-		res, err = s.callResident(ctx, pg, t, console, script, args)
-	} else {
-		if !info.isolated {
 			src, err = script.Page(args)
 		}
 		if err != nil {
 			return info, errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 		}
-		res, err = s.evaluate(ctx, pg, console, src, evalOpts{sent: sent, pipelined: sent != nil})
+		res, err = s.evaluate(ctx, pg, p.console, src, evalOpts{sent: sent, pipelined: sent != nil})
 	}
 	if err != nil {
 		return info, err
