@@ -97,8 +97,7 @@ func phaseError(phase uploadPhase, err error) error {
 }
 
 func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (uploadOut, error) {
-	cfg := s.opts
-	if !cfg.UploadsEnabled || s.opts.Files == nil {
+	if !s.opts.UploadsEnabled || s.opts.Files == nil {
 		return uploadOut{}, errorf(errcode.UploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
 	}
 	pg, l, release, err := s.acting(ctx, a.Element)
@@ -108,76 +107,99 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (u
 	defer release()
 
 	// 1. Validation: every path, in the broker, before any byte moves.
-	tStart := time.Now()
 	infos, err := s.opts.Files.Stat(ctx, a.Paths)
 	if err != nil {
 		return uploadOut{}, phaseError(phaseValidation, brokerError(err, a.Paths))
 	}
 	handles, total, meta := uploadMeta(infos)
-	defer func() {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		if err := s.opts.Files.Release(rctx, handles); err != nil {
-			s.log.Debug("releasing broker handles failed", "error", err)
-		}
-	}()
+	defer s.releaseHandles(ctx, handles)
 
-	// 2. Target checks and page-side staging. When the isolated realm acts,
-	// chunks go through the parent process's upload sink if Firefox offers it.
-	var key [32]byte // 256 random bits name the page-side staging
-	rand.Read(key[:])
-	sink := s.sinkFor(ctx, pg)
-	var begin pagejs.UploadBeginResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.UploadBegin,
-		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta, Sink: sink != "", Ref: boundRef(l)}, &begin)
+	// 2. Target checks and page-side staging.
+	st, err := s.stage(ctx, pg, l, meta)
 	if err != nil {
 		return uploadOut{}, phaseError(phaseValidation, err)
 	}
-	finished := false
-	defer func() {
-		if finished {
-			return
-		}
-		// Best effort, also after cancellation: drop the staged chunks.
-		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		var ignored pagejs.UploadAbortResult
-		if _, err := s.execIn(actx, pg, info, pagejs.UploadAbort, pagejs.UploadAbortArgs{Key: begin.Key}, &ignored); err != nil {
-			s.log.Debug("upload cleanup failed", "error", err)
-		}
-	}()
-
-	// 3. Transfer.
-	s.log.Debug("upload staged", "sink", sink != "", "ms", time.Since(tStart).Milliseconds())
-	tTransfer := time.Now()
-	if err := s.moveFiles(ctx, pg, info, sink, begin, meta, infos, total, p); err != nil {
+	// 3. Transfer, then construction, assignment and verification.
+	fin, err := s.deliver(ctx, pg, l, st, meta, infos, total, p)
+	if err != nil {
 		return uploadOut{}, err
 	}
-	s.log.Debug("upload transfer done", "bytes", total, "ms", time.Since(tTransfer).Milliseconds())
-	tFinish := time.Now()
-
-	// 4. Construction, assignment, verification: one script, so nothing
-	// runs on the page between them.
-	var fin pagejs.UploadFinishResult
-	if _, err := s.execIn(ctx, pg, info, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: begin.Key, Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &fin); err != nil {
-		phase := phaseConstruction
-		if e, ok := AsError(err); ok && e.Code == errcode.UploadAssignmentFailed {
-			phase = phaseAssignment
-		}
-		return uploadOut{}, phaseError(phase, err)
-	}
-	finished = true
-	s.log.Debug("upload assigned", "ms", time.Since(tFinish).Milliseconds())
 	if err := verifyUpload(infos, fin.Files); err != nil {
 		return uploadOut{}, phaseError(phaseVerification, err)
 	}
-	res := uploadResult(a, l, info, infos, total, begin, fin)
+	res := uploadResult(a, l, st.info, infos, total, st.begin, fin)
 	if a.Observe {
 		if _, _, obs, err := s.endAction(ctx, pg, "", defaultSettleCap, true); err == nil {
 			obs.add(&res.said, &res.observed)
 		}
 	}
 	return res, nil
+}
+
+// staging is an upload's page-side staging: where it was made (info), the
+// parent process's upload sink when chunks go through it ("" = console
+// evaluations), and what the page said.
+type staging struct {
+	info  execInfo
+	sink  string
+	begin pagejs.UploadBeginResult
+}
+
+// stage checks the target and makes the page-side staging. When the
+// isolated realm acts, chunks go through the parent process's upload sink
+// if Firefox offers it.
+func (s *Session) stage(ctx context.Context, pg page, l *locator, meta []pagejs.UploadFile) (staging, error) {
+	var key [32]byte // 256 random bits name the page-side staging
+	rand.Read(key[:])
+	st := staging{sink: s.sinkFor(ctx, pg)}
+	var err error
+	st.info, err = s.exec(ctx, pg, actionRealm, pagejs.UploadBegin,
+		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta, Sink: st.sink != "", Ref: boundRef(l)}, &st.begin)
+	return st, err
+}
+
+// deliver moves the bytes into the staging, then has the page build the
+// Files and assign them in one script, so nothing runs on the page between
+// the two. A staging it does not finish is dropped.
+func (s *Session) deliver(ctx context.Context, pg page, l *locator, st staging, meta []pagejs.UploadFile,
+	infos []broker.FileInfo, total int64, p Progress) (fin pagejs.UploadFinishResult, err error) {
+	start := time.Now()
+	if err = s.moveFiles(ctx, pg, st.info, st.sink, st.begin, meta, infos, total, p); err != nil {
+		s.dropStaging(ctx, pg, st)
+		return fin, err
+	}
+	s.log.Debug("upload transfer done", "sink", st.sink != "", "bytes", total, "ms", time.Since(start).Milliseconds())
+	_, err = s.execIn(ctx, pg, st.info, pagejs.UploadFinish, pagejs.UploadFinishArgs{Key: st.begin.Key, Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &fin)
+	if err != nil {
+		s.dropStaging(ctx, pg, st)
+		phase := phaseConstruction
+		if e, ok := AsError(err); ok && e.Code == errcode.UploadAssignmentFailed {
+			phase = phaseAssignment
+		}
+		return fin, phaseError(phase, err)
+	}
+	return fin, nil
+}
+
+// dropStaging deletes a staging's chunks: best effort, also after
+// cancellation.
+func (s *Session) dropStaging(ctx context.Context, pg page, st staging) {
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	var ignored pagejs.UploadAbortResult
+	if _, err := s.execIn(actx, pg, st.info, pagejs.UploadAbort, pagejs.UploadAbortArgs{Key: st.begin.Key}, &ignored); err != nil {
+		s.log.Debug("upload cleanup failed", "error", err)
+	}
+}
+
+// releaseHandles gives the broker back the files' handles: best effort,
+// also after cancellation.
+func (s *Session) releaseHandles(ctx context.Context, handles []uint32) {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := s.opts.Files.Release(rctx, handles); err != nil {
+		s.log.Debug("releasing broker handles failed", "error", err)
+	}
 }
 
 // uploadMeta is what the page and the cleanup need of the validated files.

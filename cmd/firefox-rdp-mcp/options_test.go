@@ -12,7 +12,7 @@ import (
 // notFromConfig are the engine options that come from elsewhere than the
 // configuration: the process around the engine, or tests and benchmarks.
 var notFromConfig = map[string]bool{
-	"Logger": true, "Files": true, "Sandbox": true, "Version": true,
+	"Logger": true, "Files": true, "Sandbox": true, "Version": true, "Dial": true,
 	"PageRealmOnly": true, "ReadInPageRealm": true, "ReadInIsolatedRealm": true, "NoUploadSink": true, "NoNodeBinding": true,
 }
 
