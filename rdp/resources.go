@@ -483,7 +483,7 @@ func renderValue(raw json.RawMessage, depth int) string {
 		var s string
 		json.Unmarshal(raw, &s)
 		if depth > 0 {
-			return strconv.Quote(cut(s, 200))
+			return quoted(cut(s, 200))
 		}
 		return s
 	case '{':
@@ -511,6 +511,14 @@ func renderValue(raw json.RawMessage, depth int) string {
 	return g.Type
 }
 
+// quoted puts a string value in double quotes, escaping only '"' and '\\'.
+// Control and invisible characters are left as they are: the rendering of
+// page text escapes them in one form for every tool (\u{HEX}), which a Go
+// quote (\x1b, \u2028) would hide behind another.
+func quoted(s string) string { return `"` + quoteEscapes.Replace(s) + `"` }
+
+var quoteEscapes = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
 func renderObject(g *valueGrip, depth int) string {
 	p := g.Preview
 	if p == nil || depth > 0 {
@@ -531,7 +539,7 @@ func renderObject(g *valueGrip, depth int) string {
 	case "DOMNode":
 		s := "<" + strings.ToLower(p.NodeName)
 		if id := p.Attributes["id"]; id != "" {
-			s += " id=" + strconv.Quote(cut(id, 80))
+			s += " id=" + quoted(cut(id, 80))
 		}
 		return s + ">"
 	case "Object":

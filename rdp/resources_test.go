@@ -235,3 +235,14 @@ func FuzzResourceEntries(f *testing.F) {
 		}
 	})
 }
+
+// TestRenderValueLeavesEscapingToThePageTextRendering: a string inside an
+// object preview is quoted, with only '"' and '\' escaped, so control and
+// invisible characters reach the one escaper of page text (\u{HEX} in
+// every tool) instead of showing as Go's \x1b or \u2028.
+func TestRenderValueLeavesEscapingToThePageTextRendering(t *testing.T) {
+	obj := `{"type":"object","class":"Object","preview":{"kind":"Object","ownProperties":{"k":{"value":"a\u001b\u2028\"q\"\\"}}}}`
+	if got, want := renderValue(json.RawMessage(obj), 0), "{k: \"a\x1b\u2028\\\"q\\\"\\\\\"}"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
