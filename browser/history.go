@@ -74,5 +74,8 @@ func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progre
 	}
 	u.field("URL", final, 500)
 	st.text = text + "\n" + u.String()
+	if wait != "none" && a.Observe {
+		s.observeNavigation(ctx, pg, &st)
+	}
 	return st, nil
 }

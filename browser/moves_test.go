@@ -167,13 +167,17 @@ func TestNavigateHistory(t *testing.T) {
 	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(Page).s, "/history.html") {
 		t.Fatalf("back: %v", st)
 	}
+	// Like navigate {url}, it ends with the new page's elements.
+	if st := res.Structured.(map[string]any); st["changes"] == nil || !strings.Contains(res.Text, `button "Push state"`) {
+		t.Errorf("back lists no elements of the page it showed:\n%s", res.Text)
+	}
 	snap := snapshot(t, s)
 	if !strings.Contains(snap, `button "Push state"`) {
 		t.Fatalf("back did not show history.html:\n%s", snap)
 	}
-	res = must(t, s, "navigate", map[string]any{"history": "forward", "wait": "complete"})
-	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(Page).s, "/other.html") {
-		t.Fatalf("forward: %v", st)
+	res = must(t, s, "navigate", map[string]any{"history": "forward", "wait": "complete", "observe": false})
+	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(Page).s, "/other.html") || st["changes"] != nil {
+		t.Fatalf("forward (observe false): %v", st)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Push state")})
 	wantCode(t, e, errcode.StaleElement)

@@ -843,11 +843,17 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (na
 	}
 	st.text = text + blk.String()
 	if wait != "none" && a.Observe {
-		_, serr := s.settle(ctx, pg, defaultSettleCap)
-		obs := s.observe(ctx, pg, observeOpts{navigated: true}, serr)
-		obs.add(&st.said, &st.observed)
+		s.observeNavigation(ctx, pg, &st)
 	}
 	return st, nil
+}
+
+// observeNavigation ends a navigation's answer with the new page's
+// elements, once it is quiet (at most the default settle cap).
+func (s *Session) observeNavigation(ctx context.Context, pg page, st *navigateOut) {
+	_, serr := s.settle(ctx, pg, defaultSettleCap)
+	obs := s.observe(ctx, pg, observeOpts{navigated: true}, serr)
+	obs.add(&st.said, &st.observed)
 }
 
 // startNavigation asks the selected tab to load u and returns the
