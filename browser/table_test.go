@@ -179,3 +179,12 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 	}
 	return b
 }
+
+// TestClickWaitDefaultIsTheSettleCap: click's wait_after_ms default (a tag)
+// and the cap every other action settles with are one figure.
+func TestClickWaitDefaultIsTheSettleCap(t *testing.T) {
+	s := New(Options{})
+	if d := s.byKey["click"].schema.Properties["wait_after_ms"].Default; d != int(defaultSettleCap.Milliseconds()) {
+		t.Errorf("click's wait_after_ms defaults to %v, the settle cap is %v", d, defaultSettleCap)
+	}
+}
