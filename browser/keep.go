@@ -28,7 +28,7 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, arg
 	name := pagejs.Snapshot.Name()
 	s.mu.Lock()
 	k := pg.sel.kept
-	if k.seq > 0 && k.console == pg.sel.residentConsole && k.actor == pg.sel.residents[name] && k.args == args {
+	if k.seq > 0 && k.console == pg.sel.residentConsole && k.actor == pg.sel.residents[name] && k.args == keepArgs(args) {
 		args.Have = k.seq
 	}
 	s.mu.Unlock()
@@ -63,11 +63,18 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, arg
 			}
 		}
 		if r.Seq > 0 {
-			plain := args
-			plain.Have = 0
-			pg.sel.kept = keptSnapshot{console: console, actor: actor, seq: r.Seq, args: plain, res: *r}
+			pg.sel.kept = keptSnapshot{console: console, actor: actor, seq: r.Seq, args: keepArgs(args), res: *r}
 		}
 		s.mu.Unlock()
 		return nil
 	}
+}
+
+// keepArgs are the arguments that shape a walk's result, which a kept result
+// must have been walked with: all but Have (what the caller holds) and Pin
+// (the hand-off key of the node binding, fresh for every walk; the resident
+// leaves it out of its key too).
+func keepArgs(a pagejs.SnapshotArgs) pagejs.SnapshotArgs {
+	a.Have, a.Pin = 0, ""
+	return a
 }

@@ -216,8 +216,10 @@ function snapshotKeep() {
     return false;
   }
 
+  // keyOf: the arguments that shape the result (have names what the caller holds, pin
+  // only the hand-off of the elements to the node binding).
   function keyOf(args) {
-    const names = Object.keys(args).filter((n) => n !== "have").sort();
+    const names = Object.keys(args).filter((n) => n !== "have" && n !== "pin").sort();
     return names.map((n) => n + "=" + JSON.stringify(args[n])).join("&");
   }
 
