@@ -465,7 +465,7 @@ func TestResidentSnapshot(t *testing.T) {
 	saved, savedConsole := sel.residents, sel.residentConsole
 	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]string{pagejs.Snapshot.Name(): residentPending}
 	s.mu.Unlock()
-	s.install(c, residentSlot{&sel.residentConsole, &sel.residents}, "server1.conn99.nosuchconsole", pagejs.Snapshot)
+	s.install(c, residentSlot{&sel.residentConsole, &sel.residents, &sel.kept}, "server1.conn99.nosuchconsole", pagejs.Snapshot)
 	s.mu.Lock()
 	got := sel.residents[pagejs.Snapshot.Name()]
 	sel.residents, sel.residentConsole = saved, savedConsole

@@ -21,33 +21,42 @@ type keptSnapshot struct {
 	info           *walkInfo // made the first time it is needed
 }
 
-// execSnapshot runs the snapshot script in realm kind, naming the kept
-// result when it was walked with the same arguments by the resident now in
-// place, and keeps what a resident returns.
+// execSnapshot runs the snapshot script in realm kind in pg's document,
+// naming that document's kept result when it was walked with the same
+// arguments by the resident now in place, and keeps what a resident returns.
 func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, args pagejs.SnapshotArgs, r *pagejs.SnapshotResult) error {
 	name := pagejs.Snapshot.Name()
+	t, err := s.docTarget(ctx, pg)
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
-	k := pg.sel.kept
-	if k.seq > 0 && k.console == pg.sel.residentConsole && k.actor == pg.sel.residents[name] && k.args == keepArgs(args) {
+	sl := residentSlotOf(pg.sel, t) // the document's own: frames have residents too
+	k := *sl.kept
+	if k.seq > 0 && k.console == *sl.console && k.actor == (*sl.residents)[name] && k.args == keepArgs(args) {
 		args.Have = k.seq
 	}
 	s.mu.Unlock()
 	for {
-		if _, err := s.exec(ctx, pg, kind, pagejs.Snapshot, args, r); err != nil {
+		if _, err := s.execOn(ctx, pg, t, kind, pagejs.Snapshot, args, r, nil); err != nil {
 			return err
 		}
 		s.mu.Lock()
-		console, actor := pg.sel.residentConsole, pg.sel.residents[name]
+		console, actor := *sl.console, (*sl.residents)[name]
 		held := args.Have != 0 && k.console == console && k.actor == actor
-		if r.Same != 0 || r.Base != 0 {
+		var info *walkInfo // of a patched result, from the kept one's
+		if same := r.Same != 0; same || r.Base != 0 {
 			var err error
 			switch {
-			case !held || (r.Same != 0 && r.Same != args.Have) || (r.Base != 0 && r.Base != args.Have):
+			case !held || (same && r.Same != args.Have) || (!same && r.Base != args.Have):
 				err = pagejs.ErrPatch
-			case r.Same != 0:
-				*r = k.res
+			case same:
+				*r = k.res // the kept result stays, with what was derived from it (info)
 			default:
-				err = r.ApplyPatch(&k.res)
+				runs := r.Runs
+				if err = r.ApplyPatch(&k.res); err == nil && k.info != nil {
+					info = patchedInfo(k.info, runs, r)
+				}
 			}
 			if err != nil {
 				// Not the result held (another resident answered): walk.
@@ -57,13 +66,13 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, arg
 				*r = pagejs.SnapshotResult{}
 				continue
 			}
-			if r.Same != 0 {
+			if same {
 				s.mu.Unlock()
 				return nil
 			}
 		}
 		if r.Seq > 0 {
-			pg.sel.kept = keptSnapshot{console: console, actor: actor, seq: r.Seq, args: keepArgs(args), res: *r}
+			*sl.kept = keptSnapshot{console: console, actor: actor, seq: r.Seq, args: keepArgs(args), res: *r, info: info}
 		}
 		s.mu.Unlock()
 		return nil
@@ -77,4 +86,29 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, arg
 func keepArgs(a pagejs.SnapshotArgs) pagejs.SnapshotArgs {
 	a.Have, a.Pin = 0, ""
 	return a
+}
+
+// patchedInfo is the walk info of r, a patch (runs: SnapshotResult.Runs) of
+// the result old describes, now applied: the rows taken from that result
+// keep what was derived from them, only the fresh rows are worked out.
+func patchedInfo(old *walkInfo, runs []int, r *pagejs.SnapshotResult) *walkInfo {
+	n := len(r.Elements)
+	w := &walkInfo{sums: make([][32]byte, n), keys: make([]string, n), bodies: make([]string, n), index: make(map[string]int, n)}
+	i := 0
+	for k := 0; k+2 < len(runs); k += 3 {
+		start, count, fresh := runs[k], runs[k+1], runs[k+2]
+		copy(w.sums[i:], old.sums[start:start+count])
+		copy(w.keys[i:], old.keys[start:start+count])
+		copy(w.bodies[i:], old.bodies[start:start+count])
+		i += count
+		for range fresh {
+			w.sums[i] = r.Elements[i].FP.Sum()
+			w.keys[i] = refKey(0, r.Elements[i].Sel, w.sums[i])
+			i++
+		}
+	}
+	for i, k := range w.keys {
+		w.index[k] = i
+	}
+	return w
 }

@@ -80,17 +80,17 @@ func (w *walkInfo) body(i int, e *pagejs.Element) string {
 	return w.bodies[i]
 }
 
-// boundWalkInfoLocked is walkInfoLocked for a read of the top document,
+// boundWalkInfoLocked is docInfoLocked for a read of the top document,
 // with that read's node binding.
 func (s *Session) boundWalkInfoLocked(sel *selection, d *docSnap) *walkInfo {
-	w := *s.walkInfoLocked(sel, &d.r)
+	w := *s.docInfoLocked(sel, d)
 	w.window, w.ids = d.t.InnerWindowID, d.b.ids
 	return &w
 }
 
-// walkInfoLocked returns the walk info of r: the kept walk's, when r is it.
-func (s *Session) walkInfoLocked(sel *selection, r *pagejs.SnapshotResult) *walkInfo {
-	k := &sel.kept
+// walkInfoLocked returns the walk info of r: the kept walk's (k, its
+// document's), when r is it. Called with s.mu held.
+func walkInfoLocked(k *keptSnapshot, r *pagejs.SnapshotResult) *walkInfo {
 	same := len(r.Elements) > 0 && len(k.res.Elements) == len(r.Elements) && &k.res.Elements[0] == &r.Elements[0]
 	if same && k.info != nil {
 		return k.info
