@@ -515,7 +515,8 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 func observing(on *bool) bool { return on == nil || *on }
 
 // endAction ends an action: it lets the page settle (at most limit), reads
-// where the page is (after) and, when on, observes what changed. Every
+// where the page is (after, with the URL the settle ended on) and, when on,
+// observes what changed. Every
 // action tool ends with it (select_option, hover, scroll and drag too, as
 // they are added), its text and changes added with observation.add.
 func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool) (urlNow string, nav bool, obs *observation, err error) {
@@ -523,7 +524,7 @@ func (s *Session) endAction(ctx context.Context, pg page, before string, limit t
 	if ctx.Err() != nil {
 		return "", false, nil, ctx.Err()
 	}
-	urlNow, nav = s.after(ctx, pg, before)
+	urlNow, nav = s.afterSeen(ctx, pg, before, sr.URL) // the settle's last look, no read of its own
 	if !on {
 		return urlNow, nav, nil, nil
 	}
