@@ -126,7 +126,8 @@ func TestEveryActionChecksItsNode(t *testing.T) {
 }
 
 // TestBoundSnapshotKept: a repeat snapshot of an unchanged page is the
-// resident's {same} answer (no walk: the kept result's number stays) with
+// resident's {same} answer (no walk: the kept result's number stays),
+// rendered as before (not again, while the ref table is unchanged), with
 // its refs still bound to their nodes; after a change, a walk, with new
 // refs only for the replaced nodes.
 func TestBoundSnapshotKept(t *testing.T) {
@@ -144,7 +145,20 @@ func TestBoundSnapshotKept(t *testing.T) {
 		snap = snapshot(t, s)
 	}
 	seq := keptSeq()
-	for i := 0; i < 3; i++ {
+	rendered := func() *renderedLines {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.sel.kept.lines
+	}
+	lines := rendered()
+	for i := 0; i < 4; i++ {
+		if i == 2 {
+			// The ref table changed (here: as if a locator had been
+			// replaced): the kept result is rendered again.
+			s.mu.Lock()
+			s.refs.epoch++
+			s.mu.Unlock()
+		}
 		again := snapshot(t, s)
 		if !sameLines(snap, again) {
 			t.Fatalf("repeat %d differs:\n%s\nwant\n%s", i, again, snap)
@@ -152,6 +166,10 @@ func TestBoundSnapshotKept(t *testing.T) {
 		if got := keptSeq(); got != seq || seq == 0 {
 			t.Fatalf("repeat %d: kept result %d, want %d (walked again)", i, got, seq)
 		}
+		if got := rendered(); lines == nil || (got == lines) != (i != 2) {
+			t.Fatalf("repeat %d: rendering %p, before %p: want the same one but after the table changed", i, got, lines)
+		}
+		lines = rendered()
 	}
 	apple, other := ref(t, snap, "button", "Like Apple"), ref(t, snap, "button", "Other")
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Re-render list"), "wait_after_ms": 0, "observe": false})

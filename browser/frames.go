@@ -169,10 +169,17 @@ type snapLines struct {
 // renderLocked gives refs to the elements of top and of the frames placed
 // in it, in document order, and renders their lines. Without frames the
 // page script already applied args' offset, query and limit; with frames
-// they apply here, to the documents' elements together. Called with s.mu
-// held.
-func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int64]*docSnap, args pagejs.SnapshotArgs) snapLines {
-	out := snapLines{lines: make([]string, 0, len(top.r.Elements)+8)}
+// they apply here, to the documents' elements together. The kept result,
+// rendered before with nothing changed since, is not rendered again
+// (renderedLocked). Called with s.mu held.
+func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int64]*docSnap, args pagejs.SnapshotArgs) (out snapLines) {
+	if frames == nil {
+		if kept, ok := s.renderedLocked(pg.sel, gen, top, args); ok {
+			return kept // the kept result, rendered before: nothing to issue
+		}
+		defer func() { s.keepRenderedLocked(pg.sel, gen, top, args, out) }()
+	}
+	out = snapLines{lines: make([]string, 0, len(top.r.Elements)+8)}
 	if frames == nil {
 		out.total, out.all = top.r.Total, top.r.All
 	}

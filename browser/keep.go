@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"slices"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -18,7 +19,46 @@ type keptSnapshot struct {
 	seq            int
 	args           pagejs.SnapshotArgs
 	res            pagejs.SnapshotResult
-	info           *walkInfo // made the first time it is needed
+	info           *walkInfo      // made the first time it is needed
+	lines          *renderedLines // the last rendering of res without frames
+}
+
+// renderedLines is a rendering of a kept result (renderLocked): with the
+// same generation, arguments and node binding, and a ref table that has not
+// changed since (its epoch), rendering it again gives the same lines and
+// leaves the table as it is.
+type renderedLines struct {
+	gen    uint64
+	args   pagejs.SnapshotArgs // keepArgs
+	window int64
+	ids    []int
+	epoch  uint64
+	out    snapLines
+}
+
+// renderedLocked returns the lines of an earlier rendering of d, the top
+// document's read, when they still stand. Called with s.mu held.
+func (s *Session) renderedLocked(sel *selection, gen uint64, d *docSnap, args pagejs.SnapshotArgs) (snapLines, bool) {
+	k := &sel.kept
+	c := k.lines
+	if c == nil || d.t.Frame || !keptRes(k, &d.r) || c.gen != gen || c.args != keepArgs(args) || c.window != d.t.InnerWindowID ||
+		c.epoch != s.refs.epoch || (c.ids == nil) != (d.b.ids == nil) || !slices.Equal(c.ids, d.b.ids) {
+		return snapLines{}, false
+	}
+	return c.out, true
+}
+
+// keepRenderedLocked records the rendering out of d, the top document's
+// read, when d's result is the kept one. Called with s.mu held.
+func (s *Session) keepRenderedLocked(sel *selection, gen uint64, d *docSnap, args pagejs.SnapshotArgs, out snapLines) {
+	if k := &sel.kept; !d.t.Frame && keptRes(k, &d.r) {
+		k.lines = &renderedLines{gen: gen, args: keepArgs(args), window: d.t.InnerWindowID, ids: d.b.ids, epoch: s.refs.epoch, out: out}
+	}
+}
+
+// keptRes reports whether r is k's result (not a copy walked again).
+func keptRes(k *keptSnapshot, r *pagejs.SnapshotResult) bool {
+	return len(r.Elements) > 0 && len(k.res.Elements) == len(r.Elements) && &k.res.Elements[0] == &r.Elements[0]
 }
 
 // execSnapshot runs the snapshot script in realm kind in pg's document,

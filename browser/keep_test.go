@@ -49,3 +49,29 @@ func TestPatchedInfo(t *testing.T) {
 		}
 	}
 }
+
+// TestRefEpoch: the ref table's epoch moves with every change of what it
+// holds and only then (a rendering of the kept result stands while it holds).
+func TestRefEpoch(t *testing.T) {
+	var refs refTable
+	refs.reset()
+	loc := func(name string, node int) *locator {
+		fp := pagejs.Fingerprint{Tag: "button", Name: name}
+		return &locator{generation: 1, browserID: 7, sel: pagejs.Sel{"#b"}, fp: fp, sum: fp.Sum(), node: node, window: 3}
+	}
+	e := refs.epoch
+	step := func(what string, moved bool, f func()) {
+		t.Helper()
+		f()
+		if (refs.epoch != e) != moved {
+			t.Errorf("%s: epoch %d after %d, want moved=%v", what, refs.epoch, e, moved)
+		}
+		e = refs.epoch
+	}
+	step("new node ref", true, func() { refs.addNode(loc("A", 1)) })
+	step("same locator again", false, func() { refs.addNode(loc("A", 1)) })
+	step("the node's locator changed", true, func() { refs.addNode(loc("B", 1)) })
+	step("new unbound ref", true, func() { refs.add(loc("C", 0)) })
+	step("unbound ref found again", false, func() { refs.add(loc("C", 0)) })
+	step("reset", true, refs.reset)
+}

@@ -91,7 +91,7 @@ func (s *Session) boundWalkInfoLocked(sel *selection, d *docSnap) *walkInfo {
 // walkInfoLocked returns the walk info of r: the kept walk's (k, its
 // document's), when r is it. Called with s.mu held.
 func walkInfoLocked(k *keptSnapshot, r *pagejs.SnapshotResult) *walkInfo {
-	same := len(r.Elements) > 0 && len(k.res.Elements) == len(r.Elements) && &k.res.Elements[0] == &r.Elements[0]
+	same := keptRes(k, r)
 	if same && k.info != nil {
 		return k.info
 	}
