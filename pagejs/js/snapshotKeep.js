@@ -95,7 +95,9 @@ function snapshotKeep() {
   function entry(el, lib) {
     const c = all ? undefined : cache.get(el);
     let fresh = c === undefined || upward.has(el);
-    for (let n = up(el); !fresh && n; n = up(n)) {
+    // (No subtree marked, the common case of attribute and text changes: no ancestor
+    // to look at.)
+    for (let n = subtree.size > 0 ? up(el) : null; !fresh && n; n = up(n)) {
       if (subtree.has(n)) fresh = true;
     }
     const l = live(el);
