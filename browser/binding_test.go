@@ -3,6 +3,7 @@ package browser
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
@@ -123,5 +124,69 @@ func TestEveryActionChecksItsNode(t *testing.T) {
 	}
 	if txt := pageText(t, s); strings.Contains(txt, "Apple#4=") || strings.Contains(txt, "Apple#1=") {
 		t.Errorf("an action reached a node through a stale ref:\n%s", txt)
+	}
+}
+
+// TestBoundSnapshotKept: a repeat snapshot of an unchanged page is the
+// resident's {same} answer (no walk: the kept result's number stays),
+// rendered as before (not again, while the ref table is unchanged), with
+// its refs still bound to their nodes; after a change, a walk, with new
+// refs only for the replaced nodes.
+func TestBoundSnapshotKept(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "rerender.html")
+	keptSeq := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.sel.kept.seq
+	}
+	// The first snapshot evaluates the whole script and installs the resident
+	// behind it: snapshots until the resident's first walk.
+	var snap string
+	for deadline := time.Now().Add(10 * time.Second); keptSeq() == 0 && time.Now().Before(deadline); {
+		snap = snapshot(t, s)
+	}
+	seq := keptSeq()
+	rendered := func() *renderedLines {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.sel.kept.lines
+	}
+	lines := rendered()
+	for i := 0; i < 4; i++ {
+		if i == 2 {
+			// The ref table changed (here: as if a locator had been
+			// replaced): the kept result is rendered again.
+			s.mu.Lock()
+			s.refs.epoch++
+			s.mu.Unlock()
+		}
+		again := snapshot(t, s)
+		if !sameLines(snap, again) {
+			t.Fatalf("repeat %d differs:\n%s\nwant\n%s", i, again, snap)
+		}
+		if got := keptSeq(); got != seq || seq == 0 {
+			t.Fatalf("repeat %d: kept result %d, want %d (walked again)", i, got, seq)
+		}
+		if got := rendered(); lines == nil || (got == lines) != (i != 2) {
+			t.Fatalf("repeat %d: rendering %p, before %p: want the same one but after the table changed", i, got, lines)
+		}
+		lines = rendered()
+	}
+	apple, other := ref(t, snap, "button", "Like Apple"), ref(t, snap, "button", "Other")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Re-render list"), "wait_after_ms": 0, "observe": false})
+	waitText(t, s, "renders 2")
+	after := snapshot(t, s)
+	if keptSeq() == seq {
+		t.Fatal("a changed page was not walked")
+	}
+	if ref(t, after, "button", "Like Apple") == apple || ref(t, after, "button", "Other") != other {
+		t.Fatalf("refs after the re-render: Apple %s (was %s), Other %s (was %s)", ref(t, after, "button", "Like Apple"), apple, ref(t, after, "button", "Other"), other)
+	}
+	_, e := call(t, s, "click", map[string]any{"element": apple})
+	wantCode(t, e, errcode.StaleElement)
+	res := must(t, s, "click", map[string]any{"element": other, "wait_after_ms": 0, "observe": false})
+	if res.Structured.(map[string]any)["ref_check"] != "node" {
+		t.Fatalf("ref_check = %v, want node", res.Structured.(map[string]any)["ref_check"])
 	}
 }

@@ -467,7 +467,7 @@ func TestResidentSnapshot(t *testing.T) {
 	saved, savedConsole := sel.residents, sel.residentConsole
 	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]resident{pagejs.Snapshot.Name(): {state: residentPending}}
 	s.mu.Unlock()
-	s.install(c, residentSlot{&sel.residentConsole, &sel.residents}, "server1.conn99.nosuchconsole", pagejs.Snapshot)
+	s.install(c, residentSlot{&sel.residentConsole, &sel.residents, &sel.kept}, "server1.conn99.nosuchconsole", pagejs.Snapshot)
 	s.mu.Lock()
 	got := sel.residents[pagejs.Snapshot.Name()].state
 	sel.residents, sel.residentConsole = saved, savedConsole

@@ -65,10 +65,20 @@ func inFrame(pg page, l *locator) page {
 
 // docSnap is one document's snapshot and its binding.
 type docSnap struct {
-	t   rdp.Target
-	r   pagejs.SnapshotResult
-	b   binding
-	err error
+	t    rdp.Target
+	r    pagejs.SnapshotResult
+	b    binding
+	err  error
+	info *walkInfo // of r, once made (docInfoLocked)
+}
+
+// docInfoLocked returns the walk info of d's result (the kept walk's, when
+// d's result is it), made once. Called with s.mu held.
+func (s *Session) docInfoLocked(sel *selection, d *docSnap) *walkInfo {
+	if d.info == nil {
+		d.info = walkInfoLocked(residentSlotOf(sel, d.t).kept, &d.r)
+	}
+	return d.info
 }
 
 // readDoc snapshots document t with its refs bound when possible.
@@ -160,16 +170,24 @@ type snapLines struct {
 // renderLocked gives refs to the elements of top and of the frames placed
 // in it, in document order, and renders their lines. Without frames the
 // page script already applied args' offset, query and limit; with frames
-// they apply here, to the documents' elements together. Called with s.mu
-// held.
-func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int64]*docSnap, args pagejs.SnapshotArgs) snapLines {
-	out := snapLines{lines: make([]string, 0, len(top.r.Elements)+8)}
+// they apply here, to the documents' elements together. The kept result,
+// rendered before with nothing changed since, is not rendered again
+// (renderedLocked). Called with s.mu held.
+func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int64]*docSnap, args pagejs.SnapshotArgs) (out snapLines) {
+	if frames == nil {
+		if kept, ok := s.renderedLocked(pg.sel, gen, top, args); ok {
+			return kept // the kept result, rendered before: nothing to issue
+		}
+		defer func() { s.keepRenderedLocked(pg.sel, gen, top, args, out) }()
+	}
+	out = snapLines{lines: make([]string, 0, len(top.r.Elements)+8)}
 	if frames == nil {
 		out.total, out.all = top.r.Total, top.r.All
 	}
 	query := strings.ToLower(args.Query)
 	var emit func(d *docSnap, depth int)
 	emit = func(d *docSnap, depth int) {
+		w := s.docInfoLocked(pg.sel, d)
 		for i := range d.r.Elements {
 			e := &d.r.Elements[i]
 			if e.Tag == "iframe" || e.Tag == "frame" {
@@ -187,7 +205,7 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 				}
 			}
 			out.flush()
-			out.lines = append(out.lines, elementLine(s.refFor(pg, gen, d, i), e))
+			out.lines = append(out.lines, "["+s.refFor(pg, gen, d, w, i)+"] "+w.body(i, e))
 			out.shown++
 		}
 	}
@@ -195,10 +213,10 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 	return out
 }
 
-// refFor gives element i of document d its ref.
-func (s *Session) refFor(pg page, gen uint64, d *docSnap, i int) string {
+// refFor gives element i of document d (walk info w) its ref.
+func (s *Session) refFor(pg page, gen uint64, d *docSnap, w *walkInfo, i int) string {
 	e := &d.r.Elements[i]
-	l := &locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: e.FP.Sum(), window: d.t.InnerWindowID}
+	l := &locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: w.sums[i], window: d.t.InnerWindowID}
 	if d.t.Frame {
 		l.frame, l.origin = d.t.BrowsingContextID, frameOrigin(d)
 	}
@@ -337,17 +355,20 @@ func (s *Session) waitFrames(ctx context.Context, pg page, args pagejs.WaitForAr
 }
 
 // residentSlot is where the residents of one document are recorded (see
-// callResident): the selection's own fields for the top document, a
-// frameResidents for a frame's.
+// callResident), with the last result of its snapshot resident (keep.go):
+// the selection's own fields for the top document, a frameResidents for a
+// frame's.
 type residentSlot struct {
 	console   *string
 	residents *map[string]resident
+	kept      *keptSnapshot
 }
 
 // frameResidents are the residents of one frame's current document.
 type frameResidents struct {
 	console   string
 	residents map[string]resident
+	kept      keptSnapshot
 }
 
 // maxFrameResidents bounds the frames whose residents a selection keeps.
@@ -357,7 +378,7 @@ const maxFrameResidents = 64
 // held.
 func residentSlotOf(sel *selection, t rdp.Target) residentSlot {
 	if !t.Frame {
-		return residentSlot{&sel.residentConsole, &sel.residents}
+		return residentSlot{&sel.residentConsole, &sel.residents, &sel.kept}
 	}
 	fr := sel.frameResidents[t.BrowsingContextID]
 	if fr == nil {
@@ -367,5 +388,5 @@ func residentSlotOf(sel *selection, t rdp.Target) residentSlot {
 		fr = &frameResidents{}
 		sel.frameResidents[t.BrowsingContextID] = fr
 	}
-	return residentSlot{&fr.console, &fr.residents}
+	return residentSlot{&fr.console, &fr.residents, &fr.kept}
 }

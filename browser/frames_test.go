@@ -137,3 +137,33 @@ func TestFramesNeedTheIsolatedRealm(t *testing.T) {
 	}
 	ref(t, snap, "button", "Top button")
 }
+
+// TestFramesRepeatSnapshot: repeat snapshots of a page with frames, unchanged
+// and after a change in a frame, are what a first read gives: each
+// document's kept result is its own (the residents of the top document and
+// of the frames number their results alike).
+func TestFramesRepeatSnapshot(t *testing.T) {
+	other := otherSite(t)
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	waitText(t, s, "apply ready")
+	waitText(t, s, "consent ready")
+	first := snapshot(t, s)
+	for i := 0; i < 4; i++ {
+		if again := snapshot(t, s); !sameLines(first, again) {
+			t.Fatalf("repeat %d differs:\n%s\nwant\n%s", i, again, first)
+		}
+	}
+	must(t, s, "fill", map[string]any{"element": ref(t, first, "textbox", "Full name"), "value": "Ada", "observe": false})
+	waitText(t, s, "name=Ada")
+	changed := snapshot(t, s)
+	if !strings.Contains(changed, `textbox "Full name" value="Ada"`) {
+		t.Fatalf("after a fill in the frame:\n%s", changed)
+	}
+	for i := 0; i < 3; i++ {
+		if again := snapshot(t, s); !sameLines(changed, again) {
+			t.Fatalf("repeat %d after the fill differs:\n%s\nwant\n%s", i, again, changed)
+		}
+	}
+}

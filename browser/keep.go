@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"slices"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -19,36 +20,84 @@ type keptSnapshot struct {
 	seq     int
 	args    pagejs.SnapshotArgs
 	res     pagejs.SnapshotResult
-	info    *walkInfo // made the first time it is needed
+	info    *walkInfo      // made the first time it is needed
+	lines   *renderedLines // the last rendering of res without frames
 }
 
-// execSnapshot runs the snapshot script in realm kind, naming the kept
-// result when it was walked with the same arguments by the resident now in
-// place, and keeps what a resident returns.
+// renderedLines is a rendering of a kept result (renderLocked): with the
+// same generation, arguments and node binding, and a ref table that has not
+// changed since (its epoch), rendering it again gives the same lines and
+// leaves the table as it is.
+type renderedLines struct {
+	gen    uint64
+	args   pagejs.SnapshotArgs // keepArgs
+	window int64
+	ids    []int
+	epoch  uint64
+	out    snapLines
+}
+
+// renderedLocked returns the lines of an earlier rendering of d, the top
+// document's read, when they still stand. Called with s.mu held.
+func (s *Session) renderedLocked(sel *selection, gen uint64, d *docSnap, args pagejs.SnapshotArgs) (snapLines, bool) {
+	k := &sel.kept
+	c := k.lines
+	if c == nil || d.t.Frame || !keptRes(k, &d.r) || c.gen != gen || c.args != keepArgs(args) || c.window != d.t.InnerWindowID ||
+		c.epoch != s.refs.epoch || (c.ids == nil) != (d.b.ids == nil) || !slices.Equal(c.ids, d.b.ids) {
+		return snapLines{}, false
+	}
+	return c.out, true
+}
+
+// keepRenderedLocked records the rendering out of d, the top document's
+// read, when d's result is the kept one. Called with s.mu held.
+func (s *Session) keepRenderedLocked(sel *selection, gen uint64, d *docSnap, args pagejs.SnapshotArgs, out snapLines) {
+	if k := &sel.kept; !d.t.Frame && keptRes(k, &d.r) {
+		k.lines = &renderedLines{gen: gen, args: keepArgs(args), window: d.t.InnerWindowID, ids: d.b.ids, epoch: s.refs.epoch, out: out}
+	}
+}
+
+// keptRes reports whether r is k's result (not a copy walked again).
+func keptRes(k *keptSnapshot, r *pagejs.SnapshotResult) bool {
+	return len(r.Elements) > 0 && len(k.res.Elements) == len(r.Elements) && &k.res.Elements[0] == &r.Elements[0]
+}
+
+// execSnapshot runs the snapshot script in realm kind in pg's document,
+// naming that document's kept result when it was walked with the same
+// arguments by the resident now in place, and keeps what a resident returns.
 func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, args pagejs.SnapshotArgs, r *pagejs.SnapshotResult) error {
 	name := pagejs.Snapshot.Name()
+	t, err := s.docTarget(ctx, pg)
+	if err != nil {
+		return err
+	}
 	s.mu.Lock()
-	k := pg.sel.kept
-	if k.seq > 0 && k.console == pg.sel.residentConsole && k.by == pg.sel.residents[name] && k.args == args {
+	sl := residentSlotOf(pg.sel, t) // the document's own: frames have residents too
+	k := *sl.kept
+	if k.seq > 0 && k.console == *sl.console && k.by == (*sl.residents)[name] && k.args == keepArgs(args) {
 		args.Have = k.seq
 	}
 	s.mu.Unlock()
 	for {
-		if _, err := s.exec(ctx, pg, kind, pagejs.Snapshot, args, r); err != nil {
+		if _, err := s.execOn(ctx, pg, t, kind, pagejs.Snapshot, args, r, nil); err != nil {
 			return err
 		}
 		s.mu.Lock()
-		console, by := pg.sel.residentConsole, pg.sel.residents[name]
+		console, by := *sl.console, (*sl.residents)[name]
 		held := args.Have != 0 && k.console == console && k.by == by
-		if r.Same != 0 || r.Base != 0 {
+		var info *walkInfo // of a patched result, from the kept one's
+		if same := r.Same != 0; same || r.Base != 0 {
 			var err error
 			switch {
-			case !held || (r.Same != 0 && r.Same != args.Have) || (r.Base != 0 && r.Base != args.Have):
+			case !held || (same && r.Same != args.Have) || (!same && r.Base != args.Have):
 				err = pagejs.ErrPatch
-			case r.Same != 0:
-				*r = k.res
+			case same:
+				*r = k.res // the kept result stays, with what was derived from it (info)
 			default:
-				err = r.ApplyPatch(&k.res)
+				runs := r.Runs
+				if err = r.ApplyPatch(&k.res); err == nil && k.info != nil {
+					info = patchedInfo(k.info, runs, r)
+				}
 			}
 			if err != nil {
 				// Not the result held (another resident answered): walk.
@@ -58,17 +107,49 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, arg
 				*r = pagejs.SnapshotResult{}
 				continue
 			}
-			if r.Same != 0 {
+			if same {
 				s.mu.Unlock()
 				return nil
 			}
 		}
 		if r.Seq > 0 {
-			plain := args
-			plain.Have = 0
-			pg.sel.kept = keptSnapshot{console: console, by: by, seq: r.Seq, args: plain, res: *r}
+			*sl.kept = keptSnapshot{console: console, by: by, seq: r.Seq, args: keepArgs(args), res: *r, info: info}
 		}
 		s.mu.Unlock()
 		return nil
 	}
+}
+
+// keepArgs are the arguments that shape a walk's result, which a kept result
+// must have been walked with: all but Have (what the caller holds) and Pin
+// (the hand-off key of the node binding, fresh for every walk; the resident
+// leaves it out of its key too).
+func keepArgs(a pagejs.SnapshotArgs) pagejs.SnapshotArgs {
+	a.Have, a.Pin = 0, ""
+	return a
+}
+
+// patchedInfo is the walk info of r, a patch (runs: SnapshotResult.Runs) of
+// the result old describes, now applied: the rows taken from that result
+// keep what was derived from them, only the fresh rows are worked out.
+func patchedInfo(old *walkInfo, runs []int, r *pagejs.SnapshotResult) *walkInfo {
+	n := len(r.Elements)
+	w := &walkInfo{sums: make([][32]byte, n), keys: make([]string, n), bodies: make([]string, n), index: make(map[string]int, n)}
+	i := 0
+	for k := 0; k+2 < len(runs); k += 3 {
+		start, count, fresh := runs[k], runs[k+1], runs[k+2]
+		copy(w.sums[i:], old.sums[start:start+count])
+		copy(w.keys[i:], old.keys[start:start+count])
+		copy(w.bodies[i:], old.bodies[start:start+count])
+		i += count
+		for range fresh {
+			w.sums[i] = r.Elements[i].FP.Sum()
+			w.keys[i] = refKey(0, r.Elements[i].Sel, w.sums[i])
+			i++
+		}
+	}
+	for i, k := range w.keys {
+		w.index[k] = i
+	}
+	return w
 }

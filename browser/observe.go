@@ -81,18 +81,18 @@ func (w *walkInfo) body(i int, e *pagejs.Element) string {
 	return w.bodies[i]
 }
 
-// boundWalkInfoLocked is walkInfoLocked for a read of the top document,
+// boundWalkInfoLocked is docInfoLocked for a read of the top document,
 // with that read's node binding.
 func (s *Session) boundWalkInfoLocked(sel *selection, d *docSnap) *walkInfo {
-	w := *s.walkInfoLocked(sel, &d.r)
+	w := *s.docInfoLocked(sel, d)
 	w.window, w.ids = d.t.InnerWindowID, d.b.ids
 	return &w
 }
 
-// walkInfoLocked returns the walk info of r: the kept walk's, when r is it.
-func (s *Session) walkInfoLocked(sel *selection, r *pagejs.SnapshotResult) *walkInfo {
-	k := &sel.kept
-	same := len(r.Elements) > 0 && len(k.res.Elements) == len(r.Elements) && &k.res.Elements[0] == &r.Elements[0]
+// walkInfoLocked returns the walk info of r: the kept walk's (k, its
+// document's), when r is it. Called with s.mu held.
+func walkInfoLocked(k *keptSnapshot, r *pagejs.SnapshotResult) *walkInfo {
+	same := keptRes(k, r)
 	if same && k.info != nil {
 		return k.info
 	}
@@ -512,11 +512,8 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 	return observation{text: text, st: st}
 }
 
-// observing reads the optional observe argument (default on).
-func observing(on *bool) bool { return on == nil || *on }
-
 // endAction ends an action: it lets the page settle (at most limit), reads
-// where the page is (after) and, when on, observes what changed. The
+// where the page is (after, with the URL the settle ended on) and, when on, observes what changed. The
 // element actions end with it (click, fill, type_text, press_key,
 // select_option, hover, drag, upload_files; scroll waits scrollSettle
 // instead), their text and changes added with observation.add.
@@ -525,7 +522,7 @@ func (s *Session) endAction(ctx context.Context, pg page, before string, limit t
 	if ctx.Err() != nil {
 		return "", false, nil, ctx.Err()
 	}
-	urlNow, nav = s.after(ctx, pg, before)
+	urlNow, nav = s.afterSeen(ctx, pg, before, sr.URL) // the settle's last look, no read of its own
 	if !on {
 		return urlNow, nav, nil, nil
 	}

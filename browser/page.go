@@ -360,6 +360,13 @@ func (s *Session) target(pg page, ref string) (*locator, error) {
 // after reports, once an action ran, where the page is and whether it
 // navigated (which starts a new generation: refs stop working).
 func (s *Session) after(ctx context.Context, pg page, before string) (urlNow string, navigated bool) {
+	return s.afterSeen(ctx, pg, before, "")
+}
+
+// afterSeen is after given the URL the document showed a moment ago (seen,
+// read in the realm after would read it in; "": unknown), which stands when
+// the document did not change since.
+func (s *Session) afterSeen(ctx context.Context, pg page, before, seen string) (urlNow string, navigated bool) {
 	if pg.frame != nil {
 		return s.frameAfter(ctx, pg)
 	}
@@ -367,7 +374,9 @@ func (s *Session) after(ctx context.Context, pg page, before string) (urlNow str
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	var info pagejs.PageInfoResult
-	if _, err := s.exec(cctx, pg, readRealm, pagejs.PageInfo, struct{}{}, &info); err == nil {
+	if seen != "" && !navigated {
+		urlNow = seen
+	} else if _, err := s.exec(cctx, pg, readRealm, pagejs.PageInfo, struct{}{}, &info); err == nil {
 		urlNow = info.URL
 	} else if t, err := pg.sel.watch.Current(cctx); err == nil {
 		urlNow = t.URL

@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,9 +46,14 @@ type refTable struct {
 	byNode   map[nodeKey]string // bound refs by node, to reuse them across snapshots
 	next     int                // next ref number; never goes back
 	genStart int                // first ref number of the current generation
+	// epoch changes with every change of what the table holds (a new ref, a
+	// ref's locator replaced by a different one, a reset): a rendering of
+	// refs made at one epoch is still true while it lasts (keep.go).
+	epoch uint64
 }
 
 func (t *refTable) reset() {
+	t.epoch++
 	t.byRef = map[string]*locator{}
 	t.byKey = map[string]string{}
 	t.byNode = map[nodeKey]string{}
@@ -72,6 +78,7 @@ func (t *refTable) add(l *locator) string {
 	}
 	l.ref = "e" + strconv.Itoa(t.next)
 	t.next++
+	t.epoch++
 	t.byRef[l.ref] = l
 	t.byKey[key] = l.ref
 	return l.ref
@@ -119,7 +126,10 @@ func (t *refTable) addNode(l *locator) string {
 	key := nodeKey{l.window, l.node}
 	if ref, ok := t.byNode[key]; ok {
 		l.ref = ref
-		t.byRef[ref] = l
+		if old := t.byRef[ref]; old == nil || !sameLocator(old, l) {
+			t.byRef[ref] = l
+			t.epoch++
+		}
 		return ref
 	}
 	if len(t.byRef) >= maxRefs {
@@ -127,7 +137,14 @@ func (t *refTable) addNode(l *locator) string {
 	}
 	l.ref = "e" + strconv.Itoa(t.next)
 	t.next++
+	t.epoch++
 	t.byRef[l.ref] = l
 	t.byNode[key] = l.ref
 	return l.ref
+}
+
+// sameLocator reports whether two locators of one ref say the same.
+func sameLocator(a, b *locator) bool {
+	return a.ref == b.ref && a.generation == b.generation && a.browserID == b.browserID && a.sum == b.sum && a.fp == b.fp &&
+		a.node == b.node && a.window == b.window && a.frame == b.frame && a.origin == b.origin && slices.Equal(a.sel, b.sel)
 }

@@ -158,8 +158,9 @@ var (
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
 	// Settle waits until the page's DOM and requests are quiet, capped; args SettleArgs,
-	// result SettleResult.
-	Settle = pageScript("settle")
+	// result SettleResult. No lib.js: every action ends with it (and wait_for pauses with
+	// it), in the isolated realm, where the evaluation is compiled anew each time.
+	Settle = Script{name: "settle", src: mustRead("settle"), realms: realmPage | realmIsolated, noLib: true}
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
 	PageInfo = Script{name: "pageInfo", src: mustRead("pageInfo"), realms: realmPage | realmIsolated, noLib: true}
 	// LoadState reads where the document came from and its HTTP status; args nil, result LoadStateResult.

@@ -1,6 +1,7 @@
 package pagejs_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -20,6 +21,13 @@ func TestFirefoxSettle(t *testing.T) {
 			}
 			if q.Requests != (r == isolatedRealm) {
 				t.Errorf("requests seen: %v in the %s realm", q.Requests, r)
+			}
+			// The address at the end of the wait, a same-document change included.
+			p.js(`(() => { setTimeout(() => history.pushState(null, "", "/forms.html?settled=1"), 5); return 1; })()`)
+			var moved pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 40, CapMS: 2000}, &moved)
+			if !strings.HasSuffix(moved.URL, "/forms.html?settled=1") {
+				t.Errorf("URL after the wait: %q, want the pushed one", moved.URL)
 			}
 
 			p.js(`(() => { let n = 0; window.__iv = setInterval(() => { document.body.dataset.n = String(n++); }, 5); return 1; })()`)

@@ -460,13 +460,15 @@ type SettleArgs struct {
 
 // SettleResult is Settle's value. Quiet is false when the cap ended the wait; Pending
 // counts the document's requests still in flight then; Requests says whether requests
-// in flight could be seen at all (the isolated realm's load group).
+// in flight could be seen at all (the isolated realm's load group). URL is the
+// document's address when the wait ended (what PageInfo would read then).
 type SettleResult struct {
-	Quiet     bool `json:"quiet"`
-	WaitedMS  int  `json:"waitedMs"`
-	Mutations int  `json:"mutations"`
-	Pending   int  `json:"pending"`
-	Requests  bool `json:"requests"`
+	Quiet     bool   `json:"quiet"`
+	WaitedMS  int    `json:"waitedMs"`
+	Mutations int    `json:"mutations"`
+	Pending   int    `json:"pending"`
+	Requests  bool   `json:"requests"`
+	URL       string `json:"url,omitempty"`
 }
 
 // LoadStateResult is LoadState's value. DocumentURI differs from URL on Firefox's

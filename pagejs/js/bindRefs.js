@@ -27,16 +27,22 @@ async function bindRefs(win, args, lib, env) {
   const hand = await waitHand();
   if (!hand) return unbound;
   const st = stateOf(env.innerWindowID);
-  const ids = typeof hand.prevKey === "string" && hand.prevKey !== "" ? idsFromDiff(hand) : idsFromList(hand.nodes);
+  let ids = null;
+  if (typeof hand.prevKey !== "string" || hand.prevKey === "") ids = idsFromList(hand.nodes);
+  else if (hand.same === true) ids = idsSame(hand);
+  else ids = idsFromDiff(hand);
   if (!ids) return unbound;
+  if (ids !== st.prevIds) {
+    st.prevIds = ids;
+    st.prevRuns = runsOf(ids);
+  }
   st.prevKey = key;
-  st.prevIds = ids;
   try {
     hand.taken = true; // the page realm's next hand-off may then be a difference
   } catch (e) {
     // a hand-off the page froze: the next one is whole again
   }
-  return {bound: true, count: ids.length, runs: runsOf(ids), frames: framesOf(hand, ids)};
+  return {bound: true, count: ids.length, runs: st.prevRuns, frames: framesOf(hand, ids)};
 
   // take removes and returns the hand-off: on the page's window (read through the Xray
   // waiver), or an expando of this realm's view (the isolated fallback walk).
@@ -82,7 +88,7 @@ async function bindRefs(win, args, lib, env) {
     }
     let s = reg.get(windowID);
     if (!s) {
-      s = {next: 1, refOf: new WeakMap(), prevKey: "", prevIds: []};
+      s = {next: 1, refOf: new WeakMap(), prevKey: "", prevIds: [], prevRuns: []};
       reg.set(windowID, s);
     }
     return s;
@@ -130,6 +136,13 @@ async function bindRefs(win, args, lib, env) {
       ids[freshAt[f]] = idOf(nodes[f]);
     }
     return ids.includes(0) ? null : ids;
+  }
+
+  // idsSame: the marker of an unchanged result, whose elements are exactly those of the
+  // previous hand-off; their ids are the previous ones.
+  function idsSame(h) {
+    if (h.prevKey !== st.prevKey || h.count !== st.prevIds.length || !safe(h.count, 0, args.max + 1)) return null;
+    return st.prevIds;
   }
 
   function runsOf(ids) {

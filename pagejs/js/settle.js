@@ -95,5 +95,6 @@ async function settle(win, args, lib, env) {
     mo.disconnect();
     if (timer) timer.cancel();
   }
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null};
+  // The address when the wait ended: the action's caller reads it anyway.
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, url: String(win.location.href)};
 }

@@ -10,9 +10,9 @@ async function snapshot(win, args, lib, env) {
   // the arguments (offset and query included) are part of what "the same" means.
   const keep = env && env.keep;
   if (keep && keep.begin(win, args)) {
-    // Unchanged: the binding gets the same elements as last time (a hand-off with
+    // Unchanged: the binding gets the elements of the result named (a hand-off with
     // nothing new in it).
-    if (pinned() && snapshot.prev) pin(snapshot.prev.nodes);
+    if (pinned()) pinSame();
     return {same: keep.seq()};
   }
   const maxElements = Number.isInteger(args.maxElements) && args.maxElements >= 0 ? args.maxElements : 500;
@@ -72,14 +72,17 @@ async function snapshot(win, args, lib, env) {
     truncatedElements: total - n,
     rows,
   };
-  if (keep) keep.done(out);
+  // The elements of the rows, in order. A resident remembers them with the result's
+  // number, for the binding of a later {same} answer.
+  const els = keep || pinned() ? listed || (offset === 0 && n === all.length ? all : all.slice(offset, offset + n)) : null;
+  if (keep) {
+    keep.done(out);
+    snapshot.last = {seq: out.seq, els};
+  }
   // Node binding (bindRefs.js): hand the listed elements to the isolated realm, which
   // takes them right after this walk. (Last: a new property of the window makes the
   // engine recompile code that reads the window's properties.)
-  if (pinned()) {
-    const els = listed || (offset === 0 && n === all.length ? all : all.slice(offset, offset + n));
-    pin(els);
-  }
+  if (pinned()) pin(els);
   if (args.includeAllText) {
     const body = doc.body || doc.documentElement;
     const text = body ? lib.collapse(body.innerText) : "";
@@ -111,7 +114,32 @@ async function snapshot(win, args, lib, env) {
   }
 
   function pin(els) {
-    Object.defineProperty(win, Symbol.for("fxmcp-refs:" + args.pin), {value: handOff(els), configurable: true});
+    place(handOff(els));
+  }
+
+  function place(hand) {
+    Object.defineProperty(win, Symbol.for("fxmcp-refs:" + args.pin), {value: hand, configurable: true});
+  }
+
+  // pinSame hands over the elements of the result named in a {same} answer: when they
+  // are the very list the last hand-off the isolated realm took was of, only a marker
+  // that says so (same: no node crosses realms, nothing is compared); otherwise their
+  // difference from that hand-off. A result not remembered (cannot happen: every
+  // resident walk is) gets a hand-off the binding refuses, so its refs are unbound.
+  function pinSame() {
+    const last = snapshot.last, prev = snapshot.prev;
+    if (!last || last.seq !== keep.seq()) {
+      place({key: args.pin, prevKey: "", nodes: null, taken: false});
+      return;
+    }
+    if (!prev || prev.nodes !== last.els || prev.hand.taken !== true) {
+      pin(last.els);
+      return;
+    }
+    const hand = {key: args.pin, prevKey: prev.key, same: true, count: last.els.length, nodes: [], runs: null, freshAt: null,
+      frameAt: prev.hand.frameAt, frameNodes: prev.hand.frameNodes, taken: false};
+    snapshot.prev = {key: args.pin, nodes: last.els, hand};
+    place(hand);
   }
 
   function handOff(all) {

@@ -95,7 +95,9 @@ function snapshotKeep() {
   function entry(el, lib) {
     const c = all ? undefined : cache.get(el);
     let fresh = c === undefined || upward.has(el);
-    for (let n = up(el); !fresh && n; n = up(n)) {
+    // (No subtree marked, the common case of attribute and text changes: no ancestor
+    // to look at.)
+    for (let n = subtree.size > 0 ? up(el) : null; !fresh && n; n = up(n)) {
       if (subtree.has(n)) fresh = true;
     }
     const l = live(el);
@@ -216,8 +218,10 @@ function snapshotKeep() {
     return false;
   }
 
+  // keyOf: the arguments that shape the result (have names what the caller holds, pin
+  // only the hand-off of the elements to the node binding).
   function keyOf(args) {
-    const names = Object.keys(args).filter((n) => n !== "have").sort();
+    const names = Object.keys(args).filter((n) => n !== "have" && n !== "pin").sort();
     return names.map((n) => n + "=" + JSON.stringify(args[n])).join("&");
   }
 
