@@ -9,8 +9,12 @@ async function settle(win, args, lib, env) {
   // there. With args.change it waits instead for the first sign of change (a mutation,
   // a request ending), at most capMs: wait_for's pause between two checks.
   const doc = win.document;
-  const quiet = Number.isInteger(args.quietMs) && args.quietMs > 0 ? args.quietMs : 50;
-  const capMs = Number.isInteger(args.capMs) && args.capMs >= 0 ? args.capMs : 250;
+  // The server always sends both (browser/observe.go has the figures).
+  if (!(Number.isInteger(args.quietMs) && args.quietMs > 0 && Number.isInteger(args.capMs) && args.capMs >= 0)) {
+    throw new Error("settle needs quietMs > 0 and capMs >= 0");
+  }
+  const quiet = args.quietMs;
+  const capMs = args.capMs;
   const perf = win.performance;
   const now = () => perf.now();
   const start = now();

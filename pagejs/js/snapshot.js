@@ -15,8 +15,12 @@ async function snapshot(win, args, lib, env) {
     if (pinned()) pinSame();
     return {same: keep.seq()};
   }
-  const maxElements = Number.isInteger(args.maxElements) && args.maxElements >= 0 ? args.maxElements : 500;
-  const maxText = Number.isInteger(args.maxTextChars) && args.maxTextChars >= 0 ? args.maxTextChars : 20000;
+  // The server always sends both limits (the tool's schema has them).
+  if (!(Number.isInteger(args.maxElements) && args.maxElements >= 0 && Number.isInteger(args.maxTextChars) && args.maxTextChars >= 0)) {
+    lib.fail("invalid_argument", "snapshot needs maxElements and maxTextChars");
+  }
+  const maxElements = args.maxElements;
+  const maxText = args.maxTextChars;
   const offset = Number.isInteger(args.offset) && args.offset >= 0 ? args.offset : 0;
   const query = typeof args.query === "string" ? args.query.toLowerCase() : "";
   const doc = win.document;
