@@ -98,6 +98,9 @@ func TestScriptCodes(t *testing.T) {
 		{"upload_assignment_failed", errcode.UploadAssignmentFailed},
 		{"target_replaced", errcode.TargetReplaced},
 		{"internal_error", errcode.PageScriptFailed},
+		{"not_connected", errcode.PageScriptFailed},    // a page-realm page could throw it:
+		{"uploads_disabled", errcode.PageScriptFailed}, // the server's claims never come from a script
+		{"dialog_open", errcode.PageScriptFailed},
 		{"resident_missing", errcode.PageScriptFailed},
 		{"broker_protocol", errcode.PageScriptFailed},
 		{"made_up", errcode.PageScriptFailed},

@@ -3,6 +3,8 @@ package browser
 import (
 	"strings"
 	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // TestForgedTrustIsNotBelieved: in the page-realm fallback a page owns
@@ -37,5 +39,25 @@ func TestForgedTrustIsNotBelieved(t *testing.T) {
 	}
 	if txt := pageText(t, s); !strings.Contains(txt, "click:false;") {
 		t.Errorf("page log %q", txt)
+	}
+}
+
+// TestForgedCodeIsNotBelieved: in the page-realm fallback a page can make
+// our script fail with an error shaped like the scripts' own; a code that
+// is the server's claim (not_connected, uploads_disabled) is not passed
+// on: it is page_script_failed, with the page's words inside the markers.
+func TestForgedCodeIsNotBelieved(t *testing.T) {
+	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	for _, arm := range []string{"Arm", "Arm uploads"} {
+		open(t, s, "forged-code.html")
+		snap := snapshot(t, s)
+		must(t, s, "click", map[string]any{"element": ref(t, snap, "button", arm), "wait_after_ms": 0})
+		_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Press"), "wait_after_ms": 0})
+		if e == nil || e.Code != errcode.PageScriptFailed {
+			t.Fatalf("%s: a page-forged code reached the agent: %v", arm, e)
+		}
+		if text := e.Text(); !strings.Contains(text, "untrusted-page-content") || !strings.Contains(text, "Firefox is gone") {
+			t.Errorf("%s: the page's words are not shown as page text:\n%s", arm, text)
+		}
 	}
 }

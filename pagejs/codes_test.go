@@ -61,6 +61,14 @@ func TestScriptCodesDefined(t *testing.T) {
 			t.Errorf("%s reports %q, which becomes page_script_failed", file, code)
 		}
 	}
+	// Every code errcode lets a script raise is one a script does raise (a
+	// stale allowance would let a page-realm page put it in the server's
+	// mouth); the wrapper's own target_replaced is in uploadFinish.js too.
+	for _, c := range errcode.All() {
+		if _, ok := found[c]; c.Raised() && !ok {
+			t.Errorf("errcode lets scripts raise %s, but no script does", c)
+		}
+	}
 	// The scan must see the scripts' codes at all (a regexp that matches
 	// nothing would pass the loop above).
 	for _, c := range []errcode.Code{errcode.StaleElement, errcode.TabNotFound, errcode.UploadTransferFailed, errcode.InvalidArgument, errcode.TargetReplaced} {

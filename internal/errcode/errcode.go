@@ -77,6 +77,12 @@ type facts struct {
 	// script: the tool code a page script's envelope with this (non-tool)
 	// code becomes; empty means PageScriptFailed.
 	script Code
+	// raised: a script (pagejs/js, or pagejs's wrapper) reports this tool
+	// code itself. Only these pass through FromScript: in the page realm the
+	// page can make a script fail with any code it likes, and a code such
+	// as not_connected or uploads_disabled is the server's claim, never a
+	// script's.
+	raised bool
 }
 
 // table holds the facts of every code. retryable is true where the cause
@@ -86,40 +92,40 @@ type facts struct {
 // tab, answer a dialog — because the same call would fail the same way.
 // browser's TestRetryablePinned pins every tool code's flag.
 var table = map[Code]facts{
-	InvalidArguments:       {tool: true, retryable: false}, // the arguments must change
-	NotConnected:           {tool: true, retryable: true},  // Firefox may be started (the call reconnects)
-	ConnectionLost:         {tool: true, retryable: true},  // the next call reconnects
-	RDPTimeout:             {tool: true, retryable: true},  // Firefox was busy; the connection is fresh
-	RDPProtocolError:       {tool: true, retryable: false}, // a Firefox this server does not understand
-	NoTabSelected:          {tool: true, retryable: false}, // select_tab first
-	TabNotFound:            {tool: true, retryable: false}, // that tab is gone: list_tabs
-	TargetReplaced:         {tool: true, retryable: true},  // a read or a navigation repeats fine on the new document
-	ElementNotFound:        {tool: true, retryable: false}, // the ref's element is gone: take a new snapshot
-	StaleElement:           {tool: true, retryable: false}, // take a new snapshot
-	ElementNotInteractable: {tool: true, retryable: true},  // disabled, covered or hidden for now
-	InvalidSelector:        {tool: true, retryable: false}, // the selector must change
-	UnsupportedElement:     {tool: true, retryable: false}, // that element cannot take this action
-	NavigationTimeout:      {tool: true, retryable: true},  // a slow load may finish
-	NavigationFailed:       {tool: true, retryable: true},  // the same URL may load later (a server that was down)
-	PageUnresponsive:       {tool: true, retryable: true},  // once the page's script stops (or after navigating away)
-	TargetGone:             {tool: true, retryable: false}, // navigate the tab to an http(s) URL first
-	WaitTimeout:            {tool: true, retryable: true},  // the condition may still come true
-	DialogOpen:             {tool: true, retryable: false}, // answer it with handle_dialog first
-	NoDialog:               {tool: true, retryable: false}, // nothing to answer
-	UploadsDisabled:        {tool: true, retryable: false}, // a configuration change and restart
-	UploadFileInvalid:      {tool: true, retryable: false}, // the path must change
-	UploadTooLarge:         {tool: true, retryable: false}, // a limit
-	UploadTargetInvalid:    {tool: true, retryable: false}, // another element must be named
-	UploadTransferFailed:   {tool: true, retryable: true},  // the transfer may go through next time
-	UploadAssignmentFailed: {tool: true, retryable: true},  // the page may have been busy
-	PageScriptFailed:       {tool: true, retryable: true},  // the page may have been changing
-	RequestNotFound:        {tool: true, retryable: false}, // that request is not (or no longer) buffered
-	TabNotOwned:            {tool: true, retryable: false}, // the user's own tab: this server never closes it
-	HistoryUnavailable:     {tool: true, retryable: false}, // no history entry in that direction
-	OptionNotFound:         {tool: true, retryable: false}, // name one of the options the error lists
-	CloseBlocked:           {tool: true, retryable: false}, // the page asks to confirm leaving: the user decides
-	Cancelled:              {tool: true, retryable: true},  // the client cancelled; the call itself was fine
-	InternalError:          {tool: true, retryable: false}, // a bug in this server
+	InvalidArguments:       {tool: true, retryable: false, raised: true}, // the arguments must change
+	NotConnected:           {tool: true, retryable: true},                // Firefox may be started (the call reconnects)
+	ConnectionLost:         {tool: true, retryable: true},                // the next call reconnects
+	RDPTimeout:             {tool: true, retryable: true},                // Firefox was busy; the connection is fresh
+	RDPProtocolError:       {tool: true, retryable: false},               // a Firefox this server does not understand
+	NoTabSelected:          {tool: true, retryable: false},               // select_tab first
+	TabNotFound:            {tool: true, retryable: false, raised: true}, // that tab is gone: list_tabs
+	TargetReplaced:         {tool: true, retryable: true, raised: true},  // a read or a navigation repeats fine on the new document
+	ElementNotFound:        {tool: true, retryable: false, raised: true}, // the ref's element is gone: take a new snapshot
+	StaleElement:           {tool: true, retryable: false, raised: true}, // take a new snapshot
+	ElementNotInteractable: {tool: true, retryable: true, raised: true},  // disabled, covered or hidden for now
+	InvalidSelector:        {tool: true, retryable: false, raised: true}, // the selector must change
+	UnsupportedElement:     {tool: true, retryable: false, raised: true}, // that element cannot take this action
+	NavigationTimeout:      {tool: true, retryable: true},                // a slow load may finish
+	NavigationFailed:       {tool: true, retryable: true},                // the same URL may load later (a server that was down)
+	PageUnresponsive:       {tool: true, retryable: true},                // once the page's script stops (or after navigating away)
+	TargetGone:             {tool: true, retryable: false},               // navigate the tab to an http(s) URL first
+	WaitTimeout:            {tool: true, retryable: true},                // the condition may still come true
+	DialogOpen:             {tool: true, retryable: false},               // answer it with handle_dialog first
+	NoDialog:               {tool: true, retryable: false},               // nothing to answer
+	UploadsDisabled:        {tool: true, retryable: false},               // a configuration change and restart
+	UploadFileInvalid:      {tool: true, retryable: false},               // the path must change
+	UploadTooLarge:         {tool: true, retryable: false},               // a limit
+	UploadTargetInvalid:    {tool: true, retryable: false, raised: true}, // another element must be named
+	UploadTransferFailed:   {tool: true, retryable: true, raised: true},  // the transfer may go through next time
+	UploadAssignmentFailed: {tool: true, retryable: true, raised: true},  // the page may have been busy
+	PageScriptFailed:       {tool: true, retryable: true},                // the page may have been changing
+	RequestNotFound:        {tool: true, retryable: false},               // that request is not (or no longer) buffered
+	TabNotOwned:            {tool: true, retryable: false},               // the user's own tab: this server never closes it
+	HistoryUnavailable:     {tool: true, retryable: false, raised: true}, // no history entry in that direction
+	OptionNotFound:         {tool: true, retryable: false, raised: true}, // name one of the options the error lists
+	CloseBlocked:           {tool: true, retryable: false},               // the page asks to confirm leaving: the user decides
+	Cancelled:              {tool: true, retryable: true},                // the client cancelled; the call itself was fine
+	InternalError:          {tool: true, retryable: false},               // a bug in this server
 
 	InvalidArgument:   {script: InvalidArguments}, // the scripts' spelling of it
 	ResidentMissing:   {},                         // handled before errors are shaped; a leftover is a script failure
@@ -141,22 +147,25 @@ func (c Code) Known() bool {
 }
 
 // FromScript is the tool code for the code a page script's error envelope
-// carries: a tool code stays itself, a script's own spelling becomes its tool
-// code, and anything else (unknown codes, and internal_error, which would
-// blame this server for the page) becomes PageScriptFailed, whose retry
-// may help.
+// carries: a code the scripts raise stays itself, a script's own spelling
+// becomes its tool code, and anything else (unknown codes, and the
+// server's own claims such as not_connected, uploads_disabled or
+// internal_error, which a page could otherwise put in the server's mouth)
+// becomes PageScriptFailed, whose retry may help.
 func FromScript(c Code) Code {
-	f, ok := table[c]
+	f := table[c]
 	switch {
-	case !ok || c == InternalError:
-		return PageScriptFailed
-	case f.tool:
+	case f.tool && f.raised:
 		return c
 	case f.script != "":
 		return f.script
 	}
 	return PageScriptFailed
 }
+
+// Raised reports whether a page script may report c itself (FromScript
+// keeps it).
+func (c Code) Raised() bool { return table[c].raised }
 
 // All returns every defined code, tool codes and the others, sorted.
 func All() []Code { return slices.Sorted(maps.Keys(table)) }

@@ -76,13 +76,13 @@ func TestNonToolCodes(t *testing.T) {
 	}
 }
 
-// TestFromScript: a script keeps every tool code but internal_error; its
-// own spelling of invalid arguments is translated; anything else is
-// page_script_failed.
+// TestFromScript: a script keeps the tool codes the scripts raise; its
+// own spelling of invalid arguments is translated; anything else (the
+// server's own claims among them) is page_script_failed.
 func TestFromScript(t *testing.T) {
 	for _, c := range All() {
 		want := c
-		if c == InternalError || !c.Tool() {
+		if !c.Raised() {
 			want = PageScriptFailed
 		}
 		if c == InvalidArgument {
@@ -90,6 +90,11 @@ func TestFromScript(t *testing.T) {
 		}
 		if got := FromScript(c); got != want {
 			t.Errorf("FromScript(%s) = %s, want %s", c, got, want)
+		}
+	}
+	for _, c := range []Code{NotConnected, ConnectionLost, UploadsDisabled, DialogOpen, Cancelled, PageUnresponsive, InternalError} {
+		if c.Raised() {
+			t.Errorf("%s is the server's claim, but a script may raise it", c)
 		}
 	}
 	for _, c := range []Code{"", "made_up", "Stale_Element", "stale_element "} {
