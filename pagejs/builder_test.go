@@ -37,6 +37,7 @@ func goldenCases() []goldenCase {
 	chrome := func(s Script, args any) goldenCase { return goldenCase{s.name + ".chrome", s, realmChrome, args} }
 	resident := func(s Script) goldenCase { return goldenCase{s.name + ".resident", s, realmResident, nil} }
 	call := func(s Script, args any) goldenCase { return goldenCase{s.name + ".call", s, realmCall, args} }
+	cached := func(s Script, args any) goldenCase { return goldenCase{s.name + ".cached", s, realmCached, args} }
 	snap := SnapshotArgs{MaxElements: 500, MaxTextChars: 20000, IncludeAllText: true}
 	click := ClickArgs{Sel: sel, FP: fp}
 	fill := FillArgs{Sel: sel, FP: fp, Value: `"); alert(1); ("`, Submit: true}
@@ -53,7 +54,7 @@ func goldenCases() []goldenCase {
 		page(Snapshot, snap), iso(Snapshot, snap), resident(Snapshot), call(Snapshot, snap),
 		resident(PageInfo), call(PageInfo, nil),
 		page(Describe, DescribeArgs{Sel: sel}), iso(Describe, DescribeArgs{Sel: sel}),
-		page(Click, click), iso(Click, click),
+		page(Click, click), iso(Click, click), cached(Click, click),
 		page(Fill, fill), iso(Fill, fill),
 		page(TypeText, typ), iso(TypeText, typ),
 		page(PressKey, key), iso(PressKey, key),
@@ -62,13 +63,13 @@ func goldenCases() []goldenCase {
 		page(Scroll, ScrollArgs{Mode: "by", Direction: "down", Pages: 2}), iso(Scroll, ScrollArgs{Sel: sel, FP: &fp, Mode: "to", To: "bottom"}),
 		page(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"a", "</script>"}}), iso(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"b"}}),
 		page(WaitFor, wait), iso(WaitFor, wait),
-		page(Settle, SettleArgs{QuietMS: 40, CapMS: 250}), iso(Settle, SettleArgs{QuietMS: 40, CapMS: 250}),
+		page(Settle, SettleArgs{QuietMS: 40, CapMS: 250}), iso(Settle, SettleArgs{QuietMS: 40, CapMS: 250}), cached(Settle, SettleArgs{QuietMS: 40, CapMS: 250}),
 		page(PageInfo, nil), iso(PageInfo, nil),
 		page(CaptureRect, CaptureRectArgs{Sel: sel, FP: &fp}), iso(CaptureRect, CaptureRectArgs{}),
 		page(UploadBegin, begin), iso(UploadBegin, begin),
 		page(UploadChunk, chunk), iso(UploadChunk, chunk),
 		page(UploadFinish, finish), iso(UploadFinish, finish),
-		page(UploadAbort, abort), iso(UploadAbort, abort),
+		page(UploadAbort, abort), iso(UploadAbort, abort), cached(UploadAbort, abort),
 		iso(Probe, nil),
 		iso(BindRefs, BindRefsArgs{Key: strings.Repeat("ab", 16), Max: 500, WaitMS: 5000}),
 		chrome(DialogState, DialogStateArgs{BrowserID: 9}),
@@ -92,6 +93,8 @@ func build(s Script, realm realms, args any) (string, error) {
 		return s.Page(args)
 	case realmIsolated:
 		return s.Isolated(testWindowID, args)
+	case realmCached:
+		return s.IsolatedCached(testWindowID, args)
 	case realmResident:
 		return s.PageResident()
 	case realmCall:
@@ -102,9 +105,14 @@ func build(s Script, realm realms, args any) (string, error) {
 }
 
 // abbreviate replaces the embedded sources by markers, so the golden files show the
-// wrapper and the arguments; the sources are checked by TestScriptFiles and node.
+// wrapper and the arguments; the sources are checked by TestScriptFiles and node. The
+// names of the isolated realm's kept copies (hashes of the sources) become markers too.
 func abbreviate(out string, s Script) string {
 	out = strings.ReplaceAll(out, libSrc, "«lib.js»")
+	out = strings.ReplaceAll(out, libKept, "«lib.js kept»")
+	if n := keptNames[s.name]; n != "" {
+		out = strings.ReplaceAll(out, n, "«"+s.name+".js kept»")
+	}
 	if s.keep != "" {
 		out = strings.ReplaceAll(out, s.keep, "«"+s.name+"Keep.js»")
 	}
