@@ -215,12 +215,13 @@ func (s *Session) evalIsolated(ctx context.Context, pg page, t rdp.Target, r *re
 		return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 	}
 	res, err := s.evaluate(ctx, pg, r.console, src, evalOpts{sent: sent, pipelined: sent != nil})
+	s.mu.Lock()
+	s.wholeSent++
 	if err == nil {
 		// It answered, so it ran its first line, which keeps the copies.
-		s.mu.Lock()
 		r.kept[name] = true
-		s.mu.Unlock()
 	}
+	s.mu.Unlock()
 	return res, err
 }
 

@@ -428,8 +428,8 @@ func FuzzBuilders(f *testing.F) {
 			{DialogAnswer, DialogAnswerArgs{Action: sel, Text: &text}},
 		}
 		for _, c := range cases {
-			for _, realm := range []realms{realmPage, realmIsolated, realmChrome, realmCall} {
-				if c.s.realms&realm == 0 && !(realm == realmCall && c.s.realms&realmPage != 0) {
+			for _, realm := range []realms{realmPage, realmIsolated, realmCached, realmChrome, realmCall} {
+				if c.s.realms&realm == 0 && !(realm == realmCall && c.s.realms&realmPage != 0) && !(realm == realmCached && c.s.realms&realmIsolated != 0) {
 					continue
 				}
 				out, err := build(c.s, realm, c.args)
@@ -471,5 +471,48 @@ func TestArgsDifferOnlyInLiteral(t *testing.T) {
 	}
 	if !bytes.HasPrefix([]byte(a[len(head):]), []byte("{")) {
 		t.Fatal("literal does not start where expected")
+	}
+}
+
+// TestKeptNames: each isolated script's kept copy has its own name, which changes with
+// its source (another build never calls a copy it did not send), and the cached form
+// carries neither lib.js nor the script, only their names and the arguments.
+func TestKeptNames(t *testing.T) {
+	if keptName("click", "function click() {}") == keptName("click", "function click() { }") {
+		t.Error("kept name does not change with the source")
+	}
+	seen := map[string]string{libKept: "lib"}
+	for _, s := range Scripts() {
+		n := keptNames[s.name]
+		if (n != "") != (s.realms&realmIsolated != 0) {
+			t.Errorf("%s: kept name %q", s.name, n)
+			continue
+		}
+		if n == "" {
+			continue
+		}
+		if other, dup := seen[n]; dup {
+			t.Errorf("%s and %s share the kept name %s", s.name, other, n)
+		}
+		seen[n] = s.name
+		if n != keptName(s.name, s.src) || !strings.HasPrefix(n, "fxmcp:"+s.name+":") {
+			t.Errorf("%s: kept name %q", s.name, n)
+		}
+		expr, err := s.IsolatedCached(testWindowID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(expr, s.src) || strings.Contains(expr, libSrc) || !strings.Contains(expr, n) || len(expr) > 2000 {
+			t.Errorf("%s: cached form (%d bytes) carries a source or lacks its name", s.name, len(expr))
+		}
+	}
+	if _, err := DialogState.IsolatedCached(1, nil); !errors.Is(err, ErrRealm) {
+		t.Errorf("DialogState.IsolatedCached: %v, want ErrRealm", err)
+	}
+	if _, err := Click.IsolatedCached(0, nil); err == nil {
+		t.Error("IsolatedCached accepted window id 0")
+	}
+	if _, err := WaitFor.IsolatedCached(1, map[string]any{"__proto__": 1}); err == nil {
+		t.Error(`IsolatedCached accepted a "__proto__" key`)
 	}
 }
