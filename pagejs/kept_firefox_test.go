@@ -81,19 +81,7 @@ func TestFirefoxIsolatedKeptHostile(t *testing.T) {
 	if err := p.run(cachedRealmOnly, pagejs.Click, pagejs.ClickArgs{Sel: pagejs.Sel{"#real"}}, &res); !isCode(err, errcode.ResidentMissing) {
 		t.Fatalf("cached click with only the page's copies: %v, want %s", err, errcode.ResidentMissing)
 	}
-	s := p.snapshot(cachedRealm)
-	var real, realIn pagejs.Element
-	for _, e := range s.Elements {
-		switch e.Sel[0] {
-		case "#real":
-			real = e
-		case "#real-input":
-			realIn = e
-		}
-	}
-	if real.Name != "Buy now" || realIn.Name != "Amount" {
-		t.Fatalf("snapshot of the hostile page: %+v", s.Elements)
-	}
+	real, realIn := hostileElements(t, p.snapshot(cachedRealm))
 	for i := 0; i < 2; i++ { // whole, then cached
 		p.must(cachedRealm, pagejs.Click, pagejs.ClickArgs{Sel: real.Sel, FP: real.FP}, &res)
 		if !res.Trusted {

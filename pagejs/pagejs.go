@@ -10,7 +10,9 @@
 //   - the isolated realm (the content-process target's console, system principal),
 //     built with [Script.Isolated]: win is an Xray view of the page's current inner
 //     window, page monkeypatches are invisible, and privileged helpers (trusted events,
-//     nsITextInputProcessor, mozSetFileArray) are reached through env.
+//     nsITextInputProcessor, mozSetFileArray) are reached through env. Each evaluation
+//     keeps lib.js and the script, compiled, on that console's sandbox global, so
+//     later calls can be built with [Script.IsolatedCached] (no sources sent).
 //
 // A page script can also be made resident in a document's page realm
 // ([Script.PageResident], then [Script.PageCall] per call): the server keeps the one
@@ -507,39 +509,35 @@ func (s Script) assembleIsolated(b *strings.Builder, cached bool, innerWindowID 
 	b.WriteString(`, lib, env)}); `)
 	b.WriteString(catchBody)
 	b.WriteString(` })(...(function () { "use strict"; `)
-	libName, _ := json.Marshal(libKept)
-	name, _ := json.Marshal(keptNames[s.name])
-	if cached {
-		b.WriteString(isolatedGot)
-		b.WriteString(`return [`)
-		if s.noLib {
-			b.WriteString(`null`)
-		} else {
+	// Each entry: got(name) (cached) or own(name, (source)).
+	entry := func(kept, src string) {
+		n, _ := json.Marshal(kept)
+		if cached {
 			b.WriteString(`got(`)
-			b.Write(libName)
+			b.Write(n)
+		} else {
+			b.WriteString(`own(`)
+			b.Write(n)
+			b.WriteString(`, (`)
+			b.WriteString(src)
 			b.WriteString(`)`)
 		}
-		b.WriteString(`, got(`)
-		b.Write(name)
-		b.WriteString(`)]; })())`)
-		return
+		b.WriteString(`)`)
 	}
-	b.WriteString(isolatedOwn)
+	if cached {
+		b.WriteString(isolatedGot)
+	} else {
+		b.WriteString(isolatedOwn)
+	}
 	b.WriteString(`return [`)
 	if s.noLib {
 		b.WriteString(`null`)
 	} else {
-		b.WriteString(`own(`)
-		b.Write(libName)
-		b.WriteString(`, (`)
-		b.WriteString(libSrc)
-		b.WriteString(`))`)
+		entry(libKept, libSrc)
 	}
-	b.WriteString(`, own(`)
-	b.Write(name)
-	b.WriteString(`, (`)
-	b.WriteString(s.src)
-	b.WriteString(`))]; })())`)
+	b.WriteString(`, `)
+	entry(keptNames[s.name], s.src)
+	b.WriteString(`]; })())`)
 }
 
 // keptName is the sandbox-global property under which the isolated realm keeps the
