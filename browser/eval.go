@@ -21,6 +21,9 @@ type realm struct {
 	reason  string
 	console string
 	probe   pagejs.ProbeResult
+	// kept: the scripts whose compiled copies the console keeps, as far as
+	// the server knows (pagejs.Script.IsolatedCached); guarded by Session.mu.
+	kept map[string]bool
 }
 
 // realmKind says what a script does, which decides where it may run.
@@ -46,6 +49,7 @@ type placement struct {
 	execInfo
 	console  string
 	resident bool
+	realm    *realm // the isolated realm, when isolated
 }
 
 // place is the one decision of where a script runs in document t. The
@@ -62,7 +66,7 @@ func (s *Session) place(ctx context.Context, pg page, t rdp.Target, kind realmKi
 	case kind == pageRealm, kind == readRealm && s.opts.ReadInPageRealm:
 	default:
 		if r := s.realmFor(ctx, pg, t); r.ok {
-			p.isolated, p.console = true, r.console
+			p.isolated, p.console, p.realm = true, r.console, r
 		} else {
 			p.reason = r.reason
 		}
@@ -114,7 +118,7 @@ func (s *Session) realmFor(ctx context.Context, pg page, t rdp.Target) *realm {
 		case !r.probe.TrustedClick || !r.probe.TIP:
 			r.reason = "this Firefox lacks the trusted-input interfaces (dispatchDOMEventViaPresShellForTesting, nsITextInputProcessor)"
 		default:
-			r.ok, r.console = true, console
+			r.ok, r.console, r.kept = true, console, map[string]bool{}
 		}
 	}
 	s.mu.Lock()
@@ -145,15 +149,14 @@ func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmK
 	info := p.execInfo
 	var res string
 	var err error
-	if p.resident {
+	switch {
+	case p.resident:
 		res, err = s.callResident(ctx, pg, t, p.console, script, args)
-	} else {
+	case info.isolated:
+		res, err = s.evalIsolated(ctx, pg, t, p.realm, script, args, sent)
+	default:
 		var src string
-		if info.isolated {
-			src, err = script.Isolated(t.InnerWindowID, args)
-		} else {
-			src, err = script.Page(args)
-		}
+		src, err = script.Page(args)
 		if err != nil {
 			return info, errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 		}
@@ -178,6 +181,48 @@ func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmK
 		return info, errorf(errcode.PageScriptFailed, "the page script returned an unreadable result")
 	}
 	return info, nil
+}
+
+// evalIsolated evaluates script with args in the isolated realm r of
+// document t: through the copies of the script and lib.js that r's console
+// keeps when an earlier evaluation left them there (a few hundred bytes
+// sent instead of ≈40 KB, and code the engine compiled already), else
+// whole, which leaves them there. A copy found missing (a restarted
+// debugger server) is forgotten and the script sent whole. Pipelined
+// evaluations (sent != nil) are always sent whole: one found missing could
+// not be sent again in its place in the pipeline.
+func (s *Session) evalIsolated(ctx context.Context, pg page, t rdp.Target, r *realm, script pagejs.Script, args any, sent func()) (string, error) {
+	name := script.Name()
+	s.mu.Lock()
+	kept := sent == nil && r.kept[name]
+	s.mu.Unlock()
+	if kept {
+		src, err := script.IsolatedCached(t.InnerWindowID, args)
+		if err != nil {
+			return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
+		}
+		res, err := s.evaluate(ctx, pg, r.console, src, evalOpts{})
+		if err != nil || !residentMissing(res) {
+			return res, err
+		}
+		s.log.Debug("the isolated realm's copy is gone; evaluating the script whole", "script", name)
+		s.mu.Lock()
+		delete(r.kept, name)
+		s.mu.Unlock()
+	}
+	src, err := script.Isolated(t.InnerWindowID, args)
+	if err != nil {
+		return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
+	}
+	res, err := s.evaluate(ctx, pg, r.console, src, evalOpts{sent: sent, pipelined: sent != nil})
+	s.mu.Lock()
+	s.wholeSent++
+	if err == nil {
+		// It answered, so it ran its first line, which keeps the copies.
+		r.kept[name] = true
+	}
+	s.mu.Unlock()
+	return res, err
 }
 
 // Deadlines of the waits on Firefox that a call makes on its way (each also

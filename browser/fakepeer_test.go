@@ -189,27 +189,31 @@ func (f *fakeBrowser) result(p *rdptest.Peer, m map[string]any, id, grip string)
 
 // fakeResult is the result grip for the script in evaluation m: page
 // scripts are told apart by their function's name, which the pagejs
-// builders keep in the source.
+// builders keep in the source, or (the isolated realm's short form) by the
+// name of the copy it calls, which the fake acts as keeping.
 func fakeResult(t *testing.T, m map[string]any) string {
 	text, _ := m["text"].(string)
+	is := func(name string) bool {
+		return strings.Contains(text, "function "+name+"(") || strings.Contains(text, `"fxmcp:`+name+`:`)
+	}
 	resident := strings.HasPrefix(text, `(function () { "use strict"; `)
 	var value any
 	switch {
 	case resident && strings.Contains(text, "function snapshot("):
 		return fmt.Sprintf(`{"type":"object","class":"Function","actor":"%s/obj1"}`, fakePrefix)
-	case strings.Contains(text, "function snapshot("), strings.HasPrefix(text, `(typeof _self === "function"`):
+	case is("snapshot"), strings.HasPrefix(text, `(typeof _self === "function"`):
 		// the wire form (pagejs/snapjson.go): one button
 		value = map[string]any{"title": fakeTitle, "url": fakeURL, "total": 1, "all": 1, "textTotal": 0,
 			"rows": []any{[]any{"button", "button", "", "Go", "", 0, "#go", 0}}}
-	case strings.Contains(text, "function browserInstance("):
+	case is("browserInstance"):
 		value = pagejs.BrowserInstanceResult{PID: 4242, Started: 1.7e12}
-	case strings.Contains(text, "function dialogState("):
+	case is("dialogState"):
 		value = pagejs.DialogStateResult{Open: false}
-	case strings.Contains(text, "function probe("):
+	case is("probe"):
 		value = pagejs.ProbeResult{TrustedClick: true, TIP: true, MozSetFileArray: true}
-	case strings.Contains(text, "function bindRefs("):
+	case is("bindRefs"):
 		value = pagejs.BindRefsResult{}
-	case strings.Contains(text, "function pageInfo("):
+	case is("pageInfo"):
 		value = pagejs.PageInfoResult{URL: fakeURL, Title: fakeTitle, ReadyState: "complete"}
 	default:
 		t.Errorf("fake Firefox: unexpected script %.300s", text)

@@ -209,19 +209,7 @@ func TestFirefoxHostilePage(t *testing.T) {
 	if err := p.run(pageRealm, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 100}, &pagejs.SnapshotResult{}); !errors.Is(err, pagejs.ErrMalformed) {
 		t.Errorf("page realm on hostile page: %v, want ErrMalformed", err)
 	}
-	s := p.snapshot(isolatedRealm)
-	var real, realIn pagejs.Element
-	for _, e := range s.Elements {
-		switch e.Sel[0] {
-		case "#real":
-			real = e
-		case "#real-input":
-			realIn = e
-		}
-	}
-	if real.Name != "Buy now" || realIn.Name != "Amount" {
-		t.Fatalf("isolated snapshot of hostile page: %+v", s.Elements)
-	}
+	real, realIn := hostileElements(t, p.snapshot(isolatedRealm))
 	var res pagejs.ActionResult
 	p.must(isolatedRealm, pagejs.Click, pagejs.ClickArgs{Sel: real.Sel, FP: real.FP}, &res)
 	if got := p.js(`document.getElementById("real-log").textContent`); got != "click:true;" || !res.Trusted {
@@ -244,6 +232,23 @@ func TestFirefoxHostilePage(t *testing.T) {
 	if got := p.js(`document.getElementById("decoy-input-log").textContent`); got != "" {
 		t.Errorf("decoy input got typing: %q", got)
 	}
+}
+
+// hostileElements returns the real button and input of hostile.html's snapshot.
+func hostileElements(t *testing.T, s pagejs.SnapshotResult) (real, realIn pagejs.Element) {
+	t.Helper()
+	for _, e := range s.Elements {
+		switch e.Sel[0] {
+		case "#real":
+			real = e
+		case "#real-input":
+			realIn = e
+		}
+	}
+	if real.Name != "Buy now" || realIn.Name != "Amount" {
+		t.Fatalf("snapshot of the hostile page: %+v", s.Elements)
+	}
+	return real, realIn
 }
 
 func TestFirefoxFillControlled(t *testing.T) {

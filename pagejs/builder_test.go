@@ -37,6 +37,7 @@ func goldenCases() []goldenCase {
 	chrome := func(s Script, args any) goldenCase { return goldenCase{s.name + ".chrome", s, realmChrome, args} }
 	resident := func(s Script) goldenCase { return goldenCase{s.name + ".resident", s, realmResident, nil} }
 	call := func(s Script, args any) goldenCase { return goldenCase{s.name + ".call", s, realmCall, args} }
+	cached := func(s Script, args any) goldenCase { return goldenCase{s.name + ".cached", s, realmCached, args} }
 	snap := SnapshotArgs{MaxElements: 500, MaxTextChars: 20000, IncludeAllText: true}
 	click := ClickArgs{Sel: sel, FP: fp}
 	fill := FillArgs{Sel: sel, FP: fp, Value: `"); alert(1); ("`, Submit: true}
@@ -53,7 +54,7 @@ func goldenCases() []goldenCase {
 		page(Snapshot, snap), iso(Snapshot, snap), resident(Snapshot), call(Snapshot, snap),
 		resident(PageInfo), call(PageInfo, nil),
 		page(Describe, DescribeArgs{Sel: sel}), iso(Describe, DescribeArgs{Sel: sel}),
-		page(Click, click), iso(Click, click),
+		page(Click, click), iso(Click, click), cached(Click, click),
 		page(Fill, fill), iso(Fill, fill),
 		page(TypeText, typ), iso(TypeText, typ),
 		page(PressKey, key), iso(PressKey, key),
@@ -62,13 +63,13 @@ func goldenCases() []goldenCase {
 		page(Scroll, ScrollArgs{Mode: "by", Direction: "down", Pages: 2}), iso(Scroll, ScrollArgs{Sel: sel, FP: &fp, Mode: "to", To: "bottom"}),
 		page(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"a", "</script>"}}), iso(SelectOption, SelectOptionArgs{Sel: sel, FP: fp, Options: []string{"b"}}),
 		page(WaitFor, wait), iso(WaitFor, wait),
-		page(Settle, SettleArgs{QuietMS: 40, CapMS: 250}), iso(Settle, SettleArgs{QuietMS: 40, CapMS: 250}),
+		page(Settle, SettleArgs{QuietMS: 40, CapMS: 250}), iso(Settle, SettleArgs{QuietMS: 40, CapMS: 250}), cached(Settle, SettleArgs{QuietMS: 40, CapMS: 250}),
 		page(PageInfo, nil), iso(PageInfo, nil),
 		page(CaptureRect, CaptureRectArgs{Sel: sel, FP: &fp}), iso(CaptureRect, CaptureRectArgs{}),
 		page(UploadBegin, begin), iso(UploadBegin, begin),
 		page(UploadChunk, chunk), iso(UploadChunk, chunk),
 		page(UploadFinish, finish), iso(UploadFinish, finish),
-		page(UploadAbort, abort), iso(UploadAbort, abort),
+		page(UploadAbort, abort), iso(UploadAbort, abort), cached(UploadAbort, abort),
 		iso(Probe, nil),
 		iso(BindRefs, BindRefsArgs{Key: strings.Repeat("ab", 16), Max: 500, WaitMS: 5000}),
 		chrome(DialogState, DialogStateArgs{BrowserID: 9}),
@@ -92,6 +93,8 @@ func build(s Script, realm realms, args any) (string, error) {
 		return s.Page(args)
 	case realmIsolated:
 		return s.Isolated(testWindowID, args)
+	case realmCached:
+		return s.IsolatedCached(testWindowID, args)
 	case realmResident:
 		return s.PageResident()
 	case realmCall:
@@ -102,9 +105,14 @@ func build(s Script, realm realms, args any) (string, error) {
 }
 
 // abbreviate replaces the embedded sources by markers, so the golden files show the
-// wrapper and the arguments; the sources are checked by TestScriptFiles and node.
+// wrapper and the arguments; the sources are checked by TestScriptFiles and node. The
+// names of the isolated realm's kept copies (hashes of the sources) become markers too.
 func abbreviate(out string, s Script) string {
 	out = strings.ReplaceAll(out, libSrc, "«lib.js»")
+	out = strings.ReplaceAll(out, libKept, "«lib.js kept»")
+	if n := keptNames[s.name]; n != "" {
+		out = strings.ReplaceAll(out, n, "«"+s.name+".js kept»")
+	}
 	if s.keep != "" {
 		out = strings.ReplaceAll(out, s.keep, "«"+s.name+"Keep.js»")
 	}
@@ -420,8 +428,8 @@ func FuzzBuilders(f *testing.F) {
 			{DialogAnswer, DialogAnswerArgs{Action: sel, Text: &text}},
 		}
 		for _, c := range cases {
-			for _, realm := range []realms{realmPage, realmIsolated, realmChrome, realmCall} {
-				if c.s.realms&realm == 0 && !(realm == realmCall && c.s.realms&realmPage != 0) {
+			for _, realm := range []realms{realmPage, realmIsolated, realmCached, realmChrome, realmCall} {
+				if c.s.realms&realm == 0 && !(realm == realmCall && c.s.realms&realmPage != 0) && !(realm == realmCached && c.s.realms&realmIsolated != 0) {
 					continue
 				}
 				out, err := build(c.s, realm, c.args)
@@ -463,5 +471,48 @@ func TestArgsDifferOnlyInLiteral(t *testing.T) {
 	}
 	if !bytes.HasPrefix([]byte(a[len(head):]), []byte("{")) {
 		t.Fatal("literal does not start where expected")
+	}
+}
+
+// TestKeptNames: each isolated script's kept copy has its own name, which changes with
+// its source (another build never calls a copy it did not send), and the cached form
+// carries neither lib.js nor the script, only their names and the arguments.
+func TestKeptNames(t *testing.T) {
+	if keptName("click", "function click() {}") == keptName("click", "function click() { }") {
+		t.Error("kept name does not change with the source")
+	}
+	seen := map[string]string{libKept: "lib"}
+	for _, s := range Scripts() {
+		n := keptNames[s.name]
+		if (n != "") != (s.realms&realmIsolated != 0) {
+			t.Errorf("%s: kept name %q", s.name, n)
+			continue
+		}
+		if n == "" {
+			continue
+		}
+		if other, dup := seen[n]; dup {
+			t.Errorf("%s and %s share the kept name %s", s.name, other, n)
+		}
+		seen[n] = s.name
+		if n != keptName(s.name, s.src) || !strings.HasPrefix(n, "fxmcp:"+s.name+":") {
+			t.Errorf("%s: kept name %q", s.name, n)
+		}
+		expr, err := s.IsolatedCached(testWindowID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(expr, s.src) || strings.Contains(expr, libSrc) || !strings.Contains(expr, n) || len(expr) > 2000 {
+			t.Errorf("%s: cached form (%d bytes) carries a source or lacks its name", s.name, len(expr))
+		}
+	}
+	if _, err := DialogState.IsolatedCached(1, nil); !errors.Is(err, ErrRealm) {
+		t.Errorf("DialogState.IsolatedCached: %v, want ErrRealm", err)
+	}
+	if _, err := Click.IsolatedCached(0, nil); err == nil {
+		t.Error("IsolatedCached accepted window id 0")
+	}
+	if _, err := WaitFor.IsolatedCached(1, map[string]any{"__proto__": 1}); err == nil {
+		t.Error(`IsolatedCached accepted a "__proto__" key`)
 	}
 }

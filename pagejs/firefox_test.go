@@ -36,6 +36,12 @@ type realm string
 const (
 	pageRealm     realm = "page"
 	isolatedRealm realm = "isolated"
+	// cachedRealm is the isolated realm through the copies its console keeps
+	// (pagejs.Script.IsolatedCached, then Isolated when there are none), as the server
+	// calls it.
+	cachedRealm realm = "cached"
+	// cachedRealmOnly is IsolatedCached alone (resident_missing when nothing is kept).
+	cachedRealmOnly realm = "cachedOnly"
 )
 
 var realms = []realm{pageRealm, isolatedRealm}
@@ -188,7 +194,11 @@ func (p *page) expr(r realm, s pagejs.Script, args any) (console, expr string) {
 		if err != nil {
 			p.t.Fatal(err)
 		}
-		expr, err = s.Isolated(tg.InnerWindowID, args)
+		if r == cachedRealm || r == cachedRealmOnly {
+			expr, err = s.IsolatedCached(tg.InnerWindowID, args)
+		} else {
+			expr, err = s.Isolated(tg.InnerWindowID, args)
+		}
 	}
 	if err != nil {
 		p.t.Fatal(err)
@@ -204,7 +214,11 @@ func (p *page) run(r realm, s pagejs.Script, args, out any) error {
 	if err != nil {
 		p.t.Fatalf("%s (%s): %v", s.Name(), r, err)
 	}
-	return pagejs.Decode(res, out)
+	err = pagejs.Decode(res, out)
+	if r == cachedRealm && isCode(err, errcode.ResidentMissing) {
+		return p.run(isolatedRealm, s, args, out)
+	}
+	return err
 }
 
 // must is run that fails the test on a script error.

@@ -10,7 +10,9 @@
 //   - the isolated realm (the content-process target's console, system principal),
 //     built with [Script.Isolated]: win is an Xray view of the page's current inner
 //     window, page monkeypatches are invisible, and privileged helpers (trusted events,
-//     nsITextInputProcessor, mozSetFileArray) are reached through env.
+//     nsITextInputProcessor, mozSetFileArray) are reached through env. Each evaluation
+//     keeps lib.js and the script, compiled, on that console's sandbox global, so
+//     later calls can be built with [Script.IsolatedCached] (no sources sent).
 //
 // A page script can also be made resident in a document's page realm
 // ([Script.PageResident], then [Script.PageCall] per call): the server keeps the one
@@ -56,7 +58,9 @@ package pagejs
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,6 +83,8 @@ const (
 	// page-realm script (see Script.PageResident).
 	realmResident
 	realmCall
+	// The isolated realm's short form (see Script.IsolatedCached).
+	realmCached
 )
 
 // Script is one embedded script (pagejs/js/<name>.js). Only the values declared in
@@ -277,11 +283,19 @@ const (
 		`return JSON.stringify({ok: false, error: {code, message}}); }`
 	catchTail = catchBody + ` })()`
 
-	pageHead     = `(async () => { "use strict"; try { const win = window; const env = {realm: "page"}; `
-	isolatedHead = `(async () => { "use strict"; try { const innerWindowID = `
-	isolatedWin  = `; const env = {realm: "isolated", innerWindowID, Cc, Ci, Cu, Services}; const win = Services.wm.getCurrentInnerWindowWithId(innerWindowID); `
-	noWinCheck   = `if (!win || win.closed) { return JSON.stringify({ok: false, error: {code: "` + string(errcode.TargetReplaced) + `", message: "the page's document was replaced"}}); } `
-	chromeHead   = `(async () => { "use strict"; try { const env = {realm: "chrome", Cc, Ci, Cu, Services, ChromeUtils, WindowGlobalParent}; `
+	pageHead   = `(async () => { "use strict"; try { const win = window; const env = {realm: "page"}; `
+	isolatedID = `const innerWindowID = `
+	// The isolated realm's copies (see Script.IsolatedCached): own(name, f) returns the
+	// function kept on the console's sandbox global under name, keeping f there first
+	// when there is none; got(name) returns the kept one or undefined. Both read own
+	// properties of the sandbox global only, which no page can reach.
+	isolatedOwn = `const own = (n, f) => { const d = Object.getOwnPropertyDescriptor(globalThis, n); if (d && typeof d.value === "function") return d.value; ` +
+		`try { Object.defineProperty(globalThis, n, {value: f}); } catch (_) {} return f; }; `
+	isolatedGot = `const got = n => { const d = Object.getOwnPropertyDescriptor(globalThis, n); return d && typeof d.value === "function" ? d.value : undefined; }; `
+	notKept     = `return JSON.stringify({ok: false, error: {code: "` + string(errcode.ResidentMissing) + `", message: "the isolated realm keeps no copy of this script"}}); `
+	isolatedWin = `; const env = {realm: "isolated", innerWindowID, Cc, Ci, Cu, Services}; const win = Services.wm.getCurrentInnerWindowWithId(innerWindowID); `
+	noWinCheck  = `if (!win || win.closed) { return JSON.stringify({ok: false, error: {code: "` + string(errcode.TargetReplaced) + `", message: "the page's document was replaced"}}); } `
+	chromeHead  = `(async () => { "use strict"; try { const env = {realm: "chrome", Cc, Ci, Cu, Services, ChromeUtils, WindowGlobalParent}; `
 
 	// A resident script is one function created in the page realm, strict so that a
 	// page function it calls cannot reach it through Function.prototype.caller. It takes
@@ -315,8 +329,29 @@ func (s Script) Page(args any) (string, error) {
 // Isolated builds an expression for the content-process console (system principal,
 // rdp-notes §7/§11): win is Services.wm.getCurrentInnerWindowWithId(innerWindowID), an
 // Xray view of the page. When that window is no longer current the envelope is the error
-// [errcode.TargetReplaced].
+// [errcode.TargetReplaced]. The expression also keeps lib.js and the script, compiled,
+// on that console's sandbox global, and uses the copies kept there when it finds them:
+// later evaluations can be built with [Script.IsolatedCached].
 func (s Script) Isolated(innerWindowID int64, args any) (string, error) {
+	return s.isolated(realmIsolated, innerWindowID, args)
+}
+
+// IsolatedCached is [Script.Isolated] without the sources: it calls the copies of
+// lib.js and the script that an earlier [Script.Isolated] evaluation kept on the same
+// console's sandbox global (the content-process console's evaluation global, which
+// persists between evaluations; system principal, never the page's window, so no page
+// can see or replace them). The copies are named by a hash of their sources, so
+// another build's are never used. The expression is about 1.5 KB plus the arguments
+// instead of the ≈40 KB of lib.js and the script, and runs code the engine has
+// compiled (and optimized) already. When that console keeps no copy (a new process,
+// a restarted debugger server) the envelope is the error [errcode.ResidentMissing]
+// and nothing ran: evaluate the [Script.Isolated] expression instead.
+func (s Script) IsolatedCached(innerWindowID int64, args any) (string, error) {
+	return s.isolated(realmCached, innerWindowID, args)
+}
+
+// isolated builds either isolated-realm expression.
+func (s Script) isolated(realm realms, innerWindowID int64, args any) (string, error) {
 	if s.realms&realmIsolated == 0 {
 		return "", fmt.Errorf("%w: %s in the isolated realm", ErrRealm, s.name)
 	}
@@ -327,7 +362,7 @@ func (s Script) Isolated(innerWindowID int64, args any) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("pagejs: %s: %w", s.name, err)
 	}
-	return s.assemble(realmIsolated, innerWindowID, a), nil
+	return s.assemble(realm, innerWindowID, a), nil
 }
 
 // PageResident builds the expression that creates the script as a resident of the
@@ -419,14 +454,9 @@ func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string 
 		b.WriteString(`, env)}); `)
 		b.WriteString(catchTail)
 		return b.String()
-	case realmIsolated:
-		id, _ := json.Marshal(innerWindowID)
-		b.WriteString(isolatedHead)
-		b.Write(id)
-		b.WriteString(isolatedWin)
-		if !s.anyWin {
-			b.WriteString(noWinCheck)
-		}
+	case realmIsolated, realmCached:
+		s.assembleIsolated(&b, realm == realmCached, innerWindowID, args)
+		return b.String()
 	default:
 		b.WriteString(pageHead)
 	}
@@ -444,6 +474,92 @@ func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string 
 	b.WriteString(`, lib, env)}); `)
 	b.WriteString(catchTail)
 	return b.String()
+}
+
+// assembleIsolated writes an isolated-realm expression: the wrapper is an async arrow
+// taking the library maker and the script, which a strict function written after it
+// looks up on the console's sandbox global (cached) or keeps there first (not cached).
+// That function's scope holds nothing but its helper, so the functions kept there
+// close over no evaluation's values.
+func (s Script) assembleIsolated(b *strings.Builder, cached bool, innerWindowID int64, args []byte) {
+	id, _ := json.Marshal(innerWindowID)
+	b.WriteString(`(async (makeLib, run) => { "use strict"; try { `)
+	if cached {
+		if s.noLib {
+			b.WriteString(`if (!run) { `)
+		} else {
+			b.WriteString(`if (!makeLib || !run) { `)
+		}
+		b.WriteString(notKept)
+		b.WriteString(`} `)
+	}
+	b.WriteString(isolatedID)
+	b.Write(id)
+	b.WriteString(isolatedWin)
+	if !s.anyWin {
+		b.WriteString(noWinCheck)
+	}
+	if s.noLib {
+		b.WriteString(`const lib = null; `)
+	} else {
+		b.WriteString(`const lib = makeLib(win, env); `)
+	}
+	b.WriteString(`return JSON.stringify({ok: true, value: await run(win, `)
+	b.Write(args)
+	b.WriteString(`, lib, env)}); `)
+	b.WriteString(catchBody)
+	b.WriteString(` })(...(function () { "use strict"; `)
+	// Each entry: got(name) (cached) or own(name, (source)).
+	entry := func(kept, src string) {
+		n, _ := json.Marshal(kept)
+		if cached {
+			b.WriteString(`got(`)
+			b.Write(n)
+		} else {
+			b.WriteString(`own(`)
+			b.Write(n)
+			b.WriteString(`, (`)
+			b.WriteString(src)
+			b.WriteString(`)`)
+		}
+		b.WriteString(`)`)
+	}
+	if cached {
+		b.WriteString(isolatedGot)
+	} else {
+		b.WriteString(isolatedOwn)
+	}
+	b.WriteString(`return [`)
+	if s.noLib {
+		b.WriteString(`null`)
+	} else {
+		entry(libKept, libSrc)
+	}
+	b.WriteString(`, `)
+	entry(keptNames[s.name], s.src)
+	b.WriteString(`]; })())`)
+}
+
+// keptName is the sandbox-global property under which the isolated realm keeps the
+// function compiled from src (script name): derived from a hash of the source, so a
+// server built from other sources never calls a copy it did not send.
+func keptName(name, src string) string {
+	h := sha256.Sum256([]byte(src))
+	return "fxmcp:" + name + ":" + hex.EncodeToString(h[:12])
+}
+
+// libKept is keptName of lib.js; keptNames, of each isolated-realm script by name.
+var (
+	libKept   = keptName("lib", libSrc)
+	keptNames = map[string]string{}
+)
+
+func init() {
+	for _, s := range Scripts() {
+		if s.realms&realmIsolated != 0 {
+			keptNames[s.name] = keptName(s.name, s.src)
+		}
+	}
 }
 
 // encodeArgs marshals args as one JSON value usable as a JavaScript expression. nil

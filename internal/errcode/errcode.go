@@ -63,7 +63,7 @@ const (
 // Codes that never reach a tool result.
 const (
 	InvalidArgument   Code = "invalid_argument"   // a page script's word for arguments it cannot use; becomes InvalidArguments
-	ResidentMissing   Code = "resident_missing"   // a resident call found its script unbound (actor released, or another document's)
+	ResidentMissing   Code = "resident_missing"   // a resident call found its script unbound (actor released, or another document's), or an isolated-realm call its kept copy gone
 	BrokerUnavailable Code = "broker_unavailable" // the broker process is gone or its channel failed
 	BrokerProtocol    Code = "broker_protocol"    // a broker message violated the protocol
 )
