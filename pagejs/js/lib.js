@@ -579,10 +579,13 @@ function lib(win, env) {
   // ---- collection (snapshot order: DOM order, open shadow roots after their host) ----
 
   // collect lists the elements a snapshot shows; with frames, visible frames too (the
-  // server puts each frame's own snapshot in their place).
-  function collect(frames) {
+  // server puts each frame's own snapshot in their place). hostsOf, when given, maps
+  // each tree (document, open shadow root) to its shadow hosts in tree order, as found
+  // by the caller in the same task (the resident's scan), so the trees are not
+  // searched for them again.
+  function collect(frames, hostsOf) {
     const out = [];
-    walk(doc, out, frames ? CANDIDATES + ",iframe,frame" : CANDIDATES);
+    walk(doc, out, frames ? CANDIDATES + ",iframe,frame" : CANDIDATES, hostsOf || null);
     return out;
   }
 
@@ -596,24 +599,31 @@ function lib(win, env) {
     return isHTML(el) && (el.localName === "iframe" || el.localName === "frame");
   }
 
-  function walk(root, out, cands0) {
-    const cands = root.querySelectorAll(cands0);
+  // hostsIn lists the shadow hosts of a tree (elements with an open shadow root), in
+  // tree order.
+  function hostsIn(root) {
     const hosts = [];
     const all = root.querySelectorAll("*");
     for (let i = 0; i < all.length; i++) {
       const e = all[i];
       if (e.shadowRoot) hosts.push(e);
     }
+    return hosts;
+  }
+
+  function walk(root, out, cands0, hostsOf) {
+    const cands = root.querySelectorAll(cands0);
+    const hosts = (hostsOf && hostsOf.get(root)) || hostsIn(root);
     let h = 0;
     for (let i = 0; i < cands.length; i++) {
       const c = cands[i];
       while (h < hosts.length && hosts[h] !== c && (hosts[h].compareDocumentPosition(c) & FOLLOWING)) {
-        walk(hosts[h++].shadowRoot, out, cands0);
+        walk(hosts[h++].shadowRoot, out, cands0, hostsOf);
       }
       consider(c, out);
-      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out, cands0);
+      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out, cands0, hostsOf);
     }
-    while (h < hosts.length) walk(hosts[h++].shadowRoot, out, cands0);
+    while (h < hosts.length) walk(hosts[h++].shadowRoot, out, cands0, hostsOf);
   }
 
   // ---- acting ----
