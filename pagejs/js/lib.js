@@ -148,9 +148,11 @@ function lib(win, env) {
     return isHTML(el) && el.localName === "input" && String(el.type).toLowerCase() === "file";
   }
 
+  const CHECK_VISIBILITY = {checkVisibilityCSS: true, visibilityProperty: true}; // one object for every call
+
   function visible(el) {
     if (typeof el.checkVisibility === "function") {
-      if (!el.checkVisibility({checkVisibilityCSS: true, visibilityProperty: true})) return false;
+      if (!el.checkVisibility(CHECK_VISIBILITY)) return false;
     } else if (el.getClientRects().length === 0) {
       return false;
     }
@@ -435,7 +437,6 @@ function lib(win, env) {
 
   const idCounts = new Map(); // root → Map(id → how many elements of root carry it)
   const pathCache = new Map();
-  const stepCache = new Map();
   const tagCache = new Map();
   const docEl = doc.documentElement, docBody = doc.body;
 
@@ -457,36 +458,31 @@ function lib(win, env) {
   }
 
   // step is el's CSS step below its parent: its tag, with :nth-of-type(k) when a
-  // sibling shares the tag. The steps of all of a parent's children are made at once.
+  // sibling shares the tag. One pass over a parent's children counts their tags and
+  // numbers each child among those of its tag (nthOf); the step string is made only for
+  // the elements asked about (pathIn asks once per element).
+  const tagsIn = new Map(); // parent → Map(tag → how many of its children carry it)
+  const nthOf = new Map(); // element → its number among its parent's children of its tag
   function step(el) {
     const parent = el.parentNode;
-    let steps = stepCache.get(parent);
-    if (!steps) {
-      const counts = new Map();
+    let counts = tagsIn.get(parent);
+    if (counts === undefined) {
+      counts = new Map();
       for (let k = parent.firstElementChild; k; k = k.nextElementSibling) {
         const t = k.localName;
-        counts.set(t, (counts.get(t) || 0) + 1);
+        const n = (counts.get(t) || 0) + 1;
+        counts.set(t, n);
+        nthOf.set(k, n);
       }
-      steps = new Map();
-      const seen = new Map();
-      for (let k = parent.firstElementChild; k; k = k.nextElementSibling) {
-        const t = k.localName;
-        let tag = tagCache.get(t);
-        if (tag === undefined) {
-          tag = win.CSS.escape(t);
-          tagCache.set(t, tag);
-        }
-        if (counts.get(t) === 1) {
-          steps.set(k, tag);
-        } else {
-          const n = (seen.get(t) || 0) + 1;
-          seen.set(t, n);
-          steps.set(k, tag + ":nth-of-type(" + n + ")");
-        }
-      }
-      stepCache.set(parent, steps);
+      tagsIn.set(parent, counts);
     }
-    return steps.get(el);
+    const t = el.localName;
+    let tag = tagCache.get(t);
+    if (tag === undefined) {
+      tag = win.CSS.escape(t);
+      tagCache.set(t, tag);
+    }
+    return counts.get(t) === 1 ? tag : tag + ":nth-of-type(" + nthOf.get(el) + ")";
   }
 
   function pathIn(el, root) {

@@ -101,7 +101,8 @@ function snapshotKeep() {
     for (let n = subtree.size > 0 ? up(el) : null; !fresh && n; n = up(n)) {
       if (subtree.has(n)) fresh = true;
     }
-    const l = scanned !== null && scanned.lives.has(el) ? scanned.lives.get(el) : live(el);
+    let l = scanned === null ? undefined : scanned.lives.get(el);
+    if (l === undefined) l = live(el);
     if (!fresh && c.live === l) {
       next.set(el, c);
       return c.e;
