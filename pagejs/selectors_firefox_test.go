@@ -2,6 +2,7 @@ package pagejs_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -46,6 +47,39 @@ func TestSelectorSteps(t *testing.T) {
 			if err := p.run(r, pagejs.Describe, pagejs.DescribeArgs{Sel: e.Sel}, &got); err != nil || got.Name != name {
 				t.Errorf("%s: %s selector %q finds %q (%v)", r, name, e.Sel, got.Name, err)
 			}
+		}
+	}
+}
+
+// TestLabelsWithoutIDs: an element without an id takes its name only from the labels
+// it sits in whose control it is (a label's first labelable descendant, when the label
+// has no "for"); one with an id from every label whose control it is. Exact names, in
+// both realms, in tree order of the elements.
+func TestLabelsWithoutIDs(t *testing.T) {
+	p := open(t, "/forms.html")
+	p.js(`(() => {
+		const d = document.createElement("div");
+		d.id = "lab2";
+		d.innerHTML = '<label for="elsewhere">Outer <input placeholder="P1"></label><input id="elsewhere" placeholder="E">' +
+			'<label>First <button>B1</button><input placeholder="P2"></label>' +
+			'<label>Second <span><input type="checkbox"></span></label>' +
+			'<label>Third <label>Inner <input type="checkbox"></label></label>' +
+			'<label for="twice">One</label><label>Two <input id="twice" type="checkbox"></label>';
+		document.body.append(d);
+		return "";
+	})()`)
+	want := []string{"textbox P1", "textbox Outer", "button First", "textbox P2", "checkbox Second",
+		"checkbox Third Inner Inner", "checkbox One Two"}
+	for _, r := range realms {
+		s := p.snapshot(r)
+		var got []string
+		for _, e := range s.Elements {
+			if strings.HasPrefix(e.Sel[0], "#lab2>") || e.Sel[0] == "#elsewhere" || e.Sel[0] == "#twice" {
+				got = append(got, e.Role+" "+e.Name)
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: names %q, want %q", r, got, want)
 		}
 	}
 }

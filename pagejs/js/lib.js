@@ -178,7 +178,21 @@ function lib(win, env) {
     return info;
   }
 
+  // An element without an id can only be labelled by a label it sits in (a label's
+  // "for" names an id): its ancestor labels whose control it is, outermost first (tree
+  // order, as the map lists them). That avoids the map, which looks at every label of
+  // the tree, when a walk describes only a few elements (a kept snapshot's).
   function labelsOf(el) {
+    if (!el.id) {
+      let list = null;
+      for (let n = el.parentElement; n; n = n.parentElement) {
+        if (n.localName === "label" && n.control === el) {
+          if (list) list.unshift(n);
+          else list = [n];
+        }
+      }
+      return list;
+    }
     const info = infoOf(el.getRootNode());
     if (!info.labels) {
       info.labels = new Map();
