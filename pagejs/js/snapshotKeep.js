@@ -186,7 +186,7 @@ function snapshotKeep() {
     const parts = [];
     const trees = [doc];
     const hostsOf = new Map();
-    const lives = new Map();
+    const ctls = [], states = []; // the form controls and their live(), for lives (begin)
     for (let t = 0; t < trees.length; t++) {
       const all = trees[t].querySelectorAll("*");
       const hosts = [];
@@ -203,13 +203,14 @@ function snapshotKeep() {
       for (let i = 0; i < ctl.length; i++) {
         const el = ctl[i];
         const l = live(el);
-        lives.set(el, l);
+        ctls.push(el);
+        states.push(l);
         parts.push(el.localName === "select" ? "s" + l : l);
       }
       sheetsOf(trees[t].styleSheets, parts);
       sheetsOf(trees[t].adoptedStyleSheets, parts);
     }
-    return {roots, sig: roots.length + "\u0000" + parts.join("\u0000"), hostsOf, lives};
+    return {roots, sig: roots.length + "\u0000" + parts.join("\u0000"), hostsOf, ctls, states, lives: null};
   }
 
   function animating(doc, roots) {
@@ -264,6 +265,9 @@ function snapshotKeep() {
       return true;
     }
     watch(win, doc, s.roots);
+    // (Made only for a walk: a {same} answer needs none of it.)
+    s.lives = new Map();
+    for (let i = 0; i < s.ctls.length; i++) s.lives.set(s.ctls[i], s.states[i]);
     scanned = s;
     if (next !== null || url !== st.url) all = true; // a walk that never ended; hrefs resolve against the URL
     next = new Map();
