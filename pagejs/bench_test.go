@@ -274,3 +274,64 @@ func BenchmarkUpload(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSnapshotLargeKeep: the resident's walks on the ≈3,000-element page, page
+// text left out, as the server makes them (medians of the round trips, ms): "first" is a
+// freshly installed resident's first walk (every entry made); "one-change" a walk after
+// one button's aria-expanded flipped, naming the result held (one entry made afresh, a
+// patch returned); "unchanged" the {same} answer. The three alternate, so machine noise
+// falls on all alike. Use -benchtime 20x.
+func BenchmarkSnapshotLargeKeep(b *testing.B) {
+	p := open(b, "/large.html")
+	src, err := pagejs.Snapshot.PageResident()
+	if err != nil {
+		b.Fatal(err)
+	}
+	console := p.target().ConsoleActor
+	call := func(actor string, have int) (pagejs.SnapshotResult, float64) {
+		c, err := pagejs.Snapshot.PageCall(pagejs.SnapshotArgs{MaxElements: 5000, Have: have})
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		res, err := p.c.EvaluateString(p.ctx, console, c, rdp.EvalOptions{Await: true, Self: actor})
+		d := ms(time.Since(start))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var s pagejs.SnapshotResult
+		if err := pagejs.Decode(res, &s); err != nil {
+			b.Fatal(err)
+		}
+		return s, d
+	}
+	var first, change, same []float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		actor, err := p.c.EvaluateObject(p.ctx, console, src, rdp.EvalOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s, d := call(actor, 0)
+		if s.Total != fixtures.LargeInteractive || len(s.Elements) != fixtures.LargeInteractive {
+			b.Fatalf("first walk: %d of %d elements", len(s.Elements), s.Total)
+		}
+		first = append(first, d)
+		p.js(`document.querySelector("button").toggleAttribute("aria-expanded")`)
+		s2, d := call(actor, s.Seq)
+		if s2.Base != s.Seq || len(s2.Elements) != 1 {
+			b.Fatalf("one change: base %d, %d fresh elements, want a patch of %d with one", s2.Base, len(s2.Elements), s.Seq)
+		}
+		change = append(change, d)
+		s3, d := call(actor, s2.Seq)
+		if s3.Same != s2.Seq {
+			b.Fatalf("unchanged: same = %d, want %d", s3.Same, s2.Seq)
+		}
+		same = append(same, d)
+	}
+	b.StopTimer()
+	b.ReportMetric(median(first), "ms-first")
+	b.ReportMetric(median(change), "ms-one-change")
+	b.ReportMetric(median(same), "ms-unchanged")
+	b.ReportMetric(0, "ns/op")
+}

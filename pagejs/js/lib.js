@@ -148,9 +148,11 @@ function lib(win, env) {
     return isHTML(el) && el.localName === "input" && String(el.type).toLowerCase() === "file";
   }
 
+  const CHECK_VISIBILITY = {checkVisibilityCSS: true, visibilityProperty: true}; // one object for every call
+
   function visible(el) {
     if (typeof el.checkVisibility === "function") {
-      if (!el.checkVisibility({checkVisibilityCSS: true, visibilityProperty: true})) return false;
+      if (!el.checkVisibility(CHECK_VISIBILITY)) return false;
     } else if (el.getClientRects().length === 0) {
       return false;
     }
@@ -176,7 +178,21 @@ function lib(win, env) {
     return info;
   }
 
+  // An element without an id can only be labelled by a label it sits in (a label's
+  // "for" names an id): its ancestor labels whose control it is, outermost first (tree
+  // order, as the map lists them). That avoids the map, which looks at every label of
+  // the tree, when a walk describes only a few elements (a kept snapshot's).
   function labelsOf(el) {
+    if (!el.id) {
+      let list = null;
+      for (let n = el.parentElement; n; n = n.parentElement) {
+        if (n.localName === "label" && n.control === el) {
+          if (list) list.unshift(n);
+          else list = [n];
+        }
+      }
+      return list;
+    }
     const info = infoOf(el.getRootNode());
     if (!info.labels) {
       info.labels = new Map();
@@ -435,7 +451,6 @@ function lib(win, env) {
 
   const idCounts = new Map(); // root → Map(id → how many elements of root carry it)
   const pathCache = new Map();
-  const stepCache = new Map();
   const tagCache = new Map();
   const docEl = doc.documentElement, docBody = doc.body;
 
@@ -457,36 +472,31 @@ function lib(win, env) {
   }
 
   // step is el's CSS step below its parent: its tag, with :nth-of-type(k) when a
-  // sibling shares the tag. The steps of all of a parent's children are made at once.
+  // sibling shares the tag. One pass over a parent's children counts their tags and
+  // numbers each child among those of its tag (nthOf); the step string is made only for
+  // the elements asked about (pathIn asks once per element).
+  const tagsIn = new Map(); // parent → Map(tag → how many of its children carry it)
+  const nthOf = new Map(); // element → its number among its parent's children of its tag
   function step(el) {
     const parent = el.parentNode;
-    let steps = stepCache.get(parent);
-    if (!steps) {
-      const counts = new Map();
+    let counts = tagsIn.get(parent);
+    if (counts === undefined) {
+      counts = new Map();
       for (let k = parent.firstElementChild; k; k = k.nextElementSibling) {
         const t = k.localName;
-        counts.set(t, (counts.get(t) || 0) + 1);
+        const n = (counts.get(t) || 0) + 1;
+        counts.set(t, n);
+        nthOf.set(k, n);
       }
-      steps = new Map();
-      const seen = new Map();
-      for (let k = parent.firstElementChild; k; k = k.nextElementSibling) {
-        const t = k.localName;
-        let tag = tagCache.get(t);
-        if (tag === undefined) {
-          tag = win.CSS.escape(t);
-          tagCache.set(t, tag);
-        }
-        if (counts.get(t) === 1) {
-          steps.set(k, tag);
-        } else {
-          const n = (seen.get(t) || 0) + 1;
-          seen.set(t, n);
-          steps.set(k, tag + ":nth-of-type(" + n + ")");
-        }
-      }
-      stepCache.set(parent, steps);
+      tagsIn.set(parent, counts);
     }
-    return steps.get(el);
+    const t = el.localName;
+    let tag = tagCache.get(t);
+    if (tag === undefined) {
+      tag = win.CSS.escape(t);
+      tagCache.set(t, tag);
+    }
+    return counts.get(t) === 1 ? tag : tag + ":nth-of-type(" + nthOf.get(el) + ")";
   }
 
   function pathIn(el, root) {
@@ -579,10 +589,13 @@ function lib(win, env) {
   // ---- collection (snapshot order: DOM order, open shadow roots after their host) ----
 
   // collect lists the elements a snapshot shows; with frames, visible frames too (the
-  // server puts each frame's own snapshot in their place).
-  function collect(frames) {
+  // server puts each frame's own snapshot in their place). hostsOf, when given, maps
+  // each tree (document, open shadow root) to its shadow hosts in tree order, as found
+  // by the caller in the same task (the resident's scan), so the trees are not
+  // searched for them again.
+  function collect(frames, hostsOf) {
     const out = [];
-    walk(doc, out, frames ? CANDIDATES + ",iframe,frame" : CANDIDATES);
+    walk(doc, out, frames ? CANDIDATES + ",iframe,frame" : CANDIDATES, hostsOf || null);
     return out;
   }
 
@@ -596,24 +609,31 @@ function lib(win, env) {
     return isHTML(el) && (el.localName === "iframe" || el.localName === "frame");
   }
 
-  function walk(root, out, cands0) {
-    const cands = root.querySelectorAll(cands0);
+  // hostsIn lists the shadow hosts of a tree (elements with an open shadow root), in
+  // tree order.
+  function hostsIn(root) {
     const hosts = [];
     const all = root.querySelectorAll("*");
     for (let i = 0; i < all.length; i++) {
       const e = all[i];
       if (e.shadowRoot) hosts.push(e);
     }
+    return hosts;
+  }
+
+  function walk(root, out, cands0, hostsOf) {
+    const cands = root.querySelectorAll(cands0);
+    const hosts = (hostsOf && hostsOf.get(root)) || hostsIn(root);
     let h = 0;
     for (let i = 0; i < cands.length; i++) {
       const c = cands[i];
       while (h < hosts.length && hosts[h] !== c && (hosts[h].compareDocumentPosition(c) & FOLLOWING)) {
-        walk(hosts[h++].shadowRoot, out, cands0);
+        walk(hosts[h++].shadowRoot, out, cands0, hostsOf);
       }
       consider(c, out);
-      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out, cands0);
+      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out, cands0, hostsOf);
     }
-    while (h < hosts.length) walk(hosts[h++].shadowRoot, out, cands0);
+    while (h < hosts.length) walk(hosts[h++].shadowRoot, out, cands0, hostsOf);
   }
 
   // ---- acting ----

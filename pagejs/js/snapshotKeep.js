@@ -30,6 +30,7 @@ function snapshotKeep() {
   let issued = {seq: 0, index: new Map(), entries: []};
   let walked = null;
   let runs = null;
+  let scanned = null; // what begin's scan found, for the walk under way
   const mark = () => {
     st.dirty = true;
   };
@@ -100,7 +101,8 @@ function snapshotKeep() {
     for (let n = subtree.size > 0 ? up(el) : null; !fresh && n; n = up(n)) {
       if (subtree.has(n)) fresh = true;
     }
-    const l = live(el);
+    let l = scanned === null ? undefined : scanned.lives.get(el);
+    if (l === undefined) l = live(el);
     if (!fresh && c.live === l) {
       next.set(el, c);
       return c.e;
@@ -133,6 +135,7 @@ function snapshotKeep() {
   function done(out) {
     cache = next;
     next = null;
+    scanned = null;
     all = false;
     upward = new Set();
     subtree = new Set();
@@ -175,38 +178,39 @@ function snapshotKeep() {
 
   // scan lists the open shadow roots (shadow-including tree order) and a signature of
   // the state the walk reads that changes without a mutation.
+  // It also keeps what the walk that may follow in the same task can use: each tree's
+  // shadow hosts (hostsOf, for lib.collect) and each form control's live state (lives,
+  // live()'s strings).
   function scan(win, doc) {
     const roots = [];
     const parts = [];
     const trees = [doc];
+    const hostsOf = new Map();
+    const ctls = [], states = []; // the form controls and their live(), for lives (begin)
     for (let t = 0; t < trees.length; t++) {
       const all = trees[t].querySelectorAll("*");
+      const hosts = [];
       for (let i = 0; i < all.length; i++) {
         const r = all[i].shadowRoot;
         if (r) {
           roots.push(r);
           trees.push(r);
+          hosts.push(all[i]);
         }
       }
+      hostsOf.set(trees[t], hosts);
       const ctl = trees[t].querySelectorAll("input,textarea,select");
       for (let i = 0; i < ctl.length; i++) {
         const el = ctl[i];
-        const tag = el.localName;
-        if (tag === "select") {
-          let s = "s";
-          const o = el.options;
-          for (let k = 0; k < o.length; k++) s += o[k].selected ? "1" : "0";
-          parts.push(s);
-        } else if (tag === "input") {
-          parts.push((el.checked ? "1" : "0") + (el.indeterminate ? "1" : "0") + String(el.value));
-        } else {
-          parts.push(String(el.value));
-        }
+        const l = live(el);
+        ctls.push(el);
+        states.push(l);
+        parts.push(el.localName === "select" ? "s" + l : l);
       }
       sheetsOf(trees[t].styleSheets, parts);
       sheetsOf(trees[t].adoptedStyleSheets, parts);
     }
-    return {roots, sig: roots.length + "\u0000" + parts.join("\u0000")};
+    return {roots, sig: roots.length + "\u0000" + parts.join("\u0000"), hostsOf, ctls, states, lives: null};
   }
 
   function animating(doc, roots) {
@@ -261,6 +265,10 @@ function snapshotKeep() {
       return true;
     }
     watch(win, doc, s.roots);
+    // (Made only for a walk: a {same} answer needs none of it.)
+    s.lives = new Map();
+    for (let i = 0; i < s.ctls.length; i++) s.lives.set(s.ctls[i], s.states[i]);
+    scanned = s;
     if (next !== null || url !== st.url) all = true; // a walk that never ended; hrefs resolve against the URL
     next = new Map();
     walked = {seq: 0, index: new Map(), entries: []};
@@ -281,5 +289,11 @@ function snapshotKeep() {
     return false;
   }
 
-  return {begin, entry, reused, done, seq: () => st.seq};
+  // hosts is the shadow hosts of each tree as begin's scan found them, for the walk
+  // that follows it in the same task (lib.collect).
+  function hosts() {
+    return scanned === null ? null : scanned.hostsOf;
+  }
+
+  return {begin, entry, reused, done, hosts, seq: () => st.seq};
 }

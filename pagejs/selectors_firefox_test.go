@@ -1,0 +1,85 @@
+package pagejs_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+)
+
+// TestSelectorSteps pins the selector steps to exact strings: a tag alone when no
+// sibling shares it, :nth-of-type(k) counted among the siblings of that tag only
+// (other tags in between), the same at a shadow root's top level (:host>), and an
+// ancestor path reused by its descendants. Each selector must also find its element.
+func TestSelectorSteps(t *testing.T) {
+	p := open(t, "/forms.html")
+	p.js(`(() => {
+		const d = document.createElement("div");
+		d.id = "steps";
+		d.innerHTML = '<button>S1</button><a href="/s">S2</a><span>x</span><button>S3</button>' +
+			'<p><button>S4</button></p><div><a href="/t">S5</a><a href="/u">S6</a></div><div id="sh"></div>';
+		document.body.append(d);
+		const r = d.querySelector("#sh").attachShadow({mode: "open"});
+		r.innerHTML = '<button>S7</button><i>y</i><button>S8</button><a href="/v">S9</a>';
+		return "";
+	})()`)
+	want := map[string][]string{
+		"S1": {"#steps>button:nth-of-type(1)"},
+		"S2": {"#steps>a"},
+		"S3": {"#steps>button:nth-of-type(2)"},
+		"S4": {"#steps>p>button"},
+		"S5": {"#steps>div:nth-of-type(1)>a:nth-of-type(1)"},
+		"S6": {"#steps>div:nth-of-type(1)>a:nth-of-type(2)"},
+		"S7": {"#sh", ":host>button:nth-of-type(1)"},
+		"S8": {"#sh", ":host>button:nth-of-type(2)"},
+		"S9": {"#sh", ":host>a"},
+	}
+	for _, r := range realms {
+		s := p.snapshot(r)
+		for name, sel := range want {
+			e := find(t, s, "", name)
+			if !reflect.DeepEqual([]string(e.Sel), sel) {
+				t.Errorf("%s: %s selector %q, want %q", r, name, e.Sel, sel)
+				continue
+			}
+			var got pagejs.Element
+			if err := p.run(r, pagejs.Describe, pagejs.DescribeArgs{Sel: e.Sel}, &got); err != nil || got.Name != name {
+				t.Errorf("%s: %s selector %q finds %q (%v)", r, name, e.Sel, got.Name, err)
+			}
+		}
+	}
+}
+
+// TestLabelsWithoutIDs: an element without an id takes its name only from the labels
+// it sits in whose control it is (a label's first labelable descendant, when the label
+// has no "for"); one with an id from every label whose control it is. Exact names, in
+// both realms, in tree order of the elements.
+func TestLabelsWithoutIDs(t *testing.T) {
+	p := open(t, "/forms.html")
+	p.js(`(() => {
+		const d = document.createElement("div");
+		d.id = "lab2";
+		d.innerHTML = '<label for="elsewhere">Outer <input placeholder="P1"></label><input id="elsewhere" placeholder="E">' +
+			'<label>First <button>B1</button><input placeholder="P2"></label>' +
+			'<label>Second <span><input type="checkbox"></span></label>' +
+			'<label>Third <label>Inner <input type="checkbox"></label></label>' +
+			'<label for="twice">One</label><label>Two <input id="twice" type="checkbox"></label>';
+		document.body.append(d);
+		return "";
+	})()`)
+	want := []string{"textbox P1", "textbox Outer", "button First", "textbox P2", "checkbox Second",
+		"checkbox Third Inner Inner", "checkbox One Two"}
+	for _, r := range realms {
+		s := p.snapshot(r)
+		var got []string
+		for _, e := range s.Elements {
+			if strings.HasPrefix(e.Sel[0], "#lab2>") || e.Sel[0] == "#elsewhere" || e.Sel[0] == "#twice" {
+				got = append(got, e.Role+" "+e.Name)
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: names %q, want %q", r, got, want)
+		}
+	}
+}
