@@ -28,13 +28,7 @@ func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progre
 	if err := s.chrome(ctx, pg, pagejs.TabHistory, pagejs.TabHistoryArgs{BrowserID: pg.sel.tab.BrowserID, Action: action}, &hr); err != nil {
 		return navigateOut{}, err
 	}
-	// Refs die with the old page state, whatever happens next.
-	s.mu.Lock()
-	if s.sel == pg.sel {
-		s.newGenerationLocked()
-		pg.sel.navs = pg.sel.watch.Navigations()
-	}
-	s.mu.Unlock()
+	s.navigationGeneration(pg)
 
 	final, title := hr.URL, ""
 	if wait != "none" {

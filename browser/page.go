@@ -752,6 +752,18 @@ type navigateOut struct {
 	observed
 }
 
+// navigationGeneration starts a new generation once a navigation (by url
+// or history) was asked for: refs die with the old page state, whatever
+// happens next.
+func (s *Session) navigationGeneration(pg page) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sel == pg.sel {
+		s.newGenerationLocked()
+		pg.sel.navs = pg.sel.watch.Navigations()
+	}
+}
+
 // settledGeneration takes in the navigations the watch saw during a
 // navigation (the generation it started already covers them) and returns
 // the current generation.
@@ -807,13 +819,7 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (na
 	if err != nil {
 		return navigateOut{}, err
 	}
-	// Refs die with the old document, whatever happens next.
-	s.mu.Lock()
-	if s.sel == pg.sel {
-		s.newGenerationLocked()
-		pg.sel.navs = pg.sel.watch.Navigations()
-	}
-	s.mu.Unlock()
+	s.navigationGeneration(pg)
 
 	final, title := u.String(), ""
 	var load pagejs.LoadStateResult

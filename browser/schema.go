@@ -46,7 +46,7 @@ func schemaOf(t reflect.Type, lim limits) (*schema, error) {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if f.Name == "_" {
-			r, err := oneOfRule(f, s)
+			r, err := oneOfRule(f)
 			if err != nil {
 				return nil, err
 			}
@@ -74,7 +74,7 @@ func schemaOf(t reflect.Type, lim limits) (*schema, error) {
 	return s, nil
 }
 
-func oneOfRule(f reflect.StructField, s *schema) (oneOf, error) {
+func oneOfRule(f reflect.StructField) (oneOf, error) {
 	names := strings.Split(f.Tag.Get("oneof"), ",")
 	msg := f.Tag.Get("msg")
 	if len(names) < 2 || msg == "" {

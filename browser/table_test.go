@@ -3,10 +3,13 @@ package browser
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // TestEveryToolDecodesItsArguments is derived from the tool table, not a
@@ -31,7 +34,7 @@ func TestEveryToolDecodesItsArguments(t *testing.T) {
 			checkDefaults(t, td.schema, out.Elem())
 			for name, p := range td.schema.Properties {
 				for _, bad := range badValues(p) {
-					args := clone(valid)
+					args := maps.Clone(valid)
 					args[name] = bad
 					err := decodeArgs(td.schema, mustJSON(t, args), reflect.New(td.in).Interface())
 					if err == nil || !strings.Contains(err.Error(), `"`+name) {
@@ -39,7 +42,7 @@ func TestEveryToolDecodesItsArguments(t *testing.T) {
 					}
 				}
 			}
-			args := clone(valid)
+			args := maps.Clone(valid)
 			args["no_such_argument"] = 1
 			if err := decodeArgs(td.schema, mustJSON(t, args), reflect.New(td.in).Interface()); err == nil {
 				t.Errorf("an unknown argument was accepted")
@@ -146,11 +149,11 @@ func checkDefaults(t *testing.T, s *schema, v reflect.Value) {
 // message, and the schema states the rule.
 func checkOneOf(t *testing.T, td toolDef, valid map[string]any, r oneOf) {
 	t.Helper()
-	none := clone(valid)
+	none := maps.Clone(valid)
 	for _, n := range r.names {
 		delete(none, n)
 	}
-	two := clone(valid)
+	two := maps.Clone(valid)
 	two[r.names[1]] = validValue(td.schema.Properties[r.names[1]])
 	for _, args := range []map[string]any{none, two} {
 		err := decodeArgs(td.schema, mustJSON(t, args), reflect.New(td.in).Interface())
@@ -161,14 +164,6 @@ func checkOneOf(t *testing.T, td toolDef, valid map[string]any, r oneOf) {
 	if !strings.Contains(td.schema.Description, "exactly one of "+orList(r.names)) {
 		t.Errorf("the schema does not state the rule over %v: %q", r.names, td.schema.Description)
 	}
-}
-
-func clone(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 func mustJSON(t *testing.T, v any) json.RawMessage {
@@ -186,5 +181,22 @@ func TestClickWaitDefaultIsTheSettleCap(t *testing.T) {
 	s := New(Options{})
 	if d := s.byKey["click"].schema.Properties["wait_after_ms"].Default; d != int(defaultSettleCap.Milliseconds()) {
 		t.Errorf("click's wait_after_ms defaults to %v, the settle cap is %v", d, defaultSettleCap)
+	}
+}
+
+// TestAnswerShapesErrors: a failed call is one tool error result, its text
+// the code and message and its structured content {"error":{code, message,
+// retryable}}; an unknown tool is ok == false.
+func TestAnswerShapesErrors(t *testing.T) {
+	s := New(Options{})
+	res, ok := s.Answer(t.Context(), "select_tab", json.RawMessage(`{}`), nil)
+	st, _ := res.Structured.(map[string]any)
+	e, _ := st["error"].(map[string]any)
+	if !ok || !res.IsError || !strings.HasPrefix(res.Text, "invalid_arguments: give exactly one of tab_id or index") ||
+		e["code"] != string(errcode.InvalidArguments) || e["retryable"] != false {
+		t.Errorf("Answer = %+v, %v", res, ok)
+	}
+	if _, ok := s.Answer(t.Context(), "no_such_tool", nil, nil); ok {
+		t.Error("an unknown tool was answered")
 	}
 }
