@@ -36,23 +36,23 @@ type dialogOut struct {
 // actedOn starts the result of an action on element: whether its input was
 // trusted and where the page is now.
 func actedOn(element string, trusted bool, urlNow string, navigated bool) acted {
-	u := pageStr(urlNow)
+	u := PageStr(urlNow)
 	return acted{Element: element, Trusted: trusted, URL: &u, Navigated: &navigated}
 }
 
 // checkedRef says how the action's ref was checked and, in a frame, the
 // frame's origin.
-func checkedRef(l *locator, info execInfo) checked {
+func checkedRef(l *Locator, info ExecInfo) checked {
 	c := checked{RefCheck: refCheck(l, info)}
 	if l.frame != 0 {
-		o := pageStr(l.origin)
+		o := PageStr(l.origin)
 		c.FrameOrigin = &o
 	}
 	return c
 }
 
-// trusted is whether an action's input was trusted: the script ran in the
+// Trusted is whether an action's input was Trusted: the script ran in the
 // isolated realm, where the page can neither see nor shape its result, and
 // it reported Firefox's own input pipeline. A page-realm result never is,
 // whatever the script (or a page that replaced JSON.stringify) says.
-func (i execInfo) trusted(reported bool) bool { return i.isolated && reported }
+func (i ExecInfo) Trusted(reported bool) bool { return i.isolated && reported }

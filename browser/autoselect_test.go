@@ -36,7 +36,7 @@ func TestNoSelectionUsesTheActiveTab(t *testing.T) {
 		var closed pagejs.TabResult
 		chrome(pagejs.TabClose, pagejs.TabArgs{BrowserID: opened.BrowserID}, &closed)
 	})
-	id := tabID(opened.BrowserID)
+	id := TabID(opened.BrowserID)
 	deadline := time.Now().Add(20 * time.Second)
 	// Firefox may take a moment to make the new tab the active one (under
 	// load): until then a fresh session uses the old one, where the text

@@ -60,7 +60,7 @@ func (s *Session) startBinding(ctx context.Context, pg page, t rdp.Target, key s
 	done := make(chan reply, 1)
 	go func() {
 		var r pagejs.BindRefsResult
-		info, err := s.execOn(bctx, pg, t, actionRealm, pagejs.BindRefs, args, &r, nil)
+		info, err := s.execOn(bctx, pg, t, ActionRealm, pagejs.BindRefs, args, &r, nil)
 		if err == nil && !info.isolated {
 			err = errors.New("not run in the isolated realm")
 		}
@@ -86,7 +86,7 @@ func (s *Session) startBinding(ctx context.Context, pg page, t rdp.Target, key s
 }
 
 // refCheck names how an action checked its ref, for results.
-func refCheck(l *locator, info execInfo) string {
+func refCheck(l *Locator, info ExecInfo) string {
 	if l != nil && l.node != 0 && info.isolated {
 		return "node"
 	}
@@ -95,7 +95,7 @@ func refCheck(l *locator, info execInfo) string {
 
 // refNote is the sentence an action result adds when its ref was not
 // checked against the node itself.
-func refNote(l *locator, info execInfo) string {
+func refNote(l *Locator, info ExecInfo) string {
 	if l == nil || refCheck(l, info) == "node" {
 		return ""
 	}
@@ -104,13 +104,13 @@ func refNote(l *locator, info execInfo) string {
 
 // frameFields is what an action result shows, inside markers, about the
 // frame its element is in (nothing for the top document).
-func frameFields(l *locator) []pageField {
+func frameFields(l *Locator) []PageField {
 	if l == nil || l.frame == 0 {
 		return nil
 	}
-	return []pageField{{"Frame origin", l.origin, 200}}
+	return []PageField{{"Frame origin", l.origin, 200}}
 }
 
 // boundRef is the node id an action passes to check its ref against the
 // node itself (0: none).
-func boundRef(l *locator) int { return l.node }
+func boundRef(l *Locator) int { return l.node }

@@ -320,7 +320,7 @@ func TestNavigateInvalidatesRefs(t *testing.T) {
 	snap := snapshot(t, s)
 	old := ref(t, snap, "button", "Go")
 	res := must(t, s, "navigate", map[string]any{"url": pages.URL + "/other.html"})
-	if res.Structured.(map[string]any)["url"] != pageStr(pages.URL+"/other.html") {
+	if res.Structured.(map[string]any)["url"] != PageStr(pages.URL+"/other.html") {
 		t.Errorf("navigate result = %v", res.Structured)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": old})

@@ -132,18 +132,18 @@ func (s *Session) consoleMessages(ctx context.Context, a *consoleArgs, _ Progres
 	}
 	picked, shown := lastEntries(picked, limit, func(e *rdp.ConsoleEntry) bool { return e.Kind != "navigation" },
 		func(e *rdp.ConsoleEntry) int { return len(e.Text) + len(e.Source) + len(e.URL) })
-	u := newUntrusted()
+	u := NewUntrusted()
 	for i := range picked {
-		u.line(consoleLine(&picked[i]))
+		u.Line(consoleLine(&picked[i]))
 	}
-	head := fmt.Sprintf("Console of %s: %d of %s (level %s, newest last", tabID(pg.sel.tab.BrowserID), shown,
-		plural(matched, "matching message", "matching messages"), level)
+	head := fmt.Sprintf("Console of %s: %d of %s (level %s, newest last", TabID(pg.sel.tab.BrowserID), shown,
+		Plural(matched, "matching message", "matching messages"), level)
 	if evicted > 0 {
 		head += fmt.Sprintf("; %d older messages were dropped from the %d-entry buffer", evicted, rdp.MaxConsoleEntries)
 	}
 	head += ")."
 	head += moreNote(shown, matched, limit, rdp.MaxConsoleEntries)
-	out := consoleOut{TabID: tabID(pg.sel.tab.BrowserID), Level: level, Matching: matched, Shown: shown, Evicted: evicted}
+	out := consoleOut{TabID: TabID(pg.sel.tab.BrowserID), Level: level, Matching: matched, Shown: shown, Evicted: evicted}
 	out.text = head + "\n" + u.String()
 	return out, nil
 }
@@ -173,7 +173,7 @@ func lastEntries[T any](in []T, limit int, counts func(*T) bool, size func(*T) i
 // consoleLine renders one entry: [#seq] LEVEL what text (source:line:col).
 func consoleLine(e *rdp.ConsoleEntry) string {
 	if e.Kind == "navigation" {
-		return "--- the tab navigated to " + quote(stripCredentials(e.URL), 300) + " ---"
+		return "--- the tab navigated to " + Quote(stripCredentials(e.URL), 300) + " ---"
 	}
 	var b strings.Builder
 	b.WriteString("[#" + strconv.FormatUint(e.Seq, 10) + "] " + e.Level + " ")
@@ -187,9 +187,9 @@ func consoleLine(e *rdp.ConsoleEntry) string {
 	default:
 		b.WriteString("browser: ")
 	}
-	b.WriteString(truncate(e.Text, maxEntryChars))
+	b.WriteString(Truncate(e.Text, maxEntryChars))
 	if e.Source != "" {
-		b.WriteString(" (" + truncate(stripCredentials(e.Source), 300))
+		b.WriteString(" (" + Truncate(stripCredentials(e.Source), 300))
 		if e.Line > 0 {
 			b.WriteString(":" + strconv.Itoa(e.Line))
 			if e.Col > 0 {

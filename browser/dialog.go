@@ -11,7 +11,7 @@ import (
 // answered it with a dialog. That is not a failure of the action; only
 // later calls, which the dialog blocks, report dialog_open. ok is false
 // when err is anything else.
-func (s *Session) actionDialog(pg page, verb, what string, info execInfo, err error) (a acted, d opened, text string, ok bool) {
+func (s *Session) actionDialog(pg page, verb, what string, info ExecInfo, err error) (a acted, d opened, text string, ok bool) {
 	de, isErr := AsError(err)
 	if !isErr || de.Code != errcode.DialogOpen {
 		return acted{}, opened{}, "", false
@@ -21,7 +21,7 @@ func (s *Session) actionDialog(pg page, verb, what string, info execInfo, err er
 	typ, _ := dd["type"].(string)
 	dt, _ := dd["text"].(Page)
 	text = fmt.Sprintf("%s %s (%s). The page opened %s dialog (its text is below). Answer it with handle_dialog %s; until then other page tools report dialog_open.\n%s",
-		verb, what, trustNote(info.isolated, info), dialogName(typ), dialogHow(typ), marked("Dialog text", dt.s, 300))
+		verb, what, trustNote(info.isolated, info), dialogName(typ), dialogHow(typ), Marked("Dialog text", dt.s, 300))
 	return acted{Element: what, Trusted: info.isolated}, opened{Dialog: &dialogOut{Type: typ, Text: dt}}, text, true
 }
 

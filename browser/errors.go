@@ -17,28 +17,28 @@ type Error struct {
 	// Phase names the upload step that failed (upload.go uploadPhase:
 	// validation, transfer, construction, assignment, verification); empty
 	// elsewhere.
-	Phase uploadPhase
+	Phase UploadPhase
 	// Details are extra structured fields for the result (e.g. a dialog's
 	// type and text); nil for most errors. Page-derived strings in them are
 	// Page values (see untrusted.go).
 	Details map[string]any
 	// page holds page-derived values that Text shows inside markers after
 	// the message; Message itself never carries page text.
-	page []pageField
+	page []PageField
 }
 
-// pageField is one labelled page-derived value of an error.
-type pageField struct {
-	label, value string
-	max          int
+// PageField is one labelled page-derived value of an error.
+type PageField struct {
+	Label, Value string
+	Max          int
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
 
-// withPage adds a page-derived value (cut to n runes) that Text shows
+// WithPage adds a page-derived value (cut to n runes) that Text shows
 // inside markers, and returns e.
-func (e *Error) withPage(label, value string, n int) *Error {
-	e.page = append(e.page, pageField{label, value, n})
+func (e *Error) WithPage(label, value string, n int) *Error {
+	e.page = append(e.page, PageField{label, value, n})
 	return e
 }
 
@@ -47,9 +47,9 @@ func (e *Error) withPage(label, value string, n int) *Error {
 func (e *Error) Text() string {
 	t := string(e.Code) + ": " + e.Message
 	if len(e.page) > 0 {
-		u := newUntrusted()
+		u := NewUntrusted()
 		for _, f := range e.page {
-			u.field(f.label, f.value, f.max)
+			u.Field(f.Label, f.Value, f.Max)
 		}
 		t += "\n" + u.String()
 	}
@@ -78,7 +78,7 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-func errorf(code errcode.Code, format string, args ...any) *Error {
+func Errorf(code errcode.Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 

@@ -26,27 +26,27 @@ type realm struct {
 	kept map[string]bool
 }
 
-// realmKind says what a script does, which decides where it may run.
-type realmKind int
+// Realm says what a script does, which decides where it may run.
+type Realm int
 
 const (
-	// readRealm: reading (snapshots, waits, page info). Runs in the isolated
+	// ReadRealm: reading (snapshots, waits, page info). Runs in the isolated
 	// realm when available, where a page cannot fake the results by
 	// replacing JSON.stringify or querySelector; else in the page realm,
 	// where a lie only makes a later action fail its fingerprint check.
-	readRealm realmKind = iota
-	// actionRealm: acting. The isolated realm when Firefox offers it (trusted
+	ReadRealm Realm = iota
+	// ActionRealm: acting. The isolated realm when Firefox offers it (trusted
 	// input), else the page realm (reported as trusted: false).
-	actionRealm
-	// pageRealm: the page realm, always (a step that must run where an
+	ActionRealm
+	// PageRealm: the page realm, always (a step that must run where an
 	// earlier one did).
-	pageRealm
+	PageRealm
 )
 
 // placement is where one script runs: the realm (execInfo), the console
 // that evaluates it, and whether the page realm's resident copy is called.
 type placement struct {
-	execInfo
+	ExecInfo
 	console  string
 	resident bool
 	realm    *realm // the isolated realm, when isolated
@@ -58,12 +58,12 @@ type placement struct {
 // kept resident (residentScripts) are called through their resident copy
 // unless the call is pipelined (evaluated with a sent callback, which the
 // resident path does not take).
-func (s *Session) place(ctx context.Context, pg page, t rdp.Target, kind realmKind, script pagejs.Script, pipelined bool) placement {
+func (s *Session) place(ctx context.Context, pg page, t rdp.Target, kind Realm, script pagejs.Script, pipelined bool) placement {
 	p := placement{console: t.ConsoleActor}
 	switch {
 	case s.opts.PageRealmOnly:
 		p.reason = "the page realm was chosen by configuration"
-	case kind == pageRealm, kind == readRealm && s.opts.ReadInPageRealm:
+	case kind == PageRealm, kind == ReadRealm && s.opts.ReadInPageRealm:
 	default:
 		if r := s.realmFor(ctx, pg, t); r.ok {
 			p.isolated, p.console, p.realm = true, r.console, r
@@ -75,8 +75,8 @@ func (s *Session) place(ctx context.Context, pg page, t rdp.Target, kind realmKi
 	return p
 }
 
-// execInfo says where a script ran.
-type execInfo struct {
+// ExecInfo says where a script ran.
+type ExecInfo struct {
 	isolated bool
 	reason   string // why the page realm was used for an action
 }
@@ -129,24 +129,24 @@ func (s *Session) realmFor(ctx context.Context, pg page, t rdp.Target) *realm {
 
 // exec runs one page script in the selected tab's current document and
 // decodes its result envelope into out.
-func (s *Session) exec(ctx context.Context, pg page, kind realmKind, script pagejs.Script, args any, out any) (execInfo, error) {
+func (s *Session) exec(ctx context.Context, pg page, kind Realm, script pagejs.Script, args any, out any) (ExecInfo, error) {
 	return s.execSent(ctx, pg, kind, script, args, out, nil)
 }
 
 // execSent is exec with a callback for when the evaluation request is on
 // the wire (see rdp.EvalOptions.Sent).
-func (s *Session) execSent(ctx context.Context, pg page, kind realmKind, script pagejs.Script, args any, out any, sent func()) (execInfo, error) {
+func (s *Session) execSent(ctx context.Context, pg page, kind Realm, script pagejs.Script, args any, out any, sent func()) (ExecInfo, error) {
 	t, err := s.docTarget(ctx, pg)
 	if err != nil {
-		return execInfo{}, err
+		return ExecInfo{}, err
 	}
 	return s.execOn(ctx, pg, t, kind, script, args, out, sent)
 }
 
 // execOn is execSent in document t (the top document or a frame's).
-func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmKind, script pagejs.Script, args any, out any, sent func()) (execInfo, error) {
+func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind Realm, script pagejs.Script, args any, out any, sent func()) (ExecInfo, error) {
 	p := s.place(ctx, pg, t, kind, script, sent != nil)
-	info := p.execInfo
+	info := p.ExecInfo
 	var res string
 	var err error
 	switch {
@@ -158,7 +158,7 @@ func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmK
 		var src string
 		src, err = script.Page(args)
 		if err != nil {
-			return info, errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
+			return info, Errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 		}
 		res, err = s.evaluate(ctx, pg, p.console, src, evalOpts{sent: sent, pipelined: sent != nil})
 	}
@@ -173,12 +173,12 @@ func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind realmK
 				// In the page realm the page can make our script throw
 				// whatever it likes: its words go inside markers.
 				e.Message = "the page script failed in the page realm (its message, which the page can shape, is below)"
-				e.withPage("Message", se.Message, 500)
+				e.WithPage("Message", se.Message, 500)
 			}
 			return info, e
 		}
 		s.log.Warn("undecodable page-script result", "error", err)
-		return info, errorf(errcode.PageScriptFailed, "the page script returned an unreadable result")
+		return info, Errorf(errcode.PageScriptFailed, "the page script returned an unreadable result")
 	}
 	return info, nil
 }
@@ -199,7 +199,7 @@ func (s *Session) evalIsolated(ctx context.Context, pg page, t rdp.Target, r *re
 	if kept {
 		src, err := script.IsolatedCached(t.InnerWindowID, args)
 		if err != nil {
-			return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
+			return "", Errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 		}
 		res, err := s.evaluate(ctx, pg, r.console, src, evalOpts{})
 		if err != nil || !residentMissing(res) {
@@ -212,7 +212,7 @@ func (s *Session) evalIsolated(ctx context.Context, pg page, t rdp.Target, r *re
 	}
 	src, err := script.Isolated(t.InnerWindowID, args)
 	if err != nil {
-		return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
+		return "", Errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 	}
 	res, err := s.evaluate(ctx, pg, r.console, src, evalOpts{sent: sent, pipelined: sent != nil})
 	s.mu.Lock()
@@ -333,7 +333,7 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 		if r.state != residentInstalled {
 			src, err := script.Page(args)
 			if err != nil {
-				return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
+				return "", Errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 			}
 			o := evalOpts{}
 			installing := false
@@ -355,7 +355,7 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 		}
 		call, err := script.PageCall(args)
 		if err != nil {
-			return "", errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
+			return "", Errorf(errcode.InvalidArguments, "cannot encode the arguments: %v", err)
 		}
 		res, err := s.evaluate(ctx, pg, console, call, evalOpts{self: r.actor})
 		if err != nil || attempt > 0 || !residentMissing(res) {
@@ -409,7 +409,7 @@ func residentMissing(res string) bool {
 // scriptError maps a page script's error envelope to a tool error
 // (errcode.FromScript: anything not ours is page_script_failed).
 func scriptError(se *pagejs.ScriptError) *Error {
-	return &Error{Code: errcode.FromScript(se.Code), Message: escape(truncate(se.Message, 500))}
+	return &Error{Code: errcode.FromScript(se.Code), Message: escape(Truncate(se.Message, 500))}
 }
 
 // Dialog watch: an alert(), confirm() or prompt() holds back the result of
@@ -530,8 +530,8 @@ func dialogError(st pagejs.DialogStateResult) *Error {
 	return (&Error{
 		Code:    errcode.DialogOpen,
 		Message: what + "; answer it with handle_dialog " + dialogHow(kind) + ", then repeat this call",
-		Details: map[string]any{"dialog": map[string]any{"type": kind, "text": pageStrN(st.Text, 2000)}},
-	}).withPage("Dialog text", st.Text, 300)
+		Details: map[string]any{"dialog": map[string]any{"type": kind, "text": PageStrN(st.Text, 2000)}},
+	}).WithPage("Dialog text", st.Text, 300)
 }
 
 // dialogKind names a dialog type in the server's own words: the chrome
@@ -562,7 +562,7 @@ func (s *Session) readyDialog(ctx context.Context, pg page) (pagejs.DialogStateR
 		if err != nil || !st.Open || st.Ready {
 			return st, err
 		}
-		if err := sleep(ctx, 50*time.Millisecond); err != nil {
+		if err := Sleep(ctx, 50*time.Millisecond); err != nil {
 			return st, nil
 		}
 	}

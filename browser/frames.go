@@ -48,15 +48,15 @@ func (s *Session) docTarget(ctx context.Context, pg page) (rdp.Target, error) {
 	t, ok := pg.sel.watch.Frame(pg.frame.id)
 	switch {
 	case !ok:
-		return rdp.Target{}, errorf(errcode.StaleElement, "the frame holding this element is gone; take a new snapshot")
+		return rdp.Target{}, Errorf(errcode.StaleElement, "the frame holding this element is gone; take a new snapshot")
 	case t.InnerWindowID != pg.frame.window:
-		return rdp.Target{}, errorf(errcode.StaleElement, "the frame holding this element navigated since the snapshot; take a new snapshot")
+		return rdp.Target{}, Errorf(errcode.StaleElement, "the frame holding this element navigated since the snapshot; take a new snapshot")
 	}
 	return t, nil
 }
 
 // inFrame returns pg acting in l's frame (pg itself for the top document).
-func inFrame(pg page, l *locator) page {
+func inFrame(pg page, l *Locator) page {
 	if l.frame != 0 {
 		pg.frame = &frameLoc{l.frame, l.window}
 	}
@@ -216,7 +216,7 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 // refFor gives element i of document d (walk info w) its ref.
 func (s *Session) refFor(pg page, gen uint64, d *docSnap, w *walkInfo, i int) string {
 	e := &d.r.Elements[i]
-	l := &locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: w.sums[i], window: d.t.InnerWindowID}
+	l := &Locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: w.sums[i], window: d.t.InnerWindowID}
 	if d.t.Frame {
 		l.frame, l.origin = d.t.BrowsingContextID, frameOrigin(d)
 	}
@@ -252,7 +252,7 @@ func (s *Session) renderFrame(out *snapLines, d *docSnap, i int, frames map[int6
 	fd := frames[id]
 	head := "--- frame"
 	if e.Name != "" {
-		head += " " + quote(e.Name, 80)
+		head += " " + Quote(e.Name, 80)
 	}
 	switch {
 	case !known || fd == nil:
@@ -261,7 +261,7 @@ func (s *Session) renderFrame(out *snapLines, d *docSnap, i int, frames map[int6
 		return
 	case fd.err != nil:
 		out.flush()
-		out.lines = append(out.lines, head+" (its document could not be read: "+quote(errText(fd.err), 120)+") ---")
+		out.lines = append(out.lines, head+" (its document could not be read: "+Quote(errText(fd.err), 120)+") ---")
 		return
 	case depth+1 > maxFrameDepth:
 		out.flush()
@@ -273,9 +273,9 @@ func (s *Session) renderFrame(out *snapLines, d *docSnap, i int, frames map[int6
 	if strings.HasPrefix(origin, "about:") {
 		// about:blank and about:srcdoc documents take their parent's origin
 		// (unless sandboxed, which the walk does not see).
-		origin, inherited = frameOrigin(d), " ("+quote(fd.r.URL, 40)+", inherited)"
+		origin, inherited = frameOrigin(d), " ("+Quote(fd.r.URL, 40)+", inherited)"
 	}
-	out.pending = append(out.pending, head+" origin="+quote(origin, 200)+inherited+" ---")
+	out.pending = append(out.pending, head+" origin="+Quote(origin, 200)+inherited+" ---")
 	depthAt := len(out.pending) + out.opened
 	emit(fd, depth+1)
 	if len(out.pending)+out.opened == depthAt && len(out.pending) > 0 {
@@ -324,7 +324,7 @@ func (s *Session) frameAfter(ctx context.Context, pg page) (urlNow string, navig
 		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
 		var info pagejs.PageInfoResult
-		if _, err := s.execOn(cctx, pg, t, readRealm, pagejs.PageInfo, struct{}{}, &info, nil); err == nil {
+		if _, err := s.execOn(cctx, pg, t, ReadRealm, pagejs.PageInfo, struct{}{}, &info, nil); err == nil {
 			return info.URL, false
 		}
 	}
@@ -341,7 +341,7 @@ func (s *Session) waitFrames(ctx context.Context, pg page, args pagejs.WaitForAr
 	}
 	for _, t := range pg.sel.watch.Frames() {
 		var r pagejs.WaitForResult
-		if _, err := s.execOn(ctx, pg, t, readRealm, pagejs.WaitFor, args, &r, nil); err != nil {
+		if _, err := s.execOn(ctx, pg, t, ReadRealm, pagejs.WaitFor, args, &r, nil); err != nil {
 			continue // a frame between documents: not met there
 		}
 		if args.State == "absent" && !r.Met {

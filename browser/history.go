@@ -48,25 +48,25 @@ func (s *Session) navigateHistory(ctx context.Context, a *navigateArgs, _ Progre
 				return navigateOut{}, ctx.Err()
 			}
 			if wctx.Err() != nil {
-				return navigateOut{}, errorf(errcode.NavigationTimeout, "the page did not become %s within %v after %s; it may still be loading (check with wait_for or snapshot_page)", wait, timeout, action)
+				return navigateOut{}, Errorf(errcode.NavigationTimeout, "the page did not become %s within %v after %s; it may still be loading (check with wait_for or snapshot_page)", wait, timeout, action)
 			}
 			return navigateOut{}, werr
 		}
 	}
 	gen := s.settledGeneration(pg)
 	verb := map[string]string{"back": "Went back", "forward": "Went forward", "reload": "Reloaded the page"}[action]
-	text := fmt.Sprintf("%s in %s to history entry %d of %d (generation %d); its URL is below.", verb, tabID(pg.sel.tab.BrowserID), hr.Index+1, hr.Count, gen)
+	text := fmt.Sprintf("%s in %s to history entry %d of %d (generation %d); its URL is below.", verb, TabID(pg.sel.tab.BrowserID), hr.Index+1, hr.Count, gen)
 	if wait == "none" {
-		text = fmt.Sprintf("%s in %s: started loading history entry %d of %d (not waited for; generation %d); its URL is below.", verb, tabID(pg.sel.tab.BrowserID), hr.Index+1, hr.Count, gen)
+		text = fmt.Sprintf("%s in %s: started loading history entry %d of %d (not waited for; generation %d); its URL is below.", verb, TabID(pg.sel.tab.BrowserID), hr.Index+1, hr.Count, gen)
 	}
-	st := navigateOut{History: action, URL: pageStr(final), Generation: gen, Waited: wait, Index: &hr.Index, Count: &hr.Count}
-	u := newUntrusted()
+	st := navigateOut{History: action, URL: PageStr(final), Generation: gen, Waited: wait, Index: &hr.Index, Count: &hr.Count}
+	u := NewUntrusted()
 	if title != "" {
-		t := pageStr(title)
+		t := PageStr(title)
 		st.Title = &t
-		u.field("Page", title, 200)
+		u.Field("Page", title, 200)
 	}
-	u.field("URL", final, 500)
+	u.Field("URL", final, 500)
 	st.text = text + "\n" + u.String()
 	if wait != "none" && a.Observe {
 		s.observeNavigation(ctx, pg, &st)

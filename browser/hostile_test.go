@@ -82,7 +82,7 @@ func (h *harness) openTab(t testing.TB, url string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.chrome(t, pagejs.TabClose, pagejs.TabArgs{BrowserID: r.BrowserID}, &pagejs.TabResult{}) })
-	id := tabID(r.BrowserID)
+	id := TabID(r.BrowserID)
 	for i := 0; ; i++ {
 		res := must(t, h.s, "list_tabs", map[string]any{})
 		for _, tb := range res.Structured.(map[string]any)["tabs"].([]tabInfo) {
@@ -317,7 +317,7 @@ func hostileTabClosedMidCall(t *testing.T, h *harness, site *hostilePages) {
 		t.Fatal(err)
 	}
 	time.Sleep(500 * time.Millisecond)
-	h.select_(t, tabID(r.BrowserID))
+	h.select_(t, TabID(r.BrowserID))
 	go func() {
 		time.Sleep(700 * time.Millisecond)
 		h.chrome(t, pagejs.TabClose, pagejs.TabArgs{BrowserID: r.BrowserID}, &pagejs.TabResult{})

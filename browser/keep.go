@@ -65,7 +65,7 @@ func keptRes(k *keptSnapshot, r *pagejs.SnapshotResult) bool {
 // execSnapshot runs the snapshot script in realm kind in pg's document,
 // naming that document's kept result when it was walked with the same
 // arguments by the resident now in place, and keeps what a resident returns.
-func (s *Session) execSnapshot(ctx context.Context, pg page, kind realmKind, args pagejs.SnapshotArgs, r *pagejs.SnapshotResult) error {
+func (s *Session) execSnapshot(ctx context.Context, pg page, kind Realm, args pagejs.SnapshotArgs, r *pagejs.SnapshotResult) error {
 	name := pagejs.Snapshot.Name()
 	t, err := s.docTarget(ctx, pg)
 	if err != nil {

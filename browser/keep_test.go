@@ -55,9 +55,9 @@ func TestPatchedInfo(t *testing.T) {
 func TestRefEpoch(t *testing.T) {
 	var refs refTable
 	refs.reset()
-	loc := func(name string, node int) *locator {
+	loc := func(name string, node int) *Locator {
 		fp := pagejs.Fingerprint{Tag: "button", Name: name}
-		return &locator{generation: 1, browserID: 7, sel: pagejs.Sel{"#b"}, fp: fp, sum: fp.Sum(), node: node, window: 3}
+		return &Locator{generation: 1, browserID: 7, sel: pagejs.Sel{"#b"}, fp: fp, sum: fp.Sum(), node: node, window: 3}
 	}
 	e := refs.epoch
 	step := func(what string, moved bool, f func()) {

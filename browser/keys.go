@@ -47,7 +47,7 @@ const keyGrammar = "a key name (Enter, Tab, Escape, Space, Backspace, Delete, In
 // lose the user's work.
 func parseKey(s string) (keyCombo, error) {
 	if s == "" {
-		return keyCombo{}, errorf(errcode.InvalidArguments, "key is empty; give %s", keyGrammar)
+		return keyCombo{}, Errorf(errcode.InvalidArguments, "key is empty; give %s", keyGrammar)
 	}
 	var parts []string
 	switch {
@@ -62,10 +62,10 @@ func parseKey(s string) (keyCombo, error) {
 	for _, p := range parts[:len(parts)-1] {
 		m, ok := modAliases[strings.ToLower(p)]
 		if !ok {
-			return keyCombo{}, errorf(errcode.InvalidArguments, "%q is not a modifier (Control, Alt, Shift, Meta); key must be %s", truncate(p, 20), keyGrammar)
+			return keyCombo{}, Errorf(errcode.InvalidArguments, "%q is not a modifier (Control, Alt, Shift, Meta); key must be %s", Truncate(p, 20), keyGrammar)
 		}
 		if slices.Contains(c.Mods, m) {
-			return keyCombo{}, errorf(errcode.InvalidArguments, "modifier %s is given twice", m)
+			return keyCombo{}, Errorf(errcode.InvalidArguments, "modifier %s is given twice", m)
 		}
 		c.Mods = append(c.Mods, m)
 	}
@@ -80,12 +80,12 @@ func parseKey(s string) (keyCombo, error) {
 		}
 	} else {
 		if _, isMod := modAliases[strings.ToLower(last)]; isMod {
-			return keyCombo{}, errorf(errcode.InvalidArguments, "%q is only modifiers; add the key to press, e.g. Control+k", truncate(s, 40))
+			return keyCombo{}, Errorf(errcode.InvalidArguments, "%q is only modifiers; add the key to press, e.g. Control+k", Truncate(s, 40))
 		}
-		return keyCombo{}, errorf(errcode.InvalidArguments, "%q is not an allowed key; give %s", truncate(last, 20), keyGrammar)
+		return keyCombo{}, Errorf(errcode.InvalidArguments, "%q is not an allowed key; give %s", Truncate(last, 20), keyGrammar)
 	}
 	if why := c.reserved(); why != "" {
-		return keyCombo{}, errorf(errcode.InvalidArguments, "%s is refused: Firefox would %s, which could lose the user's work", c, why)
+		return keyCombo{}, Errorf(errcode.InvalidArguments, "%s is refused: Firefox would %s, which could lose the user's work", c, why)
 	}
 	return c, nil
 }

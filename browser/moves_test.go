@@ -362,7 +362,7 @@ func TestScrollInfiniteFeed(t *testing.T) {
 	snap := snapshot(t, s)
 	first := ref(t, snap, "button", "Inner first")
 	res = must(t, s, "scroll", map[string]any{"element": first, "direction": "down", "pages": 2})
-	if st := res.Structured.(map[string]any); st["container"] != pageStr("div Inner list") || st["moved"] != true {
+	if st := res.Structured.(map[string]any); st["container"] != PageStr("div Inner list") || st["moved"] != true {
 		t.Errorf("inner scroll: %s", res.Text)
 	}
 	snap = snapshot(t, s)

@@ -80,20 +80,20 @@ func (s *Session) networkRequests(ctx context.Context, a *networkArgs, _ Progres
 	}
 	matched := len(rows)
 	rows, shown := lastEntries(rows, limit, func(*row) bool { return true }, func(r *row) int { return len(r.line) })
-	u := newUntrusted()
+	u := NewUntrusted()
 	for _, r := range rows {
-		u.line(r.line)
+		u.Line(r.line)
 	}
-	head := fmt.Sprintf("Requests of %s: %d of %s (newest last", tabID(pg.sel.tab.BrowserID), shown, plural(matched, "matching request", "matching requests"))
+	head := fmt.Sprintf("Requests of %s: %d of %s (newest last", TabID(pg.sel.tab.BrowserID), shown, Plural(matched, "matching request", "matching requests"))
 	if filter != "" {
-		head += ", filter " + quote(*a.Filter, 100)
+		head += ", filter " + Quote(*a.Filter, 100)
 	}
 	if evicted > 0 {
 		head += fmt.Sprintf("; %d older requests were dropped from the %d-entry buffer", evicted, rdp.MaxNetworkEntries)
 	}
 	head += "). Use network_request with an id for headers and body."
 	head += moreNote(shown, matched, limit, rdp.MaxNetworkEntries)
-	out := networkOut{TabID: tabID(pg.sel.tab.BrowserID), Matching: matched, Shown: shown, Evicted: evicted}
+	out := networkOut{TabID: TabID(pg.sel.tab.BrowserID), Matching: matched, Shown: shown, Evicted: evicted}
 	out.text = head + "\n" + u.String()
 	return out, nil
 }
@@ -113,14 +113,14 @@ func requestLine(e *rdp.NetworkEntry) string {
 	if e.FromCache {
 		b.WriteString(" cached")
 	}
-	b.WriteString(" " + truncate(stripCredentials(e.URL), 500))
+	b.WriteString(" " + Truncate(stripCredentials(e.URL), 500))
 	return b.String()
 }
 
 func statusText(e *rdp.NetworkEntry) string {
 	switch {
 	case e.Blocked != "":
-		return "blocked(" + truncate(e.Blocked, 60) + ")"
+		return "blocked(" + Truncate(e.Blocked, 60) + ")"
 	case e.Status > 0:
 		return strconv.Itoa(e.Status)
 	case e.Done:
@@ -155,7 +155,7 @@ type networkRequestArgs struct {
 func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ Progress) (networkRequestOut, error) {
 	seq, err := strconv.ParseUint(strings.TrimPrefix(a.ID, "r"), 10, 64)
 	if err != nil || !strings.HasPrefix(a.ID, "r") || seq == 0 {
-		return networkRequestOut{}, errorf(errcode.InvalidArguments, "%q is not a request id; ids look like r12 and come from network_requests", truncate(a.ID, 20))
+		return networkRequestOut{}, Errorf(errcode.InvalidArguments, "%q is not a request id; ids look like r12 and come from network_requests", Truncate(a.ID, 20))
 	}
 	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
@@ -163,70 +163,70 @@ func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ P
 	}
 	e, ok := pg.sel.watch.Request(seq)
 	if !ok {
-		return networkRequestOut{}, errorf(errcode.RequestNotFound, "no request %s is buffered for %s (it was never seen, or dropped as the buffer filled); call network_requests", a.ID, tabID(pg.sel.tab.BrowserID))
+		return networkRequestOut{}, Errorf(errcode.RequestNotFound, "no request %s is buffered for %s (it was never seen, or dropped as the buffer filled); call network_requests", a.ID, TabID(pg.sel.tab.BrowserID))
 	}
 	d, err := pg.sel.watch.RequestDetails(ctx, seq, maxBodyChars)
 	gone := errors.Is(err, rdp.ErrDetailsGone)
 	if err != nil && !gone {
 		return networkRequestOut{}, err
 	}
-	u := newUntrusted()
-	u.line("URL: " + quote(stripCredentials(e.URL), 4000))
+	u := NewUntrusted()
+	u.Line("URL: " + Quote(stripCredentials(e.URL), 4000))
 	if gone {
-		u.line("(headers and body unavailable: Firefox discarded them when the page navigated away)")
+		u.Line("(headers and body unavailable: Firefox discarded them when the page navigated away)")
 	} else {
 		writeHeaders(u, "Request headers:", d.RequestHeaders)
 		writeHeaders(u, "Response headers:", d.ResponseHeaders)
 		writeBody(u, &e, &d)
 	}
-	head := fmt.Sprintf("Request %s of %s: %s %s, %s, %s", a.ID, tabID(pg.sel.tab.BrowserID), e.Method, statusText(&e),
+	head := fmt.Sprintf("Request %s of %s: %s %s, %s, %s", a.ID, TabID(pg.sel.tab.BrowserID), e.Method, statusText(&e),
 		e.Cause, sizeText(e.ContentSize))
 	if e.TotalTime >= 0 {
 		head += ", " + strconv.FormatFloat(e.TotalTime, 'f', 0, 64) + " ms"
 	}
 	head += ". Cookie, Set-Cookie, Authorization and Proxy-Authorization values are redacted."
-	out := networkRequestOut{TabID: tabID(pg.sel.tab.BrowserID), ID: a.ID, Status: e.Status, Done: e.Done,
+	out := networkRequestOut{TabID: TabID(pg.sel.tab.BrowserID), ID: a.ID, Status: e.Status, Done: e.Done,
 		DetailsAvailable: !gone, BodyTruncated: d.BodyTruncated}
 	out.text = head + "\n" + u.String()
 	return out, nil
 }
 
-func writeHeaders(u *untrusted, title string, hs []rdp.Header) {
+func writeHeaders(u *Untrusted, title string, hs []rdp.Header) {
 	if len(hs) == 0 {
 		return
 	}
-	u.line(title)
+	u.Line(title)
 	for _, h := range hs {
 		v := h.Value
 		switch {
 		case redacted[strings.ToLower(h.Name)]:
 			v = "[redacted]"
 		case h.Truncated:
-			v = truncate(v, 1000) + " [cut]"
+			v = Truncate(v, 1000) + " [cut]"
 		default:
-			v = truncate(v, 1000)
+			v = Truncate(v, 1000)
 		}
-		u.line("  " + truncate(h.Name, 100) + ": " + v)
+		u.Line("  " + Truncate(h.Name, 100) + ": " + v)
 	}
 }
 
-func writeBody(u *untrusted, e *rdp.NetworkEntry, d *rdp.RequestDetails) {
+func writeBody(u *Untrusted, e *rdp.NetworkEntry, d *rdp.RequestDetails) {
 	switch {
 	case !e.Done && e.Status == 0:
-		u.line("(no response yet)")
+		u.Line("(no response yet)")
 	case d.BodyDiscarded:
-		u.line("(Firefox did not keep the response body)")
+		u.Line("(Firefox did not keep the response body)")
 	case d.BodyLength == 0:
-		u.line("(empty response body)")
+		u.Line("(empty response body)")
 	case d.Encoding != "" || !textual(d.MimeType):
-		u.line(fmt.Sprintf("(binary response body, %s, not shown)", quote(d.MimeType, 100)))
+		u.Line(fmt.Sprintf("(binary response body, %s, not shown)", Quote(d.MimeType, 100)))
 	default:
 		title := fmt.Sprintf("Response body (%d characters):", d.BodyLength)
 		if d.BodyTruncated {
 			title = fmt.Sprintf("Response body (first %d of %d characters):", maxBodyChars, d.BodyLength)
 		}
-		u.line(title)
-		u.text(strings.TrimSuffix(d.Body, "\n"))
+		u.Line(title)
+		u.Text(strings.TrimSuffix(d.Body, "\n"))
 	}
 }
 

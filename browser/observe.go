@@ -106,7 +106,7 @@ func walkInfoLocked(k *keptSnapshot, r *pagejs.SnapshotResult) *walkInfo {
 // refLocked issues (or finds) the ref of element i of r.
 func (s *Session) refLocked(pg page, gen uint64, r *pagejs.SnapshotResult, w *walkInfo, i int) string {
 	e := &r.Elements[i]
-	l := &locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: w.sums[i], window: w.window}
+	l := &Locator{generation: gen, browserID: pg.sel.tab.BrowserID, sel: e.Sel, fp: e.FP, sum: w.sums[i], window: w.window}
 	if w.ids != nil { // bound: the same node has the same ref (snapshot_page's refFor)
 		l.node = w.ids[i]
 		return s.refs.addNode(l)
@@ -154,7 +154,7 @@ func (s *Session) settle(ctx context.Context, pg page, limit time.Duration) (pag
 	sctx, cancel := context.WithTimeout(ctx, limit+2*time.Second)
 	defer cancel()
 	args := pagejs.SettleArgs{QuietMS: int(settleQuiet.Milliseconds()), CapMS: int(limit.Milliseconds())}
-	if _, err := s.exec(sctx, pg, actionRealm, pagejs.Settle, args, &r); err != nil {
+	if _, err := s.exec(sctx, pg, ActionRealm, pagejs.Settle, args, &r); err != nil {
 		if ctx.Err() != nil {
 			return r, ctx.Err()
 		}
@@ -166,15 +166,15 @@ func (s *Session) settle(ctx context.Context, pg page, limit time.Duration) (pag
 	return r, nil
 }
 
-// observation is what an answer says about the page after an action or a
+// Observation is what an answer says about the page after an action or a
 // met wait: text to append and a structured summary.
-type observation struct {
+type Observation struct {
 	text string
 	tabs string // the tabs that opened (tabsNote), said before text
 	st   map[string]any
 }
 
-func (o *observation) add(sd *said, ob *observed) {
+func (o *Observation) add(sd *said, ob *observed) {
 	if o == nil {
 		return
 	}
@@ -190,7 +190,7 @@ func (o *observation) add(sd *said, ob *observed) {
 }
 
 // dropTabs leaves the opened tabs out: the action's own result names them.
-func (o *observation) dropTabs() {
+func (o *Observation) dropTabs() {
 	if o != nil {
 		o.tabs = ""
 		delete(o.st, "new_tabs")
@@ -198,8 +198,8 @@ func (o *observation) dropTabs() {
 }
 
 // unknownChange is the observation when the page could not be read.
-func unknownChange(why string) observation {
-	return observation{text: "Could not tell what changed: " + why + ".", st: map[string]any{"known": false, "reason": why}}
+func unknownChange(why string) Observation {
+	return Observation{text: "Could not tell what changed: " + why + ".", st: map[string]any{"known": false, "reason": why}}
 }
 
 // observeOpts say what an observation is for.
@@ -213,7 +213,7 @@ type observeOpts struct {
 
 // observe reads the page, compares it with the agent's last view, issues
 // refs for what it shows and makes the read the new view.
-func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr error) observation {
+func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr error) Observation {
 	if dialogErr != nil {
 		return s.dialogObservation(dialogErr)
 	}
@@ -268,13 +268,13 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		obs.tabs = tabsNote(opened)
 		list := make([]map[string]any, len(opened))
 		for i, t := range opened {
-			list[i] = map[string]any{"tab_id": tabID(t.BrowserID), "title": pageStr(t.Title), "url": pageStr(t.URL)}
+			list[i] = map[string]any{"tab_id": TabID(t.BrowserID), "title": PageStr(t.Title), "url": PageStr(t.URL)}
 		}
 		obs.st["new_tabs"] = list
 	}
 	if d.Open {
 		obs.text = "A dialog is open: " + dialogError(d).Text() + "\n" + obs.text
-		obs.st["dialog"] = map[string]any{"type": dialogKind(d.Type), "text": pageStrN(d.Text, 2000)}
+		obs.st["dialog"] = map[string]any{"type": dialogKind(d.Type), "text": PageStrN(d.Text, 2000)}
 	}
 	if b := busyNote(o.settled); b != "" {
 		obs.text = b + "\n" + obs.text
@@ -308,11 +308,11 @@ func (s *Session) newTabs(pg page, list []rdp.Tab) []rdp.Tab {
 // and URLs follow inside markers.
 func tabsNote(opened []rdp.Tab) string {
 	ids := make([]string, len(opened))
-	u := newUntrusted()
+	u := NewUntrusted()
 	for i, t := range opened {
-		ids[i] = tabID(t.BrowserID)
-		u.field(ids[i]+" title", t.Title, 80)
-		u.field(ids[i]+" URL", t.URL, 200)
+		ids[i] = TabID(t.BrowserID)
+		u.Field(ids[i]+" title", t.Title, 80)
+		u.Field(ids[i]+" URL", t.URL, 200)
 	}
 	return "A new tab opened: " + strings.Join(ids, ", ") + " (select_tab to work in it; this tab stays selected). Its title and URL:\n" + u.String()
 }
@@ -325,7 +325,7 @@ func busyNote(r *pagejs.SettleResult) string {
 	}
 	n := fmt.Sprintf("The page was still busy when the wait ended after %d ms", r.WaitedMS)
 	if r.Requests && r.Pending > 0 {
-		n += " (" + plural(r.Pending, "request", "requests") + " of its own in flight)"
+		n += " (" + Plural(r.Pending, "request", "requests") + " of its own in flight)"
 	}
 	return n + ": more may change; wait_for what you expect."
 }
@@ -334,13 +334,13 @@ func busyNote(r *pagejs.SettleResult) string {
 // Only the server's own dialog check (dialogError, which carries the
 // dialog's details) is repeated; a page-realm script can throw an error
 // with that code and any message, which is not.
-func (s *Session) dialogObservation(err error) observation {
+func (s *Session) dialogObservation(err error) Observation {
 	e, _ := AsError(err)
 	if e == nil || e.Details == nil || e.Details["dialog"] == nil {
 		return unknownChange("a page script reported " + string(errcode.DialogOpen) + "; check with browser_status or handle_dialog")
 	}
 	st := map[string]any{"known": false, "reason": "dialog", "dialog": e.Details["dialog"]}
-	return observation{text: "A dialog is open: " + e.Text(), st: st}
+	return Observation{text: "A dialog is open: " + e.Text(), st: st}
 }
 
 // readForView walks the selected document with the server's element limit,
@@ -364,7 +364,7 @@ func (s *Session) readForView(ctx context.Context, pg page) (*docSnap, uint64, e
 			if !stale {
 				return r, gen, nil
 			}
-			err = errorf(errcode.TargetReplaced, "the page navigated while it was being read")
+			err = Errorf(errcode.TargetReplaced, "the page navigated while it was being read")
 		}
 		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
 			return r, 0, err
@@ -418,7 +418,7 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 
 // deltaOf compares a walk with the agent's last view, makes it the view,
 // issues refs for the lines it shows and renders them.
-func (s *Session) deltaOf(pg page, gen uint64, doc *docSnap, o observeOpts) observation {
+func (s *Session) deltaOf(pg page, gen uint64, doc *docSnap, o observeOpts) Observation {
 	r := &doc.r
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -439,7 +439,7 @@ func (s *Session) deltaOf(pg page, gen uint64, doc *docSnap, o observeOpts) obse
 // renderDelta writes a delta: a summary line, the element lines between
 // the untrusted markers (matching, changed, appeared, gone; at most
 // matchLines + deltaLines), and a line saying what was left out.
-func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(int) string, issued func(j int) (string, bool), o observeOpts) observation {
+func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(int) string, issued func(j int) (string, bool), o observeOpts) Observation {
 	st := map[string]any{"known": true, "appeared": len(d.appeared), "changed": len(d.changed), "gone": len(d.gone),
 		"complete": nv.complete && (old == nil || old.complete), "first_view": old == nil}
 	if o.match != nil {
@@ -462,20 +462,20 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 		head += fmt.Sprintf(" The page has %d actionable elements; only the first %d were read, so elements that went away are not reported.", r.Total, len(r.Elements))
 	}
 	if len(d.matched)+len(d.appeared)+len(d.changed)+len(d.gone) == 0 {
-		return observation{text: head, st: st}
+		return Observation{text: head, st: st}
 	}
-	u := newUntrusted()
+	u := NewUntrusted()
 	shown, left := 0, 0
 	section := func(title string, idx []int, budget int) {
 		for n, i := range idx {
 			if n == 0 && title != "" {
-				u.line(title)
+				u.Line(title)
 			}
 			if n >= budget {
 				left += len(idx) - n
 				return
 			}
-			u.line("[" + ref(i) + "] " + nv.info.body(i, &r.Elements[i]))
+			u.Line("[" + ref(i) + "] " + nv.info.body(i, &r.Elements[i]))
 			shown++
 		}
 	}
@@ -489,7 +489,7 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 		budget := max(0, rest-len(d.changed)-len(d.appeared))
 		for n, k := range d.gone {
 			if n == 0 {
-				u.line("gone:")
+				u.Line("gone:")
 			}
 			if n >= budget {
 				left += len(d.gone) - n
@@ -500,7 +500,7 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 			if r, ok := issued(j); ok {
 				prefix += "[" + r + "] "
 			}
-			u.line(prefix + old.info.body(j, &old.res.Elements[j]))
+			u.Line(prefix + old.info.body(j, &old.res.Elements[j]))
 			shown++
 		}
 	}
@@ -509,7 +509,7 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 	if left > 0 {
 		text += fmt.Sprintf("\n[%d more not shown; call snapshot_page to see the whole page]", left)
 	}
-	return observation{text: text, st: st}
+	return Observation{text: text, st: st}
 }
 
 // endAction ends an action: it lets the page settle (at most limit), reads
@@ -517,7 +517,7 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 // element actions end with it (click, fill, type_text, press_key,
 // select_option, hover, drag, upload_files; scroll waits scrollSettle
 // instead), their text and changes added with observation.add.
-func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool) (urlNow string, nav bool, obs *observation, err error) {
+func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool) (urlNow string, nav bool, obs *Observation, err error) {
 	sr, serr := s.settle(ctx, pg, limit)
 	if ctx.Err() != nil {
 		return "", false, nil, ctx.Err()
@@ -550,14 +550,14 @@ func (s *Session) pauseForChange(ctx context.Context, pg page, d time.Duration) 
 	defer cancel()
 	var r pagejs.SettleResult
 	args := pagejs.SettleArgs{QuietMS: 1, CapMS: int(d.Milliseconds()), Change: true}
-	if _, err := s.exec(pctx, pg, readRealm, pagejs.Settle, args, &r); err != nil {
+	if _, err := s.exec(pctx, pg, ReadRealm, pagejs.Settle, args, &r); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		// Mid-navigation, or a dialog: look again soon.
-		return sleep(ctx, min(d, 50*time.Millisecond)-time.Since(start))
+		return Sleep(ctx, min(d, 50*time.Millisecond)-time.Since(start))
 	}
-	return sleep(ctx, min(d, minCheckGap)-time.Since(start))
+	return Sleep(ctx, min(d, minCheckGap)-time.Since(start))
 }
 
 // waitMatch picks the elements a met wait_for condition names: those whose

@@ -164,7 +164,7 @@ func TestObserveNavigationAndDialog(t *testing.T) {
 // front again (background tabs have their timers throttled).
 func closeTab(t *testing.T, s *Session, id string) {
 	t.Helper()
-	bid, ok := parseTabID(id)
+	bid, ok := ParseTabID(id)
 	if !ok {
 		t.Fatalf("tab id %q", id)
 	}

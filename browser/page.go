@@ -85,7 +85,7 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		if err == nil {
 			s.mu.Lock()
 			if s.sel != pg.sel || s.syncLocked(pg.sel) {
-				err = errorf(errcode.TargetReplaced, "the page navigated while it was being read; take the snapshot again")
+				err = Errorf(errcode.TargetReplaced, "the page navigated while it was being read; take the snapshot again")
 			} else {
 				gen = s.generation
 				out = s.renderLocked(pg, gen, top, frames, args)
@@ -108,27 +108,27 @@ func (s *Session) snapshotPage(ctx context.Context, a *snapshotArgs, _ Progress)
 		}
 	}
 
-	return s.snapshotResult(tabID(pg.sel.tab.BrowserID), gen, out, skipped, &r, args), nil
+	return s.snapshotResult(TabID(pg.sel.tab.BrowserID), gen, out, skipped, &r, args), nil
 }
 
 // snapshotResult renders a snapshot: the header, the element lines and page
 // text between the untrusted-content markers, and the truncation lines.
 func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped string, r *pagejs.SnapshotResult, args pagejs.SnapshotArgs) snapshotOut {
 	withText := args.IncludeAllText
-	u := newUntrusted()
-	u.grow(48*len(out.lines) + 1024) // ≈35 bytes per element line on typical pages
-	u.field("Page", r.Title, 200)
-	u.field("URL", r.URL, 500)
+	u := NewUntrusted()
+	u.Grow(48*len(out.lines) + 1024) // ≈35 bytes per element line on typical pages
+	u.Field("Page", r.Title, 200)
+	u.Field("URL", r.URL, 500)
 	for _, l := range out.lines {
-		u.line(l)
+		u.Line(l)
 	}
 	text := ""
 	if r.Text != nil {
 		text = *r.Text
 	}
 	if withText && text != "" {
-		u.line("--- page text ---")
-		u.text(text)
+		u.Line("--- page text ---")
+		u.Text(text)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", tab, gen, shownElements(args, out.shown, out.total, out.all))
@@ -142,13 +142,13 @@ func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped 
 	if skipped != "" {
 		b.WriteString("\n[frames not shown: " + skipped + "]")
 	}
-	textCut := withText && utf16Len(text) < r.TextTotal
+	textCut := withText && UTF16Len(text) < r.TextTotal
 	if textCut {
 		fmt.Fprintf(&b, "\n[text truncated: %d of %d characters shown; raise max_text_chars (limit %d)]",
-			utf16Len(text), r.TextTotal, s.opts.MaxTextChars)
+			UTF16Len(text), r.TextTotal, s.opts.MaxTextChars)
 	}
 	st := snapshotOut{
-		TabID: tab, Generation: gen, Title: pageStr(r.Title), URL: pageStr(r.URL),
+		TabID: tab, Generation: gen, Title: PageStr(r.Title), URL: PageStr(r.URL),
 		Elements: out.shown, TotalElements: out.total, Truncated: truncated, Offset: args.Offset, Frames: out.frames,
 	}
 	if args.Query != "" {
@@ -158,7 +158,7 @@ func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped 
 		st.NextOffset = &next
 	}
 	if withText {
-		chars := utf16Len(text)
+		chars := UTF16Len(text)
 		st.TextChars, st.TotalTextChars, st.TextTruncated = &chars, &r.TextTotal, &textCut
 	}
 	st.text = b.String()
@@ -167,7 +167,7 @@ func (s *Session) snapshotResult(tab string, gen uint64, out snapLines, skipped 
 
 // shownElements says how many elements the snapshot lists, and of how many.
 func shownElements(a pagejs.SnapshotArgs, n, total, all int) string {
-	out := plural(n, "element", "elements")
+	out := Plural(n, "element", "elements")
 	if a.Query != "" {
 		out += fmt.Sprintf(" (%d of the page's %d match %s)", total, all, strconv.Quote(a.Query))
 	}
@@ -211,23 +211,23 @@ func nextCall(a pagejs.SnapshotArgs, next int) string {
 // replacing JSON.stringify) gets it redone in the isolated realm.
 func (s *Session) snapshot(ctx context.Context, pg page, args pagejs.SnapshotArgs) (pagejs.SnapshotResult, error) {
 	var r pagejs.SnapshotResult
-	kind := pageRealm
+	kind := PageRealm
 	if s.opts.ReadInIsolatedRealm {
-		kind = readRealm
+		kind = ReadRealm
 	}
 	err := s.execSnapshot(ctx, pg, kind, args, &r)
 	// A page that does not answer or a tab without a document is no better
 	// in the isolated realm: those errors stand.
 	stands := errors.Is(err, rdp.ErrUnresponsive) || errors.Is(err, rdp.ErrNoTarget) || errors.Is(err, rdp.ErrTabClosed)
-	if kind == pageRealm && !s.opts.PageRealmOnly && ctx.Err() == nil && !stands && (err != nil || r.Elements == nil || r.URL == "") {
+	if kind == PageRealm && !s.opts.PageRealmOnly && ctx.Err() == nil && !stands && (err != nil || r.Elements == nil || r.URL == "") {
 		if e, ok := AsError(err); !ok || e.Code == errcode.PageScriptFailed || e.Code == errcode.InvalidSelector {
 			s.log.Info("page-realm snapshot unusable; reading through the isolated realm", "error", err)
 			r = pagejs.SnapshotResult{}
-			_, err = s.exec(ctx, pg, readRealm, pagejs.Snapshot, args, &r)
+			_, err = s.exec(ctx, pg, ReadRealm, pagejs.Snapshot, args, &r)
 		}
 	}
 	if err == nil && r.Elements == nil {
-		err = errorf(errcode.PageScriptFailed, "the page returned an unreadable snapshot")
+		err = Errorf(errcode.PageScriptFailed, "the page returned an unreadable snapshot")
 	}
 	return r, err
 }
@@ -252,10 +252,10 @@ func elementBody(e *pagejs.Element) string {
 	}
 	b.WriteString(role)
 	if e.Name != "" {
-		b.WriteString(" " + quote(e.Name, 80))
+		b.WriteString(" " + Quote(e.Name, 80))
 	}
 	if e.Value != nil && *e.Value != "" {
-		b.WriteString(" value=" + quote(*e.Value, 60))
+		b.WriteString(" value=" + Quote(*e.Value, 60))
 	}
 	flag := func(on bool, s string) {
 		if on {
@@ -271,7 +271,7 @@ func elementBody(e *pagejs.Element) string {
 	flag(e.Required, "required")
 	flag(e.Multiple, "multiple")
 	if e.Accept != "" {
-		b.WriteString(" accept=" + quote(e.Accept, 60))
+		b.WriteString(" accept=" + Quote(e.Accept, 60))
 	}
 	if e.Href != "" {
 		b.WriteString(" → " + linkTarget(e.Href))
@@ -291,10 +291,10 @@ func linkTarget(href string) string {
 	}
 	for i := 0; i < len(href); i++ {
 		if c := href[i]; c <= ' ' || c == '"' || c == '\\' || c >= 0x7f {
-			return quote(href, 120)
+			return Quote(href, 120)
 		}
 	}
-	return truncate(href, 120)
+	return Truncate(href, 120)
 }
 
 // dropTracking removes tracking parameters from "?query#fragment".
@@ -327,7 +327,7 @@ func trackingParam(name string) bool {
 
 // acting takes the page-operation lock and resolves ref in the selected
 // tab; release gives the lock back.
-func (s *Session) acting(ctx context.Context, ref string) (pg page, l *locator, release func(), err error) {
+func (s *Session) acting(ctx context.Context, ref string) (pg page, l *Locator, release func(), err error) {
 	if err := s.lock(ctx); err != nil {
 		return page{}, nil, nil, err
 	}
@@ -344,7 +344,7 @@ func (s *Session) acting(ctx context.Context, ref string) (pg page, l *locator, 
 }
 
 // target resolves a ref of the selected tab's current generation.
-func (s *Session) target(pg page, ref string) (*locator, error) {
+func (s *Session) target(pg page, ref string) (*Locator, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l, err := s.refs.lookup(ref)
@@ -352,7 +352,7 @@ func (s *Session) target(pg page, ref string) (*locator, error) {
 		return nil, err
 	}
 	if l.generation != pg.generation || l.browserID != pg.sel.tab.BrowserID {
-		return nil, errorf(errcode.StaleElement, "%s is from an earlier state of the page; take a new snapshot", ref)
+		return nil, Errorf(errcode.StaleElement, "%s is from an earlier state of the page; take a new snapshot", ref)
 	}
 	return l, nil
 }
@@ -376,7 +376,7 @@ func (s *Session) afterSeen(ctx context.Context, pg page, before, seen string) (
 	var info pagejs.PageInfoResult
 	if seen != "" && !navigated {
 		urlNow = seen
-	} else if _, err := s.exec(cctx, pg, readRealm, pagejs.PageInfo, struct{}{}, &info); err == nil {
+	} else if _, err := s.exec(cctx, pg, ReadRealm, pagejs.PageInfo, struct{}{}, &info); err == nil {
 		urlNow = info.URL
 	} else if t, err := pg.sel.watch.Current(cctx); err == nil {
 		urlNow = t.URL
@@ -397,7 +397,7 @@ func (s *Session) afterSeen(ctx context.Context, pg page, before, seen string) (
 	return urlNow, navigated
 }
 
-func trustNote(trusted bool, info execInfo) string {
+func trustNote(trusted bool, info ExecInfo) string {
 	if trusted {
 		return "trusted input"
 	}
@@ -410,9 +410,9 @@ func trustNote(trusted bool, info execInfo) string {
 // actionText is an action's result text; the URL it navigated to and the
 // page-derived fields in extra follow inside markers. With an observation
 // of the new page, its elements follow (obs.add).
-func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlNow string, navigated bool, note string, obs *observation, extra ...pageField) string {
+func (s *Session) actionText(verb, ref string, trusted bool, info ExecInfo, urlNow string, navigated bool, note string, obs *Observation, extra ...PageField) string {
 	t := fmt.Sprintf("%s %s (%s).%s", verb, ref, trustNote(trusted, info), note)
-	u := newUntrusted()
+	u := NewUntrusted()
 	if navigated {
 		t += " The page changed (its URL is below): all earlier refs are now stale"
 		if obs != nil {
@@ -420,12 +420,12 @@ func (s *Session) actionText(verb, ref string, trusted bool, info execInfo, urlN
 		} else {
 			t += ", take a new snapshot."
 		}
-		u.field("URL", urlNow, 300)
+		u.Field("URL", urlNow, 300)
 	}
 	for _, f := range extra {
-		u.field(f.label, f.value, f.max)
+		u.Field(f.Label, f.Value, f.Max)
 	}
-	if !u.empty() {
+	if !u.Empty() {
 		t += "\n" + u.String()
 	}
 	return t
@@ -461,7 +461,7 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (clickOut
 	s.activate(ctx, pg)
 	openers, known := s.openers(ctx, pg)
 	var r pagejs.ActionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
+	info, err := s.exec(ctx, pg, ActionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
 	if ac, d, text, ok := s.actionDialog(pg, "Clicked", a.Element, info, err); ok {
 		return clickOut{said: said{text: text}, acted: ac, opened: d}, nil
 	}
@@ -481,7 +481,7 @@ func (s *Session) click(ctx context.Context, a *clickArgs, _ Progress) (clickOut
 		}
 		return clickOut{}, err
 	}
-	trusted := info.trusted(r.Trusted)
+	trusted := info.Trusted(r.Trusted)
 	out := clickOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info)}
 	note := refNote(l, info)
 	if tabs := s.clickOpened(ctx, pg, openers, known); len(tabs) > 0 {
@@ -526,7 +526,7 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (fillOut, e
 	submit := a.Submit
 	s.activate(ctx, pg)
 	var r pagejs.ActionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit, Ref: boundRef(l)}, &r)
+	info, err := s.exec(ctx, pg, ActionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.sel, FP: l.fp, Value: a.Value, Submit: submit, Ref: boundRef(l)}, &r)
 	if e, ok := AsError(err); ok && e.Code == errcode.OptionNotFound {
 		return fillOut{}, s.listOptions(ctx, pg, l, a.Element, a.Value, e)
 	}
@@ -534,7 +534,7 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (fillOut, e
 		return fillOut{}, err
 	}
 	urlNow, nav := r.URL, false
-	var obs *observation
+	var obs *Observation
 	if submit || a.Observe {
 		if urlNow, nav, obs, err = s.endAction(ctx, pg, r.URL, defaultSettleCap, a.Observe); err != nil {
 			return fillOut{}, err
@@ -544,25 +544,25 @@ func (s *Session) fill(ctx context.Context, a *fillArgs, _ Progress) (fillOut, e
 	if submit {
 		verb = "Filled and submitted the form of"
 	}
-	trusted := info.trusted(r.Trusted)
+	trusted := info.Trusted(r.Trusted)
 	st := fillOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info), Submitted: submit}
 	extra := frameFields(l)
 	note := refNote(l, info)
 	if r.Value != nil {
-		v := pageStr(*r.Value)
+		v := PageStr(*r.Value)
 		st.Value = &v
 		switch {
 		case r.Shown != nil: // a select: value was matched by option value or label
-			shown := pageStr(*r.Shown)
+			shown := PageStr(*r.Shown)
 			st.Shown = &shown
 			note += " The select now shows the option below."
 			if r.Kept != nil && !*r.Kept {
 				note += " The page's change handler picked another option than the one asked for; the select shows the one below."
 			}
-			extra = append(extra, pageField{"Shows", *r.Shown, 200})
+			extra = append(extra, PageField{"Shows", *r.Shown, 200})
 		case *r.Value != a.Value:
 			note += " The page changed or limited the value: the field now holds the value below."
-			extra = append(extra, pageField{"Value", *r.Value, 200})
+			extra = append(extra, PageField{"Value", *r.Value, 200})
 		}
 	}
 	st.text = s.actionText(verb, a.Element, trusted, info, urlNow, nav, note, obs, extra...)
@@ -609,20 +609,20 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (ty
 	runes := []rune(a.Text)
 	s.activate(ctx, pg)
 	var r pagejs.ActionResult
-	var info execInfo
+	var info ExecInfo
 	for i := 0; i < len(runes); i += size {
 		if i > 0 {
-			if err := sleep(ctx, time.Duration(delay)*time.Millisecond); err != nil {
+			if err := Sleep(ctx, time.Duration(delay)*time.Millisecond); err != nil {
 				return typeTextOut{}, fmt.Errorf("after %d of %d characters: %w", i, len(runes), err)
 			}
 		}
 		chunk := string(runes[i:min(i+size, len(runes))])
-		info, err = s.exec(ctx, pg, actionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.sel, FP: l.fp, Text: chunk, FirstChunk: i == 0, Ref: boundRef(l)}, &r)
+		info, err = s.exec(ctx, pg, ActionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.sel, FP: l.fp, Text: chunk, FirstChunk: i == 0, Ref: boundRef(l)}, &r)
 		if err != nil {
 			if i > 0 && ctx.Err() == nil && s.sync(pg.sel) {
 				// The typing made the page navigate: the element is gone
 				// with its document, whatever the next chunk found.
-				err = errorf(errcode.TargetReplaced, "the page navigated while typing; take a new snapshot")
+				err = Errorf(errcode.TargetReplaced, "the page navigated while typing; take a new snapshot")
 			}
 			if e, ok := AsError(err); ok && i > 0 {
 				e.Message = fmt.Sprintf("%s (after %d of %d characters were typed)", e.Message, i, len(runes))
@@ -639,9 +639,9 @@ func (s *Session) typeText(ctx context.Context, a *typeTextArgs, p Progress) (ty
 	if err != nil {
 		return typeTextOut{}, err
 	}
-	trusted := info.trusted(r.Trusted)
+	trusted := info.Trusted(r.Trusted)
 	out := typeTextOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info), Characters: len(runes)}
-	out.text = s.actionText(fmt.Sprintf("Typed %s into", plural(len(runes), "character", "characters")), a.Element, trusted, info, urlNow, nav, refNote(l, info), obs, frameFields(l)...)
+	out.text = s.actionText(fmt.Sprintf("Typed %s into", Plural(len(runes), "character", "characters")), a.Element, trusted, info, urlNow, nav, refNote(l, info), obs, frameFields(l)...)
 	obs.add(&out.said, &out.observed)
 	return out, nil
 }
@@ -683,7 +683,7 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (pr
 	}
 	args := pagejs.PressKeyArgs{Key: combo.Key, Mods: combo.Mods}
 	what := "the focused element"
-	var l *locator
+	var l *Locator
 	if a.Element != nil {
 		l, err = s.target(pg, *a.Element)
 		if err != nil {
@@ -696,7 +696,7 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (pr
 	}
 	s.activate(ctx, pg)
 	var r pagejs.ActionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.PressKey, args, &r)
+	info, err := s.exec(ctx, pg, ActionRealm, pagejs.PressKey, args, &r)
 	if ac, d, text, ok := s.actionDialog(pg, "Pressed "+a.Key+" on", what, info, err); ok {
 		return pressKeyOut{said: said{text: text}, acted: ac, opened: d}, nil
 	}
@@ -709,10 +709,10 @@ func (s *Session) pressKey(ctx context.Context, a *pressKeyArgs, _ Progress) (pr
 	}
 	extra := frameFields(l)
 	if r.Focused != "" && !nav {
-		extra = append(extra, pageField{"Focus", r.Focused, 120})
+		extra = append(extra, PageField{"Focus", r.Focused, 120})
 	}
-	trusted := info.trusted(r.Trusted)
-	focused := pageStr(r.Focused)
+	trusted := info.Trusted(r.Trusted)
+	focused := PageStr(r.Focused)
 	out := pressKeyOut{Key: combo.String(), acted: actedOn("", trusted, urlNow, nav), Focused: &focused}
 	if l != nil {
 		out.checked = checkedRef(l, info)
@@ -787,13 +787,13 @@ func checkURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil:
-		return nil, errorf(errcode.InvalidArguments, "url is not a valid URL: %v", err)
+		return nil, Errorf(errcode.InvalidArguments, "url is not a valid URL: %v", err)
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, errorf(errcode.InvalidArguments, "only http and https URLs can be opened, not %q", truncate(u.Scheme, 20)+":")
+		return nil, Errorf(errcode.InvalidArguments, "only http and https URLs can be opened, not %q", Truncate(u.Scheme, 20)+":")
 	case u.Host == "" || u.Opaque != "":
-		return nil, errorf(errcode.InvalidArguments, "url must be absolute, like https://example.com/path")
+		return nil, Errorf(errcode.InvalidArguments, "url must be absolute, like https://example.com/path")
 	case u.User != nil:
-		return nil, errorf(errcode.InvalidArguments, "url must not carry a user name or password")
+		return nil, Errorf(errcode.InvalidArguments, "url must not carry a user name or password")
 	}
 	return u, nil
 }
@@ -836,17 +836,17 @@ func (s *Session) navigate(ctx context.Context, a *navigateArgs, p Progress) (na
 		}
 	}
 	gen := s.settledGeneration(pg)
-	blk := newUntrusted()
-	blk.field("URL", final, 500)
-	text := fmt.Sprintf("Navigated %s (generation %d); the final URL is below.\n", tabID(pg.sel.tab.BrowserID), gen)
+	blk := NewUntrusted()
+	blk.Field("URL", final, 500)
+	text := fmt.Sprintf("Navigated %s (generation %d); the final URL is below.\n", TabID(pg.sel.tab.BrowserID), gen)
 	if wait == "none" {
-		text = fmt.Sprintf("Started loading the URL below in %s (not waited for; generation %d).\n", tabID(pg.sel.tab.BrowserID), gen)
+		text = fmt.Sprintf("Started loading the URL below in %s (not waited for; generation %d).\n", TabID(pg.sel.tab.BrowserID), gen)
 	}
-	st := navigateOut{URL: pageStr(final), Generation: gen, Waited: wait}
+	st := navigateOut{URL: PageStr(final), Generation: gen, Waited: wait}
 	if title != "" {
-		t := pageStr(title)
+		t := PageStr(title)
 		st.Title = &t
-		blk.field("Title", title, 200)
+		blk.Field("Title", title, 200)
 	}
 	if load.Status > 0 {
 		st.Status = load.Status
@@ -941,7 +941,7 @@ func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, befor
 	case errors.As(context.Cause(sctx), &e):
 		return t, e
 	case wctx.Err() != nil:
-		return t, errorf(errcode.NavigationTimeout, "the page did not become %s within %v; it may still be loading (check with wait_for or snapshot_page)", wait, timeout)
+		return t, Errorf(errcode.NavigationTimeout, "the page did not become %s within %v; it may still be loading (check with wait_for or snapshot_page)", wait, timeout)
 	}
 	return t, err
 }
@@ -954,7 +954,7 @@ func (s *Session) loadState(ctx context.Context, pg page) (pagejs.LoadStateResul
 	cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	var r pagejs.LoadStateResult
-	if _, err := s.exec(cctx, pg, readRealm, pagejs.LoadState, struct{}{}, &r); err != nil {
+	if _, err := s.exec(cctx, pg, ReadRealm, pagejs.LoadState, struct{}{}, &r); err != nil {
 		if e, ok := AsError(err); ok && e.Code == errcode.DialogOpen {
 			return r, e
 		}
@@ -962,7 +962,7 @@ func (s *Session) loadState(ctx context.Context, pg page) (pagejs.LoadStateResul
 		return pagejs.LoadStateResult{}, nil // the navigation itself succeeded
 	}
 	if reason, failed := loadFailure(r.DocumentURI); failed {
-		return r, errorf(errcode.NavigationFailed, "Firefox could not load %s: %s. The tab shows Firefox's error page", quote(r.URL, 300), reason)
+		return r, Errorf(errcode.NavigationFailed, "Firefox could not load %s: %s. The tab shows Firefox's error page", Quote(r.URL, 300), reason)
 	}
 	return r, nil
 }
@@ -1077,10 +1077,10 @@ func waitNavigated(ctx context.Context, w tabWatch, before uint64) error {
 func (s *Session) pollURL(ctx context.Context, pg page, want string) error {
 	for {
 		var info pagejs.PageInfoResult
-		if _, err := s.exec(ctx, pg, readRealm, pagejs.PageInfo, struct{}{}, &info); err == nil && info.URL == want {
+		if _, err := s.exec(ctx, pg, ReadRealm, pagejs.PageInfo, struct{}{}, &info); err == nil && info.URL == want {
 			return nil
 		}
-		if err := sleep(ctx, 30*time.Millisecond); err != nil {
+		if err := Sleep(ctx, 30*time.Millisecond); err != nil {
 			return err
 		}
 	}
@@ -1117,11 +1117,11 @@ type waitForOut struct {
 func (a *waitForArgs) condition() (args pagejs.WaitForArgs, what string) {
 	switch {
 	case a.Text != nil:
-		args.Text, what = *a.Text, "text "+quote(*a.Text, 100)
+		args.Text, what = *a.Text, "text "+Quote(*a.Text, 100)
 	case a.Selector != nil:
-		args.Selector, what = *a.Selector, "selector "+quote(*a.Selector, 100)
+		args.Selector, what = *a.Selector, "selector "+Quote(*a.Selector, 100)
 	default:
-		args.URLContains, what = *a.URLContains, "URL containing "+quote(*a.URLContains, 100)
+		args.URLContains, what = *a.URLContains, "URL containing "+Quote(*a.URLContains, 100)
 	}
 	args.State = a.State
 	return args, what
@@ -1164,7 +1164,7 @@ func (s *Session) waitFor(ctx context.Context, a *waitForArgs, p Progress) (wait
 			return out, nil
 		}
 		if !time.Now().Before(deadline) {
-			return waitForOut{}, errorf(errcode.WaitTimeout, "%s was not %s within %d ms (%s)", what, a.State, timeout.Milliseconds(), plural(polls, "check", "checks"))
+			return waitForOut{}, Errorf(errcode.WaitTimeout, "%s was not %s within %d ms (%s)", what, a.State, timeout.Milliseconds(), Plural(polls, "check", "checks"))
 		}
 		p.Report(float64(time.Since(start).Milliseconds()), float64(timeout.Milliseconds()), "waiting for "+what)
 		if err := s.pauseForChange(ctx, pg, min(poll, time.Until(deadline))); err != nil {
@@ -1186,7 +1186,7 @@ func (s *Session) checkCondition(ctx context.Context, pg page, args pagejs.WaitF
 	var r pagejs.WaitForResult
 	pctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	_, err := s.exec(pctx, pg, readRealm, pagejs.WaitFor, args, &r)
+	_, err := s.exec(pctx, pg, ReadRealm, pagejs.WaitFor, args, &r)
 	if err == nil {
 		r.Met = s.waitFrames(pctx, pg, args, r.Met)
 		return &r, nil
@@ -1233,21 +1233,21 @@ func (s *Session) handleDialog(ctx context.Context, a *handleDialogArgs, _ Progr
 		return handleDialogOut{}, err
 	}
 	if !st.Open {
-		return handleDialogOut{}, errorf(errcode.NoDialog, "the selected tab has no open dialog")
+		return handleDialogOut{}, Errorf(errcode.NoDialog, "the selected tab has no open dialog")
 	}
 	var r pagejs.DialogAnswerResult
 	if err := s.chrome(ctx, pg, pagejs.DialogAnswer, pagejs.DialogAnswerArgs{BrowserID: pg.sel.tab.BrowserID, Action: a.Action, Text: a.PromptText}, &r); err != nil {
 		return handleDialogOut{}, err
 	}
 	if !r.Answered {
-		return handleDialogOut{}, errorf(errcode.NoDialog, "the dialog closed before it could be answered")
+		return handleDialogOut{}, Errorf(errcode.NoDialog, "the dialog closed before it could be answered")
 	}
 	s.markDialog(pg.sel, false)
 	r.Type = cmp.Or(r.Type, st.Type)
 	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
 	kind := dialogKind(r.Type)
-	out := handleDialogOut{Action: a.Action, Type: kind, Text: pageStrN(st.Text, 2000)}
-	out.text = fmt.Sprintf("%s the %s dialog; its text was:\n%s", verb, kind, marked("Dialog text", st.Text, 200))
+	out := handleDialogOut{Action: a.Action, Type: kind, Text: PageStrN(st.Text, 2000)}
+	out.text = fmt.Sprintf("%s the %s dialog; its text was:\n%s", verb, kind, Marked("Dialog text", st.Text, 200))
 	return out, nil
 }
 
@@ -1266,7 +1266,7 @@ func (s *Session) noDialog(ctx context.Context, pg page) error {
 	return nil
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
+func Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}
@@ -1280,8 +1280,8 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// utf16Len counts UTF-16 code units, the unit page scripts measure text in.
-func utf16Len(s string) int {
+// UTF16Len counts UTF-16 code units, the unit page scripts measure text in.
+func UTF16Len(s string) int {
 	n := 0
 	for _, r := range s {
 		n += utf16.RuneLen(r)

@@ -31,7 +31,7 @@ func (s *Session) hover(ctx context.Context, a *hoverArgs, _ Progress) (hoverOut
 	}
 	defer release()
 	var r pagejs.ActionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Hover, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
+	info, err := s.exec(ctx, pg, ActionRealm, pagejs.Hover, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
 	if err != nil {
 		return hoverOut{}, err
 	}
@@ -41,7 +41,7 @@ func (s *Session) hover(ctx context.Context, a *hoverArgs, _ Progress) (hoverOut
 	if err != nil {
 		return hoverOut{}, err
 	}
-	trusted := info.trusted(r.Trusted)
+	trusted := info.Trusted(r.Trusted)
 	var note string
 	switch {
 	case trusted && r.Hovered:
@@ -79,7 +79,7 @@ type dragOut struct {
 
 func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (dragOut, error) {
 	if a.Element == a.To {
-		return dragOut{}, errorf(errcode.InvalidArguments, "element and to are the same element; drag it onto another one")
+		return dragOut{}, Errorf(errcode.InvalidArguments, "element and to are the same element; drag it onto another one")
 	}
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
@@ -91,7 +91,7 @@ func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (dragOut, e
 		return dragOut{}, err
 	}
 	var r pagejs.DragResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Drag, pagejs.DragArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l), To: pagejs.DragTo{Sel: dst.sel, FP: dst.fp, Ref: boundRef(dst)}}, &r)
+	info, err := s.exec(ctx, pg, ActionRealm, pagejs.Drag, pagejs.DragArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l), To: pagejs.DragTo{Sel: dst.sel, FP: dst.fp, Ref: boundRef(dst)}}, &r)
 	if err != nil {
 		return dragOut{}, err
 	}
@@ -112,7 +112,7 @@ func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (dragOut, e
 	default:
 		note = " A pointer drag (press, moves, release); the page did not start an HTML5 drag."
 	}
-	trusted := info.trusted(r.Trusted)
+	trusted := info.Trusted(r.Trusted)
 	out := dragOut{acted: actedOn(a.Element, trusted, urlNow, nav), To: a.To, HTML5: r.HTML5, Dropped: r.Dropped}
 	out.text = s.actionText("Dragged", a.Element+" onto "+a.To, trusted, info, urlNow, nav, note, obs)
 	obs.add(&out.said, &out.observed)

@@ -169,7 +169,7 @@ func (s *Session) probePage(ctx context.Context, tab rdp.Tab) (page, rdp.Target,
 	}
 	if err == nil {
 		var info pagejs.PageInfoResult
-		_, err = s.execOn(ctx, pg, t, pageRealm, pagejs.PageInfo, struct{}{}, &info, nil)
+		_, err = s.execOn(ctx, pg, t, PageRealm, pagejs.PageInfo, struct{}{}, &info, nil)
 	}
 	if err != nil {
 		return fail(ProbeEval, err)

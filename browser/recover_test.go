@@ -82,7 +82,7 @@ func TestClosedTab(t *testing.T) {
 	chrome(pagejs.TabOpen, pagejs.TabOpenArgs{URL: pages.URL + "/other.html", Background: true}, &opened)
 
 	s := newSession(t)
-	must(t, s, "select_tab", map[string]any{"tab_id": tabID(opened.BrowserID)})
+	must(t, s, "select_tab", map[string]any{"tab_id": TabID(opened.BrowserID)})
 	snapshot(t, s)
 	var closed pagejs.TabResult
 	chrome(pagejs.TabClose, pagejs.TabArgs{BrowserID: opened.BrowserID}, &closed)

@@ -9,8 +9,8 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
-// locator is the server-side half of a ref: the page sees only "e17".
-type locator struct {
+// Locator is the server-side half of a ref: the page sees only "e17".
+type Locator struct {
 	ref        string
 	generation uint64
 	browserID  int64
@@ -41,7 +41,7 @@ const maxRefs = 100_000
 // reused within a session, so a ref from an earlier page state can never
 // name an element of the current one.
 type refTable struct {
-	byRef    map[string]*locator
+	byRef    map[string]*Locator
 	byKey    map[string]string  // selector + fingerprint → ref, to reuse refs across snapshots
 	byNode   map[nodeKey]string // bound refs by node, to reuse them across snapshots
 	next     int                // next ref number; never goes back
@@ -54,7 +54,7 @@ type refTable struct {
 
 func (t *refTable) reset() {
 	t.epoch++
-	t.byRef = map[string]*locator{}
+	t.byRef = map[string]*Locator{}
 	t.byKey = map[string]string{}
 	t.byNode = map[nodeKey]string{}
 	if t.next == 0 {
@@ -68,7 +68,7 @@ func (t *refTable) issued() bool { return t.next > t.genStart }
 
 // add returns the ref for an element, reusing the one an earlier snapshot
 // of the same generation gave the same element.
-func (t *refTable) add(l *locator) string {
+func (t *refTable) add(l *Locator) string {
 	key := refKey(l.keyWindow(), l.sel, l.sum)
 	if ref, ok := t.byKey[key]; ok {
 		return ref
@@ -97,7 +97,7 @@ func refKey(window int64, sel pagejs.Sel, sum [32]byte) string {
 
 // keyWindow is the document part of l's refKey: its frame document's
 // window, 0 for the top document.
-func (l *locator) keyWindow() int64 {
+func (l *Locator) keyWindow() int64 {
 	if l.frame == 0 {
 		return 0
 	}
@@ -105,24 +105,24 @@ func (l *locator) keyWindow() int64 {
 }
 
 // lookup finds a ref of the current generation.
-func (t *refTable) lookup(ref string) (*locator, error) {
+func (t *refTable) lookup(ref string) (*Locator, error) {
 	if l := t.byRef[ref]; l != nil {
 		return l, nil
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(ref, "e"))
 	if err != nil || !strings.HasPrefix(ref, "e") || n <= 0 {
-		return nil, errorf(errcode.InvalidArguments, "%q is not an element ref; refs look like e12 and come from snapshot_page", truncate(ref, 20))
+		return nil, Errorf(errcode.InvalidArguments, "%q is not an element ref; refs look like e12 and come from snapshot_page", Truncate(ref, 20))
 	}
 	if n < t.genStart {
-		return nil, errorf(errcode.StaleElement, "%s is from an earlier state of the page (it navigated, or another tab was selected); take a new snapshot", ref)
+		return nil, Errorf(errcode.StaleElement, "%s is from an earlier state of the page (it navigated, or another tab was selected); take a new snapshot", ref)
 	}
-	return nil, errorf(errcode.ElementNotFound, "%s was never issued; take a snapshot and use its refs", ref)
+	return nil, Errorf(errcode.ElementNotFound, "%s was never issued; take a snapshot and use its refs", ref)
 }
 
 // addNode returns the ref for a node-bound element (l.node set): the ref an
 // earlier snapshot of this generation gave the same node, whose locator is
 // replaced (the node may have moved or changed), or a new one.
-func (t *refTable) addNode(l *locator) string {
+func (t *refTable) addNode(l *Locator) string {
 	key := nodeKey{l.window, l.node}
 	if ref, ok := t.byNode[key]; ok {
 		l.ref = ref
@@ -144,7 +144,7 @@ func (t *refTable) addNode(l *locator) string {
 }
 
 // sameLocator reports whether two locators of one ref say the same.
-func sameLocator(a, b *locator) bool {
+func sameLocator(a, b *Locator) bool {
 	return a.ref == b.ref && a.generation == b.generation && a.browserID == b.browserID && a.sum == b.sum && a.fp == b.fp &&
 		a.node == b.node && a.window == b.window && a.frame == b.frame && a.origin == b.origin && slices.Equal(a.sel, b.sel)
 }

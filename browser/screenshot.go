@@ -73,10 +73,10 @@ type shot struct {
 func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress) (screenshotOut, error) {
 	full, format := a.FullPage, a.Format
 	if a.Element != nil && full {
-		return screenshotOut{}, errorf(errcode.InvalidArguments, "give element or full_page, not both")
+		return screenshotOut{}, Errorf(errcode.InvalidArguments, "give element or full_page, not both")
 	}
 	if a.Quality != nil && format != "jpeg" {
-		return screenshotOut{}, errorf(errcode.InvalidArguments, "quality applies to format \"jpeg\" only")
+		return screenshotOut{}, Errorf(errcode.InvalidArguments, "quality applies to format \"jpeg\" only")
 	}
 	if err := s.lock(ctx); err != nil {
 		return screenshotOut{}, err
@@ -86,7 +86,7 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 	if err != nil {
 		return screenshotOut{}, err
 	}
-	var l *locator
+	var l *Locator
 	if a.Element != nil {
 		if l, err = s.target(pg, *a.Element); err != nil {
 			return screenshotOut{}, err
@@ -107,7 +107,7 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 		scale = maxImageSide / math.Max(sh.w, sh.h)
 	}
 	if math.Min(sh.w, sh.h)*scale < 1 {
-		return screenshotOut{}, errorf(errcode.UnsupportedElement, "the %s is %.0f×%.0f CSS px: too long and thin to fit %d px at a readable scale; capture an area around it", sh.what, sh.w, sh.h, maxImageSide)
+		return screenshotOut{}, Errorf(errcode.UnsupportedElement, "the %s is %.0f×%.0f CSS px: too long and thin to fit %d px at a readable scale; capture an area around it", sh.what, sh.w, sh.h, maxImageSide)
 	}
 	capt, err := pg.c.Capture(ctx, rdp.CaptureRequest{BrowsingContextID: t.BrowsingContextID, Rect: sh.rect, FullPage: sh.fullPage, Scale: scale})
 	if err != nil {
@@ -115,7 +115,7 @@ func (s *Session) screenshot(ctx context.Context, a *screenshotArgs, _ Progress)
 	}
 	if capt.Width > maxImageSide+2 || capt.Height > maxImageSide+2 || capt.Width*capt.Height > maxImagePixels+4*maxImageSide {
 		s.log.Warn("screenshot larger than asked", "width", capt.Width, "height", capt.Height)
-		return screenshotOut{}, errorf(errcode.RDPProtocolError, "Firefox returned a %d×%d image, larger than the %d px limit", capt.Width, capt.Height, maxImageSide)
+		return screenshotOut{}, Errorf(errcode.RDPProtocolError, "Firefox returned a %d×%d image, larger than the %d px limit", capt.Width, capt.Height, maxImageSide)
 	}
 	img, note, err := encodeImage(capt.PNG, format, a.Quality)
 	if err != nil {
@@ -132,13 +132,13 @@ func shotResult(pg page, sh shot, element bool, capt rdp.Capture, img Image, sca
 		label = sh.what
 	}
 	text := fmt.Sprintf("Screenshot of %s of %s: %.0f×%.0f CSS px as a %d×%d %s (%s), %s.%s",
-		label, tabID(pg.sel.tab.BrowserID), sh.w, sh.h, capt.Width, capt.Height, mimeName(img.MIMEType),
+		label, TabID(pg.sel.tab.BrowserID), sh.w, sh.h, capt.Width, capt.Height, mimeName(img.MIMEType),
 		sizeText(int64(len(img.Data))), scaleText(scale, natural), note)
 	for _, m := range capt.Messages {
-		text += " Firefox: " + truncate(m, 200)
+		text += " Firefox: " + Truncate(m, 200)
 	}
 	out := screenshotOut{
-		TabID: tabID(pg.sel.tab.BrowserID), Captured: sh.what, Width: capt.Width, Height: capt.Height,
+		TabID: TabID(pg.sel.tab.BrowserID), Captured: sh.what, Width: capt.Width, Height: capt.Height,
 		CSSWidth: math.Round(sh.w), CSSHeight: math.Round(sh.h), Scale: round3(scale), DevicePixelRatio: round3(natural),
 		MIMEType: img.MIMEType, Bytes: len(img.Data),
 	}
@@ -153,21 +153,21 @@ func replacedIfNavigated(pg page, before uint64, err error) error {
 	if _, ok := AsError(err); ok || pg.sel.watch.Navigations() == before {
 		return err
 	}
-	return errorf(errcode.TargetReplaced, "the page navigated during the screenshot; take it again")
+	return Errorf(errcode.TargetReplaced, "the page navigated during the screenshot; take it again")
 }
 
 // prepare asks Firefox for the resolution (prepareCapture) and works out
 // what to capture: the whole page (from prepareCapture), or the viewport or
 // an element (from CaptureRect, fingerprint checked), read at the same time
 // on the page's console.
-func (s *Session) prepare(ctx context.Context, pg page, t rdp.Target, l *locator, full bool) (rdp.CaptureInfo, shot, error) {
+func (s *Session) prepare(ctx context.Context, pg page, t rdp.Target, l *Locator, full bool) (rdp.CaptureInfo, shot, error) {
 	if full {
 		info, err := pg.c.PrepareCapture(ctx, t, true)
 		if err != nil {
 			return info, shot{}, err
 		}
 		if info.Rect == nil || info.Rect.Width < 1 || info.Rect.Height < 1 {
-			return info, shot{}, errorf(errcode.RDPProtocolError, "Firefox did not report the page's size")
+			return info, shot{}, Errorf(errcode.RDPProtocolError, "Firefox did not report the page's size")
 		}
 		return info, shot{what: "full page", rect: info.Rect, w: info.Rect.Width, h: info.Rect.Height, fullPage: true}, nil
 	}
@@ -189,23 +189,23 @@ func (s *Session) prepare(ctx context.Context, pg page, t rdp.Target, l *locator
 }
 
 // shotArea reads the viewport's size or an element's rectangle.
-func (s *Session) shotArea(ctx context.Context, pg page, l *locator) (shot, error) {
+func (s *Session) shotArea(ctx context.Context, pg page, l *Locator) (shot, error) {
 	args := pagejs.CaptureRectArgs{}
 	if l != nil {
 		args.Sel, args.FP = l.sel, &l.fp
 	}
 	var r pagejs.CaptureRectResult
-	if _, err := s.exec(ctx, pg, readRealm, pagejs.CaptureRect, args, &r); err != nil {
+	if _, err := s.exec(ctx, pg, ReadRealm, pagejs.CaptureRect, args, &r); err != nil {
 		return shot{}, err
 	}
 	if l == nil {
 		if r.VW < 1 || r.VH < 1 {
-			return shot{}, errorf(errcode.PageScriptFailed, "the page reported an empty viewport")
+			return shot{}, Errorf(errcode.PageScriptFailed, "the page reported an empty viewport")
 		}
 		return shot{what: "viewport", w: r.VW, h: r.VH}, nil
 	}
 	if r.Rect == nil || r.Rect.Width < 1 || r.Rect.Height < 1 {
-		return shot{}, errorf(errcode.ElementNotInteractable, "%s has no visible size to capture", l.ref)
+		return shot{}, Errorf(errcode.ElementNotInteractable, "%s has no visible size to capture", l.ref)
 	}
 	rect := &rdp.Rect{Left: r.Rect.Left, Top: r.Rect.Top, Width: r.Rect.Width, Height: r.Rect.Height}
 	return shot{what: "element " + l.ref, rect: rect, w: rect.Width, h: rect.Height}, nil
@@ -220,7 +220,7 @@ func encodeImage(pngData []byte, format string, quality *int) (Image, string, er
 	}
 	src, err := png.Decode(bytes.NewReader(pngData))
 	if err != nil {
-		return Image{}, "", errorf(errcode.RDPProtocolError, "Firefox returned an unreadable PNG")
+		return Image{}, "", Errorf(errcode.RDPProtocolError, "Firefox returned an unreadable PNG")
 	}
 	qualities := []int{defaultQuality, 60, 40, 25}
 	note := ""
@@ -244,7 +244,7 @@ func encodeImage(pngData []byte, format string, quality *int) (Image, string, er
 			return Image{Data: data, MIMEType: "image/jpeg"}, note, nil
 		}
 	}
-	return Image{}, "", errorf(errcode.UnsupportedElement, "the image does not fit in %s even as a low-quality JPEG; capture a smaller area (an element)", sizeText(maxImageBytes))
+	return Image{}, "", Errorf(errcode.UnsupportedElement, "the image does not fit in %s even as a low-quality JPEG; capture a smaller area (an element)", sizeText(maxImageBytes))
 }
 
 func encodeJPEG(src image.Image, quality int) ([]byte, error) {

@@ -217,7 +217,7 @@ func backgroundTab(t *testing.T, url string) string {
 		c.Close()
 		cancel()
 	})
-	return tabID(opened.BrowserID)
+	return TabID(opened.BrowserID)
 }
 
 // TestScreenshotBackgroundTab: a tab that is not in front (the agent works

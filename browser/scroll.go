@@ -54,7 +54,7 @@ func scrollMode(a *scrollArgs) (pagejs.ScrollArgs, error) {
 	var p pagejs.ScrollArgs
 	switch {
 	case a.To != nil && (a.Direction != nil || a.Pages != nil):
-		return p, errorf(errcode.InvalidArguments, "to (top or bottom) goes with neither direction nor pages")
+		return p, Errorf(errcode.InvalidArguments, "to (top or bottom) goes with neither direction nor pages")
 	case a.To != nil:
 		p.Mode, p.To, p.Direction = "to", *a.To, "down"
 		if *a.To == "top" {
@@ -71,7 +71,7 @@ func scrollMode(a *scrollArgs) (pagejs.ScrollArgs, error) {
 	case a.Element != nil:
 		p.Mode = "into"
 	default:
-		return p, errorf(errcode.InvalidArguments, "give direction (and pages), to, or an element to scroll into view")
+		return p, Errorf(errcode.InvalidArguments, "give direction (and pages), to, or an element to scroll into view")
 	}
 	return p, nil
 }
@@ -99,42 +99,42 @@ func (s *Session) scroll(ctx context.Context, a *scrollArgs, _ Progress) (scroll
 		args.Sel, args.FP, args.Ref = l.sel, &fp, boundRef(l)
 	}
 	var r pagejs.ScrollResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.Scroll, args, &r)
+	info, err := s.exec(ctx, pg, ActionRealm, pagejs.Scroll, args, &r)
 	if err != nil {
 		return scrollOut{}, err
 	}
 	if args.Mode == "into" {
 		return s.scrolledIntoView(ctx, pg, *a.Element, &r)
 	}
-	if err := sleep(ctx, scrollSettle); err != nil {
+	if err := Sleep(ctx, scrollSettle); err != nil {
 		return scrollOut{}, err
 	}
 	later := r.After
 	margs := args
 	margs.Mode = "measure"
 	var m pagejs.ScrollResult
-	if _, err := s.exec(ctx, pg, readRealm, pagejs.Scroll, margs, &m); err == nil {
+	if _, err := s.exec(ctx, pg, ReadRealm, pagejs.Scroll, margs, &m); err == nil {
 		later = m.After
 	}
 	urlNow, nav := s.after(ctx, pg, r.URL)
-	u := newUntrusted()
+	u := NewUntrusted()
 	if r.Container != "" {
 		what = "the scrollable container of " + *a.Element + " (named below)"
-		u.field("Container", r.Container, 80)
+		u.Field("Container", r.Container, 80)
 	}
 	text := scrollText(what, args, &r, info, later)
 	if nav {
 		text += " The page changed (its URL is below): all refs are now stale, take a new snapshot."
-		u.field("URL", urlNow, 300)
+		u.Field("URL", urlNow, 300)
 	}
-	if !u.empty() {
+	if !u.Empty() {
 		text += "\n" + u.String()
 	}
-	container, trusted, further := pageStr(r.Container), info.trusted(r.Trusted), canGoOn(args.Direction, later)
+	container, trusted, further := PageStr(r.Container), info.Trusted(r.Trusted), canGoOn(args.Direction, later)
 	out := scrollOut{
 		Container: &container, Direction: args.Direction, How: r.How, Trusted: &trusted,
 		Moved: r.After.Pos != r.Before.Pos, Before: &r.Before, After: &r.After, Later: &later,
-		CanScrollFurther: &further, URL: pageStr(urlNow), Navigated: nav,
+		CanScrollFurther: &further, URL: PageStr(urlNow), Navigated: nav,
 	}
 	out.text = text
 	return out, nil
@@ -147,7 +147,7 @@ func canGoOn(dir string, p pagejs.ScrollPos) bool {
 	return p.Pos < p.Max
 }
 
-func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info execInfo, later pagejs.ScrollPos) string {
+func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info ExecInfo, later pagejs.ScrollPos) string {
 	axis := "y"
 	if a.Direction == "left" || a.Direction == "right" {
 		axis = "x"
@@ -164,7 +164,7 @@ func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info e
 	case info.reason != "":
 		how += " (" + info.reason + ")"
 	}
-	step := a.Direction + " " + plural(a.Pages, "page", "pages")
+	step := a.Direction + " " + Plural(a.Pages, "page", "pages")
 	if a.Mode == "to" {
 		step = "to the " + a.To
 	}
@@ -201,9 +201,9 @@ func (s *Session) scrolledIntoView(ctx context.Context, pg page, ref string, r *
 		t += " It is still outside the viewport (a fixed or clipped layout)."
 	}
 	if nav {
-		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot.\n" + marked("URL", urlNow, 300)
+		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot.\n" + Marked("URL", urlNow, 300)
 	}
-	out := scrollOut{Element: ref, Moved: r.Moved, InView: &r.InView, URL: pageStr(urlNow), Navigated: nav}
+	out := scrollOut{Element: ref, Moved: r.Moved, InView: &r.InView, URL: PageStr(urlNow), Navigated: nav}
 	out.text = t
 	return out, nil
 }

@@ -43,7 +43,7 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 	}
 	defer release()
 	var r pagejs.SelectOptionResult
-	info, err := s.exec(ctx, pg, actionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.sel, FP: l.fp, Options: a.Options, Ref: boundRef(l)}, &r)
+	info, err := s.exec(ctx, pg, ActionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.sel, FP: l.fp, Options: a.Options, Ref: boundRef(l)}, &r)
 	if err != nil {
 		return selectOptionOut{}, err
 	}
@@ -54,10 +54,10 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 	if err != nil {
 		return selectOptionOut{}, err
 	}
-	var extra []pageField
+	var extra []PageField
 	note := ""
 	if !nav {
-		note = fmt.Sprintf(" It now shows %s, listed below.", plural(r.SelectedTotal, "option", "options"))
+		note = fmt.Sprintf(" It now shows %s, listed below.", Plural(r.SelectedTotal, "option", "options"))
 		if r.SelectedTotal > len(r.Selected) {
 			note = fmt.Sprintf(" It now shows %d options; the first %d are listed below.", r.SelectedTotal, len(r.Selected))
 		}
@@ -65,12 +65,12 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 			note += " The page's change handler changed the selection: it is not exactly what was asked for."
 		}
 		for _, o := range r.Selected {
-			extra = append(extra, pageField{"Option", o.Label, 80})
+			extra = append(extra, PageField{"Option", o.Label, 80})
 		}
 	}
-	trusted := info.trusted(r.Trusted)
+	trusted := info.Trusted(r.Trusted)
 	out := selectOptionOut{acted: actedOn(a.Element, trusted, urlNow, nav), Selected: optionItems(r.Selected), SelectedTotal: r.SelectedTotal, Kept: r.Kept}
-	out.text = s.actionText("Selected "+plural(len(a.Options), "option", "options")+" in", a.Element, trusted, info, urlNow, nav, note, obs, extra...)
+	out.text = s.actionText("Selected "+Plural(len(a.Options), "option", "options")+" in", a.Element, trusted, info, urlNow, nav, note, obs, extra...)
 	obs.add(&out.said, &out.observed)
 	return out, nil
 }
@@ -79,7 +79,7 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 func optionItems(opts []pagejs.SelectOptionItem) []optionOut {
 	out := make([]optionOut, len(opts))
 	for i, o := range opts {
-		out[i] = optionOut{Value: pageStr(o.Value), Label: pageStr(o.Label), Disabled: o.Disabled}
+		out[i] = optionOut{Value: PageStr(o.Value), Label: PageStr(o.Label), Disabled: o.Disabled}
 	}
 	return out
 }
@@ -88,7 +88,7 @@ func optionItems(opts []pagejs.SelectOptionItem) []optionOut {
 // those the select offers; their text is the page's, so it goes inside the
 // markers.
 func optionNotFound(ref string, r *pagejs.SelectOptionResult) *Error {
-	shown := fmt.Sprintf("its %s", plural(r.Total, "option", "options"))
+	shown := fmt.Sprintf("its %s", Plural(r.Total, "option", "options"))
 	if r.Total > len(r.Available) {
 		shown = fmt.Sprintf("the first %d of its %d options", len(r.Available), r.Total)
 	}
@@ -99,19 +99,19 @@ func optionNotFound(ref string, r *pagejs.SelectOptionResult) *Error {
 		Code: errcode.OptionNotFound,
 		Message: fmt.Sprintf("%s has no option whose value or label is the %s given (below, as Missing); nothing was changed. Below too: %s (label, then its value when that differs).",
 			ref, map[bool]string{true: "one", false: "ones"}[len(r.Missing) == 1], shown),
-		Details: map[string]any{"missing": pageStrs(r.Missing), "options": optionItems(r.Available), "total_options": r.Total},
+		Details: map[string]any{"missing": PageStrs(r.Missing), "options": optionItems(r.Available), "total_options": r.Total},
 	}
 	for _, m := range r.Missing {
-		e.withPage("Missing", m, 80)
+		e.WithPage("Missing", m, 80)
 	}
 	for _, o := range r.Available {
 		label := "Option"
 		if o.Disabled {
 			label = "Option (disabled)"
 		}
-		e.withPage(label, o.Label, 60)
+		e.WithPage(label, o.Label, 60)
 		if o.Value != o.Label {
-			e.withPage("  value", o.Value, 40)
+			e.WithPage("  value", o.Value, 40)
 		}
 	}
 	return e
@@ -119,9 +119,9 @@ func optionNotFound(ref string, r *pagejs.SelectOptionResult) *Error {
 
 // listOptions turns fill's option_not_found on a select into the error
 // select_option gives, with the valid options listed; it changes nothing.
-func (s *Session) listOptions(ctx context.Context, pg page, l *locator, ref, value string, orig *Error) error {
+func (s *Session) listOptions(ctx context.Context, pg page, l *Locator, ref, value string, orig *Error) error {
 	var r pagejs.SelectOptionResult
-	if _, err := s.exec(ctx, pg, actionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.sel, FP: l.fp, Options: []string{value}}, &r); err != nil || len(r.Missing) == 0 {
+	if _, err := s.exec(ctx, pg, ActionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.sel, FP: l.fp, Options: []string{value}}, &r); err != nil || len(r.Missing) == 0 {
 		return orig
 	}
 	return optionNotFound(ref, &r)

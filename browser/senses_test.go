@@ -206,7 +206,7 @@ func TestStripCredentials(t *testing.T) {
 }
 
 func TestHeadersAndBodyText(t *testing.T) {
-	u := newUntrusted()
+	u := NewUntrusted()
 	writeHeaders(u, "Response headers:", []rdp.Header{
 		{Name: "Set-Cookie", Value: "sid=s3cret"}, {Name: "proxy-authorization", Value: "Basic s3cret"},
 		{Name: "X-Long", Value: "abc", Truncated: true}, {Name: "X-Line", Value: "a\nb"},

@@ -188,7 +188,7 @@ func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, p
 	}
 	start := time.Now()
 	var note string
-	var auto *autoSelected
+	var auto *AutoSelected
 	if !tablessTools[name] {
 		note, auto, err = s.autoSelect(ctx)
 	}
@@ -261,42 +261,42 @@ func (s *Session) classify(ctx context.Context, err error) error {
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
 		// Whatever the step reported, the client cancelled the call.
-		return errorf(errcode.Cancelled, "the call was cancelled")
+		return Errorf(errcode.Cancelled, "the call was cancelled")
 	case errors.Is(err, rdp.ErrUnresponsive):
 		return pageUnresponsive()
 	case errors.Is(err, rdp.ErrNoTarget):
 		return targetGone()
 	case errors.Is(err, rdp.ErrTimeout):
-		return errorf(errcode.RDPTimeout, "Firefox did not answer in time; try again, or take a new snapshot")
+		return Errorf(errcode.RDPTimeout, "Firefox did not answer in time; try again, or take a new snapshot")
 	case errors.Is(err, context.DeadlineExceeded):
-		return errorf(errcode.RDPTimeout, "the operation did not finish in time")
+		return Errorf(errcode.RDPTimeout, "the operation did not finish in time")
 	case errors.Is(err, rdp.ErrTargetGone):
-		return errorf(errcode.TargetReplaced, "the page navigated or its document was replaced during the call; take a new snapshot")
+		return Errorf(errcode.TargetReplaced, "the page navigated or its document was replaced during the call; take a new snapshot")
 	case errors.Is(err, rdp.ErrTabClosed):
-		return errorf(errcode.TabNotFound, "the selected tab was closed; use list_tabs and select_tab")
+		return Errorf(errcode.TabNotFound, "the selected tab was closed; use list_tabs and select_tab")
 	case errors.Is(err, rdp.ErrClosed):
 		s.dropBroken()
-		return errorf(errcode.ConnectionLost, "the connection to Firefox was lost; the next call reconnects (element refs are invalidated)")
+		return Errorf(errcode.ConnectionLost, "the connection to Firefox was lost; the next call reconnects (element refs are invalidated)")
 	case errors.As(err, &ae) && ae.Code == "noSuchActor":
-		return errorf(errcode.TargetReplaced, "the page's target went away (navigation or tab change); take a new snapshot")
+		return Errorf(errcode.TargetReplaced, "the page's target went away (navigation or tab change); take a new snapshot")
 	case errors.As(err, &ee):
 		s.log.Debug("page script exception", "error", ee.Message)
-		return errorf(errcode.PageScriptFailed, "a page script threw an exception (its message, which the page can shape, is below)").withPage("Exception", ee.Message, 300)
+		return Errorf(errcode.PageScriptFailed, "a page script threw an exception (its message, which the page can shape, is below)").WithPage("Exception", ee.Message, 300)
 	case errors.Is(err, rdp.ErrProtocol), errors.As(err, &ae):
 		s.log.Warn("rdp protocol error", "error", err)
-		return errorf(errcode.RDPProtocolError, "Firefox sent an unexpected reply")
+		return Errorf(errcode.RDPProtocolError, "Firefox sent an unexpected reply")
 	}
 	s.log.Error("internal error", "error", err)
-	return errorf(errcode.InternalError, "internal error (details in the server's log)")
+	return Errorf(errcode.InternalError, "internal error (details in the server's log)")
 }
 
 func pageUnresponsive() *Error {
-	return errorf(errcode.PageUnresponsive, "the page is not answering: a script on it seems stuck in a loop, which blocks its whole content process (other tabs of the same site too). "+
+	return Errorf(errcode.PageUnresponsive, "the page is not answering: a script on it seems stuck in a loop, which blocks its whole content process (other tabs of the same site too). "+
 		"Work in another tab (list_tabs, select_tab), or navigate this tab away once Firefox's slow-script warning has stopped the script, then try again")
 }
 
 func targetGone() *Error {
-	return errorf(errcode.TargetGone, "the tab shows no document this server can reach: it navigated (for example through a redirect to a file: or about: URL, which Firefox does not expose) and no new page arrived. "+
+	return Errorf(errcode.TargetGone, "the tab shows no document this server can reach: it navigated (for example through a redirect to a file: or about: URL, which Firefox does not expose) and no new page arrived. "+
 		"Navigate the tab to an http(s) URL, or select another tab")
 }
 
@@ -355,7 +355,7 @@ func (s *Session) conn(ctx context.Context) (connection, error) {
 			return nil, ctx.Err()
 		}
 		s.log.Debug("rdp dial failed", "error", err)
-		return nil, errorf(errcode.NotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server ws:%d "+
+		return nil, Errorf(errcode.NotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server ws:%d "+
 			"and with devtools.debugger.remote-enabled=true, devtools.chrome.enabled=true and devtools.debugger.prompt-connection=false in its profile "+
 			"(the user can run `firefox-rdp-mcp setup` to set them, then `firefox-rdp-mcp doctor`, which names what is missing)",
 			s.opts.Addr, shortNetErr(err), s.opts.Addr.Port())
@@ -442,7 +442,7 @@ func browserInstance(ctx context.Context, c connection) (pagejs.BrowserInstanceR
 // ordinary tab of its list. Otherwise the selection is cleared and lost
 // says why.
 func (s *Session) reselect(ctx context.Context, c connection, old rdp.Tab, prev, now pagejs.BrowserInstanceResult) (sel *selection, lost string) {
-	id := tabID(old.BrowserID)
+	id := TabID(old.BrowserID)
 	switch {
 	case prev == (pagejs.BrowserInstanceResult{}) || now == (pagejs.BrowserInstanceResult{}):
 		return nil, "the connection to Firefox was re-established, but whether Firefox restarted could not be checked, so the selection (" + id + ") was cleared; call list_tabs, then select_tab"
@@ -549,16 +549,16 @@ func (s *Session) selectedTab(ctx context.Context) (page, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sel != nil && s.sel.watch == nil {
-		return page{}, errorf(errcode.ConnectionLost, "the connection to Firefox was lost; the next call reconnects (element refs are invalidated)")
+		return page{}, Errorf(errcode.ConnectionLost, "the connection to Firefox was lost; the next call reconnects (element refs are invalidated)")
 	}
 	if s.sel == nil {
 		// Session.Call selected the active tab before the tool ran unless
 		// the selection was lost (Firefox restarted, a select_tab failed
 		// half-way): that is reported until the agent selects a tab.
 		if s.lost != "" {
-			return page{}, errorf(errcode.NoTabSelected, "no tab is selected: %s", s.lost)
+			return page{}, Errorf(errcode.NoTabSelected, "no tab is selected: %s", s.lost)
 		}
-		return page{}, errorf(errcode.NoTabSelected, "no tab is selected; call list_tabs, then select_tab")
+		return page{}, Errorf(errcode.NoTabSelected, "no tab is selected; call list_tabs, then select_tab")
 	}
 	s.syncLocked(s.sel)
 	s.kept.keep(s.sel)
@@ -595,9 +595,9 @@ func (s *Session) sync(sel *selection) bool {
 	return s.syncLocked(sel)
 }
 
-func tabID(browserID int64) string { return "tab-" + strconv.FormatInt(browserID, 10) }
+func TabID(browserID int64) string { return "tab-" + strconv.FormatInt(browserID, 10) }
 
-func parseTabID(id string) (int64, bool) {
+func ParseTabID(id string) (int64, bool) {
 	n, err := strconv.ParseInt(strings.TrimPrefix(id, "tab-"), 10, 64)
 	return n, err == nil && strings.HasPrefix(id, "tab-") && n >= 0
 }
@@ -610,11 +610,11 @@ func shortNetErr(err error) string {
 	case strings.Contains(msg, "timeout"), strings.Contains(msg, "deadline"):
 		return "timed out"
 	}
-	return truncate(msg, 160)
+	return Truncate(msg, 160)
 }
 
-// truncate cuts s to at most n runes, marking a cut with "…".
-func truncate(s string, n int) string {
+// Truncate cuts s to at most n runes, marking a cut with "…".
+func Truncate(s string, n int) string {
 	if len(s) <= n { // bytes ≥ runes: nothing to count
 		return s
 	}
@@ -627,7 +627,7 @@ func truncate(s string, n int) string {
 	return s
 }
 
-func plural(n int, one, many string) string {
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
 	}
@@ -635,7 +635,7 @@ func plural(n int, one, many string) string {
 }
 
 // withAutoNote adds to a result which tab Session.Call selected for it.
-func withAutoNote(res Result, note string, auto *autoSelected) Result {
+func withAutoNote(res Result, note string, auto *AutoSelected) Result {
 	res.Text = note + "\n" + res.Text
 	if a, ok := res.Structured.(answerer); ok {
 		a.answer().AutoSelected = auto

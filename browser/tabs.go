@@ -135,15 +135,15 @@ func (s *Session) selectionStatus(ctx context.Context, c connection, st *statusO
 		}
 		return "No tab selected: page tools will use the active tab of the most recently used window (select_tab picks one)."
 	}
-	st.SelectedTab, st.Generation = &statusTab{TabID: tabID(sel.tab.BrowserID)}, &gen
+	st.SelectedTab, st.Generation = &statusTab{TabID: TabID(sel.tab.BrowserID)}, &gen
 	tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	t, err := sel.watch.Current(tctx)
 	cancel()
 	if err != nil {
 		st.SelectedTab.Error = "the tab's document is not available right now"
-		return fmt.Sprintf("Selected %s, generation %d (document not available).", tabID(sel.tab.BrowserID), gen)
+		return fmt.Sprintf("Selected %s, generation %d (document not available).", TabID(sel.tab.BrowserID), gen)
 	}
-	title, u := pageStr(t.Title), pageStr(t.URL)
+	title, u := PageStr(t.Title), PageStr(t.URL)
 	st.SelectedTab.Title, st.SelectedTab.URL = &title, &u
 	r := s.realmFor(ctx, page{c: c, sel: sel, generation: gen}, t)
 	st.IsolatedRealm = &realmStatus{Available: r.ok, Reason: r.reason,
@@ -152,7 +152,7 @@ func (s *Session) selectionStatus(ctx context.Context, c connection, st *statusO
 	if !r.ok {
 		trust = "page-realm fallback: " + r.reason
 	}
-	return fmt.Sprintf("Selected %s, generation %d (%s).", tabID(sel.tab.BrowserID), gen, trust)
+	return fmt.Sprintf("Selected %s, generation %d (%s).", TabID(sel.tab.BrowserID), gen, trust)
 }
 
 func (s *Session) lostNote() string {
@@ -168,7 +168,7 @@ func uploadsLine(enabled bool, roots int) string {
 	case roots == 0:
 		return "enabled for any readable file"
 	}
-	return "enabled beneath " + plural(roots, "root", "roots")
+	return "enabled beneath " + Plural(roots, "root", "roots")
 }
 
 func (s *Session) tabs(ctx context.Context) ([]rdp.Tab, error) {
@@ -205,9 +205,9 @@ func (s *Session) listTabs(ctx context.Context, _ *noArgs, _ Progress) (listTabs
 	}
 	s.mu.Unlock()
 	out := make([]tabInfo, len(tabs))
-	w := newUntrusted()
+	w := NewUntrusted()
 	for i, t := range tabs {
-		out[i] = tabInfo{TabID: tabID(t.BrowserID), Index: i, Title: pageStr(t.Title), URL: pageStr(t.URL), Selected: t.BrowserID == selID, OpenedHere: s.isOpened(t.BrowserID)}
+		out[i] = tabInfo{TabID: TabID(t.BrowserID), Index: i, Title: PageStr(t.Title), URL: PageStr(t.URL), Selected: t.BrowserID == selID, OpenedHere: s.isOpened(t.BrowserID)}
 		mark := " "
 		if out[i].Selected {
 			mark = "*"
@@ -217,10 +217,10 @@ func (s *Session) listTabs(ctx context.Context, _ *noArgs, _ Progress) (listTabs
 		} else {
 			mark += " "
 		}
-		w.line(fmt.Sprintf("%s%d %s %s %s", mark, i, out[i].TabID, quote(t.Title, 80), quote(t.URL, 120)))
+		w.Line(fmt.Sprintf("%s%d %s %s %s", mark, i, out[i].TabID, Quote(t.Title, 80), Quote(t.URL, 120)))
 	}
 	res := listTabsOut{Tabs: out}
-	res.text = plural(len(tabs), "tab", "tabs") + " (* = selected, + = opened by this server):\n" + w.String()
+	res.text = Plural(len(tabs), "tab", "tabs") + " (* = selected, + = opened by this server):\n" + w.String()
 	return res, nil
 }
 
@@ -269,20 +269,20 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 	if err != nil {
 		return selectTabOut{}, err
 	}
-	out := selectTabOut{TabID: tabID(tab.BrowserID), Index: idx, Title: pageStr(t.Title), URL: pageStr(t.URL), Generation: gen}
-	u := newUntrusted()
+	out := selectTabOut{TabID: TabID(tab.BrowserID), Index: idx, Title: PageStr(t.Title), URL: PageStr(t.URL), Generation: gen}
+	u := NewUntrusted()
 	if terr != nil {
 		no := false
-		out.Title, out.URL, out.Document = pageStr(tab.Title), pageStr(tab.URL), &no
-		u.field("Page", tab.Title, 200)
-		u.field("URL", tab.URL, 500)
+		out.Title, out.URL, out.Document = PageStr(tab.Title), PageStr(tab.URL), &no
+		u.Field("Page", tab.Title, 200)
+		u.Field("URL", tab.URL, 500)
 		out.text = fmt.Sprintf("Selected %s (index %d), generation %d, but it shows no document this server can reach (say, after a redirect to a file: or about: URL); navigate it to an http(s) URL.\n%s",
-			tabID(tab.BrowserID), idx, gen, u.String())
+			TabID(tab.BrowserID), idx, gen, u.String())
 		return out, nil
 	}
-	u.field("Page", t.Title, 200)
-	u.field("URL", t.URL, 500)
-	out.text = fmt.Sprintf("Selected %s (index %d), generation %d.\n%s", tabID(tab.BrowserID), idx, gen, u.String())
+	u.Field("Page", t.Title, 200)
+	u.Field("URL", t.URL, 500)
+	out.text = fmt.Sprintf("Selected %s (index %d), generation %d.\n%s", TabID(tab.BrowserID), idx, gen, u.String())
 	return out, nil
 }
 
@@ -290,17 +290,17 @@ func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (
 func tabIndex(tabs []rdp.Tab, a *selectTabArgs) (int, error) {
 	if a.Index != nil {
 		if *a.Index >= len(tabs) {
-			return 0, errorf(errcode.TabNotFound, "there is no tab at index %d (%s open); call list_tabs", *a.Index, plural(len(tabs), "tab is", "tabs are"))
+			return 0, Errorf(errcode.TabNotFound, "there is no tab at index %d (%s open); call list_tabs", *a.Index, Plural(len(tabs), "tab is", "tabs are"))
 		}
 		return *a.Index, nil
 	}
-	id, ok := parseTabID(*a.TabID)
+	id, ok := ParseTabID(*a.TabID)
 	for i, t := range tabs {
 		if ok && t.BrowserID == id {
 			return i, nil
 		}
 	}
-	return 0, errorf(errcode.TabNotFound, "no open tab has tab_id %q; call list_tabs", truncate(*a.TabID, 64))
+	return 0, Errorf(errcode.TabNotFound, "no open tab has tab_id %q; call list_tabs", Truncate(*a.TabID, 64))
 }
 
 // use makes tab the selected tab (a new generation) and returns its
@@ -332,8 +332,8 @@ func (s *Session) use(ctx context.Context, tab rdp.Tab) (t rdp.Target, terr erro
 // and when none was selected, Session.Call selects the active one first.
 var tablessTools = map[string]bool{"browser_status": true, "list_tabs": true, "select_tab": true, "new_tab": true, "close_tab": true}
 
-// autoSelected is the tab a page tool chose when none was selected.
-type autoSelected struct {
+// AutoSelected is the tab a page tool chose when none was selected.
+type AutoSelected struct {
 	TabID      string `json:"tab_id"`
 	Index      int    `json:"index"`
 	Generation uint64 `json:"generation"`
@@ -345,7 +345,7 @@ type autoSelected struct {
 // select_tab (one process per call, as the MCP Inspector CLI does) can act.
 // It returns the sentence that tells the agent which tab it got, "" when a
 // tab was already selected.
-func (s *Session) autoSelect(ctx context.Context) (note string, info *autoSelected, err error) {
+func (s *Session) autoSelect(ctx context.Context) (note string, info *AutoSelected, err error) {
 	s.mu.Lock()
 	has := s.sel != nil || s.lost != "" // a lost selection is reported, not replaced
 	s.mu.Unlock()
@@ -368,10 +368,10 @@ func (s *Session) autoSelect(ctx context.Context) (note string, info *autoSelect
 	}
 	idx := activeTab(tabs)
 	if idx < 0 {
-		return "", nil, errorf(errcode.NoTabSelected, "no tab is selected and Firefox reports no active tab in a browser window; call list_tabs, then select_tab")
+		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected and Firefox reports no active tab in a browser window; call list_tabs, then select_tab")
 	}
 	if why := notAutoSelectable(tabs[idx].URL); why != "" {
-		return "", nil, errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
+		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
 	t, terr, gen, err := s.use(ctx, tabs[idx])
 	if err != nil {
@@ -380,10 +380,10 @@ func (s *Session) autoSelect(ctx context.Context) (note string, info *autoSelect
 	if terr != nil {
 		t.URL = tabs[idx].URL
 	}
-	id := tabID(tabs[idx].BrowserID)
-	info = &autoSelected{TabID: id, Index: idx, Generation: gen, Auto: true}
+	id := TabID(tabs[idx].BrowserID)
+	info = &AutoSelected{TabID: id, Index: idx, Generation: gen, Auto: true}
 	return fmt.Sprintf("No tab was selected, so this call used the active tab of the most recently used window: %s (index %d; its URL is below) — select_tab picks another.\n%s",
-		id, idx, marked("URL", t.URL, 200)), info, nil
+		id, idx, Marked("URL", t.URL, 200)), info, nil
 }
 
 // activeTab is the index of the tab Firefox marks selected: the selected
@@ -414,11 +414,11 @@ func notAutoSelectable(u string) string {
 			"neterror", "certerror", "httpsonlyerror", "blocked": // a web page that failed to load, in the user's tab
 			return ""
 		}
-		return "shows the browser page about:" + truncate(page, 40)
+		return "shows the browser page about:" + Truncate(page, 40)
 	case "":
 		return "has no URL yet"
 	}
-	return "shows a " + truncate(scheme, 20) + ": page"
+	return "shows a " + Truncate(scheme, 20) + ": page"
 }
 
 // attach starts watching tab for select_tab. terr is rdp.ErrNoTarget when
@@ -457,7 +457,7 @@ func (s *Session) attach(ctx context.Context, c connection, tab rdp.Tab) (w tabW
 	if err != nil {
 		s.mu.Lock()
 		if s.sel != nil && s.sel.watch == nil { // released above
-			s.sel, s.lost = nil, "select_tab "+tabID(tab.BrowserID)+" failed after the previous selection was released"
+			s.sel, s.lost = nil, "select_tab "+TabID(tab.BrowserID)+" failed after the previous selection was released"
 		}
 		s.mu.Unlock()
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {

@@ -83,7 +83,7 @@ func (s *Session) newTab(ctx context.Context, a *newTabArgs, _ Progress) (newTab
 		return newTabOut{}, err
 	}
 	s.markOpened(tr.BrowserID)
-	id := tabID(tr.BrowserID)
+	id := TabID(tr.BrowserID)
 	tab, err := waitListed(ctx, c, tr.BrowserID)
 	if err != nil {
 		return newTabOut{}, fmt.Errorf("new tab %s: %w", id, err)
@@ -100,7 +100,7 @@ func (s *Session) newTab(ctx context.Context, a *newTabArgs, _ Progress) (newTab
 		}
 		return newTabOut{}, err
 	}
-	st := newTabOut{TabID: id, URL: pageStr(t.URL), Title: pageStr(t.Title), ReadyState: state, Selected: selectIt}
+	st := newTabOut{TabID: id, URL: PageStr(t.URL), Title: PageStr(t.Title), ReadyState: state, Selected: selectIt}
 	text := "Opened " + id
 	if selectIt {
 		gen := s.replaceSelection(tab, w)
@@ -113,9 +113,9 @@ func (s *Session) newTab(ctx context.Context, a *newTabArgs, _ Progress) (newTab
 	if state != "complete" {
 		text += "; it is still loading (" + state + ")"
 	}
-	b := newUntrusted()
-	b.field("Page", t.Title, 200)
-	b.field("URL", t.URL, 500)
+	b := NewUntrusted()
+	b.Field("Page", t.Title, 200)
+	b.Field("URL", t.URL, 500)
 	st.text = text + ".\n" + b.String()
 	return st, nil
 }
@@ -129,7 +129,7 @@ func waitListed(ctx context.Context, c connection, browserID int64) (rdp.Tab, er
 		if err == nil || !errors.Is(err, rdp.ErrTabClosed) || time.Now().After(deadline) {
 			return tab, err
 		}
-		if err := sleep(ctx, 15*time.Millisecond); err != nil {
+		if err := Sleep(ctx, 15*time.Millisecond); err != nil {
 			return rdp.Tab{}, err
 		}
 	}
@@ -160,7 +160,7 @@ func waitNewTab(ctx context.Context, w tabWatch) (rdp.Target, string, error) {
 	defer ccancel()
 	t, err := w.Current(cctx)
 	if err != nil || t.URL == "about:blank" {
-		return rdp.Target{}, "", errorf(errcode.NavigationTimeout, "the new tab did not start showing the page within %v; it stays open (close_tab can close it)", newTabLoad)
+		return rdp.Target{}, "", Errorf(errcode.NavigationTimeout, "the new tab did not start showing the page within %v; it stays open (close_tab can close it)", newTabLoad)
 	}
 	return t, w.ReadyState(), nil
 }
@@ -197,9 +197,9 @@ type closeTabOut struct {
 }
 
 func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (closeTabOut, error) {
-	id, ok := parseTabID(a.TabID)
+	id, ok := ParseTabID(a.TabID)
 	if !ok {
-		return closeTabOut{}, errorf(errcode.InvalidArguments, "%q is not a tab_id; tab ids look like tab-12 and come from list_tabs or new_tab", truncate(a.TabID, 40))
+		return closeTabOut{}, Errorf(errcode.InvalidArguments, "%q is not a tab_id; tab ids look like tab-12 and come from list_tabs or new_tab", Truncate(a.TabID, 40))
 	}
 	if err := s.lock(ctx); err != nil {
 		return closeTabOut{}, err
@@ -211,19 +211,19 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (cl
 	}
 	if _, err := c.GetTab(ctx, id); err != nil {
 		if errors.Is(err, rdp.ErrTabClosed) {
-			return closeTabOut{}, errorf(errcode.TabNotFound, "no open tab has tab_id %s; call list_tabs", tabID(id))
+			return closeTabOut{}, Errorf(errcode.TabNotFound, "no open tab has tab_id %s; call list_tabs", TabID(id))
 		}
 		return closeTabOut{}, err
 	}
 	if !s.isOpened(id) {
-		return closeTabOut{}, errorf(errcode.TabNotOwned, "%s is one of the user's tabs: close_tab closes only tabs this server opened (with new_tab, or by a click), because closing a user's tab can lose their unsaved work", tabID(id))
+		return closeTabOut{}, Errorf(errcode.TabNotOwned, "%s is one of the user's tabs: close_tab closes only tabs this server opened (with new_tab, or by a click), because closing a user's tab can lose their unsaved work", TabID(id))
 	}
 	var tr pagejs.TabResult
 	if err := s.chrome(ctx, page{c: c}, pagejs.TabClose, pagejs.TabArgs{BrowserID: id}, &tr); err != nil {
 		return closeTabOut{}, err
 	}
 	if tr.Kept {
-		return closeTabOut{}, errorf(errcode.CloseBlocked, "%s was not closed: its page asks to confirm leaving (a beforeunload handler), so it may hold unsaved input; it stays open for the user", tabID(id))
+		return closeTabOut{}, Errorf(errcode.CloseBlocked, "%s was not closed: its page asks to confirm leaving (a beforeunload handler), so it may hold unsaved input; it stays open for the user", TabID(id))
 	}
 	deadline := time.Now().Add(3 * time.Second)
 	for {
@@ -235,9 +235,9 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (cl
 			return closeTabOut{}, err
 		}
 		if time.Now().After(deadline) {
-			return closeTabOut{}, errorf(errcode.TabNotFound, "%s was asked to close but is still listed after 3 s", tabID(id))
+			return closeTabOut{}, Errorf(errcode.TabNotFound, "%s was asked to close but is still listed after 3 s", TabID(id))
 		}
-		if err := sleep(ctx, 20*time.Millisecond); err != nil {
+		if err := Sleep(ctx, 20*time.Millisecond); err != nil {
 			return closeTabOut{}, err
 		}
 	}
@@ -252,11 +252,11 @@ func (s *Session) closeTab(ctx context.Context, a *closeTabArgs, _ Progress) (cl
 		s.newGenerationLocked()
 	}
 	s.mu.Unlock()
-	text := "Closed " + tabID(id) + "."
+	text := "Closed " + TabID(id) + "."
 	if wasSelected {
 		text += " It was the selected tab: no tab is selected now (use list_tabs and select_tab)."
 	}
-	out := closeTabOut{TabID: tabID(id), Closed: true, WasSelected: wasSelected}
+	out := closeTabOut{TabID: TabID(id), Closed: true, WasSelected: wasSelected}
 	out.text = text
 	return out, nil
 }
@@ -292,7 +292,7 @@ func (s *Session) clickOpened(ctx context.Context, pg page, before pagejs.TabOpe
 	s.markOpened(ids...)
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		out[i] = tabID(id)
+		out[i] = TabID(id)
 	}
 	return out
 }

@@ -59,7 +59,7 @@ type said struct {
 	text   string
 	images []Image
 	// AutoSelected is set by Session.Call, never by a tool.
-	AutoSelected *autoSelected `json:"auto_selected_tab,omitempty"`
+	AutoSelected *AutoSelected `json:"auto_selected_tab,omitempty"`
 }
 
 func (s *said) answer() *said { return s }

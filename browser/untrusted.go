@@ -53,18 +53,18 @@ import (
 	"unicode/utf8"
 )
 
-// untrusted collects page-derived lines between markers that carry a fresh
+// Untrusted collects page-derived lines between markers that carry a fresh
 // random nonce, so text on the page cannot forge the end marker.
-type untrusted struct {
+type Untrusted struct {
 	nonce string
 	n     int // lines added
 	b     strings.Builder
 }
 
-func newUntrusted() *untrusted {
+func NewUntrusted() *Untrusted {
 	var n [8]byte
 	rand.Read(n[:])
-	u := &untrusted{nonce: hex.EncodeToString(n[:])}
+	u := &Untrusted{nonce: hex.EncodeToString(n[:])}
 	u.b.WriteString(markerOpen + u.nonce + ">>>\n")
 	return u
 }
@@ -74,34 +74,34 @@ const (
 	markerEnd  = "<<<end untrusted-page-content "
 )
 
-// line adds one line; anything in it that could break the line, open a
+// Line adds one Line; anything in it that could break the Line, open a
 // marker or hide from a reader is escaped, so one call is always exactly
-// one line. Text already escaped (quote's output) passes unchanged.
-func (u *untrusted) line(s string) {
+// one Line. Text already escaped (quote's output) passes unchanged.
+func (u *Untrusted) Line(s string) {
 	u.n++
 	escapeTo(&u.b, s, false)
 	u.b.WriteByte('\n')
 }
 
-// field adds the line `label: "value"`, value quoted, escaped and cut to at
+// Field adds the line `label: "value"`, value quoted, escaped and cut to at
 // most n runes.
-func (u *untrusted) field(label, value string, n int) {
-	u.line(label + ": " + quote(value, n))
+func (u *Untrusted) Field(label, value string, n int) {
+	u.Line(label + ": " + Quote(value, n))
 }
 
-// grow makes room for about n more bytes.
-func (u *untrusted) grow(n int) { u.b.Grow(n) }
+// Grow makes room for about n more bytes.
+func (u *Untrusted) Grow(n int) { u.b.Grow(n) }
 
-// text adds a block of page text: its line breaks (LF, CR, CRLF, U+2028,
+// Text adds a block of page Text: its line breaks (LF, CR, CRLF, U+2028,
 // U+2029) end lines, tabs are kept, everything else is escaped as in line.
-func (u *untrusted) text(s string) {
+func (u *Untrusted) Text(s string) {
 	for len(s) > 0 {
 		i := strings.IndexAny(s, "\r\n\u2028\u2029")
 		if i < 0 {
-			u.line(s)
+			u.Line(s)
 			return
 		}
-		u.line(s[:i])
+		u.Line(s[:i])
 		_, w := utf8.DecodeRuneInString(s[i:])
 		if s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n' {
 			w = 2
@@ -110,24 +110,24 @@ func (u *untrusted) text(s string) {
 	}
 }
 
-// empty reports whether no line was added.
-func (u *untrusted) empty() bool { return u.n == 0 }
+// Empty reports whether no line was added.
+func (u *Untrusted) Empty() bool { return u.n == 0 }
 
-func (u *untrusted) String() string {
+func (u *Untrusted) String() string {
 	return u.b.String() + markerEnd + u.nonce + ">>>"
 }
 
-// marked renders one page-derived value as a block of its own.
-func marked(label, value string, n int) string {
-	u := newUntrusted()
-	u.field(label, value, n)
+// Marked renders one page-derived value as a block of its own.
+func Marked(label, value string, n int) string {
+	u := NewUntrusted()
+	u.Field(label, value, n)
 	return u.String()
 }
 
-// quote quotes page-derived text for a line of an untrusted block: escaped
+// Quote quotes page-derived text for a line of an untrusted block: escaped
 // (see the file comment), '"' and '\' backslash-escaped, at most n runes.
-func quote(s string, n int) string {
-	s = truncate(s, n)
+func Quote(s string, n int) string {
+	s = Truncate(s, n)
 	if !needsEscape(s, true) {
 		return `"` + s + `"`
 	}
@@ -156,17 +156,17 @@ func escape(s string) string {
 // such fields through pageProps (output.go).
 type Page struct{ s string }
 
-// pageStr wraps a page-derived string for structuredContent.
-func pageStr(s string) Page { return Page{s} }
+// PageStr wraps a page-derived string for structuredContent.
+func PageStr(s string) Page { return Page{s} }
 
-// pageStrN is pageStr with the string cut to at most n runes.
-func pageStrN(s string, n int) Page { return Page{truncate(s, n)} }
+// PageStrN is pageStr with the string cut to at most n runes.
+func PageStrN(s string, n int) Page { return Page{Truncate(s, n)} }
 
 // MarshalJSON writes the escaped string.
 func (p Page) MarshalJSON() ([]byte, error) { return json.Marshal(escape(p.s)) }
 
-// pageStrs wraps page-derived strings (warnings, names) for structuredContent.
-func pageStrs(ss []string) []Page {
+// PageStrs wraps page-derived strings (warnings, names) for structuredContent.
+func PageStrs(ss []string) []Page {
 	out := make([]Page, len(ss))
 	for i, s := range ss {
 		out[i] = Page{s}

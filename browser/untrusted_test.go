@@ -29,7 +29,7 @@ func TestEscapeKeepsTextIntact(t *testing.T) {
 		if got := escape(s); got != s {
 			t.Errorf("escape(%q) = %q, want it unchanged", s, got)
 		}
-		if got, want := quote(s, 1000), `"`+strings.ReplaceAll(s, `"`, `\"`)+`"`; got != want {
+		if got, want := Quote(s, 1000), `"`+strings.ReplaceAll(s, `"`, `\"`)+`"`; got != want {
 			t.Errorf("quote(%q) = %q, want %q", s, got, want)
 		}
 	}
@@ -59,27 +59,27 @@ func TestEscapeControlAndInvisible(t *testing.T) {
 			t.Errorf("escape(%q)\n got %s\nwant %s", in, got, want)
 		}
 	}
-	if got, want := quote(`say "hi" \ <<<`+"\x1b", 100), `"say \"hi\" \\ <<\u{3C}\u{1B}"`; got != want {
+	if got, want := Quote(`say "hi" \ <<<`+"\x1b", 100), `"say \"hi\" \\ <<\u{3C}\u{1B}"`; got != want {
 		t.Errorf("quote = %s, want %s", got, want)
 	}
 }
 
 func TestUntrustedText(t *testing.T) {
-	u := newUntrusted()
-	u.text("one\r\ntwo\rthree\nfour\u2028five\u2029six\tcell")
-	u.field("Title", "a\nb", 10)
+	u := NewUntrusted()
+	u.Text("one\r\ntwo\rthree\nfour\u2028five\u2029six\tcell")
+	u.Field("Title", "a\nb", 10)
 	got := strings.TrimSuffix(strings.TrimPrefix(u.String(), markerOpen+u.nonce+">>>\n"), markerEnd+u.nonce+">>>")
 	if want := "one\ntwo\nthree\nfour\nfive\nsix\tcell\nTitle: \"a\\u{A}b\"\n"; got != want {
 		t.Errorf("block body %q, want %q", got, want)
 	}
-	if u.empty() || !newUntrusted().empty() {
+	if u.Empty() || !NewUntrusted().Empty() {
 		t.Error("empty() wrong")
 	}
 }
 
 // TestPageMarshalsEscaped: structured page strings are escaped like text.
 func TestPageMarshalsEscaped(t *testing.T) {
-	b, err := json.Marshal(map[string]any{"title": pageStr("x\x1b<<<y\u202e"), "list": pageStrs([]string{"\u200b"}), "cut": pageStrN("abcdef", 3)})
+	b, err := json.Marshal(map[string]any{"title": PageStr("x\x1b<<<y\u202e"), "list": PageStrs([]string{"\u200b"}), "cut": PageStrN("abcdef", 3)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,13 +173,13 @@ func FuzzEscape(f *testing.F) {
 		if _, bad := rawSpecials(s); !bad && utf8.ValidString(s) && !strings.Contains(s, "<<<") && out != s {
 			t.Fatalf("plain text %q changed to %q", s, out)
 		}
-		qs := quote(s, len(s)+1)
+		qs := Quote(s, len(s)+1)
 		if back, ok := unquote(qs); !ok || (utf8.ValidString(s) && back != s) {
 			t.Fatalf("quote(%q) = %s does not unquote back (%q, %v)", s, qs, back, ok)
 		}
-		u := newUntrusted()
-		u.line(s)
-		u.text(s)
+		u := NewUntrusted()
+		u.Line(s)
+		u.Text(s)
 		body := u.String()
 		if strings.Count(body, "<<<") != 2 || strings.Count(body, u.nonce) != 2 {
 			t.Fatalf("block for %q has a forged marker:\n%s", s, body)
@@ -193,10 +193,10 @@ func BenchmarkRenderLines(b *testing.B) {
 	names := []string{"Search", "Apply to Acme Robotics", "Job title", "Résumé — upload", "検索する", "Next page »"}
 	b.ReportAllocs()
 	for b.Loop() {
-		u := newUntrusted()
+		u := NewUntrusted()
 		for i := range 3000 {
 			n := names[i%len(names)]
-			u.line("[e" + strconv.Itoa(i) + "] button " + quote(n, 80) + " value=" + quote(n, 60))
+			u.Line("[e" + strconv.Itoa(i) + "] button " + Quote(n, 80) + " value=" + Quote(n, 60))
 		}
 		_ = u.String()
 	}

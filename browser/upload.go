@@ -75,20 +75,20 @@ func window(most, bytes, size int) int {
 	return max(1, min(most, bytes/max(size, 1)))
 }
 
-// uploadPhase names the upload step that failed (Error.Phase, the
+// UploadPhase names the upload step that failed (Error.Phase, the
 // "phase" of an upload error's structured result).
-type uploadPhase string
+type UploadPhase string
 
 const (
-	phaseValidation   uploadPhase = "validation"   // paths in the broker, target and staging on the page
-	phaseTransfer     uploadPhase = "transfer"     // bytes to the page's staging
-	phaseConstruction uploadPhase = "construction" // the File objects
-	phaseAssignment   uploadPhase = "assignment"   // the files onto the input
-	phaseVerification uploadPhase = "verification" // what the input holds against what was sent
+	phaseValidation   UploadPhase = "validation"   // paths in the broker, target and staging on the page
+	phaseTransfer     UploadPhase = "transfer"     // bytes to the page's staging
+	phaseConstruction UploadPhase = "construction" // the File objects
+	phaseAssignment   UploadPhase = "assignment"   // the files onto the input
+	phaseVerification UploadPhase = "verification" // what the input holds against what was sent
 )
 
 // phaseError marks a tool error as failing in phase; other errors pass.
-func phaseError(phase uploadPhase, err error) error {
+func phaseError(phase UploadPhase, err error) error {
 	if e, ok := AsError(err); ok {
 		e.Phase = phase
 		return e
@@ -98,7 +98,7 @@ func phaseError(phase uploadPhase, err error) error {
 
 func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (uploadOut, error) {
 	if !s.opts.UploadsEnabled || s.opts.Files == nil {
-		return uploadOut{}, errorf(errcode.UploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
+		return uploadOut{}, Errorf(errcode.UploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
 	}
 	pg, l, release, err := s.acting(ctx, a.Element)
 	if err != nil {
@@ -140,7 +140,7 @@ func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (u
 // parent process's upload sink when chunks go through it ("" = console
 // evaluations), and what the page said.
 type staging struct {
-	info  execInfo
+	info  ExecInfo
 	sink  string
 	begin pagejs.UploadBeginResult
 }
@@ -148,12 +148,12 @@ type staging struct {
 // stage checks the target and makes the page-side staging. When the
 // isolated realm acts, chunks go through the parent process's upload sink
 // if Firefox offers it.
-func (s *Session) stage(ctx context.Context, pg page, l *locator, meta []pagejs.UploadFile) (staging, error) {
+func (s *Session) stage(ctx context.Context, pg page, l *Locator, meta []pagejs.UploadFile) (staging, error) {
 	var key [32]byte // 256 random bits name the page-side staging
 	rand.Read(key[:])
 	st := staging{sink: s.sinkFor(ctx, pg)}
 	var err error
-	st.info, err = s.exec(ctx, pg, actionRealm, pagejs.UploadBegin,
+	st.info, err = s.exec(ctx, pg, ActionRealm, pagejs.UploadBegin,
 		pagejs.UploadBeginArgs{Key: hex.EncodeToString(key[:]), Sel: l.sel, FP: l.fp, Files: meta, Sink: st.sink != "", Ref: boundRef(l)}, &st.begin)
 	return st, err
 }
@@ -161,7 +161,7 @@ func (s *Session) stage(ctx context.Context, pg page, l *locator, meta []pagejs.
 // deliver moves the bytes into the staging, then has the page build the
 // Files and assign them in one script, so nothing runs on the page between
 // the two. A staging it does not finish is dropped.
-func (s *Session) deliver(ctx context.Context, pg page, l *locator, st staging, meta []pagejs.UploadFile,
+func (s *Session) deliver(ctx context.Context, pg page, l *Locator, st staging, meta []pagejs.UploadFile,
 	infos []broker.FileInfo, total int64, p Progress) (fin pagejs.UploadFinishResult, err error) {
 	start := time.Now()
 	if err = s.moveFiles(ctx, pg, st.info, st.sink, st.begin, meta, infos, total, p); err != nil {
@@ -218,7 +218,7 @@ func uploadMeta(infos []broker.FileInfo) (handles []uint32, total int64, meta []
 // parent process's upload sink when there is one (then the sink builds the
 // Files and sends them to the page's process; a sink upload that stops
 // before that is ended), else as console evaluations.
-func (s *Session) moveFiles(ctx context.Context, pg page, info execInfo, sink string, begin pagejs.UploadBeginResult,
+func (s *Session) moveFiles(ctx context.Context, pg page, info ExecInfo, sink string, begin pagejs.UploadBeginResult,
 	meta []pagejs.UploadFile, infos []broker.FileInfo, total int64, p Progress) error {
 	put := s.chunkByEvaluation(pg, info, begin.Key)
 	if sink == "" {
@@ -244,17 +244,17 @@ func (s *Session) moveFiles(ctx context.Context, pg page, info execInfo, sink st
 }
 
 // uploadResult is upload_files' answer.
-func uploadResult(a *uploadArgs, l *locator, info execInfo, infos []broker.FileInfo, total int64,
+func uploadResult(a *uploadArgs, l *Locator, info ExecInfo, infos []broker.FileInfo, total int64,
 	begin pagejs.UploadBeginResult, fin pagejs.UploadFinishResult) uploadOut {
 	warnings, block := uploadWarnings(begin.Warnings, fin.Warnings)
-	text := fmt.Sprintf("Put %s (%s) into %s", plural(len(infos), "file", "files"), byteSize(total), a.Element)
+	text := fmt.Sprintf("Put %s (%s) into %s", Plural(len(infos), "file", "files"), byteSize(total), a.Element)
 	switch begin.Via {
 	case "label":
 		text += " (into the file input it labels)"
 	case "click":
 		text += " (into the file input that clicking it opens; no file chooser was shown)"
 	}
-	trusted := info.trusted(fin.Trusted)
+	trusted := info.Trusted(fin.Trusted)
 	if trusted {
 		text += " through Firefox's privileged file assignment"
 	}
@@ -264,7 +264,7 @@ func uploadResult(a *uploadArgs, l *locator, info execInfo, infos []broker.FileI
 		files[i] = uploadedFile{Name: f.Name, Size: f.Size, Type: f.MIME}
 	}
 	out := uploadOut{Element: a.Element, Files: files, Dispatched: fin.Dispatched, Via: cmp.Or(begin.Via, "input"),
-		Warnings: pageStrs(warnings), Trusted: trusted, RefCheck: refCheck(l, info)}
+		Warnings: PageStrs(warnings), Trusted: trusted, RefCheck: refCheck(l, info)}
 	out.text = text
 	return out
 }
@@ -283,23 +283,23 @@ func uploadWarnings(lists ...[]string) (warnings []string, block string) {
 	if len(warnings) == 0 {
 		return nil, ""
 	}
-	u := newUntrusted()
+	u := NewUntrusted()
 	for _, w := range warnings {
-		u.field("Warning", w, 300)
+		u.Field("Warning", w, 300)
 	}
 	return warnings, "\n" + u.String()
 }
 
 // execIn runs a script in the same realm an earlier step of the same
 // operation used (the staging lives there).
-func (s *Session) execIn(ctx context.Context, pg page, prev execInfo, script pagejs.Script, args, out any) (execInfo, error) {
+func (s *Session) execIn(ctx context.Context, pg page, prev ExecInfo, script pagejs.Script, args, out any) (ExecInfo, error) {
 	return s.execInSent(ctx, pg, prev, script, args, out, nil)
 }
 
-func (s *Session) execInSent(ctx context.Context, pg page, prev execInfo, script pagejs.Script, args, out any, sent func()) (execInfo, error) {
-	kind := pageRealm
+func (s *Session) execInSent(ctx context.Context, pg page, prev ExecInfo, script pagejs.Script, args, out any, sent func()) (ExecInfo, error) {
+	kind := PageRealm
 	if prev.isolated {
-		kind = actionRealm
+		kind = ActionRealm
 	}
 	return s.execSent(ctx, pg, kind, script, args, out, sent)
 }
@@ -311,7 +311,7 @@ type putChunk func(ctx context.Context, file, index int, raw []byte, sent func()
 // chunkByEvaluation puts chunks with one UploadChunk evaluation each, in the
 // realm the staging lives in. Every evaluation result echoes its source, so
 // each chunk crosses the connection twice.
-func (s *Session) chunkByEvaluation(pg page, info execInfo, key string) putChunk {
+func (s *Session) chunkByEvaluation(pg page, info ExecInfo, key string) putChunk {
 	return func(ctx context.Context, file, index int, raw []byte, sent func()) (pagejs.UploadChunkResult, error) {
 		var r pagejs.UploadChunkResult
 		args := pagejs.UploadChunkArgs{Key: key, File: file, Index: index, Data: base64.StdEncoding.EncodeToString(raw)}
@@ -385,11 +385,11 @@ func sinkError(err error) error {
 	}
 	switch errcode.Code(ae.Code) {
 	case errcode.TargetReplaced:
-		return errorf(errcode.TargetReplaced, "the page's document was replaced during the upload")
+		return Errorf(errcode.TargetReplaced, "the page's document was replaced during the upload")
 	case errcode.UploadTransferFailed:
-		return errorf(errcode.UploadTransferFailed, "Firefox's upload sink refused a chunk: %s", truncate(ae.Message, 200))
+		return Errorf(errcode.UploadTransferFailed, "Firefox's upload sink refused a chunk: %s", Truncate(ae.Message, 200))
 	}
-	return errorf(errcode.UploadTransferFailed, "Firefox's upload sink failed: %s", truncate(ae.Error(), 200))
+	return Errorf(errcode.UploadTransferFailed, "Firefox's upload sink failed: %s", Truncate(ae.Error(), 200))
 }
 
 // chunk is one raw chunk of a file on its way to the page; want is the
@@ -452,7 +452,7 @@ func (s *Session) transfer(ctx context.Context, infos []broker.FileInfo, total i
 			// Chunks are handled in wire order, so the page's running total
 			// after chunk i is exactly the bytes of chunks 0…i.
 			if r.File != c.file || r.Index != c.index || r.Received != c.want {
-				cancel(errorf(errcode.UploadTransferFailed, "the page confirmed chunk %d of file %d with %d bytes received, expected %d", c.index, c.file, r.Received, c.want))
+				cancel(Errorf(errcode.UploadTransferFailed, "the page confirmed chunk %d of file %d with %d bytes received, expected %d", c.index, c.file, r.Received, c.want))
 				return
 			}
 			mu.Lock()
@@ -534,13 +534,13 @@ func (s *Session) readChunks(ctx context.Context, infos []broker.FileInfo, ready
 // verifyUpload compares what the page reports with what the broker sent.
 func verifyUpload(infos []broker.FileInfo, got []pagejs.FileInfo) error {
 	if len(got) != len(infos) {
-		return errorf(errcode.UploadAssignmentFailed, "the input holds %d file(s) after assignment, expected %d", len(got), len(infos))
+		return Errorf(errcode.UploadAssignmentFailed, "the input holds %d file(s) after assignment, expected %d", len(got), len(infos))
 	}
 	for i, f := range infos {
 		if got[i].Name != f.Name || got[i].Size != f.Size || got[i].Type != f.MIME {
-			return errorf(errcode.UploadAssignmentFailed, "file %d in the input is not the one sent, %s (%d bytes, %s); what the page reports is below",
-				i, quote(f.Name, 100), f.Size, f.MIME).
-				withPage("Name", got[i].Name, 100).withPage("Size", strconv.FormatInt(got[i].Size, 10), 20).withPage("Type", got[i].Type, 100)
+			return Errorf(errcode.UploadAssignmentFailed, "file %d in the input is not the one sent, %s (%d bytes, %s); what the page reports is below",
+				i, Quote(f.Name, 100), f.Size, f.MIME).
+				WithPage("Name", got[i].Name, 100).WithPage("Size", strconv.FormatInt(got[i].Size, 10), 20).WithPage("Type", got[i].Type, 100)
 		}
 	}
 	return nil
@@ -555,15 +555,15 @@ func brokerError(err error, paths []string) error {
 	}
 	where := ""
 	if be.Index >= 0 && be.Index < len(paths) {
-		where = quote(paths[be.Index], 300) + ": "
+		where = Quote(paths[be.Index], 300) + ": "
 	}
 	switch be.Code {
 	case errcode.UploadFileInvalid:
-		return errorf(errcode.UploadFileInvalid, "%s%s", where, be.Message)
+		return Errorf(errcode.UploadFileInvalid, "%s%s", where, be.Message)
 	case errcode.UploadTooLarge:
-		return errorf(errcode.UploadTooLarge, "%s%s", where, be.Message)
+		return Errorf(errcode.UploadTooLarge, "%s%s", where, be.Message)
 	}
-	return errorf(errcode.UploadTransferFailed, "the file broker failed: %s", be.Message)
+	return Errorf(errcode.UploadTransferFailed, "the file broker failed: %s", be.Message)
 }
 
 func byteSize(n int64) string {
@@ -573,5 +573,5 @@ func byteSize(n int64) string {
 	case n >= 1<<10:
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
-	return plural(int(n), "byte", "bytes")
+	return Plural(int(n), "byte", "bytes")
 }
