@@ -2,10 +2,11 @@ package browser
 
 import (
 	"context"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"

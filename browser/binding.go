@@ -93,24 +93,6 @@ func refCheck(l *Locator, info ExecInfo) string {
 	return "selector+fingerprint"
 }
 
-// refNote is the sentence an action result adds when its ref was not
-// checked against the node itself.
-func refNote(l *Locator, info ExecInfo) string {
-	if l == nil || refCheck(l, info) == "node" {
-		return ""
-	}
-	return " The ref was checked by selector and fingerprint only (no node binding here), so an identical element that replaced the original would pass."
-}
-
-// frameFields is what an action result shows, inside markers, about the
-// frame its element is in (nothing for the top document).
-func frameFields(l *Locator) []PageField {
-	if l == nil || l.frame == 0 {
-		return nil
-	}
-	return []PageField{{"Frame origin", l.origin, 200}}
-}
-
 // boundRef is the node id an action passes to check its ref against the
 // node itself (0: none).
 func boundRef(l *Locator) int { return l.node }

@@ -1,32 +1,16 @@
 package browser
 
 import (
-	"fmt"
+	"cmp"
+	"context"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
-// actionDialog turns the dialog_open an action's own evaluation ran into
-// into that action's result: the click or key press happened, and the page
-// answered it with a dialog. That is not a failure of the action; only
-// later calls, which the dialog blocks, report dialog_open. ok is false
-// when err is anything else.
-func (s *Session) actionDialog(pg page, verb, what string, info ExecInfo, err error) (a acted, d opened, text string, ok bool) {
-	de, isErr := AsError(err)
-	if !isErr || de.Code != errcode.DialogOpen {
-		return acted{}, opened{}, "", false
-	}
-	s.markDialog(pg.sel, true)
-	dd, _ := de.Details["dialog"].(map[string]any)
-	typ, _ := dd["type"].(string)
-	dt, _ := dd["text"].(Page)
-	text = fmt.Sprintf("%s %s (%s). The page opened %s dialog (its text is below). Answer it with handle_dialog %s; until then other page tools report dialog_open.\n%s",
-		verb, what, trustNote(info.isolated, info), dialogName(typ), dialogHow(typ), Marked("Dialog text", dt.s, 300))
-	return acted{Element: what, Trusted: info.isolated}, opened{Dialog: &dialogOut{Type: typ, Text: dt}}, text, true
-}
-
-// dialogName is "an alert", "a confirm", "a prompt" (with the right article).
-func dialogName(typ string) string {
+// DialogName is "an alert", "a confirm", "a prompt" (with the right article),
+// for sentences about a dialog of that type.
+func DialogName(typ string) string {
 	switch typ {
 	case "", "unknown":
 		return "a"
@@ -36,8 +20,8 @@ func dialogName(typ string) string {
 	return "a " + typ
 }
 
-// dialogHow says how handle_dialog answers a dialog of that type.
-func dialogHow(typ string) string {
+// DialogHow says how handle_dialog answers a dialog of that type.
+func DialogHow(typ string) string {
 	switch typ {
 	case "alert":
 		return `(action "accept" closes it)`
@@ -47,4 +31,28 @@ func dialogHow(typ string) string {
 		return `(action "accept" leaves the page, "dismiss" stays on it)`
 	}
 	return `(action "accept" for OK, or "dismiss" for Cancel)`
+}
+
+// AnswerDialog answers the dialog the Op's tab shows: action "accept" (OK;
+// for beforeunload: leave) or "dismiss" (Cancel: stay), text typed into a
+// prompt. It returns the dialog as it was: its kind and text. no_dialog
+// when none is open.
+func (o *Op) AnswerDialog(ctx context.Context, action string, text *string) (Dialog, error) {
+	s, pg := o.s, o.pg
+	st, err := s.readyDialog(ctx, pg)
+	if err != nil {
+		return Dialog{}, err
+	}
+	if !st.Open {
+		return Dialog{}, Errorf(errcode.NoDialog, "the selected tab has no open dialog")
+	}
+	var r pagejs.DialogAnswerResult
+	if err := s.chrome(ctx, pg, pagejs.DialogAnswer, pagejs.DialogAnswerArgs{BrowserID: pg.sel.tab.BrowserID, Action: action, Text: text}, &r); err != nil {
+		return Dialog{}, err
+	}
+	if !r.Answered {
+		return Dialog{}, Errorf(errcode.NoDialog, "the dialog closed before it could be answered")
+	}
+	s.markDialog(pg.sel, false)
+	return Dialog{Type: dialogKind(cmp.Or(r.Type, st.Type)), Text: PageStr(st.Text)}, nil
 }

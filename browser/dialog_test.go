@@ -42,8 +42,8 @@ func TestClickThatOpensADialogWorked(t *testing.T) {
 
 func TestDialogName(t *testing.T) {
 	for typ, want := range map[string]string{"alert": "an alert", "confirm": "a confirm", "prompt": "a prompt", "": "a"} {
-		if got := dialogName(typ); got != want {
-			t.Errorf("dialogName(%q) = %q, want %q", typ, got, want)
+		if got := DialogName(typ); got != want {
+			t.Errorf("DialogName(%q) = %q, want %q", typ, got, want)
 		}
 	}
 }

@@ -523,13 +523,13 @@ func (s *Session) answers(ctx context.Context, pg page) bool {
 
 func dialogError(st pagejs.DialogStateResult) *Error {
 	kind := dialogKind(st.Type)
-	what := "the page shows " + dialogName(kind) + " dialog (its text is below)"
+	what := "the page shows " + DialogName(kind) + " dialog (its text is below)"
 	if kind == "beforeunload" {
 		what = "the page asks to confirm leaving it (a beforeunload prompt; its text is below)"
 	}
 	return (&Error{
 		Code:    errcode.DialogOpen,
-		Message: what + "; answer it with handle_dialog " + dialogHow(kind) + ", then repeat this call",
+		Message: what + "; answer it with handle_dialog " + DialogHow(kind) + ", then repeat this call",
 		Details: map[string]any{"dialog": map[string]any{"type": kind, "text": PageStrN(st.Text, 2000)}},
 	}).WithPage("Dialog text", st.Text, 300)
 }

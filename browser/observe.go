@@ -174,21 +174,6 @@ type Observation struct {
 	st   map[string]any
 }
 
-func (o *Observation) add(sd *said, ob *observed) {
-	if o == nil {
-		return
-	}
-	if o.tabs != "" {
-		sd.text += "\n" + o.tabs
-	}
-	if o.text != "" {
-		sd.text += "\n" + o.text
-	}
-	if o.st != nil {
-		ob.Changes = o.st
-	}
-}
-
 // dropTabs leaves the opened tabs out: the action's own result names them.
 func (o *Observation) dropTabs() {
 	if o != nil {
@@ -366,7 +351,7 @@ func (s *Session) readForView(ctx context.Context, pg page) (*docSnap, uint64, e
 			}
 			err = Errorf(errcode.TargetReplaced, "the page navigated while it was being read")
 		}
-		if e, ok := AsError(s.classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
+		if e, ok := AsError(s.Classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
 			return r, 0, err
 		}
 		if _, err := pg.sel.watch.Current(ctx); err != nil {
@@ -558,27 +543,4 @@ func (s *Session) pauseForChange(ctx context.Context, pg page, d time.Duration) 
 		return Sleep(ctx, min(d, 50*time.Millisecond)-time.Since(start))
 	}
 	return Sleep(ctx, min(d, minCheckGap)-time.Since(start))
-}
-
-// waitMatch picks the elements a met wait_for condition names: those whose
-// selector the page matched (selector), or whose name or value holds the
-// text (text).
-func waitMatch(text string, sels []pagejs.Sel) func(*pagejs.Element) bool {
-	if len(sels) > 0 {
-		want := make(map[string]bool, len(sels))
-		for _, sel := range sels {
-			want[strings.Join(sel, "\x00")] = true
-		}
-		return func(e *pagejs.Element) bool { return want[strings.Join(e.Sel, "\x00")] }
-	}
-	needle := strings.ToLower(strings.Join(strings.Fields(text), " "))
-	if needle == "" {
-		return nil
-	}
-	return func(e *pagejs.Element) bool {
-		if strings.Contains(strings.ToLower(e.Name), needle) {
-			return true
-		}
-		return e.Value != nil && strings.Contains(strings.ToLower(*e.Value), needle)
-	}
 }

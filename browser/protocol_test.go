@@ -1,13 +1,14 @@
 package browser
 
 import (
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
 )

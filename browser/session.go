@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -80,10 +79,8 @@ type Options struct {
 // concurrently; calls that touch the page run one at a time, in arrival
 // order, because RDP replies are ordered and side effects must be too.
 type Session struct {
-	opts  Options
-	log   *slog.Logger
-	tools []toolDef
-	byKey map[string]*toolDef
+	opts Options
+	log  *slog.Logger
 
 	op chan struct{} // one page operation at a time; waiting is cancellable
 	// dialing admits one connection attempt (dial and reselection) at a
@@ -147,86 +144,11 @@ func New(opts Options) *Session {
 		realms:  map[int64]*realm{},
 	}
 	s.refs.reset()
-	s.tools = toolTable()
-	s.byKey = map[string]*toolDef{}
-	lim := limits{"max_elements": opts.MaxElements, "max_text_chars": opts.MaxTextChars}
-	for i := range s.tools {
-		t := &s.tools[i]
-		sc, err := schemaOf(t.in, lim)
-		if err != nil {
-			panic(err) // checked when the table was built
-		}
-		t.schema = sc
-		b, err := json.Marshal(t.schema)
-		if err != nil {
-			panic(err) // the schema was parsed from JSON at start-up
-		}
-		t.InputSchema = b
-		s.byKey[t.Name] = t
-	}
 	return s
 }
 
-// Tools lists the tools, with the configured limits in their schemas.
-func (s *Session) Tools() []Tool {
-	out := make([]Tool, len(s.tools))
-	for i, t := range s.tools {
-		out[i] = t.Tool
-	}
-	return out
-}
-
-// Call runs one tool. An unknown name is reported as ok == false, so the
-// caller can answer with a protocol error; every other failure is an *Error.
-func (s *Session) Call(ctx context.Context, name string, args json.RawMessage, p Progress) (res Result, err error, ok bool) {
-	t := s.byKey[name]
-	if t == nil {
-		return Result{}, nil, false
-	}
-	if p == nil {
-		p = noProgress{}
-	}
-	start := time.Now()
-	var note string
-	var auto *AutoSelected
-	if !tablessTools[name] {
-		note, auto, err = s.autoSelect(ctx)
-	}
-	if err == nil {
-		res, err = t.run(ctx, s, args, p)
-	}
-	if err == nil && note != "" {
-		res = withAutoNote(res, note, auto)
-	}
-	err = s.classify(ctx, err)
-	if e, isErr := AsError(err); isErr && note != "" {
-		e = &Error{Code: e.Code, Message: note + " " + e.Message, Phase: e.Phase, Details: e.Details}
-		err = e
-	}
-	if e, isErr := AsError(err); isErr {
-		s.log.Debug("tool failed", "tool", name, "code", e.Code, "ms", time.Since(start).Milliseconds())
-	} else {
-		s.log.Debug("tool done", "tool", name, "ms", time.Since(start).Milliseconds())
-	}
-	return res, err, true
-}
-
-// Answer runs one tool and shapes a failure as a tool error result: its
-// text (page-derived values inside markers) and {"error":{code, message,
-// retryable, …}}. It is where every tool error takes its final form. An
-// unknown name is ok == false.
-func (s *Session) Answer(ctx context.Context, name string, args json.RawMessage, p Progress) (res Result, ok bool) {
-	res, err, ok := s.Call(ctx, name, args, p)
-	if !ok || err == nil {
-		return res, ok
-	}
-	e, _ := AsError(err)
-	return Result{Text: e.Text(), Structured: e.Structured(), IsError: true}, true
-}
-
-type noProgress struct{}
-
-func (noProgress) Report(float64, float64, string) {}
+// Options are the options the session was made with.
+func (s *Session) Options() Options { return s.opts }
 
 // Close drops the RDP connection.
 func (s *Session) Close() {
@@ -247,9 +169,9 @@ func (s *Session) lock(ctx context.Context) error {
 
 func (s *Session) unlock() { <-s.op }
 
-// classify turns any error into an *Error that is safe to show. Errors
+// Classify turns any error into an *Error that is safe to show. Errors
 // that are not ours are logged and replaced by a generic message.
-func (s *Session) classify(ctx context.Context, err error) error {
+func (s *Session) Classify(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -632,13 +554,4 @@ func Plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// withAutoNote adds to a result which tab Session.Call selected for it.
-func withAutoNote(res Result, note string, auto *AutoSelected) Result {
-	res.Text = note + "\n" + res.Text
-	if a, ok := res.Structured.(answerer); ok {
-		a.answer().AutoSelected = auto
-	}
-	return res
 }

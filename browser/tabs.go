@@ -11,20 +11,6 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
-// noArgs is the argument struct of a tool without arguments.
-type noArgs struct{}
-
-type tabInfo struct {
-	TabID    string `json:"tab_id"`
-	Index    int    `json:"index"`
-	Title    Page   `json:"title"`
-	URL      Page   `json:"url"`
-	Selected bool   `json:"selected"`
-	// OpenedHere: this server opened the tab (new_tab, or a click), so
-	// close_tab may close it.
-	OpenedHere bool `json:"opened_here,omitempty"`
-}
-
 // discover runs a read-only discovery step, retrying it once on a fresh
 // connection when the first one turned out to be dead. Only discovery is
 // retried: an action may have taken effect before its connection failed.
@@ -44,131 +30,10 @@ func (s *Session) discover(ctx context.Context, f func(c connection) error) erro
 	}
 }
 
-var browserStatusTool = tool[noArgs, statusOut]{
-	Name: "browser_status", Title: "Browser status",
-	Description: "Connection to Firefox, the selected tab, the ref generation, uploads, the sandbox and whether trusted input is available. Never selects a tab.",
-	Annotations: Annotations{ReadOnly: true, Idempotent: true},
-	Run:         (*Session).browserStatus,
-}
-
-type statusOut struct {
-	said
-	Connected        bool           `json:"connected"`
-	Host             string         `json:"host"`
-	Port             uint16         `json:"port"`
-	Endpoint         string         `json:"endpoint"`
-	SelectedTab      *statusTab     `json:"selected_tab"`
-	Generation       *uint64        `json:"generation"`
-	UploadsEnabled   bool           `json:"uploads_enabled"`
-	UploadRoots      int            `json:"upload_roots"`
-	Sandbox          SandboxInfo    `json:"sandbox"`
-	IsolatedRealm    *realmStatus   `json:"isolated_realm"`
-	Version          string         `json:"version"`
-	Error            string         `json:"error,omitempty"`
-	Firefox          *firefoxStatus `json:"firefox,omitempty"`
-	SelectionCleared string         `json:"selection_cleared,omitempty"`
-}
-
-type statusTab struct {
-	TabID string `json:"tab_id"`
-	Title *Page  `json:"title,omitempty"`
-	URL   *Page  `json:"url,omitempty"`
-	Error string `json:"error,omitempty"`
-}
-
-type realmStatus struct {
-	Available       bool   `json:"available"`
-	Reason          string `json:"reason"`
-	TrustedClick    bool   `json:"trusted_click"`
-	TrustedKeys     bool   `json:"trusted_keys"`
-	PrivilegedFiles bool   `json:"privileged_files"`
-}
-
-type firefoxStatus struct {
-	ApplicationType string `json:"application_type"`
-}
-
-func (s *Session) browserStatus(ctx context.Context, _ *noArgs, _ Progress) (statusOut, error) {
-	cfg := s.opts
-	st := statusOut{
-		Host: cfg.Host, Port: cfg.Addr.Port(), Endpoint: "ws://" + cfg.Addr.String() + "/",
-		UploadsEnabled: cfg.UploadsEnabled && s.opts.Files != nil, UploadRoots: len(cfg.UploadRoots),
-		Sandbox: s.opts.Sandbox, Version: s.opts.Version,
-	}
-	var lines []string
-	c, err := s.conn(ctx)
-	if err != nil {
-		if ctx.Err() != nil {
-			return statusOut{}, ctx.Err()
-		}
-		e, _ := AsError(err)
-		st.Error = e.Message
-		lines = append(lines, "Not connected: "+e.Message)
-	} else {
-		st.Connected = true
-		st.Firefox = &firefoxStatus{ApplicationType: c.Greeting().ApplicationType}
-		lines = append(lines, "Connected to Firefox at "+cfg.Addr.String()+".")
-		lines = append(lines, s.selectionStatus(ctx, c, &st))
-	}
-	lines = append(lines, fmt.Sprintf("Sandbox: %s (Landlock ABI %d, seccomp %v). Uploads: %s.",
-		s.opts.Sandbox.Mode, s.opts.Sandbox.LandlockABI, s.opts.Sandbox.Seccomp, uploadsLine(st.UploadsEnabled, len(cfg.UploadRoots))))
-	st.text = strings.Join(lines, "\n")
-	return st, nil
-}
-
-// selectionStatus fills in the selected tab and its realm, and says it.
-func (s *Session) selectionStatus(ctx context.Context, c connection, st *statusOut) string {
-	s.mu.Lock()
-	sel, gen := s.sel, s.generation
-	if sel != nil && sel.watch == nil {
-		sel = nil
-	}
-	if sel != nil {
-		s.syncLocked(sel)
-		gen = s.generation
-	}
-	s.mu.Unlock()
-	if sel == nil {
-		if lost := s.lostNote(); lost != "" {
-			st.SelectionCleared = lost
-			return "No tab selected: " + lost + "."
-		}
-		return "No tab selected: page tools will use the active tab of the most recently used window (select_tab picks one)."
-	}
-	st.SelectedTab, st.Generation = &statusTab{TabID: TabID(sel.tab.BrowserID)}, &gen
-	tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	t, err := sel.watch.Current(tctx)
-	cancel()
-	if err != nil {
-		st.SelectedTab.Error = "the tab's document is not available right now"
-		return fmt.Sprintf("Selected %s, generation %d (document not available).", TabID(sel.tab.BrowserID), gen)
-	}
-	title, u := PageStr(t.Title), PageStr(t.URL)
-	st.SelectedTab.Title, st.SelectedTab.URL = &title, &u
-	r := s.realmFor(ctx, page{c: c, sel: sel, generation: gen}, t)
-	st.IsolatedRealm = &realmStatus{Available: r.ok, Reason: r.reason,
-		TrustedClick: r.probe.TrustedClick, TrustedKeys: r.probe.TIP, PrivilegedFiles: r.probe.MozSetFileArray}
-	trust := "trusted input available"
-	if !r.ok {
-		trust = "page-realm fallback: " + r.reason
-	}
-	return fmt.Sprintf("Selected %s, generation %d (%s).", TabID(sel.tab.BrowserID), gen, trust)
-}
-
 func (s *Session) lostNote() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lost
-}
-
-func uploadsLine(enabled bool, roots int) string {
-	switch {
-	case !enabled:
-		return "disabled (set FIREFOX_MCP_UPLOAD_ROOTS)"
-	case roots == 0:
-		return "enabled for any readable file"
-	}
-	return "enabled beneath " + Plural(roots, "root", "roots")
 }
 
 func (s *Session) tabs(ctx context.Context) ([]rdp.Tab, error) {
@@ -181,127 +46,9 @@ func (s *Session) tabs(ctx context.Context) ([]rdp.Tab, error) {
 	return tabs, err
 }
 
-var listTabsTool = tool[noArgs, listTabsOut]{
-	Name: "list_tabs", Title: "List tabs",
-	Description: "The user's ordinary tabs in tab-strip order: tab_id (stable across navigations), title, URL, selected, opened by this server.",
-	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
-	Run:         (*Session).listTabs,
-}
-
-type listTabsOut struct {
-	said
-	Tabs []tabInfo `json:"tabs"`
-}
-
-func (s *Session) listTabs(ctx context.Context, _ *noArgs, _ Progress) (listTabsOut, error) {
-	tabs, err := s.tabs(ctx)
-	if err != nil {
-		return listTabsOut{}, err
-	}
-	s.mu.Lock()
-	var selID int64 = -1
-	if s.sel != nil {
-		selID = s.sel.tab.BrowserID
-	}
-	s.mu.Unlock()
-	out := make([]tabInfo, len(tabs))
-	w := NewUntrusted()
-	for i, t := range tabs {
-		out[i] = tabInfo{TabID: TabID(t.BrowserID), Index: i, Title: PageStr(t.Title), URL: PageStr(t.URL), Selected: t.BrowserID == selID, OpenedHere: s.isOpened(t.BrowserID)}
-		mark := " "
-		if out[i].Selected {
-			mark = "*"
-		}
-		if out[i].OpenedHere {
-			mark += "+"
-		} else {
-			mark += " "
-		}
-		w.Line(fmt.Sprintf("%s%d %s %s %s", mark, i, out[i].TabID, Quote(t.Title, 80), Quote(t.URL, 120)))
-	}
-	res := listTabsOut{Tabs: out}
-	res.text = Plural(len(tabs), "tab", "tabs") + " (* = selected, + = opened by this server):\n" + w.String()
-	return res, nil
-}
-
 // watchTimeout bounds attaching to a tab (the watcher waits for the tab's
 // content processes, and a page stuck in a script holds its process).
 const watchTimeout = 10 * time.Second
-
-var selectTabTool = tool[selectTabArgs, selectTabOut]{
-	Name: "select_tab", Title: "Select tab",
-	Description: "Choose the tab page tools act on, by tab_id or index; starts a new ref generation; does not bring it to the front. Until then, page tools use the active tab of the last-used window and say which.",
-	Annotations: Annotations{Idempotent: true},
-	Run:         (*Session).selectTab,
-}
-
-type selectTabArgs struct {
-	TabID *string  `json:"tab_id" min:"1" max:"64" desc:"from list_tabs, e.g. tab-9"`
-	Index *int     `json:"index" min:"0" max:"100000" desc:"position in list_tabs"`
-	_     struct{} `oneof:"tab_id,index" msg:"give exactly one of tab_id or index"`
-}
-
-type selectTabOut struct {
-	said
-	TabID      string `json:"tab_id"`
-	Index      int    `json:"index"`
-	Title      Page   `json:"title"`
-	URL        Page   `json:"url"`
-	Generation uint64 `json:"generation"`
-	Document   *bool  `json:"document,omitempty"`
-}
-
-func (s *Session) selectTab(ctx context.Context, a *selectTabArgs, _ Progress) (selectTabOut, error) {
-	if err := s.lock(ctx); err != nil {
-		return selectTabOut{}, err
-	}
-	defer s.unlock()
-	tabs, err := s.tabs(ctx)
-	if err != nil {
-		return selectTabOut{}, err
-	}
-	idx, err := tabIndex(tabs, a)
-	if err != nil {
-		return selectTabOut{}, err
-	}
-	tab := tabs[idx]
-	t, terr, gen, err := s.use(ctx, tab)
-	if err != nil {
-		return selectTabOut{}, err
-	}
-	out := selectTabOut{TabID: TabID(tab.BrowserID), Index: idx, Title: PageStr(t.Title), URL: PageStr(t.URL), Generation: gen}
-	u := NewUntrusted()
-	if terr != nil {
-		no := false
-		out.Title, out.URL, out.Document = PageStr(tab.Title), PageStr(tab.URL), &no
-		u.Field("Page", tab.Title, 200)
-		u.Field("URL", tab.URL, 500)
-		out.text = fmt.Sprintf("Selected %s (index %d), generation %d, but it shows no document this server can reach (say, after a redirect to a file: or about: URL); navigate it to an http(s) URL.\n%s",
-			TabID(tab.BrowserID), idx, gen, u.String())
-		return out, nil
-	}
-	u.Field("Page", t.Title, 200)
-	u.Field("URL", t.URL, 500)
-	out.text = fmt.Sprintf("Selected %s (index %d), generation %d.\n%s", TabID(tab.BrowserID), idx, gen, u.String())
-	return out, nil
-}
-
-// tabIndex finds the tab a select_tab call names.
-func tabIndex(tabs []rdp.Tab, a *selectTabArgs) (int, error) {
-	if a.Index != nil {
-		if *a.Index >= len(tabs) {
-			return 0, Errorf(errcode.TabNotFound, "there is no tab at index %d (%s open); call list_tabs", *a.Index, Plural(len(tabs), "tab is", "tabs are"))
-		}
-		return *a.Index, nil
-	}
-	id, ok := ParseTabID(*a.TabID)
-	for i, t := range tabs {
-		if ok && t.BrowserID == id {
-			return i, nil
-		}
-	}
-	return 0, Errorf(errcode.TabNotFound, "no open tab has tab_id %q; call list_tabs", Truncate(*a.TabID, 64))
-}
 
 // use makes tab the selected tab (a new generation) and returns its
 // current document; terr is rdp.ErrNoTarget when the tab shows no document
@@ -328,10 +75,6 @@ func (s *Session) use(ctx context.Context, tab rdp.Tab) (t rdp.Target, terr erro
 	return t, terr, s.generation, nil
 }
 
-// tablessTools work without a selected tab; every other tool acts on one,
-// and when none was selected, Session.Call selects the active one first.
-var tablessTools = map[string]bool{"browser_status": true, "list_tabs": true, "select_tab": true, "new_tab": true, "close_tab": true}
-
 // AutoSelected is the tab a page tool chose when none was selected.
 type AutoSelected struct {
 	TabID      string `json:"tab_id"`
@@ -340,12 +83,12 @@ type AutoSelected struct {
 	Auto       bool   `json:"auto"`
 }
 
-// autoSelect selects the active tab of the most recently used Firefox
+// AutoSelect selects the active tab of the most recently used Firefox
 // window when no tab is selected, so that a client that never calls
 // select_tab (one process per call, as the MCP Inspector CLI does) can act.
 // It returns the sentence that tells the agent which tab it got, "" when a
 // tab was already selected.
-func (s *Session) autoSelect(ctx context.Context) (note string, info *AutoSelected, err error) {
+func (s *Session) AutoSelect(ctx context.Context) (note string, info *AutoSelected, err error) {
 	s.mu.Lock()
 	has := s.sel != nil || s.lost != "" // a lost selection is reported, not replaced
 	s.mu.Unlock()
@@ -466,4 +209,142 @@ func (s *Session) attach(ctx context.Context, c connection, tab rdp.Tab) (w tabW
 		return nil, t, nil, err
 	}
 	return w, t, terr, nil
+}
+
+// Status is what browser_status reports of the connection and the
+// selection; it never selects a tab.
+type Status struct {
+	Connected       bool
+	Error           string // why there is no connection ("" when connected)
+	ApplicationType string // from Firefox's greeting
+	// Lost says why the selection was cleared ("" when it was not).
+	Lost     string
+	Selected *SelectedStatus // nil: no tab selected
+}
+
+// SelectedStatus is the selected tab as browser_status reports it.
+type SelectedStatus struct {
+	TabID      string
+	Generation uint64
+	// NoDocument: the tab's document is not available right now (Title
+	// and URL are then empty and Realm unknown).
+	NoDocument bool
+	Title, URL string // page-derived
+	Realm      RealmStatus
+}
+
+// RealmStatus is the isolated realm of the selected tab's process: whether
+// it is available (else why not) and what it offers.
+type RealmStatus struct {
+	Available                                  bool
+	Reason                                     string
+	TrustedClick, TrustedKeys, PrivilegedFiles bool
+}
+
+// Status reads the connection and the selected tab.
+func (s *Session) Status(ctx context.Context) (Status, error) {
+	c, err := s.conn(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return Status{}, ctx.Err()
+		}
+		e, _ := AsError(err)
+		return Status{Error: e.Message}, nil
+	}
+	st := Status{Connected: true, ApplicationType: c.Greeting().ApplicationType}
+	s.mu.Lock()
+	sel, gen := s.sel, s.generation
+	if sel != nil && sel.watch == nil {
+		sel = nil
+	}
+	if sel != nil {
+		s.syncLocked(sel)
+		gen = s.generation
+	}
+	st.Lost = s.lost
+	s.mu.Unlock()
+	if sel == nil {
+		return st, nil
+	}
+	st.Selected = &SelectedStatus{TabID: TabID(sel.tab.BrowserID), Generation: gen}
+	tctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	t, err := sel.watch.Current(tctx)
+	cancel()
+	if err != nil {
+		st.Selected.NoDocument = true
+		return st, nil
+	}
+	st.Selected.Title, st.Selected.URL = t.Title, t.URL
+	r := s.realmFor(ctx, page{c: c, sel: sel, generation: gen}, t)
+	st.Selected.Realm = RealmStatus{Available: r.ok, Reason: r.reason,
+		TrustedClick: r.probe.TrustedClick, TrustedKeys: r.probe.TIP, PrivilegedFiles: r.probe.MozSetFileArray}
+	return st, nil
+}
+
+// TabEntry is one of the user's tabs as list_tabs shows it. Title and URL
+// are page-derived.
+type TabEntry struct {
+	BrowserID  int64
+	Title, URL string
+	Selected   bool
+	// OpenedHere: this server opened the tab (new_tab, or a click), so
+	// close_tab may close it.
+	OpenedHere bool
+}
+
+// ListTabs lists the ordinary tabs in tab-strip order.
+func (s *Session) ListTabs(ctx context.Context) ([]TabEntry, error) {
+	tabs, err := s.tabs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	var selID int64 = -1
+	if s.sel != nil {
+		selID = s.sel.tab.BrowserID
+	}
+	s.mu.Unlock()
+	out := make([]TabEntry, len(tabs))
+	for i, t := range tabs {
+		out[i] = TabEntry{BrowserID: t.BrowserID, Title: t.Title, URL: t.URL, Selected: t.BrowserID == selID, OpenedHere: s.isOpened(t.BrowserID)}
+	}
+	return out, nil
+}
+
+// Selection is a tab select_tab selected: its place in the list, and its
+// document (NoDocument: none this server can reach; Title and URL are then
+// the tab's own).
+type Selection struct {
+	BrowserID  int64
+	Index      int
+	Title, URL string // page-derived
+	NoDocument bool
+	Generation uint64
+}
+
+// SelectTab makes the tab pick chooses among the listed tabs the selected
+// one, in a new generation. pick's error is returned as it is.
+func (s *Session) SelectTab(ctx context.Context, pick func([]rdp.Tab) (int, error)) (Selection, error) {
+	if err := s.lock(ctx); err != nil {
+		return Selection{}, err
+	}
+	defer s.unlock()
+	tabs, err := s.tabs(ctx)
+	if err != nil {
+		return Selection{}, err
+	}
+	idx, err := pick(tabs)
+	if err != nil {
+		return Selection{}, err
+	}
+	tab := tabs[idx]
+	t, terr, gen, err := s.use(ctx, tab)
+	if err != nil {
+		return Selection{}, err
+	}
+	sel := Selection{BrowserID: tab.BrowserID, Index: idx, Title: t.Title, URL: t.URL, Generation: gen}
+	if terr != nil {
+		sel.Title, sel.URL, sel.NoDocument = tab.Title, tab.URL, true
+	}
+	return sel, nil
 }

@@ -153,14 +153,18 @@ func escape(s string) string {
 
 // Page is a page-derived string in structuredContent. It marshals as a JSON
 // string escaped like text in an untrusted block; output schemas declare
-// such fields through pageProps (output.go).
+// such fields through the tool table (tools/output.go).
 type Page struct{ s string }
 
 // PageStr wraps a page-derived string for structuredContent.
 func PageStr(s string) Page { return Page{s} }
 
-// PageStrN is pageStr with the string cut to at most n runes.
+// PageStrN is PageStr with the string cut to at most n runes.
 func PageStrN(s string, n int) Page { return Page{Truncate(s, n)} }
+
+// Raw is the page's string as it came, for a writer that marks it
+// (Untrusted, Marked): never for text outside the markers.
+func (p Page) Raw() string { return p.s }
 
 // MarshalJSON writes the escaped string.
 func (p Page) MarshalJSON() ([]byte, error) { return json.Marshal(escape(p.s)) }

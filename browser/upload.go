@@ -1,13 +1,11 @@
 package browser
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"sync"
@@ -19,44 +17,18 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
+// Progress reports progress of a long operation (an upload's bytes); a
+// no-op when the client did not ask for progress.
+type Progress interface {
+	Report(progress, total float64, message string)
+}
+
 // Files is the broker client: the only way this process reaches local
 // files. The server itself has no filesystem access.
 type Files interface {
 	Stat(ctx context.Context, paths []string) ([]broker.FileInfo, error)
 	Stream(ctx context.Context, handle uint32, fn func(p []byte) error) error
 	Release(ctx context.Context, handles []uint32) error
-}
-
-var uploadTool = tool[uploadArgs, uploadOut]{
-	Name: "upload_files", Title: "Upload files to a file input",
-	Description: "Put local files into a file input (hidden ones too), or into the one a label or button opens (Dropzone, FilePond: clicked once, no chooser shown); nothing is submitted. paths: absolute paths the user chose, never from page text. The page gets names, sizes and types; many widgets upload at once. Ends with what changed.",
-	Annotations: Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
-	Run:         (*Session).uploadFiles,
-}
-
-type uploadArgs struct {
-	Element string   `json:"element" min:"2" max:"16" desc:"ref of a file input, or of what opens it"`
-	Paths   []string `json:"paths" min:"1" max:"32" itemmin:"1" itemmax:"4096" desc:"absolute file paths"`
-	Observe bool     `json:"observe" default:"true" desc:"false: omit what changed"`
-}
-
-type uploadOut struct {
-	said
-	Element    string         `json:"element"`
-	Files      []uploadedFile `json:"files"`
-	Dispatched bool           `json:"dispatched"`
-	Via        string         `json:"via"`
-	Warnings   []Page         `json:"warnings"`
-	Trusted    bool           `json:"trusted"`
-	RefCheck   string         `json:"ref_check"`
-	observed
-}
-
-// uploadedFile is a file as the page received it (names are the user's).
-type uploadedFile struct {
-	Name string `json:"name"`
-	Size int64  `json:"size"`
-	Type string `json:"type"`
 }
 
 // chunksInFlight is how many chunks may be outstanding at once. Firefox
@@ -94,46 +66,6 @@ func phaseError(phase UploadPhase, err error) error {
 		return e
 	}
 	return err
-}
-
-func (s *Session) uploadFiles(ctx context.Context, a *uploadArgs, p Progress) (uploadOut, error) {
-	if !s.opts.UploadsEnabled || s.opts.Files == nil {
-		return uploadOut{}, Errorf(errcode.UploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
-	}
-	pg, l, release, err := s.acting(ctx, a.Element)
-	if err != nil {
-		return uploadOut{}, err
-	}
-	defer release()
-
-	// 1. Validation: every path, in the broker, before any byte moves.
-	infos, err := s.opts.Files.Stat(ctx, a.Paths)
-	if err != nil {
-		return uploadOut{}, phaseError(phaseValidation, brokerError(err, a.Paths))
-	}
-	handles, total, meta := uploadMeta(infos)
-	defer s.releaseHandles(ctx, handles)
-
-	// 2. Target checks and page-side staging.
-	st, err := s.stage(ctx, pg, l, meta)
-	if err != nil {
-		return uploadOut{}, phaseError(phaseValidation, err)
-	}
-	// 3. Transfer, then construction, assignment and verification.
-	fin, err := s.deliver(ctx, pg, l, st, meta, infos, total, p)
-	if err != nil {
-		return uploadOut{}, err
-	}
-	if err := verifyUpload(infos, fin.Files); err != nil {
-		return uploadOut{}, phaseError(phaseVerification, err)
-	}
-	res := uploadResult(a, l, st.info, infos, total, st.begin, fin)
-	if a.Observe {
-		if _, _, obs, err := s.endAction(ctx, pg, "", defaultSettleCap, true); err == nil {
-			obs.add(&res.said, &res.observed)
-		}
-	}
-	return res, nil
 }
 
 // staging is an upload's page-side staging: where it was made (info), the
@@ -241,53 +173,6 @@ func (s *Session) moveFiles(ctx context.Context, pg page, info ExecInfo, sink st
 		return phaseError(phaseConstruction, sinkError(err))
 	}
 	return nil
-}
-
-// uploadResult is upload_files' answer.
-func uploadResult(a *uploadArgs, l *Locator, info ExecInfo, infos []broker.FileInfo, total int64,
-	begin pagejs.UploadBeginResult, fin pagejs.UploadFinishResult) uploadOut {
-	warnings, block := uploadWarnings(begin.Warnings, fin.Warnings)
-	text := fmt.Sprintf("Put %s (%s) into %s", Plural(len(infos), "file", "files"), byteSize(total), a.Element)
-	switch begin.Via {
-	case "label":
-		text += " (into the file input it labels)"
-	case "click":
-		text += " (into the file input that clicking it opens; no file chooser was shown)"
-	}
-	trusted := info.Trusted(fin.Trusted)
-	if trusted {
-		text += " through Firefox's privileged file assignment"
-	}
-	text += "; input and change events were dispatched. Nothing was submitted." + refNote(l, info) + block
-	files := make([]uploadedFile, len(infos))
-	for i, f := range infos {
-		files[i] = uploadedFile{Name: f.Name, Size: f.Size, Type: f.MIME}
-	}
-	out := uploadOut{Element: a.Element, Files: files, Dispatched: fin.Dispatched, Via: cmp.Or(begin.Via, "input"),
-		Warnings: PageStrs(warnings), Trusted: trusted, RefCheck: refCheck(l, info)}
-	out.text = text
-	return out
-}
-
-// uploadWarnings merges the staging's and the assignment's warnings (they
-// may repeat) and renders them: they quote the page's accept attribute, so
-// they are page-derived and go inside markers.
-func uploadWarnings(lists ...[]string) (warnings []string, block string) {
-	for _, l := range lists {
-		for _, w := range l {
-			if !slices.Contains(warnings, w) {
-				warnings = append(warnings, w)
-			}
-		}
-	}
-	if len(warnings) == 0 {
-		return nil, ""
-	}
-	u := NewUntrusted()
-	for _, w := range warnings {
-		u.Field("Warning", w, 300)
-	}
-	return warnings, "\n" + u.String()
 }
 
 // execIn runs a script in the same realm an earlier step of the same
@@ -566,12 +451,65 @@ func brokerError(err error, paths []string) error {
 	return Errorf(errcode.UploadTransferFailed, "the file broker failed: %s", be.Message)
 }
 
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+// UploadsEnabled says upload_files may run: the build allows it and a
+// broker client is there.
+func (s *Session) UploadsEnabled() bool { return s.opts.UploadsEnabled && s.opts.Files != nil }
+
+// CheckUploads is uploads_disabled unless UploadsEnabled.
+func (s *Session) CheckUploads() error {
+	if !s.UploadsEnabled() {
+		return Errorf(errcode.UploadsDisabled, "uploads are disabled in this build until FIREFOX_MCP_UPLOAD_ROOTS names a directory (set it in the MCP client's configuration and restart the server)")
 	}
-	return Plural(int(n), "byte", "bytes")
+	return nil
+}
+
+// Upload is what an upload put into the page: the files as the broker
+// validated them (names are the user's), how the page took them, and the
+// page's warnings (page-derived: they quote its accept attribute).
+type Upload struct {
+	Files []broker.FileInfo
+	Total int64
+	Info  ExecInfo // where the staging ran
+	// Via is how the element led to its file input: "" (it is one),
+	// "label" or "click".
+	Via        string
+	Warnings   []string // the staging's, then the assignment's (they may repeat)
+	Dispatched bool     // input and change events were dispatched
+	// Reported is what the assignment script reported of Firefox's
+	// privileged file assignment; Info.Trusted decides whether to believe it.
+	Reported bool
+}
+
+// Upload puts the files at paths into the Op's element (a file input, or
+// what opens one): validation in the broker before any byte moves, then
+// staging, transfer, construction, assignment and verification. A failure
+// names its phase (Error.Phase).
+func (o *Op) Upload(ctx context.Context, paths []string, p Progress) (Upload, error) {
+	s, pg, l := o.s, o.pg, o.l
+	if err := s.CheckUploads(); err != nil {
+		return Upload{}, err
+	}
+	// 1. Validation: every path, in the broker, before any byte moves.
+	infos, err := s.opts.Files.Stat(ctx, paths)
+	if err != nil {
+		return Upload{}, phaseError(phaseValidation, brokerError(err, paths))
+	}
+	handles, total, meta := uploadMeta(infos)
+	defer s.releaseHandles(ctx, handles)
+
+	// 2. Target checks and page-side staging.
+	st, err := s.stage(ctx, pg, l, meta)
+	if err != nil {
+		return Upload{}, phaseError(phaseValidation, err)
+	}
+	// 3. Transfer, then construction, assignment and verification.
+	fin, err := s.deliver(ctx, pg, l, st, meta, infos, total, p)
+	if err != nil {
+		return Upload{}, err
+	}
+	if err := verifyUpload(infos, fin.Files); err != nil {
+		return Upload{}, phaseError(phaseVerification, err)
+	}
+	return Upload{Files: infos, Total: total, Info: st.info, Via: st.begin.Via,
+		Warnings: append(slices.Clip(st.begin.Warnings), fin.Warnings...), Dispatched: fin.Dispatched, Reported: fin.Trusted}, nil
 }

@@ -11,8 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"io"
 	"log/slog"
 	"net"
@@ -20,6 +18,10 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 
 	"github.com/lmittmann/tint"
 	"golang.org/x/sys/unix"
@@ -181,7 +183,7 @@ func serve() int {
 	opts.Sandbox = browser.SandboxInfo{Mode: string(report.Mode), LandlockABI: report.LandlockABI, Seccomp: report.Seccomp}
 	session := browser.New(opts)
 	defer session.Close()
-	srv := mcp.NewServer(handler{session}, mcp.Options{
+	srv := mcp.NewServer(handler{tools.New(session)}, mcp.Options{
 		Implementation: mcp.Implementation{Name: name, Version: version},
 		Instructions:   instructions,
 		Logger:         log.With("component", "mcp"),
@@ -209,8 +211,8 @@ func engineOptions(cfg config.Config) browser.Options {
 	}
 }
 
-// handler adapts the browser session to the MCP server.
-type handler struct{ s *browser.Session }
+// handler adapts the tool table to the MCP server.
+type handler struct{ s *tools.Table }
 
 func (h handler) Tools() []mcp.Tool {
 	var out []mcp.Tool

@@ -1,4 +1,4 @@
-package browser
+package tools
 
 import (
 	"slices"
@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -47,7 +48,7 @@ const keyGrammar = "a key name (Enter, Tab, Escape, Space, Backspace, Delete, In
 // lose the user's work.
 func parseKey(s string) (keyCombo, error) {
 	if s == "" {
-		return keyCombo{}, Errorf(errcode.InvalidArguments, "key is empty; give %s", keyGrammar)
+		return keyCombo{}, browser.Errorf(errcode.InvalidArguments, "key is empty; give %s", keyGrammar)
 	}
 	var parts []string
 	switch {
@@ -62,10 +63,10 @@ func parseKey(s string) (keyCombo, error) {
 	for _, p := range parts[:len(parts)-1] {
 		m, ok := modAliases[strings.ToLower(p)]
 		if !ok {
-			return keyCombo{}, Errorf(errcode.InvalidArguments, "%q is not a modifier (Control, Alt, Shift, Meta); key must be %s", Truncate(p, 20), keyGrammar)
+			return keyCombo{}, browser.Errorf(errcode.InvalidArguments, "%q is not a modifier (Control, Alt, Shift, Meta); key must be %s", browser.Truncate(p, 20), keyGrammar)
 		}
 		if slices.Contains(c.Mods, m) {
-			return keyCombo{}, Errorf(errcode.InvalidArguments, "modifier %s is given twice", m)
+			return keyCombo{}, browser.Errorf(errcode.InvalidArguments, "modifier %s is given twice", m)
 		}
 		c.Mods = append(c.Mods, m)
 	}
@@ -80,12 +81,12 @@ func parseKey(s string) (keyCombo, error) {
 		}
 	} else {
 		if _, isMod := modAliases[strings.ToLower(last)]; isMod {
-			return keyCombo{}, Errorf(errcode.InvalidArguments, "%q is only modifiers; add the key to press, e.g. Control+k", Truncate(s, 40))
+			return keyCombo{}, browser.Errorf(errcode.InvalidArguments, "%q is only modifiers; add the key to press, e.g. Control+k", browser.Truncate(s, 40))
 		}
-		return keyCombo{}, Errorf(errcode.InvalidArguments, "%q is not an allowed key; give %s", Truncate(last, 20), keyGrammar)
+		return keyCombo{}, browser.Errorf(errcode.InvalidArguments, "%q is not an allowed key; give %s", browser.Truncate(last, 20), keyGrammar)
 	}
 	if why := c.reserved(); why != "" {
-		return keyCombo{}, Errorf(errcode.InvalidArguments, "%s is refused: Firefox would %s, which could lose the user's work", c, why)
+		return keyCombo{}, browser.Errorf(errcode.InvalidArguments, "%s is refused: Firefox would %s, which could lose the user's work", c, why)
 	}
 	return c, nil
 }

@@ -1,8 +1,9 @@
-package browser
+package tools
 
 import (
 	"context"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -11,7 +12,7 @@ var hoverTool = tool[hoverArgs, hoverOut]{
 	Name: "hover", Title: "Hover element",
 	Description: "Move the pointer onto an element like a mouse: mouseenter/mouseover listeners and CSS :hover react. Reports whether :hover applies and what changed.",
 	Annotations: Annotations{Idempotent: true, OpenWorld: true},
-	Run:         (*Session).hover,
+	Run:         (*Table).hover,
 }
 
 type hoverArgs struct {
@@ -24,20 +25,21 @@ type hoverOut struct {
 	Hovered bool `json:"hovered"`
 }
 
-func (s *Session) hover(ctx context.Context, a *hoverArgs, _ Progress) (hoverOut, error) {
-	pg, l, release, err := s.acting(ctx, a.Element)
+func (tb *Table) hover(ctx context.Context, a *hoverArgs, _ browser.Progress) (hoverOut, error) {
+	op, err := tb.eng.Acting(ctx, a.Element)
 	if err != nil {
 		return hoverOut{}, err
 	}
-	defer release()
+	defer op.Release()
+	l := op.Element()
 	var r pagejs.ActionResult
-	info, err := s.exec(ctx, pg, ActionRealm, pagejs.Hover, pagejs.ClickArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l)}, &r)
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Hover, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node()}, &r)
 	if err != nil {
 		return hoverOut{}, err
 	}
 	// Menus often open on a short timer after mouseenter: the settle waits for them (up to its cap),
 	// and what changed ends the answer.
-	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, true)
+	urlNow, nav, obs, err := op.End(ctx, r.URL, browser.DefaultSettleCap, true)
 	if err != nil {
 		return hoverOut{}, err
 	}
@@ -52,8 +54,8 @@ func (s *Session) hover(ctx context.Context, a *hoverArgs, _ Progress) (hoverOut
 		note = " Only the page's mouseover/mouseenter listeners saw it; CSS :hover menus do not react to page-script events."
 	}
 	out := hoverOut{acted: actedOn(a.Element, trusted, urlNow, nav), Hovered: r.Hovered}
-	out.text = s.actionText("Moved the pointer onto", a.Element, trusted, info, urlNow, nav, note, obs)
-	obs.add(&out.said, &out.observed)
+	out.text = actionText("Moved the pointer onto", a.Element, trusted, info, urlNow, nav, note, obs)
+	addObs(obs, &out.said, &out.observed)
 	return out, nil
 }
 
@@ -61,7 +63,7 @@ var dragTool = tool[dragArgs, dragOut]{
 	Name: "drag", Title: "Drag and drop",
 	Description: "Drag element onto to like a mouse (press, moves, release): pointer-event libraries and HTML5 drag-and-drop both accept it. Ends with what changed.",
 	Annotations: Annotations{Destructive: true, OpenWorld: true},
-	Run:         (*Session).drag,
+	Run:         (*Table).drag,
 }
 
 type dragArgs struct {
@@ -77,27 +79,28 @@ type dragOut struct {
 	Dropped bool   `json:"dropped"`
 }
 
-func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (dragOut, error) {
+func (tb *Table) drag(ctx context.Context, a *dragArgs, _ browser.Progress) (dragOut, error) {
 	if a.Element == a.To {
-		return dragOut{}, Errorf(errcode.InvalidArguments, "element and to are the same element; drag it onto another one")
+		return dragOut{}, browser.Errorf(errcode.InvalidArguments, "element and to are the same element; drag it onto another one")
 	}
-	pg, l, release, err := s.acting(ctx, a.Element)
+	op, err := tb.eng.Acting(ctx, a.Element)
 	if err != nil {
 		return dragOut{}, err
 	}
-	defer release()
-	dst, err := s.target(pg, a.To)
+	defer op.Release()
+	l := op.Element()
+	dst, err := op.Locate(a.To)
 	if err != nil {
 		return dragOut{}, err
 	}
 	var r pagejs.DragResult
-	info, err := s.exec(ctx, pg, ActionRealm, pagejs.Drag, pagejs.DragArgs{Sel: l.sel, FP: l.fp, Ref: boundRef(l), To: pagejs.DragTo{Sel: dst.sel, FP: dst.fp, Ref: boundRef(dst)}}, &r)
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Drag, pagejs.DragArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node(), To: pagejs.DragTo{Sel: dst.Sel(), FP: dst.FP(), Ref: dst.Node()}}, &r)
 	if err != nil {
 		return dragOut{}, err
 	}
 	// Libraries animate and re-render on a timer after the drop: the settle waits for them (up to its cap),
 	// and what changed ends the answer.
-	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, true)
+	urlNow, nav, obs, err := op.End(ctx, r.URL, browser.DefaultSettleCap, true)
 	if err != nil {
 		return dragOut{}, err
 	}
@@ -114,7 +117,7 @@ func (s *Session) drag(ctx context.Context, a *dragArgs, _ Progress) (dragOut, e
 	}
 	trusted := info.Trusted(r.Trusted)
 	out := dragOut{acted: actedOn(a.Element, trusted, urlNow, nav), To: a.To, HTML5: r.HTML5, Dropped: r.Dropped}
-	out.text = s.actionText("Dragged", a.Element+" onto "+a.To, trusted, info, urlNow, nav, note, obs)
-	obs.add(&out.said, &out.observed)
+	out.text = actionText("Dragged", a.Element+" onto "+a.To, trusted, info, urlNow, nav, note, obs)
+	addObs(obs, &out.said, &out.observed)
 	return out, nil
 }

@@ -1,9 +1,10 @@
-package browser
+package tools
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -12,7 +13,7 @@ var selectOptionTool = tool[selectOptionArgs, selectOptionOut]{
 	Name: "select_option", Title: "Select options",
 	Description: "Choose options of a <select> by value or label (several for a multiple one). An unknown option changes nothing and lists the valid ones. Ends with what changed.",
 	Annotations: Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
-	Run:         (*Session).selectOption,
+	Run:         (*Table).selectOption,
 }
 
 type selectOptionArgs struct {
@@ -31,33 +32,34 @@ type selectOptionOut struct {
 
 // optionOut is an option of a select (its text is the page's).
 type optionOut struct {
-	Value    Page `json:"value"`
-	Label    Page `json:"label"`
-	Disabled bool `json:"disabled,omitempty"`
+	Value    browser.Page `json:"value"`
+	Label    browser.Page `json:"label"`
+	Disabled bool         `json:"disabled,omitempty"`
 }
 
-func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progress) (selectOptionOut, error) {
-	pg, l, release, err := s.acting(ctx, a.Element)
+func (tb *Table) selectOption(ctx context.Context, a *selectOptionArgs, _ browser.Progress) (selectOptionOut, error) {
+	op, err := tb.eng.Acting(ctx, a.Element)
 	if err != nil {
 		return selectOptionOut{}, err
 	}
-	defer release()
+	defer op.Release()
+	l := op.Element()
 	var r pagejs.SelectOptionResult
-	info, err := s.exec(ctx, pg, ActionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.sel, FP: l.fp, Options: a.Options, Ref: boundRef(l)}, &r)
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.Sel(), FP: l.FP(), Options: a.Options, Ref: l.Node()}, &r)
 	if err != nil {
 		return selectOptionOut{}, err
 	}
 	if len(r.Missing) > 0 {
 		return selectOptionOut{}, optionNotFound(a.Element, &r)
 	}
-	urlNow, nav, obs, err := s.endAction(ctx, pg, r.URL, defaultSettleCap, a.Observe)
+	urlNow, nav, obs, err := op.End(ctx, r.URL, browser.DefaultSettleCap, a.Observe)
 	if err != nil {
 		return selectOptionOut{}, err
 	}
-	var extra []PageField
+	var extra []browser.PageField
 	note := ""
 	if !nav {
-		note = fmt.Sprintf(" It now shows %s, listed below.", Plural(r.SelectedTotal, "option", "options"))
+		note = fmt.Sprintf(" It now shows %s, listed below.", browser.Plural(r.SelectedTotal, "option", "options"))
 		if r.SelectedTotal > len(r.Selected) {
 			note = fmt.Sprintf(" It now shows %d options; the first %d are listed below.", r.SelectedTotal, len(r.Selected))
 		}
@@ -65,13 +67,13 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 			note += " The page's change handler changed the selection: it is not exactly what was asked for."
 		}
 		for _, o := range r.Selected {
-			extra = append(extra, PageField{"Option", o.Label, 80})
+			extra = append(extra, browser.PageField{Label: "Option", Value: o.Label, Max: 80})
 		}
 	}
 	trusted := info.Trusted(r.Trusted)
 	out := selectOptionOut{acted: actedOn(a.Element, trusted, urlNow, nav), Selected: optionItems(r.Selected), SelectedTotal: r.SelectedTotal, Kept: r.Kept}
-	out.text = s.actionText("Selected "+Plural(len(a.Options), "option", "options")+" in", a.Element, trusted, info, urlNow, nav, note, obs, extra...)
-	obs.add(&out.said, &out.observed)
+	out.text = actionText("Selected "+browser.Plural(len(a.Options), "option", "options")+" in", a.Element, trusted, info, urlNow, nav, note, obs, extra...)
+	addObs(obs, &out.said, &out.observed)
 	return out, nil
 }
 
@@ -79,7 +81,7 @@ func (s *Session) selectOption(ctx context.Context, a *selectOptionArgs, _ Progr
 func optionItems(opts []pagejs.SelectOptionItem) []optionOut {
 	out := make([]optionOut, len(opts))
 	for i, o := range opts {
-		out[i] = optionOut{Value: PageStr(o.Value), Label: PageStr(o.Label), Disabled: o.Disabled}
+		out[i] = optionOut{Value: browser.PageStr(o.Value), Label: browser.PageStr(o.Label), Disabled: o.Disabled}
 	}
 	return out
 }
@@ -87,19 +89,19 @@ func optionItems(opts []pagejs.SelectOptionItem) []optionOut {
 // optionNotFound names the options that matched nothing and lists (bounded)
 // those the select offers; their text is the page's, so it goes inside the
 // markers.
-func optionNotFound(ref string, r *pagejs.SelectOptionResult) *Error {
-	shown := fmt.Sprintf("its %s", Plural(r.Total, "option", "options"))
+func optionNotFound(ref string, r *pagejs.SelectOptionResult) *browser.Error {
+	shown := fmt.Sprintf("its %s", browser.Plural(r.Total, "option", "options"))
 	if r.Total > len(r.Available) {
 		shown = fmt.Sprintf("the first %d of its %d options", len(r.Available), r.Total)
 	}
 	if r.Total == 0 {
 		shown = "none: the select is empty"
 	}
-	e := &Error{
+	e := &browser.Error{
 		Code: errcode.OptionNotFound,
 		Message: fmt.Sprintf("%s has no option whose value or label is the %s given (below, as Missing); nothing was changed. Below too: %s (label, then its value when that differs).",
 			ref, map[bool]string{true: "one", false: "ones"}[len(r.Missing) == 1], shown),
-		Details: map[string]any{"missing": PageStrs(r.Missing), "options": optionItems(r.Available), "total_options": r.Total},
+		Details: map[string]any{"missing": browser.PageStrs(r.Missing), "options": optionItems(r.Available), "total_options": r.Total},
 	}
 	for _, m := range r.Missing {
 		e.WithPage("Missing", m, 80)
@@ -119,9 +121,10 @@ func optionNotFound(ref string, r *pagejs.SelectOptionResult) *Error {
 
 // listOptions turns fill's option_not_found on a select into the error
 // select_option gives, with the valid options listed; it changes nothing.
-func (s *Session) listOptions(ctx context.Context, pg page, l *Locator, ref, value string, orig *Error) error {
+func listOptions(ctx context.Context, op *browser.Op, ref, value string, orig *browser.Error) error {
+	l := op.Element()
 	var r pagejs.SelectOptionResult
-	if _, err := s.exec(ctx, pg, ActionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.sel, FP: l.fp, Options: []string{value}}, &r); err != nil || len(r.Missing) == 0 {
+	if _, err := op.Run(ctx, browser.ActionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.Sel(), FP: l.FP(), Options: []string{value}}, &r); err != nil || len(r.Missing) == 0 {
 		return orig
 	}
 	return optionNotFound(ref, &r)

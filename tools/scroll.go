@@ -1,10 +1,11 @@
-package browser
+package tools
 
 import (
 	"context"
 	"fmt"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -13,7 +14,7 @@ var scrollTool = tool[scrollArgs, scrollOut]{
 	Name: "scroll", Title: "Scroll",
 	Description: "Scroll the page or an element's container by pages like a mouse wheel (lazy feeds load more), or to top/bottom; element alone scrolls it into view. Reports positions, whether it can go further, and what loaded.",
 	Annotations: Annotations{OpenWorld: true},
-	Run:         (*Session).scroll,
+	Run:         (*Table).scroll,
 }
 
 // scrollArgs: direction and pages have no schema default, because giving
@@ -30,7 +31,7 @@ type scrollArgs struct {
 type scrollOut struct {
 	said
 	Element          string            `json:"element,omitempty"`
-	Container        *Page             `json:"container,omitempty"`
+	Container        *browser.Page     `json:"container,omitempty"`
 	Direction        string            `json:"direction,omitempty"`
 	How              string            `json:"how,omitempty"`
 	Trusted          *bool             `json:"trusted,omitempty"`
@@ -40,7 +41,7 @@ type scrollOut struct {
 	After            *pagejs.ScrollPos `json:"after,omitempty"`
 	Later            *pagejs.ScrollPos `json:"later,omitempty"`
 	CanScrollFurther *bool             `json:"can_scroll_further,omitempty"`
-	URL              Page              `json:"url"`
+	URL              browser.Page      `json:"url"`
 	Navigated        bool              `json:"navigated"`
 }
 
@@ -54,7 +55,7 @@ func scrollMode(a *scrollArgs) (pagejs.ScrollArgs, error) {
 	var p pagejs.ScrollArgs
 	switch {
 	case a.To != nil && (a.Direction != nil || a.Pages != nil):
-		return p, Errorf(errcode.InvalidArguments, "to (top or bottom) goes with neither direction nor pages")
+		return p, browser.Errorf(errcode.InvalidArguments, "to (top or bottom) goes with neither direction nor pages")
 	case a.To != nil:
 		p.Mode, p.To, p.Direction = "to", *a.To, "down"
 		if *a.To == "top" {
@@ -71,53 +72,50 @@ func scrollMode(a *scrollArgs) (pagejs.ScrollArgs, error) {
 	case a.Element != nil:
 		p.Mode = "into"
 	default:
-		return p, Errorf(errcode.InvalidArguments, "give direction (and pages), to, or an element to scroll into view")
+		return p, browser.Errorf(errcode.InvalidArguments, "give direction (and pages), to, or an element to scroll into view")
 	}
 	return p, nil
 }
 
-func (s *Session) scroll(ctx context.Context, a *scrollArgs, _ Progress) (scrollOut, error) {
+func (tb *Table) scroll(ctx context.Context, a *scrollArgs, _ browser.Progress) (scrollOut, error) {
 	args, err := scrollMode(a)
 	if err != nil {
 		return scrollOut{}, err
 	}
-	if err := s.lock(ctx); err != nil {
-		return scrollOut{}, err
-	}
-	defer s.unlock()
-	pg, err := s.selected(ctx)
+	op, err := tb.eng.Page(ctx)
 	if err != nil {
 		return scrollOut{}, err
 	}
+	defer op.Release()
 	what := "the page"
 	if a.Element != nil {
-		l, err := s.target(pg, *a.Element)
+		l, err := op.Locate(*a.Element)
 		if err != nil {
 			return scrollOut{}, err
 		}
-		fp := l.fp
-		args.Sel, args.FP, args.Ref = l.sel, &fp, boundRef(l)
+		fp := l.FP()
+		args.Sel, args.FP, args.Ref = l.Sel(), &fp, l.Node()
 	}
 	var r pagejs.ScrollResult
-	info, err := s.exec(ctx, pg, ActionRealm, pagejs.Scroll, args, &r)
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Scroll, args, &r)
 	if err != nil {
 		return scrollOut{}, err
 	}
 	if args.Mode == "into" {
-		return s.scrolledIntoView(ctx, pg, *a.Element, &r)
+		return scrolledIntoView(ctx, op, *a.Element, &r)
 	}
-	if err := Sleep(ctx, scrollSettle); err != nil {
+	if err := browser.Sleep(ctx, scrollSettle); err != nil {
 		return scrollOut{}, err
 	}
 	later := r.After
 	margs := args
 	margs.Mode = "measure"
 	var m pagejs.ScrollResult
-	if _, err := s.exec(ctx, pg, ReadRealm, pagejs.Scroll, margs, &m); err == nil {
+	if _, err := op.Run(ctx, browser.ReadRealm, pagejs.Scroll, margs, &m); err == nil {
 		later = m.After
 	}
-	urlNow, nav := s.after(ctx, pg, r.URL)
-	u := NewUntrusted()
+	urlNow, nav := op.After(ctx, r.URL)
+	u := browser.NewUntrusted()
 	if r.Container != "" {
 		what = "the scrollable container of " + *a.Element + " (named below)"
 		u.Field("Container", r.Container, 80)
@@ -130,11 +128,11 @@ func (s *Session) scroll(ctx context.Context, a *scrollArgs, _ Progress) (scroll
 	if !u.Empty() {
 		text += "\n" + u.String()
 	}
-	container, trusted, further := PageStr(r.Container), info.Trusted(r.Trusted), canGoOn(args.Direction, later)
+	container, trusted, further := browser.PageStr(r.Container), info.Trusted(r.Trusted), canGoOn(args.Direction, later)
 	out := scrollOut{
 		Container: &container, Direction: args.Direction, How: r.How, Trusted: &trusted,
 		Moved: r.After.Pos != r.Before.Pos, Before: &r.Before, After: &r.After, Later: &later,
-		CanScrollFurther: &further, URL: PageStr(urlNow), Navigated: nav,
+		CanScrollFurther: &further, URL: browser.PageStr(urlNow), Navigated: nav,
 	}
 	out.text = text
 	return out, nil
@@ -147,7 +145,7 @@ func canGoOn(dir string, p pagejs.ScrollPos) bool {
 	return p.Pos < p.Max
 }
 
-func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info ExecInfo, later pagejs.ScrollPos) string {
+func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info browser.ExecInfo, later pagejs.ScrollPos) string {
 	axis := "y"
 	if a.Direction == "left" || a.Direction == "right" {
 		axis = "x"
@@ -161,10 +159,10 @@ func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info E
 		how = "with a trusted wheel event"
 	case a.Mode == "by" && r.Hidden:
 		how += " (the tab is in the background, where Firefox runs no smooth scrolling)"
-	case info.reason != "":
-		how += " (" + info.reason + ")"
+	case info.Reason() != "":
+		how += " (" + info.Reason() + ")"
 	}
-	step := a.Direction + " " + Plural(a.Pages, "page", "pages")
+	step := a.Direction + " " + browser.Plural(a.Pages, "page", "pages")
 	if a.Mode == "to" {
 		step = "to the " + a.To
 	}
@@ -186,8 +184,8 @@ func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info E
 	return t
 }
 
-func (s *Session) scrolledIntoView(ctx context.Context, pg page, ref string, r *pagejs.ScrollResult) (scrollOut, error) {
-	urlNow, nav := s.after(ctx, pg, r.URL)
+func scrolledIntoView(ctx context.Context, op *browser.Op, ref string, r *pagejs.ScrollResult) (scrollOut, error) {
+	urlNow, nav := op.After(ctx, r.URL)
 	var t string
 	switch {
 	case r.Moved:
@@ -201,9 +199,9 @@ func (s *Session) scrolledIntoView(ctx context.Context, pg page, ref string, r *
 		t += " It is still outside the viewport (a fixed or clipped layout)."
 	}
 	if nav {
-		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot.\n" + Marked("URL", urlNow, 300)
+		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot.\n" + browser.Marked("URL", urlNow, 300)
 	}
-	out := scrollOut{Element: ref, Moved: r.Moved, InView: &r.InView, URL: PageStr(urlNow), Navigated: nav}
+	out := scrollOut{Element: ref, Moved: r.Moved, InView: &r.InView, URL: browser.PageStr(urlNow), Navigated: nav}
 	out.text = t
 	return out, nil
 }

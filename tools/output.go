@@ -1,15 +1,17 @@
-package browser
+package tools
 
 import (
 	"encoding/json"
 	"reflect"
 	"strings"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 )
 
 // Output schemas. Each tool's outputSchema (sent to clients of protocol
 // 2025-06-18 and newer, with structuredContent) is derived from its Out
 // type and declares the fields that hold page-provided strings: those are
-// Page values, escaped like text inside the untrusted markers (see
+// browser.Page values, escaped like text inside the untrusted markers (see
 // untrusted.go). Other fields are left undeclared to keep tools/list small;
 // no field is required, so error results ({"error":{…}}) fit every schema.
 
@@ -22,7 +24,7 @@ const pageDesc = "page text"
 var errorPagePaths = map[string]bool{"error.dialog.text": true,
 	"error.missing[]": true, "error.options[].value": true, "error.options[].label": true}
 
-var pageType = reflect.TypeFor[Page]()
+var pageType = reflect.TypeFor[browser.Page]()
 
 // outputSchemaOf is the output schema of Out type t, as JSON.
 func outputSchemaOf(t reflect.Type) json.RawMessage {

@@ -1,4 +1,4 @@
-package browser
+package tools
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -23,7 +24,7 @@ var networkTool = tool[networkArgs, networkOut]{
 	Name: "network_requests", Title: "Network requests",
 	Description: "The selected tab's requests, newest last: id, method, status, type, size, duration, URL (no credentials); kept since the tab was first selected (last 1000). At most limit entries, 40,000 characters.",
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
-	Run:         (*Session).networkRequests,
+	Run:         (*Table).networkRequests,
 }
 
 type networkArgs struct {
@@ -44,7 +45,7 @@ var networkRequestTool = tool[networkRequestArgs, networkRequestOut]{
 	Name: "network_request", Title: "Network request details",
 	Description: "One request's headers (Cookie, Authorization and the like redacted) and the first 20,000 characters of a text body; gone once the page navigates away.",
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
-	Run:         (*Session).networkRequest,
+	Run:         (*Table).networkRequest,
 }
 
 type networkRequestOut struct {
@@ -57,8 +58,8 @@ type networkRequestOut struct {
 	BodyTruncated    bool   `json:"body_truncated"`
 }
 
-func (s *Session) networkRequests(ctx context.Context, a *networkArgs, _ Progress) (networkOut, error) {
-	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
+func (tb *Table) networkRequests(ctx context.Context, a *networkArgs, _ browser.Progress) (networkOut, error) {
+	op, err := tb.eng.Watching(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
 		return networkOut{}, err
 	}
@@ -67,7 +68,7 @@ func (s *Session) networkRequests(ctx context.Context, a *networkArgs, _ Progres
 	if a.Filter != nil {
 		filter = strings.ToLower(*a.Filter)
 	}
-	all, evicted := pg.sel.watch.Network()
+	all, evicted := op.Network()
 	type row struct {
 		line string
 	}
@@ -80,20 +81,20 @@ func (s *Session) networkRequests(ctx context.Context, a *networkArgs, _ Progres
 	}
 	matched := len(rows)
 	rows, shown := lastEntries(rows, limit, func(*row) bool { return true }, func(r *row) int { return len(r.line) })
-	u := NewUntrusted()
+	u := browser.NewUntrusted()
 	for _, r := range rows {
 		u.Line(r.line)
 	}
-	head := fmt.Sprintf("Requests of %s: %d of %s (newest last", TabID(pg.sel.tab.BrowserID), shown, Plural(matched, "matching request", "matching requests"))
+	head := fmt.Sprintf("Requests of %s: %d of %s (newest last", op.TabID(), shown, browser.Plural(matched, "matching request", "matching requests"))
 	if filter != "" {
-		head += ", filter " + Quote(*a.Filter, 100)
+		head += ", filter " + browser.Quote(*a.Filter, 100)
 	}
 	if evicted > 0 {
 		head += fmt.Sprintf("; %d older requests were dropped from the %d-entry buffer", evicted, rdp.MaxNetworkEntries)
 	}
 	head += "). Use network_request with an id for headers and body."
 	head += moreNote(shown, matched, limit, rdp.MaxNetworkEntries)
-	out := networkOut{TabID: TabID(pg.sel.tab.BrowserID), Matching: matched, Shown: shown, Evicted: evicted}
+	out := networkOut{TabID: op.TabID(), Matching: matched, Shown: shown, Evicted: evicted}
 	out.text = head + "\n" + u.String()
 	return out, nil
 }
@@ -113,14 +114,14 @@ func requestLine(e *rdp.NetworkEntry) string {
 	if e.FromCache {
 		b.WriteString(" cached")
 	}
-	b.WriteString(" " + Truncate(stripCredentials(e.URL), 500))
+	b.WriteString(" " + browser.Truncate(stripCredentials(e.URL), 500))
 	return b.String()
 }
 
 func statusText(e *rdp.NetworkEntry) string {
 	switch {
 	case e.Blocked != "":
-		return "blocked(" + Truncate(e.Blocked, 60) + ")"
+		return "blocked(" + browser.Truncate(e.Blocked, 60) + ")"
 	case e.Status > 0:
 		return strconv.Itoa(e.Status)
 	case e.Done:
@@ -148,30 +149,26 @@ func stripCredentials(raw string) string {
 	return u.String()
 }
 
-type networkRequestArgs struct {
-	ID string `json:"id" min:"2" max:"24" desc:"request id such as r12"`
-}
-
-func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ Progress) (networkRequestOut, error) {
+func (tb *Table) networkRequest(ctx context.Context, a *networkRequestArgs, _ browser.Progress) (networkRequestOut, error) {
 	seq, err := strconv.ParseUint(strings.TrimPrefix(a.ID, "r"), 10, 64)
 	if err != nil || !strings.HasPrefix(a.ID, "r") || seq == 0 {
-		return networkRequestOut{}, Errorf(errcode.InvalidArguments, "%q is not a request id; ids look like r12 and come from network_requests", Truncate(a.ID, 20))
+		return networkRequestOut{}, browser.Errorf(errcode.InvalidArguments, "%q is not a request id; ids look like r12 and come from network_requests", browser.Truncate(a.ID, 20))
 	}
-	pg, err := s.selectedTab(ctx) // works while a dialog is open: it runs nothing under it that acts
+	op, err := tb.eng.Watching(ctx) // works while a dialog is open: it runs nothing under it that acts
 	if err != nil {
 		return networkRequestOut{}, err
 	}
-	e, ok := pg.sel.watch.Request(seq)
+	e, ok := op.Request(seq)
 	if !ok {
-		return networkRequestOut{}, Errorf(errcode.RequestNotFound, "no request %s is buffered for %s (it was never seen, or dropped as the buffer filled); call network_requests", a.ID, TabID(pg.sel.tab.BrowserID))
+		return networkRequestOut{}, browser.Errorf(errcode.RequestNotFound, "no request %s is buffered for %s (it was never seen, or dropped as the buffer filled); call network_requests", a.ID, op.TabID())
 	}
-	d, err := pg.sel.watch.RequestDetails(ctx, seq, maxBodyChars)
+	d, err := op.RequestDetails(ctx, seq, maxBodyChars)
 	gone := errors.Is(err, rdp.ErrDetailsGone)
 	if err != nil && !gone {
 		return networkRequestOut{}, err
 	}
-	u := NewUntrusted()
-	u.Line("URL: " + Quote(stripCredentials(e.URL), 4000))
+	u := browser.NewUntrusted()
+	u.Line("URL: " + browser.Quote(stripCredentials(e.URL), 4000))
 	if gone {
 		u.Line("(headers and body unavailable: Firefox discarded them when the page navigated away)")
 	} else {
@@ -179,19 +176,19 @@ func (s *Session) networkRequest(ctx context.Context, a *networkRequestArgs, _ P
 		writeHeaders(u, "Response headers:", d.ResponseHeaders)
 		writeBody(u, &e, &d)
 	}
-	head := fmt.Sprintf("Request %s of %s: %s %s, %s, %s", a.ID, TabID(pg.sel.tab.BrowserID), e.Method, statusText(&e),
+	head := fmt.Sprintf("Request %s of %s: %s %s, %s, %s", a.ID, op.TabID(), e.Method, statusText(&e),
 		e.Cause, sizeText(e.ContentSize))
 	if e.TotalTime >= 0 {
 		head += ", " + strconv.FormatFloat(e.TotalTime, 'f', 0, 64) + " ms"
 	}
 	head += ". Cookie, Set-Cookie, Authorization and Proxy-Authorization values are redacted."
-	out := networkRequestOut{TabID: TabID(pg.sel.tab.BrowserID), ID: a.ID, Status: e.Status, Done: e.Done,
+	out := networkRequestOut{TabID: op.TabID(), ID: a.ID, Status: e.Status, Done: e.Done,
 		DetailsAvailable: !gone, BodyTruncated: d.BodyTruncated}
 	out.text = head + "\n" + u.String()
 	return out, nil
 }
 
-func writeHeaders(u *Untrusted, title string, hs []rdp.Header) {
+func writeHeaders(u *browser.Untrusted, title string, hs []rdp.Header) {
 	if len(hs) == 0 {
 		return
 	}
@@ -202,15 +199,15 @@ func writeHeaders(u *Untrusted, title string, hs []rdp.Header) {
 		case redacted[strings.ToLower(h.Name)]:
 			v = "[redacted]"
 		case h.Truncated:
-			v = Truncate(v, 1000) + " [cut]"
+			v = browser.Truncate(v, 1000) + " [cut]"
 		default:
-			v = Truncate(v, 1000)
+			v = browser.Truncate(v, 1000)
 		}
-		u.Line("  " + Truncate(h.Name, 100) + ": " + v)
+		u.Line("  " + browser.Truncate(h.Name, 100) + ": " + v)
 	}
 }
 
-func writeBody(u *Untrusted, e *rdp.NetworkEntry, d *rdp.RequestDetails) {
+func writeBody(u *browser.Untrusted, e *rdp.NetworkEntry, d *rdp.RequestDetails) {
 	switch {
 	case !e.Done && e.Status == 0:
 		u.Line("(no response yet)")
@@ -219,7 +216,7 @@ func writeBody(u *Untrusted, e *rdp.NetworkEntry, d *rdp.RequestDetails) {
 	case d.BodyLength == 0:
 		u.Line("(empty response body)")
 	case d.Encoding != "" || !textual(d.MimeType):
-		u.Line(fmt.Sprintf("(binary response body, %s, not shown)", Quote(d.MimeType, 100)))
+		u.Line(fmt.Sprintf("(binary response body, %s, not shown)", browser.Quote(d.MimeType, 100)))
 	default:
 		title := fmt.Sprintf("Response body (%d characters):", d.BodyLength)
 		if d.BodyTruncated {
@@ -245,4 +242,8 @@ func textual(mime string) bool {
 		return true
 	}
 	return false
+}
+
+type networkRequestArgs struct {
+	ID string `json:"id" min:"2" max:"24" desc:"request id such as r12"`
 }

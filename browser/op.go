@@ -1,0 +1,283 @@
+package browser
+
+import (
+	"context"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+)
+
+// An Op is one tool call's hold on the selected tab: the document it works
+// in (the top one, or the frame of the ref it acts on) and, for an element
+// action, that ref's locator. An Op from Page, Acting or Viewing holds the
+// page-operation lock until Release: calls that touch the page run one at
+// a time, in arrival order. Every method runs under that hold.
+type Op struct {
+	s   *Session
+	pg  page
+	l   *Locator
+	end func() // gives the lock back; nil when none is held
+}
+
+// DefaultSettleCap is the longest an action waits for the page to be quiet
+// by default (click's wait_after_ms default).
+const DefaultSettleCap = defaultSettleCap
+
+// Page takes the page-operation lock and the selected tab for a page tool.
+// It fails with dialog_open while a dialog one of the server's actions
+// opened is still up.
+func (s *Session) Page(ctx context.Context) (*Op, error) {
+	return s.hold(ctx, true, s.selected)
+}
+
+// Viewing is Page for a tool that only looks (screenshot): it works while a
+// dialog is open, since it runs nothing under it that acts.
+func (s *Session) Viewing(ctx context.Context) (*Op, error) {
+	return s.hold(ctx, true, s.selectedTab)
+}
+
+// Watching is the selected tab without the page-operation lock, for tools
+// that read the tab's buffers or answer its dialog while another call may
+// hold the lock (console_messages, network_requests, handle_dialog).
+func (s *Session) Watching(ctx context.Context) (*Op, error) {
+	return s.hold(ctx, false, s.selectedTab)
+}
+
+// Acting is Page followed by Use(ref): an element action's hold.
+func (s *Session) Acting(ctx context.Context, ref string) (*Op, error) {
+	o, err := s.Page(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := o.Use(ref); err != nil {
+		o.Release()
+		return nil, err
+	}
+	return o, nil
+}
+
+func (s *Session) hold(ctx context.Context, lock bool, sel func(context.Context) (page, error)) (*Op, error) {
+	o := &Op{s: s}
+	if lock {
+		if err := s.lock(ctx); err != nil {
+			return nil, err
+		}
+		o.end = s.unlock
+	}
+	pg, err := sel(ctx)
+	if err != nil {
+		o.Release()
+		return nil, err
+	}
+	o.pg = pg
+	return o, nil
+}
+
+// Release gives the page-operation lock back (once).
+func (o *Op) Release() {
+	if o.end != nil {
+		o.end()
+		o.end = nil
+	}
+}
+
+// Use resolves ref in the selected tab's current generation and makes it
+// the Op's element: what follows runs in the document (top or frame) it is
+// in. A ref of an earlier page state is stale_element.
+func (o *Op) Use(ref string) (*Locator, error) {
+	l, err := o.s.target(o.pg, ref)
+	if err != nil {
+		return nil, err
+	}
+	o.l, o.pg = l, inFrame(o.pg, l)
+	return l, nil
+}
+
+// Locate resolves another ref of the same generation (drag's drop target)
+// without changing the Op's element or document.
+func (o *Op) Locate(ref string) (*Locator, error) { return o.s.target(o.pg, ref) }
+
+// Element is the Op's element (nil without one).
+func (o *Op) Element() *Locator { return o.l }
+
+// TabID names the Op's tab.
+func (o *Op) TabID() string { return TabID(o.pg.sel.tab.BrowserID) }
+
+// Generation is the ref generation current when the Op began.
+func (o *Op) Generation() uint64 { return o.pg.generation }
+
+// Run runs a page script where realm says it may run, decoding its value
+// into out. ExecInfo says where it ran.
+func (o *Op) Run(ctx context.Context, realm Realm, script pagejs.Script, args, out any) (ExecInfo, error) {
+	return o.s.exec(ctx, o.pg, realm, script, args, out)
+}
+
+// RunIn runs a script in the realm an earlier step of the same operation
+// ran in (prev), as a page-side state it left lives there.
+func (o *Op) RunIn(ctx context.Context, prev ExecInfo, script pagejs.Script, args, out any) (ExecInfo, error) {
+	return o.s.execIn(ctx, o.pg, prev, script, args, out)
+}
+
+// Activate makes the tab's document see itself focused before an action
+// (focus.go), without raising its window.
+func (o *Op) Activate(ctx context.Context) { o.s.activate(ctx, o.pg) }
+
+// End ends an element action: it lets the page settle (at most limit),
+// reads where the page is and, when observe is set, what changed since the
+// agent's last view (nil when not).
+func (o *Op) End(ctx context.Context, before string, limit time.Duration, observe bool) (urlNow string, navigated bool, obs *Observation, err error) {
+	return o.s.endAction(ctx, o.pg, before, limit, observe)
+}
+
+// After reports, once an action ran, where the page is and whether it
+// navigated (a new generation: refs stop working), without a settle.
+func (o *Op) After(ctx context.Context, before string) (urlNow string, navigated bool) {
+	return o.s.after(ctx, o.pg, before)
+}
+
+// Sync takes in any navigation the tab's watch saw; it reports whether
+// there was one.
+func (o *Op) Sync() bool { return o.s.sync(o.pg.sel) }
+
+// NoDialog returns dialog_open when the tab shows a dialog; a check that
+// cannot be made is not an error (the next step will tell).
+func (o *Op) NoDialog(ctx context.Context) error { return o.s.noDialog(ctx, o.pg) }
+
+// Dialog is a dialog an action's own evaluation opened.
+type Dialog struct {
+	Type string // alert, confirm, prompt, beforeunload, "" when unknown
+	Text Page
+}
+
+// DialogOpened reports whether err is the dialog_open of a dialog the
+// action itself opened; the tab is then marked so that later calls report
+// dialog_open until it is answered. The action happened: the page answered
+// it with a dialog.
+func (o *Op) DialogOpened(err error) (Dialog, bool) {
+	de, isErr := AsError(err)
+	if !isErr || de.Code != errcode.DialogOpen {
+		return Dialog{}, false
+	}
+	o.s.markDialog(o.pg.sel, true)
+	dd, _ := de.Details["dialog"].(map[string]any)
+	typ, _ := dd["type"].(string)
+	dt, _ := dd["text"].(Page)
+	return Dialog{Type: typ, Text: dt}, true
+}
+
+// Openers is what the tab had opened before an action, for OpenedSince.
+type Openers struct {
+	r     pagejs.TabOpenersResult
+	known bool
+}
+
+// Openers reads which tabs the tab has opened so far.
+func (o *Op) Openers(ctx context.Context) Openers {
+	r, ok := o.s.openers(ctx, o.pg)
+	return Openers{r, ok}
+}
+
+// OpenedSince returns the tabs the tab opened since before, as tab ids,
+// and records them as opened by this server (close_tab may close them).
+func (o *Op) OpenedSince(ctx context.Context, before Openers) []string {
+	return o.s.clickOpened(ctx, o.pg, before.r, before.known)
+}
+
+// Observe reads the page and says what changed since the agent's last
+// view; match, when set, picks the elements a met wait_for condition names.
+func (o *Op) Observe(ctx context.Context, match func(*pagejs.Element) bool) *Observation {
+	obs := o.s.observe(ctx, o.pg, observeOpts{match: match}, nil)
+	return &obs
+}
+
+// PauseForChange waits until the page shows a sign of change (a DOM
+// mutation, one of its requests ending) or d passed (wait_for's pause).
+func (o *Op) PauseForChange(ctx context.Context, d time.Duration) error {
+	return o.s.pauseForChange(ctx, o.pg, d)
+}
+
+// Check checks a wait_for condition once, in the document and its frames,
+// giving up at deadline; nil when the check could not be made for a reason
+// worth polling on.
+func (o *Op) Check(ctx context.Context, args pagejs.WaitForArgs, deadline time.Time) (*pagejs.WaitForResult, error) {
+	return o.s.checkCondition(ctx, o.pg, args, deadline)
+}
+
+// Console is the tab's console buffer and how many entries it dropped.
+func (o *Op) Console() ([]rdp.ConsoleEntry, uint64) { return o.pg.sel.watch.Console() }
+
+// Network is the tab's request buffer and how many entries it dropped.
+func (o *Op) Network() ([]rdp.NetworkEntry, uint64) { return o.pg.sel.watch.Network() }
+
+// Request is one buffered request, by its sequence number.
+func (o *Op) Request(seq uint64) (rdp.NetworkEntry, bool) { return o.pg.sel.watch.Request(seq) }
+
+// RequestDetails reads one request's headers and (at most maxBody
+// characters of) body; rdp.ErrDetailsGone once the page navigated away.
+func (o *Op) RequestDetails(ctx context.Context, seq uint64, maxBody int) (rdp.RequestDetails, error) {
+	return o.pg.sel.watch.RequestDetails(ctx, seq, maxBody)
+}
+
+// Sel is the element's selector, one segment per shadow root.
+func (l *Locator) Sel() pagejs.Sel { return l.sel }
+
+// FP is the fingerprint the page re-checks before acting on the element.
+func (l *Locator) FP() pagejs.Fingerprint { return l.fp }
+
+// Node is the node id an action passes to check the ref against the node
+// itself (0: unbound).
+func (l *Locator) Node() int { return l.node }
+
+// Ref is the element's ref, e.g. "e12".
+func (l *Locator) Ref() string { return l.ref }
+
+// InFrame reports whether the element is in a frame document, and that
+// frame's origin as the snapshot showed it (page-derived).
+func (l *Locator) InFrame() (origin string, ok bool) { return l.origin, l.frame != 0 }
+
+// CheckedBy names how an action checked the ref: "node" (the node itself,
+// in the isolated realm) or "selector+fingerprint".
+func (l *Locator) CheckedBy(info ExecInfo) string { return refCheck(l, info) }
+
+// Trusted is whether an action's input was trusted: the script ran in the
+// isolated realm, where the page can neither see nor shape its result, and
+// it reported Firefox's own input pipeline. A page-realm result never is,
+// whatever the script (or a page that replaced JSON.stringify) says.
+func (i ExecInfo) Trusted(reported bool) bool { return i.isolated && reported }
+
+// Isolated reports whether the script ran in the isolated realm, where
+// the page can neither see nor shape its result.
+func (i ExecInfo) Isolated() bool { return i.isolated }
+
+// Reason says why an action ran in the page realm ("" when it did not, or
+// no reason is known).
+func (i ExecInfo) Reason() string { return i.reason }
+
+// Text is the observation's text for the answer: the tabs that opened,
+// then what changed ("" for nothing to say).
+func (o *Observation) Text() string {
+	if o == nil {
+		return ""
+	}
+	t := ""
+	if o.tabs != "" {
+		t += "\n" + o.tabs
+	}
+	if o.text != "" {
+		t += "\n" + o.text
+	}
+	return t
+}
+
+// Changes is the observation's structured summary (nil when none).
+func (o *Observation) Changes() map[string]any {
+	if o == nil {
+		return nil
+	}
+	return o.st
+}
+
+// DropTabs leaves the opened tabs out: the action's own result names them.
+func (o *Observation) DropTabs() { o.dropTabs() }

@@ -1,0 +1,75 @@
+package browser
+
+import (
+	"context"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+)
+
+// Snapshot is one reading of the selected tab for snapshot_page: its
+// element lines with refs and what they cover. The lines and Result (the
+// page's title, URL, text and totals) are page-derived.
+type Snapshot struct {
+	TabID      string
+	Generation uint64
+	Lines      []string
+	// Shown lines of Total elements (those matching the query), of All on
+	// the page; Frames is how many frame documents were read.
+	Shown, Total, All, Frames int
+	// FramesSkipped names the frames that could not be read ("" for none).
+	FramesSkipped string
+	Result        *pagejs.SnapshotResult
+}
+
+// Snapshot reads the selected tab and its frames, issues refs for the
+// elements it lists and, for a whole unfiltered read of a page without
+// frames, makes it the agent's view for the next delta. Reading is safe to
+// repeat: when the page navigates under the walk, the new document is read
+// once more.
+func (s *Session) Snapshot(ctx context.Context, args pagejs.SnapshotArgs) (Snapshot, error) {
+	if err := s.lock(ctx); err != nil {
+		return Snapshot{}, err
+	}
+	defer s.unlock()
+	for attempt := 0; ; attempt++ {
+		pg, err := s.selected(ctx)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		snap, err := s.readSnapshot(ctx, pg, args)
+		if err == nil {
+			return snap, nil
+		}
+		if e, ok := AsError(s.Classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
+			return Snapshot{}, err
+		}
+		if _, err := s.current(ctx, pg); err != nil { // wait for the new document
+			return Snapshot{}, err
+		}
+	}
+}
+
+// readSnapshot is one attempt of Snapshot.
+func (s *Session) readSnapshot(ctx context.Context, pg page, args pagejs.SnapshotArgs) (Snapshot, error) {
+	top, frames, skipped := s.readAll(ctx, pg, args)
+	if top.err != nil {
+		return Snapshot{}, top.err
+	}
+	r := top.r
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sel != pg.sel || s.syncLocked(pg.sel) {
+		return Snapshot{}, Errorf(errcode.TargetReplaced, "the page navigated while it was being read; take the snapshot again")
+	}
+	gen := s.generation
+	out := s.renderLocked(pg, gen, top, frames, args)
+	if frames == nil && args.Offset == 0 && args.Query == "" {
+		// The agent's view, for the next delta: the whole top document (a
+		// page or a filter of it is not a view of it).
+		s.rememberLocked(pg.sel, gen, &r, s.boundWalkInfoLocked(pg.sel, top))
+	}
+	return Snapshot{TabID: TabID(pg.sel.tab.BrowserID), Generation: gen, Lines: out.lines,
+		Shown: out.shown, Total: out.total, All: out.all, Frames: out.frames,
+		FramesSkipped: skipped, Result: &r}, nil
+}

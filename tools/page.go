@@ -1,0 +1,713 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+)
+
+var snapshotTool = tool[snapshotArgs, snapshotOut]{
+	Name: "snapshot_page", Title: "Snapshot page",
+	Description: "The selected page's visible actionable elements in document order (file inputs even when hidden), a line each: `[ref] role \"name\" …`; links end with `→ /path`; frames' elements follow a `--- frame … ---` line. include_all_text adds the page text. Refs (e1, …) stay valid until the page navigates or the element changes or is replaced (then stale_element, never a look-alike). Past max_elements, page with offset (the truncation line gives the next call) or filter with query." + untrustedNote,
+	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Table).snapshotPage,
+}
+
+type snapshotArgs struct {
+	IncludeAllText bool    `json:"include_all_text" default:"false" desc:"add the visible page text"`
+	MaxElements    int     `json:"max_elements" min:"1" limit:"max_elements" desc:"most elements to list"`
+	MaxTextChars   int     `json:"max_text_chars" min:"0" limit:"max_text_chars" desc:"most text characters"`
+	Offset         int     `json:"offset" min:"0" max:"1000000" default:"0" desc:"skip this many (matching) elements"`
+	Query          *string `json:"query" min:"1" max:"200" desc:"keep elements whose role, tag, name, value or link has this (any case)"`
+}
+
+type snapshotOut struct {
+	said
+	TabID          string       `json:"tab_id"`
+	Generation     uint64       `json:"generation"`
+	Title          browser.Page `json:"title"`
+	URL            browser.Page `json:"url"`
+	Elements       int          `json:"elements"`
+	TotalElements  int          `json:"total_elements"`
+	Truncated      bool         `json:"truncated"`
+	Offset         int          `json:"offset"`
+	Frames         int          `json:"frames"`
+	Query          string       `json:"query,omitempty"`
+	AllElements    *int         `json:"all_elements,omitempty"`
+	NextOffset     *int         `json:"next_offset,omitempty"`
+	TextChars      *int         `json:"text_chars,omitempty"`
+	TotalTextChars *int         `json:"total_text_chars,omitempty"`
+	TextTruncated  *bool        `json:"text_truncated,omitempty"`
+}
+
+func (tb *Table) snapshotPage(ctx context.Context, a *snapshotArgs, _ browser.Progress) (snapshotOut, error) {
+	args := pagejs.SnapshotArgs{MaxElements: a.MaxElements, MaxTextChars: a.MaxTextChars, IncludeAllText: a.IncludeAllText, Offset: a.Offset}
+	if a.Query != nil {
+		args.Query = *a.Query
+	}
+	snap, err := tb.eng.Snapshot(ctx, args)
+	if err != nil {
+		return snapshotOut{}, err
+	}
+	return tb.snapshotResult(&snap, args), nil
+}
+
+// snapshotResult renders a snapshot: the header, the element lines and page
+// text between the untrusted-content markers, and the truncation lines.
+func (tb *Table) snapshotResult(snap *browser.Snapshot, args pagejs.SnapshotArgs) snapshotOut {
+	withText, r := args.IncludeAllText, snap.Result
+	u := browser.NewUntrusted()
+	u.Grow(48*len(snap.Lines) + 1024) // ≈35 bytes per element line on typical pages
+	u.Field("Page", r.Title, 200)
+	u.Field("URL", r.URL, 500)
+	for _, l := range snap.Lines {
+		u.Line(l)
+	}
+	text := ""
+	if r.Text != nil {
+		text = *r.Text
+	}
+	if withText && text != "" {
+		u.Line("--- page text ---")
+		u.Text(text)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", snap.TabID, snap.Generation, shownElements(args, snap.Shown, snap.Total, snap.All))
+	b.WriteString(u.String())
+	next := args.Offset + snap.Shown
+	truncated := next < snap.Total
+	if truncated {
+		fmt.Fprintf(&b, "\n[truncated: %s shown, in document order; next: snapshot_page %s]",
+			shownRange(args.Offset, snap.Shown, snap.Total), nextCall(args, next))
+	}
+	if snap.FramesSkipped != "" {
+		b.WriteString("\n[frames not shown: " + snap.FramesSkipped + "]")
+	}
+	textCut := withText && browser.UTF16Len(text) < r.TextTotal
+	if textCut {
+		fmt.Fprintf(&b, "\n[text truncated: %d of %d characters shown; raise max_text_chars (limit %d)]",
+			browser.UTF16Len(text), r.TextTotal, tb.opts.MaxTextChars)
+	}
+	st := snapshotOut{
+		TabID: snap.TabID, Generation: snap.Generation, Title: browser.PageStr(r.Title), URL: browser.PageStr(r.URL),
+		Elements: snap.Shown, TotalElements: snap.Total, Truncated: truncated, Offset: args.Offset, Frames: snap.Frames,
+	}
+	if args.Query != "" {
+		st.Query, st.AllElements = args.Query, &snap.All
+	}
+	if truncated {
+		st.NextOffset = &next
+	}
+	if withText {
+		chars := browser.UTF16Len(text)
+		st.TextChars, st.TotalTextChars, st.TextTruncated = &chars, &r.TextTotal, &textCut
+	}
+	st.text = b.String()
+	return st
+}
+
+// shownElements says how many elements the snapshot lists, and of how many.
+func shownElements(a pagejs.SnapshotArgs, n, total, all int) string {
+	out := browser.Plural(n, "element", "elements")
+	if a.Query != "" {
+		out += fmt.Sprintf(" (%d of the page's %d match %s)", total, all, strconv.Quote(a.Query))
+	}
+	if a.Offset > 0 || n < total {
+		out += " (" + shownRange(a.Offset, n, total) + ")"
+	}
+	return out
+}
+
+// shownRange names the listed elements by position: "501–1000 of 3000".
+func shownRange(offset, n, total int) string {
+	if n == 0 {
+		return fmt.Sprintf("none from offset %d of %d", offset, total)
+	}
+	return fmt.Sprintf("%d–%d of %d", offset+1, offset+n, total)
+}
+
+// nextCall is the exact snapshot_page arguments that continue where this
+// snapshot stopped, as JSON.
+func nextCall(a pagejs.SnapshotArgs, next int) string {
+	type call struct {
+		Offset         int    `json:"offset"`
+		MaxElements    int    `json:"max_elements"`
+		Query          string `json:"query,omitempty"`
+		IncludeAllText bool   `json:"include_all_text,omitempty"`
+	}
+	c := call{Offset: next, MaxElements: a.MaxElements, Query: a.Query, IncludeAllText: a.IncludeAllText}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return fmt.Sprintf(`{"offset":%d}`, next)
+	}
+	return string(b)
+}
+
+func trustNote(trusted bool, info browser.ExecInfo) string {
+	if trusted {
+		return "trusted input"
+	}
+	if info.Reason() != "" {
+		return "synthetic page-script event, not trusted: " + info.Reason()
+	}
+	return "synthetic page-script event, not trusted"
+}
+
+// actionText is an action's result text; the URL it navigated to and the
+// page-derived fields in extra follow inside markers. With an observation
+// of the new page, its elements follow (addObs).
+func actionText(verb, ref string, trusted bool, info browser.ExecInfo, urlNow string, navigated bool, note string, obs *browser.Observation, extra ...browser.PageField) string {
+	t := fmt.Sprintf("%s %s (%s).%s", verb, ref, trustNote(trusted, info), note)
+	u := browser.NewUntrusted()
+	if navigated {
+		t += " The page changed (its URL is below): all earlier refs are now stale"
+		if obs != nil {
+			t += "; the new page's elements follow."
+		} else {
+			t += ", take a new snapshot."
+		}
+		u.Field("URL", urlNow, 300)
+	}
+	for _, f := range extra {
+		u.Field(f.Label, f.Value, f.Max)
+	}
+	if !u.Empty() {
+		t += "\n" + u.String()
+	}
+	return t
+}
+
+var clickTool = tool[clickArgs, clickOut]{
+	Name: "click", Title: "Click element",
+	Description: "Click a ref: trusted when available (default actions such as following links), else a page-script click (the result says which). Refuses disabled, changed and file-input elements (use upload_files). Waits until the page is quiet (at most wait_after_ms), then reports any navigation (refs go stale), tab or dialog it opened, and what changed since your last view (at most 30 snapshot lines).",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Table).click,
+}
+
+type clickArgs struct {
+	Element     string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"most ms to wait for quiet"`
+	Observe     bool   `json:"observe" default:"true" desc:"false: omit what changed"`
+}
+
+type clickOut struct {
+	said
+	acted
+	checked
+	opened
+	OpenedTabs []string `json:"opened_tabs,omitempty"`
+}
+
+func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (clickOut, error) {
+	op, err := tb.eng.Acting(ctx, a.Element)
+	if err != nil {
+		return clickOut{}, err
+	}
+	defer op.Release()
+	l := op.Element()
+	op.Activate(ctx)
+	openers := op.Openers(ctx)
+	var r pagejs.ActionResult
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node()}, &r)
+	if out, ok := dialogAnswer(op, "Clicked", a.Element, info, err); ok {
+		return clickOut{said: out.said, acted: out.acted, opened: out.opened}, nil
+	}
+	if err != nil {
+		return clickOut{}, err
+	}
+	wait := time.Duration(a.WaitAfterMS) * time.Millisecond
+	urlNow, nav, obs, err := op.End(ctx, r.URL, wait, a.Observe)
+	if err != nil {
+		return clickOut{}, err
+	}
+	// A dialog the page opened after the click (a timer, a request's
+	// answer) does not make the click fail: it is reported as the click's.
+	if err := op.NoDialog(ctx); err != nil {
+		if out, ok := dialogAnswer(op, "Clicked", a.Element, info, err); ok {
+			return clickOut{said: out.said, acted: out.acted, opened: out.opened}, nil
+		}
+		return clickOut{}, err
+	}
+	trusted := info.Trusted(r.Trusted)
+	out := clickOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info)}
+	note := refNote(l, info)
+	if tabs := op.OpenedSince(ctx, openers); len(tabs) > 0 {
+		out.OpenedTabs = tabs
+		note += " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
+		obs.DropTabs() // said here, with close_tab
+	}
+	out.text = actionText("Clicked", a.Element, trusted, info, urlNow, nav, note, obs, frameFields(l)...)
+	addObs(obs, &out.said, &out.observed)
+	return out, nil
+}
+
+var fillTool = tool[fillArgs, fillOut]{
+	Name: "fill", Title: "Fill field",
+	Description: "Set the value of a text field, textarea, select (option value or label) or editable region at once, as React and friends notice; passwords are never echoed; for a custom select (sl-select) click it, then the option. submit=true submits the form. Ends with what changed.",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Table).fill,
+}
+
+type fillArgs struct {
+	Element string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	Value   string `json:"value" max:"100000" desc:"the new value"`
+	Submit  bool   `json:"submit" default:"false" desc:"then submit its form"`
+	Observe bool   `json:"observe" default:"true" desc:"false: omit what changed"`
+}
+
+type fillOut struct {
+	said
+	acted
+	checked
+	Submitted bool          `json:"submitted"`
+	Value     *browser.Page `json:"value,omitempty"`
+	Shown     *browser.Page `json:"shown,omitempty"`
+}
+
+func (tb *Table) fill(ctx context.Context, a *fillArgs, _ browser.Progress) (fillOut, error) {
+	op, err := tb.eng.Acting(ctx, a.Element)
+	if err != nil {
+		return fillOut{}, err
+	}
+	defer op.Release()
+	l := op.Element()
+	submit := a.Submit
+	op.Activate(ctx)
+	var r pagejs.ActionResult
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.Sel(), FP: l.FP(), Value: a.Value, Submit: submit, Ref: l.Node()}, &r)
+	if e, ok := browser.AsError(err); ok && e.Code == errcode.OptionNotFound {
+		return fillOut{}, listOptions(ctx, op, a.Element, a.Value, e)
+	}
+	if err != nil {
+		return fillOut{}, err
+	}
+	urlNow, nav := r.URL, false
+	var obs *browser.Observation
+	if submit || a.Observe {
+		if urlNow, nav, obs, err = op.End(ctx, r.URL, browser.DefaultSettleCap, a.Observe); err != nil {
+			return fillOut{}, err
+		}
+	}
+	verb := "Filled"
+	if submit {
+		verb = "Filled and submitted the form of"
+	}
+	trusted := info.Trusted(r.Trusted)
+	st := fillOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info), Submitted: submit}
+	extra := frameFields(l)
+	note := refNote(l, info)
+	if r.Value != nil {
+		v := browser.PageStr(*r.Value)
+		st.Value = &v
+		switch {
+		case r.Shown != nil: // a select: value was matched by option value or label
+			shown := browser.PageStr(*r.Shown)
+			st.Shown = &shown
+			note += " The select now shows the option below."
+			if r.Kept != nil && !*r.Kept {
+				note += " The page's change handler picked another option than the one asked for; the select shows the one below."
+			}
+			extra = append(extra, browser.PageField{Label: "Shows", Value: *r.Shown, Max: 200})
+		case *r.Value != a.Value:
+			note += " The page changed or limited the value: the field now holds the value below."
+			extra = append(extra, browser.PageField{Label: "Value", Value: *r.Value, Max: 200})
+		}
+	}
+	st.text = actionText(verb, a.Element, trusted, info, urlNow, nav, note, obs, extra...)
+	addObs(obs, &st.said, &st.observed)
+	return st, nil
+}
+
+var typeTextTool = tool[typeTextArgs, typeTextOut]{
+	Name: "type_text", Title: "Type text",
+	Description: "Type text key by key after the field's content, trusted where available; rich editors continue the last paragraph, newlines are Enter. Prefer fill unless the page reacts to each key. Ends with what changed.",
+	Annotations: Annotations{OpenWorld: true},
+	Run:         (*Table).typeText,
+}
+
+type typeTextArgs struct {
+	Element string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	Text    string `json:"text" min:"1" max:"10000" desc:"text to type"`
+	DelayMS int    `json:"delay_ms" min:"0" max:"1000" default:"0" desc:"ms between keys"`
+	Observe bool   `json:"observe" default:"true" desc:"false: omit what changed"`
+}
+
+type typeTextOut struct {
+	said
+	acted
+	checked
+	Characters int `json:"characters"`
+}
+
+// typeChunk is how many characters one evaluation types when there is no
+// delay between characters; cancellation is checked between chunks.
+const typeChunk = 200
+
+func (tb *Table) typeText(ctx context.Context, a *typeTextArgs, p browser.Progress) (typeTextOut, error) {
+	op, err := tb.eng.Acting(ctx, a.Element)
+	if err != nil {
+		return typeTextOut{}, err
+	}
+	defer op.Release()
+	l := op.Element()
+	delay := a.DelayMS
+	size := typeChunk
+	if delay > 0 {
+		size = 1
+	}
+	runes := []rune(a.Text)
+	op.Activate(ctx)
+	var r pagejs.ActionResult
+	var info browser.ExecInfo
+	for i := 0; i < len(runes); i += size {
+		if i > 0 {
+			if err := browser.Sleep(ctx, time.Duration(delay)*time.Millisecond); err != nil {
+				return typeTextOut{}, fmt.Errorf("after %d of %d characters: %w", i, len(runes), err)
+			}
+		}
+		chunk := string(runes[i:min(i+size, len(runes))])
+		info, err = op.Run(ctx, browser.ActionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.Sel(), FP: l.FP(), Text: chunk, FirstChunk: i == 0, Ref: l.Node()}, &r)
+		if err != nil {
+			if i > 0 && ctx.Err() == nil && op.Sync() {
+				// The typing made the page navigate: the element is gone
+				// with its document, whatever the next chunk found.
+				err = browser.Errorf(errcode.TargetReplaced, "the page navigated while typing; take a new snapshot")
+			}
+			if e, ok := browser.AsError(err); ok && i > 0 {
+				e.Message = fmt.Sprintf("%s (after %d of %d characters were typed)", e.Message, i, len(runes))
+			}
+			return typeTextOut{}, err
+		}
+		p.Report(float64(min(i+size, len(runes))), float64(len(runes)), "typing")
+	}
+	limit := time.Duration(0)
+	if a.Observe {
+		limit = browser.DefaultSettleCap
+	}
+	urlNow, nav, obs, err := op.End(ctx, r.URL, limit, a.Observe)
+	if err != nil {
+		return typeTextOut{}, err
+	}
+	trusted := info.Trusted(r.Trusted)
+	out := typeTextOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info), Characters: len(runes)}
+	out.text = actionText(fmt.Sprintf("Typed %s into", browser.Plural(len(runes), "character", "characters")), a.Element, trusted, info, urlNow, nav, refNote(l, info), obs, frameFields(l)...)
+	addObs(obs, &out.said, &out.observed)
+	return out, nil
+}
+
+var pressKeyTool = tool[pressKeyArgs, pressKeyOut]{
+	Name: "press_key", Title: "Press key",
+	Description: "Press a key on a ref or the focused element: a named key (Enter, Tab, Escape, Space, Backspace, Delete, Insert, arrows such as ArrowDown, Home, End, PageUp, PageDown, F1-F12) or one character, with modifiers joined by + (Control+k, Shift+Tab). Tab- and window-closing shortcuts are refused. Trusted where available. Ends with the focus and what changed.",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Table).pressKey,
+}
+
+type pressKeyArgs struct {
+	Key     string  `json:"key" min:"1" max:"40" desc:"e.g. Enter, a, Control+k, Shift+Tab"`
+	Element *string `json:"element" min:"2" max:"16" desc:"ref; default: the focused element"`
+	Observe bool    `json:"observe" default:"true" desc:"false: omit what changed"`
+}
+
+type pressKeyOut struct {
+	said
+	Key string `json:"key,omitempty"`
+	acted
+	checked
+	opened
+	Focused *browser.Page `json:"focused,omitempty"`
+}
+
+func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progress) (pressKeyOut, error) {
+	combo, err := parseKey(a.Key)
+	if err != nil {
+		return pressKeyOut{}, err
+	}
+	op, err := tb.eng.Page(ctx)
+	if err != nil {
+		return pressKeyOut{}, err
+	}
+	defer op.Release()
+	args := pagejs.PressKeyArgs{Key: combo.Key, Mods: combo.Mods}
+	what := "the focused element"
+	var l *browser.Locator
+	if a.Element != nil {
+		if l, err = op.Use(*a.Element); err != nil {
+			return pressKeyOut{}, err
+		}
+		fp := l.FP()
+		args.Sel, args.FP, args.Ref = l.Sel(), &fp, l.Node()
+		what = *a.Element
+	}
+	op.Activate(ctx)
+	var r pagejs.ActionResult
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.PressKey, args, &r)
+	if out, ok := dialogAnswer(op, "Pressed "+a.Key+" on", what, info, err); ok {
+		return pressKeyOut{said: out.said, acted: out.acted, opened: out.opened}, nil
+	}
+	if err != nil {
+		return pressKeyOut{}, err
+	}
+	urlNow, nav, obs, err := op.End(ctx, r.URL, browser.DefaultSettleCap, a.Observe)
+	if err != nil {
+		return pressKeyOut{}, err
+	}
+	extra := frameFields(l)
+	if r.Focused != "" && !nav {
+		extra = append(extra, browser.PageField{Label: "Focus", Value: r.Focused, Max: 120})
+	}
+	trusted := info.Trusted(r.Trusted)
+	focused := browser.PageStr(r.Focused)
+	out := pressKeyOut{Key: combo.String(), acted: actedOn("", trusted, urlNow, nav), Focused: &focused}
+	if l != nil {
+		out.checked = checkedRef(l, info)
+	}
+	out.text = actionText("Pressed "+combo.String()+" on", what, trusted, info, urlNow, nav, refNote(l, info), obs, extra...)
+	addObs(obs, &out.said, &out.observed)
+	return out, nil
+}
+
+var navigateTool = tool[navigateArgs, navigateOut]{
+	Name: "navigate", Title: "Navigate",
+	Description: "Load an http(s) URL in the selected tab, or go back, forward or reload (history). Refs go stale. Reports the final URL and HTTP status; navigation_failed with Firefox's reason; dialog_open at once for a dialog while loading or a beforeunload prompt. Ends with the new page's elements (at most 30).",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Table).navigate,
+}
+
+type navigateArgs struct {
+	URL       *string  `json:"url" min:"8" max:"8192" desc:"absolute http(s) URL"`
+	History   *string  `json:"history" enum:"back,forward,reload" desc:"instead of url"`
+	Wait      string   `json:"wait" enum:"none,dom,complete" default:"dom" desc:"dom: interactive; complete: loaded; none"`
+	TimeoutMS int      `json:"timeout_ms" min:"0" max:"120000" default:"30000" desc:"then navigation_timeout"`
+	Observe   bool     `json:"observe" default:"true" desc:"false: omit what changed"`
+	_         struct{} `oneof:"url,history" msg:"give exactly one of url (to load a page) or history (back, forward or reload)"`
+}
+
+// navigateOut is navigate's result, by url or history.
+type navigateOut struct {
+	said
+	History    string        `json:"history,omitempty"`
+	URL        browser.Page  `json:"url"`
+	Generation uint64        `json:"generation"`
+	Waited     string        `json:"waited"`
+	Index      *int          `json:"index,omitempty"`
+	Count      *int          `json:"count,omitempty"`
+	Title      *browser.Page `json:"title,omitempty"`
+	Status     int           `json:"status,omitempty"`
+	observed
+}
+
+// waits are navigate's wait state and timeout.
+func (a *navigateArgs) waits() (wait string, timeout time.Duration) {
+	return a.Wait, time.Duration(a.TimeoutMS) * time.Millisecond
+}
+
+// checkURL accepts only absolute http(s) URLs without credentials.
+func checkURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return nil, browser.Errorf(errcode.InvalidArguments, "url is not a valid URL: %v", err)
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, browser.Errorf(errcode.InvalidArguments, "only http and https URLs can be opened, not %q", browser.Truncate(u.Scheme, 20)+":")
+	case u.Host == "" || u.Opaque != "":
+		return nil, browser.Errorf(errcode.InvalidArguments, "url must be absolute, like https://example.com/path")
+	case u.User != nil:
+		return nil, browser.Errorf(errcode.InvalidArguments, "url must not carry a user name or password")
+	}
+	return u, nil
+}
+
+func (tb *Table) navigate(ctx context.Context, a *navigateArgs, p browser.Progress) (navigateOut, error) {
+	if a.History != nil {
+		return tb.navigateHistory(ctx, a, p)
+	}
+	u, err := checkURL(*a.URL)
+	if err != nil {
+		return navigateOut{}, err
+	}
+	wait, timeout := a.waits()
+	op, err := tb.eng.Page(ctx)
+	if err != nil {
+		return navigateOut{}, err
+	}
+	defer op.Release()
+	nav, err := op.Navigate(ctx, u, wait, timeout)
+	if err != nil {
+		return navigateOut{}, err
+	}
+	blk := browser.NewUntrusted()
+	blk.Field("URL", nav.URL, 500)
+	text := fmt.Sprintf("Navigated %s (generation %d); the final URL is below.\n", op.TabID(), nav.Generation)
+	if wait == "none" {
+		text = fmt.Sprintf("Started loading the URL below in %s (not waited for; generation %d).\n", op.TabID(), nav.Generation)
+	}
+	st := navigateOut{URL: browser.PageStr(nav.URL), Generation: nav.Generation, Waited: wait}
+	if nav.Title != "" {
+		t := browser.PageStr(nav.Title)
+		st.Title = &t
+		blk.Field("Title", nav.Title, 200)
+	}
+	if nav.Status > 0 {
+		st.Status = nav.Status
+		if nav.Status >= 400 {
+			text = strings.TrimSuffix(text, "\n") + fmt.Sprintf(" The server answered HTTP %d: the page is an error page.\n", nav.Status)
+		} else {
+			text = strings.TrimSuffix(text, "\n") + fmt.Sprintf(" HTTP %d.\n", nav.Status)
+		}
+	}
+	st.text = text + blk.String()
+	if wait != "none" && a.Observe {
+		addObs(op.ObserveNavigation(ctx), &st.said, &st.observed)
+	}
+	return st, nil
+}
+
+var waitForTool = tool[waitForArgs, waitForOut]{
+	Name: "wait_for", Title: "Wait for condition",
+	Description: "Wait until the page shows text, matches a CSS selector or has a URL containing a string, or no longer does (state=absent), across navigations; re-checks on each page change. Never met while a dialog blocks the page (dialog_open). Once met, lists the matching elements and what changed.",
+	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
+	Run:         (*Table).waitFor,
+}
+
+type waitForArgs struct {
+	Text        *string  `json:"text" min:"1" max:"1000" desc:"visible text"`
+	Selector    *string  `json:"selector" min:"1" max:"1000" desc:"CSS selector"`
+	URLContains *string  `json:"url_contains" min:"1" max:"2048" desc:"URL substring, e.g. /checkout"`
+	State       string   `json:"state" enum:"present,absent" default:"present" desc:"absent: until it no longer holds"`
+	TimeoutMS   int      `json:"timeout_ms" min:"0" max:"120000" default:"30000" desc:"then wait_timeout; 0 checks once"`
+	PollMS      int      `json:"poll_ms" min:"50" max:"2000" default:"250" desc:"ms between checks"`
+	Observe     bool     `json:"observe" default:"true" desc:"false: omit what changed"`
+	_           struct{} `oneof:"text,selector,url_contains" msg:"give exactly one of text, selector or url_contains"`
+}
+
+type waitForOut struct {
+	said
+	Met       bool  `json:"met"`
+	ElapsedMS int64 `json:"elapsed_ms"`
+	Polls     int   `json:"polls"`
+	observed
+}
+
+// condition is the page script's form of a wait_for call, and how the
+// result names it.
+func (a *waitForArgs) condition() (args pagejs.WaitForArgs, what string) {
+	switch {
+	case a.Text != nil:
+		args.Text, what = *a.Text, "text "+browser.Quote(*a.Text, 100)
+	case a.Selector != nil:
+		args.Selector, what = *a.Selector, "selector "+browser.Quote(*a.Selector, 100)
+	default:
+		args.URLContains, what = *a.URLContains, "URL containing "+browser.Quote(*a.URLContains, 100)
+	}
+	args.State = a.State
+	return args, what
+}
+
+func (tb *Table) waitFor(ctx context.Context, a *waitForArgs, p browser.Progress) (waitForOut, error) {
+	args, what := a.condition()
+	timeout, poll := time.Duration(a.TimeoutMS)*time.Millisecond, time.Duration(a.PollMS)*time.Millisecond
+	op, err := tb.eng.Page(ctx)
+	if err != nil {
+		return waitForOut{}, err
+	}
+	defer op.Release()
+	start := time.Now()
+	deadline := start.Add(timeout)
+	for polls := 1; ; polls++ {
+		r, err := op.Check(ctx, args, deadline.Add(poll))
+		if err != nil {
+			return waitForOut{}, err
+		}
+		if r != nil && r.Met {
+			if err := op.NoDialog(ctx); err != nil {
+				return waitForOut{}, err
+			}
+			elapsed := time.Since(start)
+			op.Sync()
+			out := waitForOut{Met: true, ElapsedMS: elapsed.Milliseconds(), Polls: polls}
+			out.text = fmt.Sprintf("Condition met after %d ms: %s is %s.", elapsed.Milliseconds(), what, a.State)
+			if a.Observe {
+				var match func(*pagejs.Element) bool
+				if a.State == "present" {
+					match = waitMatch(args.Text, r.Matched)
+				}
+				addObs(op.Observe(ctx, match), &out.said, &out.observed)
+			}
+			return out, nil
+		}
+		if !time.Now().Before(deadline) {
+			return waitForOut{}, browser.Errorf(errcode.WaitTimeout, "%s was not %s within %d ms (%s)", what, a.State, timeout.Milliseconds(), browser.Plural(polls, "check", "checks"))
+		}
+		p.Report(float64(time.Since(start).Milliseconds()), float64(timeout.Milliseconds()), "waiting for "+what)
+		if err := op.PauseForChange(ctx, min(poll, time.Until(deadline))); err != nil {
+			return waitForOut{}, err
+		}
+	}
+}
+
+var handleDialogTool = tool[handleDialogArgs, handleDialogOut]{
+	Name: "handle_dialog", Title: "Answer a page dialog",
+	Description: "Answer the dialog the selected page shows: accept is OK (for beforeunload: leave), dismiss is Cancel (stay); prompt_text answers a prompt.",
+	Annotations: Annotations{Destructive: true, OpenWorld: true},
+	Run:         (*Table).handleDialog,
+}
+
+type handleDialogOut struct {
+	said
+	Action string       `json:"action"`
+	Type   string       `json:"type"`
+	Text   browser.Page `json:"text"`
+}
+
+type handleDialogArgs struct {
+	Action     string  `json:"action" enum:"accept,dismiss" desc:"accept or dismiss"`
+	PromptText *string `json:"prompt_text" max:"10000" desc:"typed into a prompt"`
+}
+
+func (tb *Table) handleDialog(ctx context.Context, a *handleDialogArgs, _ browser.Progress) (handleDialogOut, error) {
+	// No page-operation lock: the call that raised the dialog may still hold
+	// it while its evaluation is held back.
+	op, err := tb.eng.Watching(ctx)
+	if err != nil {
+		return handleDialogOut{}, err
+	}
+	d, err := op.AnswerDialog(ctx, a.Action, a.PromptText)
+	if err != nil {
+		return handleDialogOut{}, err
+	}
+	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
+	out := handleDialogOut{Action: a.Action, Type: d.Type, Text: browser.PageStrN(d.Text.Raw(), 2000)}
+	out.text = fmt.Sprintf("%s the %s dialog; its text was:\n%s", verb, d.Type, browser.Marked("Dialog text", d.Text.Raw(), 200))
+	return out, nil
+}
+
+// waitMatch picks the elements a met wait_for condition names: those whose
+// selector the page matched (selector), or whose name or value holds the
+// text (text).
+func waitMatch(text string, sels []pagejs.Sel) func(*pagejs.Element) bool {
+	if len(sels) > 0 {
+		want := make(map[string]bool, len(sels))
+		for _, sel := range sels {
+			want[strings.Join(sel, "\x00")] = true
+		}
+		return func(e *pagejs.Element) bool { return want[strings.Join(e.Sel, "\x00")] }
+	}
+	needle := strings.ToLower(strings.Join(strings.Fields(text), " "))
+	if needle == "" {
+		return nil
+	}
+	return func(e *pagejs.Element) bool {
+		if strings.Contains(strings.ToLower(e.Name), needle) {
+			return true
+		}
+		return e.Value != nil && strings.Contains(strings.ToLower(*e.Value), needle)
+	}
+}

@@ -1,0 +1,116 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+)
+
+// Table is the tool table over one engine session: what tools/list shows,
+// and each call's arguments decoded, run and answered.
+type Table struct {
+	eng   *browser.Session
+	opts  browser.Options
+	log   *slog.Logger
+	tools []toolDef
+	byKey map[string]*toolDef
+}
+
+// New makes the table over eng, with the limits of eng's options in the
+// schemas.
+func New(eng *browser.Session) *Table {
+	opts := eng.Options()
+	tb := &Table{eng: eng, opts: opts, log: opts.Logger, tools: toolTable(), byKey: map[string]*toolDef{}}
+	if tb.log == nil {
+		tb.log = slog.New(slog.DiscardHandler)
+	}
+	lim := limits{"max_elements": opts.MaxElements, "max_text_chars": opts.MaxTextChars}
+	for i := range tb.tools {
+		t := &tb.tools[i]
+		sc, err := schemaOf(t.in, lim)
+		if err != nil {
+			panic(err) // checked when the table was built
+		}
+		t.schema = sc
+		b, err := json.Marshal(t.schema)
+		if err != nil {
+			panic(err) // the schema was parsed from JSON at start-up
+		}
+		t.InputSchema = b
+		tb.byKey[t.Name] = t
+	}
+	return tb
+}
+
+// Tools lists the tools, with the configured limits in their schemas.
+func (tb *Table) Tools() []Tool {
+	out := make([]Tool, len(tb.tools))
+	for i, t := range tb.tools {
+		out[i] = t.Tool
+	}
+	return out
+}
+
+// Call runs one tool. An unknown name is reported as ok == false, so the
+// caller can answer with a protocol error; every other failure is a *browser.Error.
+func (tb *Table) Call(ctx context.Context, name string, args json.RawMessage, p browser.Progress) (res Result, err error, ok bool) {
+	t := tb.byKey[name]
+	if t == nil {
+		return Result{}, nil, false
+	}
+	if p == nil {
+		p = noProgress{}
+	}
+	start := time.Now()
+	var note string
+	var auto *browser.AutoSelected
+	if !tablessTools[name] {
+		note, auto, err = tb.eng.AutoSelect(ctx)
+	}
+	if err == nil {
+		res, err = t.run(ctx, tb, args, p)
+	}
+	if err == nil && note != "" {
+		res = withAutoNote(res, note, auto)
+	}
+	err = tb.eng.Classify(ctx, err)
+	if e, isErr := browser.AsError(err); isErr && note != "" {
+		e = &browser.Error{Code: e.Code, Message: note + " " + e.Message, Phase: e.Phase, Details: e.Details}
+		err = e
+	}
+	if e, isErr := browser.AsError(err); isErr {
+		tb.log.Debug("tool failed", "tool", name, "code", e.Code, "ms", time.Since(start).Milliseconds())
+	} else {
+		tb.log.Debug("tool done", "tool", name, "ms", time.Since(start).Milliseconds())
+	}
+	return res, err, true
+}
+
+// Answer runs one tool and shapes a failure as a tool error result: its
+// text (page-derived values inside markers) and {"error":{code, message,
+// retryable, …}}. It is where every tool error takes its final form. An
+// unknown name is ok == false.
+func (tb *Table) Answer(ctx context.Context, name string, args json.RawMessage, p browser.Progress) (res Result, ok bool) {
+	res, err, ok := tb.Call(ctx, name, args, p)
+	if !ok || err == nil {
+		return res, ok
+	}
+	e, _ := browser.AsError(err)
+	return Result{Text: e.Text(), Structured: e.Structured(), IsError: true}, true
+}
+
+type noProgress struct{}
+
+func (noProgress) Report(float64, float64, string) {}
+
+// withAutoNote adds to a result which tab Call selected for it.
+func withAutoNote(res Result, note string, auto *browser.AutoSelected) Result {
+	res.Text = note + "\n" + res.Text
+	if a, ok := res.Structured.(answerer); ok {
+		a.answer().AutoSelected = auto
+	}
+	return res
+}
