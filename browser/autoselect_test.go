@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -37,7 +38,7 @@ func TestNoSelectionUsesTheActiveTab(t *testing.T) {
 		var closed pagejs.TabResult
 		chrome(pagejs.TabClose, pagejs.TabArgs{BrowserID: opened.BrowserID}, &closed)
 	})
-	id := TabID(opened.BrowserID)
+	id := browser.TabID(opened.BrowserID)
 	deadline := time.Now().Add(20 * time.Second)
 	// Firefox may take a moment to make the new tab the active one (under
 	// load): until then a fresh session uses the old one, where the text
@@ -83,18 +84,5 @@ func TestNoSelectionUsesTheActiveTab(t *testing.T) {
 	must(t, s, "list_tabs", map[string]any{})
 	if st := must(t, s, "browser_status", map[string]any{}).Structured.(map[string]any); st["selected_tab"] != nil {
 		t.Errorf("browser_status after list_tabs has a selected tab: %v", st["selected_tab"])
-	}
-}
-
-func TestNotAutoSelectable(t *testing.T) {
-	for u, ok := range map[string]bool{
-		"https://example.com/": true, "http://127.0.0.1:8080/x": true, "about:blank": true, "about:newtab": true,
-		"about:home": true, "file:///tmp/a.html": true, "about:neterror?e=dnsNotFound&u=https%3A//example.invalid/": true,
-		"about:sessionrestore": false, "about:config": false, "moz-extension://abc/_generated_background_page.html": false,
-		"chrome://browser/content/browser.xhtml": false, "": false,
-	} {
-		if why := notAutoSelectable(u); (why == "") != ok {
-			t.Errorf("notAutoSelectable(%q) = %q", u, why)
-		}
 	}
 }

@@ -1,10 +1,11 @@
-package browser
+package browser_test
 
 import (
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/benchutil"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 )
@@ -14,9 +15,9 @@ import (
 // binary is measured in e2e. Each reports the median in ms; run with
 // -benchtime=20x or more.
 
-func benchSession(b *testing.B, realm string) *Session {
+func benchSession(b *testing.B, realm string) *session {
 	b.Helper()
-	return newSession(b, func(o *Options) {
+	return newSession(b, func(o *browser.Options) {
 		o.MaxElements = 5000
 		o.MaxTextChars = 300000
 		switch realm {

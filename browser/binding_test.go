@@ -1,10 +1,11 @@
-package browser
+package browser_test
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
@@ -16,11 +17,11 @@ func TestRefIsBoundToItsNode(t *testing.T) {
 	// The walk through the isolated realm (the fallback for a page that breaks the
 	// page-realm walk) hands its elements over the same way.
 	t.Run("isolated walk", func(t *testing.T) {
-		testRefIsBoundToItsNode(t, newSession(t, func(o *Options) { o.ReadInIsolatedRealm = true }))
+		testRefIsBoundToItsNode(t, newSession(t, func(o *browser.Options) { o.ReadInIsolatedRealm = true }))
 	})
 }
 
-func testRefIsBoundToItsNode(t *testing.T, s *Session) {
+func testRefIsBoundToItsNode(t *testing.T, s *session) {
 	open(t, s, "rerender.html")
 	snap := snapshot(t, s)
 	apple, banana, cherry := ref(t, snap, "button", "Like Apple"), ref(t, snap, "button", "Like Banana"), ref(t, snap, "button", "Like Cherry")
@@ -84,7 +85,7 @@ func testRefIsBoundToItsNode(t *testing.T, s *Session) {
 // selector and fingerprint, and the result says so (the look-alike is hit,
 // which is what the binding prevents).
 func TestUnboundRefSaysSo(t *testing.T) {
-	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
 	open(t, s, "rerender.html")
 	snap := snapshot(t, s)
 	apple := ref(t, snap, "button", "Like Apple")
@@ -135,11 +136,7 @@ func TestEveryActionChecksItsNode(t *testing.T) {
 func TestBoundSnapshotKept(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "rerender.html")
-	keptSeq := func() int {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.sel.kept.seq
-	}
+	keptSeq := s.KeptSeq
 	// The first snapshot evaluates the whole script and installs the resident
 	// behind it: snapshots until the resident's first walk.
 	var snap string
@@ -147,19 +144,13 @@ func TestBoundSnapshotKept(t *testing.T) {
 		snap = snapshot(t, s)
 	}
 	seq := keptSeq()
-	rendered := func() *renderedLines {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.sel.kept.lines
-	}
+	rendered := s.KeptRendering
 	lines := rendered()
 	for i := 0; i < 4; i++ {
 		if i == 2 {
 			// The ref table changed (here: as if a locator had been
 			// replaced): the kept result is rendered again.
-			s.mu.Lock()
-			s.refs.epoch++
-			s.mu.Unlock()
+			s.TouchRefs()
 		}
 		again := snapshot(t, s)
 		if !sameLines(snap, again) {

@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"context"
@@ -13,14 +13,32 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
-// These tests drive a real headless Firefox ESR through Session.Call, the
-// same entry point the MCP server uses, against the pages in testdata/.
-// They share one Firefox and its first tab, so they do not run in parallel.
+// These tests drive the engine in a real headless Firefox ESR through the
+// tool table (tools.Table.Call), the same entry point the MCP server uses,
+// against the pages in testdata/. They share one Firefox and its first tab,
+// so they do not run in parallel. export_test.go opens the engine's state
+// to them where a test checks what the engine did, not only what it said.
+
+// session is an engine and the tool table over it, wired as the server
+// wires them.
+type session struct {
+	*browser.Session
+	tools *tools.Table
+}
+
+// wrap puts the tool table over an engine session.
+func wrap(s *browser.Session) *session { return &session{s, tools.New(s)} }
+
+// Call runs one tool through the table.
+func (s *session) Call(ctx context.Context, name string, args json.RawMessage, p browser.Progress) (tools.Result, error, bool) {
+	return s.tools.Call(ctx, name, args, p)
+}
 
 var (
 	firefox = &headless.Shared{}
@@ -37,15 +55,15 @@ func TestMain(m *testing.M) {
 }
 
 // testOptions are the engine's options for tests against ff.
-func testOptions(ff *headless.Firefox) Options {
-	return Options{
+func testOptions(ff *headless.Firefox) browser.Options {
+	return browser.Options{
 		Host: "127.0.0.1", Addr: ff.Addr,
 		MaxElements: 500, MaxTextChars: 50000, RequestTimeout: 15 * time.Second,
 		ChunkBytes: 64 << 10, UploadsEnabled: true,
 	}
 }
 
-func newSession(t testing.TB, opts ...func(*Options)) *Session {
+func newSession(t testing.TB, opts ...func(*browser.Options)) *session {
 	t.Helper()
 	ff := firefox.Get(t)
 	o := testOptions(ff)
@@ -53,12 +71,12 @@ func newSession(t testing.TB, opts ...func(*Options)) *Session {
 	for _, f := range opts {
 		f(&o)
 	}
-	s := New(o)
+	s := wrap(browser.New(o))
 	t.Cleanup(s.Close)
 	return s
 }
 
-func callCtx(ctx context.Context, t testing.TB, s *Session, name string, args any) (Result, *Error) {
+func callCtx(ctx context.Context, t testing.TB, s *session, name string, args any) (tools.Result, *browser.Error) {
 	t.Helper()
 	raw, err := json.Marshal(args)
 	if err != nil {
@@ -72,7 +90,7 @@ func callCtx(ctx context.Context, t testing.TB, s *Session, name string, args an
 		res.Structured = structured(res.Structured)
 	}
 	if err != nil {
-		e, isErr := AsError(err)
+		e, isErr := browser.AsError(err)
 		if !isErr {
 			t.Fatalf("%s: error of type %T: %v", name, err, err)
 		}
@@ -81,14 +99,14 @@ func callCtx(ctx context.Context, t testing.TB, s *Session, name string, args an
 	return res, nil
 }
 
-func call(t testing.TB, s *Session, name string, args any) (Result, *Error) {
+func call(t testing.TB, s *session, name string, args any) (tools.Result, *browser.Error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return callCtx(ctx, t, s, name, args)
 }
 
-func must(t testing.TB, s *Session, name string, args any) Result {
+func must(t testing.TB, s *session, name string, args any) tools.Result {
 	t.Helper()
 	res, e := call(t, s, name, args)
 	if e != nil {
@@ -97,7 +115,7 @@ func must(t testing.TB, s *Session, name string, args any) Result {
 	return res
 }
 
-func wantCode(t testing.TB, e *Error, code errcode.Code) {
+func wantCode(t testing.TB, e *browser.Error, code errcode.Code) {
 	t.Helper()
 	if e == nil || e.Code != code {
 		t.Fatalf("error = %v, want code %s", e, code)
@@ -105,7 +123,7 @@ func wantCode(t testing.TB, e *Error, code errcode.Code) {
 }
 
 // open selects the first tab and loads a fixture page in it.
-func open(t testing.TB, s *Session, page string) {
+func open(t testing.TB, s *session, page string) {
 	t.Helper()
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/" + page, "wait": "complete"})
@@ -126,19 +144,19 @@ func ref(t testing.TB, snapshot, role, name string) string {
 	return ""
 }
 
-func snapshot(t testing.TB, s *Session) string {
+func snapshot(t testing.TB, s *session) string {
 	t.Helper()
 	return must(t, s, "snapshot_page", map[string]any{}).Text
 }
 
 // pageText returns the page's visible text (where fixtures log events).
-func pageText(t testing.TB, s *Session) string {
+func pageText(t testing.TB, s *session) string {
 	t.Helper()
 	return must(t, s, "snapshot_page", map[string]any{"include_all_text": true, "max_elements": 1}).Text
 }
 
 // waitText waits until the page shows text.
-func waitText(t testing.TB, s *Session, text string) {
+func waitText(t testing.TB, s *session, text string) {
 	t.Helper()
 	if _, e := call(t, s, "wait_for", map[string]any{"text": text, "timeout_ms": 5000, "poll_ms": 50}); e != nil {
 		t.Fatalf("waiting for %q: %v\npage:\n%s", text, e, pageText(t, s))
@@ -146,7 +164,7 @@ func waitText(t testing.TB, s *Session, text string) {
 }
 
 func TestStatusWithoutFirefox(t *testing.T) {
-	s := New(Options{Host: "127.0.0.1", Addr: freeAddr(t), RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1})
+	s := wrap(browser.New(browser.Options{Host: "127.0.0.1", Addr: freeAddr(t), RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}))
 	res, e := call(t, s, "browser_status", map[string]any{})
 	if e != nil {
 		t.Fatal(e)
@@ -164,7 +182,7 @@ func TestStatusWithoutFirefox(t *testing.T) {
 func TestListSelectAndStatus(t *testing.T) {
 	s := newSession(t)
 	res := must(t, s, "list_tabs", map[string]any{})
-	tabs := res.Structured.(map[string]any)["tabs"].([]tabInfo)
+	tabs := tabsOf(t, res)
 	if len(tabs) == 0 || !strings.HasPrefix(tabs[0].TabID, "tab-") {
 		t.Fatalf("tabs = %+v", tabs)
 	}
@@ -320,7 +338,7 @@ func TestNavigateInvalidatesRefs(t *testing.T) {
 	snap := snapshot(t, s)
 	old := ref(t, snap, "button", "Go")
 	res := must(t, s, "navigate", map[string]any{"url": pages.URL + "/other.html"})
-	if res.Structured.(map[string]any)["url"] != PageStr(pages.URL+"/other.html") {
+	if res.Structured.(map[string]any)["url"] != browser.PageStr(pages.URL+"/other.html") {
 		t.Errorf("navigate result = %v", res.Structured)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": old})
@@ -396,7 +414,7 @@ func TestUnknownAndOldRefs(t *testing.T) {
 	wantCode(t, e, errcode.InvalidArguments)
 	_, e = call(t, s, "fill", map[string]any{"element": "e1"})
 	wantCode(t, e, errcode.InvalidArguments)
-	if !errors.Is(e, &Error{Code: errcode.InvalidArguments}) || e.Retryable() {
+	if !errors.Is(e, &browser.Error{Code: errcode.InvalidArguments}) || e.Retryable() {
 		t.Errorf("invalid_arguments should not be retryable")
 	}
 }
@@ -407,11 +425,7 @@ func TestUnknownAndOldRefs(t *testing.T) {
 func TestResidentSnapshot(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "form.html")
-	installs := func() int {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.installs
-	}
+	installs := s.Installs
 	// The first snapshot of a document evaluates the whole script and installs the
 	// resident behind it, in the background.
 	first := snapshot(t, s)
@@ -435,9 +449,7 @@ func TestResidentSnapshot(t *testing.T) {
 		t.Errorf("%d residents installed after four snapshots of one document, want 1", n)
 	}
 	// Released behind the session's back: the next snapshot installs it again.
-	s.mu.Lock()
-	actor, c := s.sel.residents[pagejs.Snapshot.Name()].actor, s.client
-	s.mu.Unlock()
+	actor, c := s.SnapshotResident()
 	if actor == "" {
 		t.Fatal("no resident recorded")
 	}
@@ -462,43 +474,18 @@ func TestResidentSnapshot(t *testing.T) {
 	installed(3)
 	// An installation that fails (here: on a console that does not exist) is not
 	// tried again for that document, whose snapshots evaluate the whole script.
-	s.mu.Lock()
-	sel, c := s.sel, s.client
-	saved, savedConsole := sel.residents, sel.residentConsole
-	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]resident{pagejs.Snapshot.Name(): {state: residentPending}}
-	s.mu.Unlock()
-	s.install(c, residentSlot{&sel.residentConsole, &sel.residents, &sel.kept}, "server1.conn99.nosuchconsole", pagejs.Snapshot)
-	s.mu.Lock()
-	got := sel.residents[pagejs.Snapshot.Name()].state
-	sel.residents, sel.residentConsole = saved, savedConsole
-	s.mu.Unlock()
-	if got != residentFailed {
-		t.Errorf("after a failed installation the resident is %q, want %q", got, residentFailed)
+	if got := s.FailInstall(); got != browser.ResidentFailed {
+		t.Errorf("after a failed installation the resident is %q, want %q", got, browser.ResidentFailed)
 	}
 	installed(3)
 	// A first call that never reaches Firefox (cancelled) leaves no installation
 	// pending: the next call installs.
-	pg, err := s.selected(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := pg.sel.watch.Current(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.mu.Lock()
-	pg.sel.residentConsole, pg.sel.residents = "", nil
-	s.mu.Unlock()
-	cancelled, stop := context.WithCancel(ctx)
-	stop()
-	if _, err := s.callResident(cancelled, pg, tg, tg.ConsoleActor, pagejs.Snapshot, pagejs.SnapshotArgs{}); !errors.Is(err, context.Canceled) {
+	err, mark, marked := s.CallResidentCancelled(ctx)
+	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled call: %v", err)
 	}
-	s.mu.Lock()
-	mark, ok := pg.sel.residents[pagejs.Snapshot.Name()]
-	s.mu.Unlock()
-	if ok {
-		t.Errorf("a call never sent left the resident marked %q", mark.state)
+	if marked {
+		t.Errorf("a call never sent left the resident marked %q", mark)
 	}
 	snapshot(t, s)
 	installed(4)

@@ -7,14 +7,14 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
-// connection is what the engine needs of one RDP connection: exactly the
+// Connection is what the engine needs of one RDP Connection: exactly the
 // methods of *rdp.Client it calls, so a test can put something else in
 // between (Options.Dial). Values that come back are rdp's own data types;
 // errors are rdp's, matched with errors.Is/As as for *rdp.Client.
 //
 // An implementation must be comparable with ==: the upload sink is
-// remembered per connection (uploadSink.c).
-type connection interface {
+// remembered per Connection (uploadSink.c).
+type Connection interface {
 	// Greeting is the root actor's first packet; Describe asks the device
 	// actor what Firefox this is (doctor's version check, Probe).
 	Greeting() rdp.Greeting
@@ -45,17 +45,17 @@ type connection interface {
 	ListTabs(ctx context.Context) ([]rdp.Tab, error)
 	GetTab(ctx context.Context, browserID int64) (rdp.Tab, error)
 	// WatchTab starts following a tab through its watcher.
-	WatchTab(ctx context.Context, tab rdp.Tab) (tabWatch, error)
+	WatchTab(ctx context.Context, tab rdp.Tab) (TabWatch, error)
 
 	// PrepareCapture and Capture take a screenshot of a target.
 	PrepareCapture(ctx context.Context, t rdp.Target, fullPage bool) (rdp.CaptureInfo, error)
 	Capture(ctx context.Context, req rdp.CaptureRequest) (rdp.Capture, error)
 }
 
-// tabWatch is what the engine needs of one watch of a tab (*rdp.TabWatch):
+// TabWatch is what the engine needs of one watch of a tab (*rdp.TabWatch):
 // its current documents, their readiness and navigations, and the console
 // and network buffers.
-type tabWatch interface {
+type TabWatch interface {
 	// Current waits for the tab's current top-level target (rdp.ErrNoTarget
 	// when none comes in time, rdp.ErrTabClosed when the tab is gone);
 	// HasTarget tells without waiting whether there is one.
@@ -87,13 +87,13 @@ type tabWatch interface {
 	// Clone returns another handle on the same watch (its buffers live
 	// until every handle is closed); Err is non-nil once the tab or the
 	// connection is gone; Close ends this handle.
-	Clone() (tabWatch, error)
+	Clone() (TabWatch, error)
 	Err() error
 	Close()
 }
 
-// dialRDP is the default Options.Dial: a real RDP connection.
-func dialRDP(ctx context.Context, addr netip.AddrPort, opts rdp.Options) (connection, error) {
+// DialRDP is the default Options.Dial: a real RDP connection.
+func DialRDP(ctx context.Context, addr netip.AddrPort, opts rdp.Options) (Connection, error) {
 	c, err := rdp.Dial(ctx, addr, opts)
 	if err != nil {
 		return nil, err
@@ -105,7 +105,7 @@ func dialRDP(ctx context.Context, addr netip.AddrPort, opts rdp.Options) (connec
 // out the watch as a tabWatch.
 type rdpClient struct{ *rdp.Client }
 
-func (c rdpClient) WatchTab(ctx context.Context, tab rdp.Tab) (tabWatch, error) {
+func (c rdpClient) WatchTab(ctx context.Context, tab rdp.Tab) (TabWatch, error) {
 	w, err := c.Client.WatchTab(ctx, tab)
 	if err != nil {
 		return nil, err // never a typed nil in the interface
@@ -116,7 +116,7 @@ func (c rdpClient) WatchTab(ctx context.Context, tab rdp.Tab) (tabWatch, error) 
 // rdpWatch is a tabWatch over *rdp.TabWatch; only Clone differs.
 type rdpWatch struct{ *rdp.TabWatch }
 
-func (w rdpWatch) Clone() (tabWatch, error) {
+func (w rdpWatch) Clone() (TabWatch, error) {
 	h, err := w.TabWatch.Clone()
 	if err != nil {
 		return nil, err
@@ -126,6 +126,6 @@ func (w rdpWatch) Clone() (tabWatch, error) {
 
 // The adapters implement the interfaces.
 var (
-	_ connection = rdpClient{}
-	_ tabWatch   = rdpWatch{}
+	_ Connection = rdpClient{}
+	_ TabWatch   = rdpWatch{}
 )

@@ -14,7 +14,7 @@ type keptWatches struct {
 }
 
 type keptWatch struct {
-	h    tabWatch
+	h    TabWatch
 	used uint64
 }
 

@@ -1,9 +1,10 @@
-package browser
+package browser_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
@@ -21,7 +22,7 @@ func TestClickThatOpensADialogWorked(t *testing.T) {
 		}
 	}
 	d, _ := res.Structured.(map[string]any)["dialog"].(map[string]any)
-	if txt, _ := d["text"].(Page); d["type"] != "alert" || txt.s != "Session expires soon" {
+	if txt, _ := d["text"].(browser.Page); d["type"] != "alert" || txt.Raw() != "Session expires soon" {
 		t.Errorf("structured dialog = %v", res.Structured)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Confirm")})
@@ -42,7 +43,7 @@ func TestClickThatOpensADialogWorked(t *testing.T) {
 
 func TestDialogName(t *testing.T) {
 	for typ, want := range map[string]string{"alert": "an alert", "confirm": "a confirm", "prompt": "a prompt", "": "a"} {
-		if got := DialogName(typ); got != want {
+		if got := browser.DialogName(typ); got != want {
 			t.Errorf("DialogName(%q) = %q, want %q", typ, got, want)
 		}
 	}

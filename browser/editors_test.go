@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"net/http"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
@@ -34,7 +35,7 @@ func TestRichEditors(t *testing.T) {
 	for _, pageRealm := range []bool{false, true} {
 		name := map[bool]string{false: "isolated", true: "page-realm"}[pageRealm]
 		t.Run(name, func(t *testing.T) {
-			s := newSession(t, func(o *Options) { o.PageRealmOnly = pageRealm })
+			s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = pageRealm })
 			// The page-realm fallback has no caret movement in editors (Home): the
 			// steps up to Backspace.
 			editors(t, s, srv.URL+"/editors.html", map[bool]int{false: 5, true: 3}[pageRealm])
@@ -42,7 +43,7 @@ func TestRichEditors(t *testing.T) {
 	}
 }
 
-func editors(t *testing.T, s *Session, url string, nSteps int) {
+func editors(t *testing.T, s *session, url string, nSteps int) {
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	must(t, s, "navigate", map[string]any{"url": url, "wait": "complete"})
 	waitText(t, s, "editors ready")
@@ -108,7 +109,7 @@ func editors(t *testing.T, s *Session, url string, nSteps int) {
 
 // editorModel reads an editor's model from the page's (collapsed) text: from
 // its prefix to the next model or the end of the page.
-func editorModel(t *testing.T, s *Session, prefix string) string {
+func editorModel(t *testing.T, s *session, prefix string) string {
 	t.Helper()
 	text := pageText(t, s)
 	i := strings.Index(text, prefix)

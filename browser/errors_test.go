@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"strconv"
@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
 // TestRetryablePinned pins what every error code tells an agent about
@@ -70,44 +70,8 @@ func TestRetryablePinned(t *testing.T) {
 		if !errcode.Code(code).Tool() {
 			t.Errorf("pinned code %s is not a code of the server", code)
 		}
-		if got := (&Error{Code: errcode.Code(code)}).Retryable(); got != w {
+		if got := (&browser.Error{Code: errcode.Code(code)}).Retryable(); got != w {
 			t.Errorf("%s: retryable %v, want %v", code, got, w)
-		}
-	}
-}
-
-// TestScriptCodes: every code a page script may put in its envelope becomes
-// a tool code with the right retryable flag, never the catch-all
-// page_script_failed (which claims a retry may help). What a script may
-// not claim (internal_error, the resident-call code, a page's own word)
-// is page_script_failed.
-func TestScriptCodes(t *testing.T) {
-	for _, c := range []struct{ script, tool errcode.Code }{
-		{"invalid_argument", errcode.InvalidArguments},
-		{"invalid_arguments", errcode.InvalidArguments},
-		{"option_not_found", errcode.OptionNotFound},
-		{"stale_element", errcode.StaleElement},
-		{"element_not_found", errcode.ElementNotFound},
-		{"element_not_interactable", errcode.ElementNotInteractable},
-		{"invalid_selector", errcode.InvalidSelector},
-		{"unsupported_element", errcode.UnsupportedElement},
-		{"tab_not_found", errcode.TabNotFound},
-		{"history_unavailable", errcode.HistoryUnavailable},
-		{"upload_target_invalid", errcode.UploadTargetInvalid},
-		{"upload_transfer_failed", errcode.UploadTransferFailed},
-		{"upload_assignment_failed", errcode.UploadAssignmentFailed},
-		{"target_replaced", errcode.TargetReplaced},
-		{"internal_error", errcode.PageScriptFailed},
-		{"not_connected", errcode.PageScriptFailed},    // a page-realm page could throw it:
-		{"uploads_disabled", errcode.PageScriptFailed}, // the server's claims never come from a script
-		{"dialog_open", errcode.PageScriptFailed},
-		{"resident_missing", errcode.PageScriptFailed},
-		{"broker_protocol", errcode.PageScriptFailed},
-		{"made_up", errcode.PageScriptFailed},
-		{"", errcode.PageScriptFailed},
-	} {
-		if got := scriptError(&pagejs.ScriptError{Code: c.script, Message: "m"}).Code; got != c.tool {
-			t.Errorf("script code %s became %s, want %s", c.script, got, c.tool)
 		}
 	}
 }
@@ -116,8 +80,8 @@ func TestScriptCodes(t *testing.T) {
 // the flag, remote-enabled and chrome.enabled, so not_connected names all
 // of them (and the prompt pref), not only the first.
 func TestNotConnectedNamesEverything(t *testing.T) {
-	cfg := Options{Host: "127.0.0.1", Addr: freeAddr(t), RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
-	s := New(cfg)
+	cfg := browser.Options{Host: "127.0.0.1", Addr: freeAddr(t), RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
+	s := wrap(browser.New(cfg))
 	_, e := call(t, s, "snapshot_page", map[string]any{})
 	wantCode(t, e, errcode.NotConnected)
 	for _, want := range []string{"--start-debugger-server ws:" + strconv.Itoa(int(cfg.Addr.Port())), "devtools.debugger.remote-enabled=true",

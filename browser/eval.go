@@ -261,7 +261,7 @@ func (s *Session) current(ctx context.Context, pg page) (rdp.Target, error) {
 // whose process is stuck in a script never reports its document to a new
 // watcher, but the tab still shows its http(s) address; a tab left by a
 // redirect to file: or about: shows about:blank.
-func (s *Session) noDocument(ctx context.Context, c connection, browserID int64) *Error {
+func (s *Session) noDocument(ctx context.Context, c Connection, browserID int64) *Error {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	tab, err := c.GetTab(ctx, browserID)
@@ -373,7 +373,7 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 // install makes script resident in the page realm of the document whose
 // console is console, in the background, and records its actor in its
 // slot unless the document changed meanwhile (its actors then went with it).
-func (s *Session) install(c connection, sl residentSlot, console string, script pagejs.Script) {
+func (s *Session) install(c Connection, sl residentSlot, console string, script pagejs.Script) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	src, err := script.PageResident()

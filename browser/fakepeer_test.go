@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
@@ -73,16 +74,16 @@ func (f *fakeBrowser) setHook(h func(p *rdptest.Peer, m map[string]any) bool) {
 }
 
 // session is an engine on the fake, dialling through Options.Dial.
-func (f *fakeBrowser) session() *Session {
-	s := New(Options{
+func (f *fakeBrowser) session() *session {
+	s := wrap(browser.New(browser.Options{
 		Host: "127.0.0.1", Addr: f.addr,
 		MaxElements: 500, MaxTextChars: 50000, RequestTimeout: 15 * time.Second,
 		ChunkBytes: 64 << 10,
-		Dial: func(ctx context.Context, addr netip.AddrPort, opts rdp.Options) (connection, error) {
+		Dial: func(ctx context.Context, addr netip.AddrPort, opts rdp.Options) (browser.Connection, error) {
 			f.dials.Add(1)
-			return dialRDP(ctx, addr, opts)
+			return browser.DialRDP(ctx, addr, opts)
 		},
-	})
+	}))
 	f.t.Cleanup(s.Close)
 	return s
 }

@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
@@ -85,7 +86,7 @@ func TestFocusInBackgroundWindow(t *testing.T) {
 	}
 	waitState(t, ctx, c, "user=false value=false")
 
-	s := New(testOptions(ff))
+	s := wrap(browser.New(testOptions(ff)))
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	snap := must(t, s, "snapshot_page", map[string]any{}).Text
 	email, name := ref(t, snap, "textbox", "Email"), ref(t, snap, "textbox", "Name")
@@ -113,7 +114,7 @@ func TestFocusInBackgroundWindow(t *testing.T) {
 
 	// A user who turned test mode on keeps it: nothing is claimed or undone.
 	chromeEval(t, ctx, c, `(() => { Services.prefs.setBoolPref("focusmanager.testmode", true); return "set"; })()`)
-	s2 := New(testOptions(ff))
+	s2 := wrap(browser.New(testOptions(ff)))
 	must(t, s2, "select_tab", map[string]any{"index": 0})
 	snap = must(t, s2, "snapshot_page", map[string]any{}).Text
 	must(t, s2, "fill", map[string]any{"element": ref(t, snap, "textbox", "Email"), "value": "a@b"})
@@ -144,7 +145,7 @@ func TestFocusFromAddressBar(t *testing.T) {
 	if got := chromeEval(t, ctx, c, focused); got != "input" {
 		t.Fatalf("the address bar did not take the focus: %s", got)
 	}
-	s := New(testOptions(ff))
+	s := wrap(browser.New(testOptions(ff)))
 	defer s.Close()
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	snap := must(t, s, "snapshot_page", map[string]any{}).Text

@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"net/http"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
@@ -31,7 +32,7 @@ var frameLine = regexp.MustCompile(`(?m)^--- frame .*origin="([^"]*)".* ---$`)
 func TestCrossOriginFrames(t *testing.T) {
 	other := otherSite(t)
 	files := &memFiles{files: map[string][]byte{"/u/cv.pdf": []byte("%PDF-1.4 cv")}, handles: map[uint32][]byte{}}
-	s := newSession(t, func(o *Options) { o.Files = files })
+	s := newSession(t, func(o *browser.Options) { o.Files = files })
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
 	waitText(t, s, "apply ready")   // wait_for sees text inside a cross-origin frame
@@ -57,9 +58,7 @@ func TestCrossOriginFrames(t *testing.T) {
 			t.Errorf("the form's frame lacks %s", want)
 		}
 	}
-	s.mu.Lock()
-	w := s.sel.watch
-	s.mu.Unlock()
+	w := s.Watch()
 	top, _ := w.Current(t.Context())
 	for _, f := range w.Frames() {
 		t.Logf("frame %s in process %d (top document: %d)", f.URL, f.ProcessID, top.ProcessID)
@@ -128,7 +127,7 @@ func TestCrossOriginFrames(t *testing.T) {
 // the snapshot says that they were left out.
 func TestFramesNeedTheIsolatedRealm(t *testing.T) {
 	other := otherSite(t)
-	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
 	snap := snapshot(t, s)

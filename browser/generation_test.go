@@ -1,11 +1,13 @@
-package browser
+package browser_test
 
 import (
 	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
 // gen reads the generation a result reports.
-func gen(t *testing.T, res Result) uint64 {
+func gen(t *testing.T, res tools.Result) uint64 {
 	t.Helper()
 	g, ok := res.Structured.(map[string]any)["generation"].(uint64)
 	if !ok {

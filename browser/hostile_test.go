@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
@@ -49,12 +50,12 @@ func TestHostilePage(t *testing.T) {
 // are the time to the typed answer and from there to that next success.
 type harness struct {
 	t     *testing.T
-	s     *Session
+	s     *session
 	c     *rdp.Client // the test's own connection, for opening and closing tabs
 	other string      // tab id of the other tab
 }
 
-func newHarness(t *testing.T, s *Session, addr netip.AddrPort) *harness {
+func newHarness(t *testing.T, s *session, addr netip.AddrPort) *harness {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, err := rdp.Dial(ctx, addr, rdp.Options{})
@@ -82,10 +83,10 @@ func (h *harness) openTab(t testing.TB, url string) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.chrome(t, pagejs.TabClose, pagejs.TabArgs{BrowserID: r.BrowserID}, &pagejs.TabResult{}) })
-	id := TabID(r.BrowserID)
+	id := browser.TabID(r.BrowserID)
 	for i := 0; ; i++ {
 		res := must(t, h.s, "list_tabs", map[string]any{})
-		for _, tb := range res.Structured.(map[string]any)["tabs"].([]tabInfo) {
+		for _, tb := range tabsOf(t, res) {
 			if tb.TabID == id {
 				return id
 			}
@@ -99,7 +100,7 @@ func (h *harness) openTab(t testing.TB, url string) string {
 
 // timed makes one call that must answer with one of codes within timeout
 // (+1 s), and returns the error and how long the answer took.
-func (h *harness) timed(t testing.TB, timeout time.Duration, name string, args any, codes ...errcode.Code) (*Error, time.Duration) {
+func (h *harness) timed(t testing.TB, timeout time.Duration, name string, args any, codes ...errcode.Code) (*browser.Error, time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout+10*time.Second)
 	defer cancel()
@@ -132,7 +133,7 @@ func (h *harness) otherWorks(t testing.TB, answer string, took time.Duration) {
 		t.Name()[strings.LastIndex(t.Name(), "/")+1:], answer, took.Milliseconds(), time.Since(start).Milliseconds())
 }
 
-func (h *harness) requestTimeout() time.Duration { return h.s.opts.RequestTimeout }
+func (h *harness) requestTimeout() time.Duration { return h.s.Options().RequestTimeout }
 
 func (h *harness) select_(t testing.TB, id string) {
 	must(t, h.s, "select_tab", map[string]any{"tab_id": id})
@@ -192,7 +193,7 @@ func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
 	} else {
 		fresh.timed(t, fresh.requestTimeout(), "snapshot_page", map[string]any{}, errcode.PageUnresponsive)
 	}
-	if ftook > watchTimeout+time.Second {
+	if ftook > browser.WatchTimeout+time.Second {
 		t.Errorf("fresh server's select_tab took %v", ftook)
 	}
 	fresh.otherWorks(t, "select_tab(fresh):"+fcode, ftook)
@@ -217,7 +218,7 @@ func hostileForbiddenRedirect(t *testing.T, h *harness, site *hostilePages) {
 	s := h.s
 	h.select_(t, h.openTab(t, site.url("/ok")))
 	var took time.Duration
-	var e *Error
+	var e *browser.Error
 	for _, p := range []string{"/redirect-file", "/redirect-about"} {
 		must(t, s, "navigate", map[string]any{"url": site.url("/ok")})
 		e, took = h.timed(t, 10*time.Second, "navigate", map[string]any{"url": site.url(p), "timeout_ms": 10000}, errcode.TargetGone, errcode.NavigationFailed)
@@ -317,7 +318,7 @@ func hostileTabClosedMidCall(t *testing.T, h *harness, site *hostilePages) {
 		t.Fatal(err)
 	}
 	time.Sleep(500 * time.Millisecond)
-	h.select_(t, TabID(r.BrowserID))
+	h.select_(t, browser.TabID(r.BrowserID))
 	go func() {
 		time.Sleep(700 * time.Millisecond)
 		h.chrome(t, pagejs.TabClose, pagejs.TabArgs{BrowserID: r.BrowserID}, &pagejs.TabResult{})
@@ -348,12 +349,12 @@ func selfClosingPopup(t *testing.T, h *harness, site *hostilePages) {
 	opener := h.openTab(t, site.url("/opener"))
 	h.select_(t, opener)
 	waitText(t, s, "Sign in")
-	before := len(must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo))
+	before := len(tabsOf(t, must(t, s, "list_tabs", map[string]any{})))
 	must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Sign in")})
 	popup := ""
 	for i := 0; popup == "" && i < 100; i++ {
-		for _, tb := range must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo) {
-			if tb.Title.s == "Signing in" {
+		for _, tb := range tabsOf(t, must(t, s, "list_tabs", map[string]any{})) {
+			if tb.Title == "Signing in" {
 				popup = tb.TabID
 			}
 		}
@@ -365,7 +366,7 @@ func selfClosingPopup(t *testing.T, h *harness, site *hostilePages) {
 	h.select_(t, popup)
 	snapshot(t, s)
 	for i := 0; ; i++ {
-		if n := len(must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)); n == before {
+		if n := len(tabsOf(t, must(t, s, "list_tabs", map[string]any{}))); n == before {
 			break
 		}
 		if i == 100 {
@@ -377,9 +378,7 @@ func selfClosingPopup(t *testing.T, h *harness, site *hostilePages) {
 	// observe: false, so that the snapshot below is the new document's first
 	// read (a navigate's delta would read it, and install the resident, first).
 	must(t, s, "navigate", map[string]any{"url": site.url("/ok"), "observe": false})
-	s.mu.Lock()
-	installs := s.installs
-	s.mu.Unlock()
+	installs := s.Installs()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // the fault cost 15–30 s
 	defer cancel()
 	start := time.Now()
@@ -391,9 +390,7 @@ func selfClosingPopup(t *testing.T, h *harness, site *hostilePages) {
 	// The installation runs in the background behind the snapshot; on a busy
 	// machine it may take a few seconds, while the fault cost 15–30 s.
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		s.mu.Lock()
-		n := s.installs
-		s.mu.Unlock()
+		n := s.Installs()
 		if n > installs {
 			break
 		}
@@ -403,25 +400,6 @@ func selfClosingPopup(t *testing.T, h *harness, site *hostilePages) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	h.otherWorks(t, "ok", took)
-}
-
-func TestLoadFailure(t *testing.T) {
-	for uri, want := range map[string]string{
-		"about:neterror?e=connectionFailure&u=http%3A//127.0.0.1%3A9/&c=UTF-8": "refused",
-		"about:neterror?e=dnsNotFound&u=http%3A//nowhere.invalid/":             "resolved",
-		"about:neterror?e=someNewCode&u=x":                                     "someNewCode",
-		"about:neterror?e=%3Cscript%3E&u=x":                                    "error page",
-		"about:certerror?e=nssBadCert&u=https%3A//self-signed/":                "certificate",
-		"about:blocked?e=malwareBlocked&u=x":                                   "blocked",
-		"http://127.0.0.1/":                                                    "",
-		"about:blank":                                                          "",
-		"about:neterrorx":                                                      "",
-	} {
-		reason, failed := loadFailure(uri)
-		if failed != (want != "") || !strings.Contains(reason, want) {
-			t.Errorf("loadFailure(%q) = %q, %v; want %q", uri, reason, failed, want)
-		}
-	}
 }
 
 // TestErrorCodesDocumented: README's table lists every tool error code

@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"net/http"
@@ -8,49 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
-
-func TestParseKey(t *testing.T) {
-	good := map[string]string{
-		"Enter": "Enter", "space": "Space", "F12": "F12", "pageDown": "PageDown", "Insert": "Insert",
-		"k": "k", "K": "K", "+": "+", "é": "é",
-		"Control+k": "Control+k", "ctrl+K": "Control+K", "Shift+Tab": "Shift+Tab", "Shift+a": "Shift+A",
-		"Alt+ArrowDown": "Alt+ArrowDown", "Meta+Enter": "Meta+Enter", "Cmd+Shift+p": "Shift+Meta+P",
-		"Shift+Control+z": "Control+Shift+Z", "Control++": "Control++",
-	}
-	for in, want := range good {
-		c, err := parseKey(in)
-		if err != nil || c.String() != want {
-			t.Errorf("parseKey(%q) = %v, %v; want %s", in, c, err, want)
-		}
-	}
-	bad := map[string]string{
-		"":               "empty",
-		"F13":            "not an allowed key",
-		"Hyper+k":        "not a modifier",
-		"Control+":       "not an allowed key",
-		"Control":        "only modifiers",
-		"Shift+Shift+a":  "twice",
-		"ab":             "not an allowed key",
-		"\n":             "not an allowed key",
-		" ":              "not an allowed key",
-		"Control+w":      "close the tab",
-		"Meta+q":         "quit",
-		"Control+t":      "open a tab",
-		"Control+Tab":    "switch tabs",
-		"Alt+F4":         "close the window",
-		"Control+PageUp": "switch tabs",
-	}
-	for in, want := range bad {
-		_, err := parseKey(in)
-		e, ok := AsError(err)
-		if !ok || e.Code != errcode.InvalidArguments || !strings.Contains(e.Message, want) {
-			t.Errorf("parseKey(%q) = %v, want invalid_arguments mentioning %q", in, err, want)
-		}
-	}
-}
 
 func TestPressKeyCombos(t *testing.T) {
 	s := newSession(t)
@@ -90,21 +51,21 @@ func TestPressKeyCombos(t *testing.T) {
 func TestNewTabAndCloseTab(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "tabs.html")
-	user := must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)[0].TabID
+	user := tabsOf(t, must(t, s, "list_tabs", map[string]any{}))[0].TabID
 
 	start := time.Now()
 	res := must(t, s, "new_tab", map[string]any{"url": pages.URL + "/other.html"})
 	st := res.Structured.(map[string]any)
 	id := st["tab_id"].(string)
-	if st["ready_state"] != "complete" || !strings.HasSuffix(st["url"].(Page).s, "/other.html") || len(id) > 12 {
+	if st["ready_state"] != "complete" || !strings.HasSuffix(st["url"].(browser.Page).Raw(), "/other.html") || len(id) > 12 {
 		t.Fatalf("new_tab = %v", st)
 	}
 	t.Logf("new_tab took %v", time.Since(start))
 	if !strings.Contains(snapshot(t, s), `button "Back"`) {
 		t.Errorf("the new tab is not selected")
 	}
-	tabs := must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)
-	if i := slices.IndexFunc(tabs, func(ti tabInfo) bool { return ti.TabID == id }); i < 0 || !tabs[i].OpenedHere || !tabs[i].Selected {
+	tabs := tabsOf(t, must(t, s, "list_tabs", map[string]any{}))
+	if i := slices.IndexFunc(tabs, func(ti tabRow) bool { return ti.TabID == id }); i < 0 || !tabs[i].OpenedHere || !tabs[i].Selected {
 		t.Errorf("list_tabs: %+v", tabs)
 	}
 
@@ -164,7 +125,7 @@ func TestNavigateHistory(t *testing.T) {
 	open(t, s, "history.html")
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/other.html"})
 	res := must(t, s, "navigate", map[string]any{"history": "back"})
-	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(Page).s, "/history.html") {
+	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(browser.Page).Raw(), "/history.html") {
 		t.Fatalf("back: %v", st)
 	}
 	// Like navigate {url}, it ends with the new page's elements.
@@ -176,7 +137,7 @@ func TestNavigateHistory(t *testing.T) {
 		t.Fatalf("back did not show history.html:\n%s", snap)
 	}
 	res = must(t, s, "navigate", map[string]any{"history": "forward", "wait": "complete", "observe": false})
-	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(Page).s, "/other.html") || st["changes"] != nil {
+	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(browser.Page).Raw(), "/other.html") || st["changes"] != nil {
 		t.Fatalf("forward (observe false): %v", st)
 	}
 	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Push state")})
@@ -196,7 +157,7 @@ func TestNavigateHistory(t *testing.T) {
 	snap = snapshot(t, s)
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Push state"), "wait_after_ms": 0})
 	res = must(t, s, "navigate", map[string]any{"history": "back", "timeout_ms": 5000})
-	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(Page).s, "/history.html") {
+	if st := res.Structured.(map[string]any); !strings.HasSuffix(st["url"].(browser.Page).Raw(), "/history.html") {
 		t.Errorf("back from a pushState entry: %v", st)
 	}
 	for _, args := range []map[string]any{{}, {"url": pages.URL + "/", "history": "back"}} {
@@ -307,7 +268,7 @@ func TestHoverMenus(t *testing.T) {
 }
 
 func TestPressKeyCombosPageRealm(t *testing.T) {
-	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
 	open(t, s, "keys.html")
 	snap := snapshot(t, s)
 	must(t, s, "press_key", map[string]any{"key": "Control+k", "element": ref(t, snap, "textbox", "First")})
@@ -321,7 +282,7 @@ func TestPressKeyCombosPageRealm(t *testing.T) {
 }
 
 func TestHoverPageRealmFallback(t *testing.T) {
-	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
 	open(t, s, "hover.html")
 	snap := snapshot(t, s)
 	res := must(t, s, "hover", map[string]any{"element": ref(t, snap, "button", "Account")})
@@ -362,7 +323,7 @@ func TestScrollInfiniteFeed(t *testing.T) {
 	snap := snapshot(t, s)
 	first := ref(t, snap, "button", "Inner first")
 	res = must(t, s, "scroll", map[string]any{"element": first, "direction": "down", "pages": 2})
-	if st := res.Structured.(map[string]any); st["container"] != PageStr("div Inner list") || st["moved"] != true {
+	if st := res.Structured.(map[string]any); st["container"] != browser.PageStr("div Inner list") || st["moved"] != true {
 		t.Errorf("inner scroll: %s", res.Text)
 	}
 	snap = snapshot(t, s)
@@ -382,7 +343,7 @@ func TestScrollInfiniteFeed(t *testing.T) {
 }
 
 func TestScrollPageRealmFallback(t *testing.T) {
-	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
 	open(t, s, "feed.html")
 	res := must(t, s, "scroll", map[string]any{"direction": "down", "pages": 3})
 	if st := res.Structured.(map[string]any); st["how"] != "script" || st["moved"] != true || !strings.Contains(res.Text, "not a trusted wheel") {
@@ -406,7 +367,7 @@ func TestDragSortable(t *testing.T) {
 	srv := sortableServer(t)
 	for _, realm := range []string{"isolated", "page"} {
 		t.Run(realm, func(t *testing.T) {
-			s := newSession(t, func(o *Options) { o.PageRealmOnly = realm == "page" })
+			s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = realm == "page" })
 			must(t, s, "select_tab", map[string]any{"index": 0})
 			must(t, s, "navigate", map[string]any{"url": srv.URL + "/sortable.html", "wait": "complete"})
 			waitText(t, s, "sortable ready")
@@ -480,7 +441,7 @@ func TestCloseTabKeepsUnsavedPage(t *testing.T) {
 }
 
 func TestSelectOptionPageRealm(t *testing.T) {
-	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
 	open(t, s, "select.html")
 	snap := snapshot(t, s)
 	res := must(t, s, "select_option", map[string]any{"element": ref(t, snap, "listbox", "Toppings"), "options": []string{"Olives", "chz"}})

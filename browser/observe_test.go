@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"context"
@@ -6,13 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
 // openFixture selects the first tab and loads a page of the shared fixtures
 // (internal/fixtures, with its API) in it.
-func openFixture(t *testing.T, s *Session, path string) {
+func openFixture(t *testing.T, s *session, path string) {
 	t.Helper()
 	srv := fixtures.Server()
 	t.Cleanup(srv.Close)
@@ -21,7 +23,7 @@ func openFixture(t *testing.T, s *Session, path string) {
 }
 
 // changes returns the structured "changes" of an action's result.
-func changes(t *testing.T, res Result) map[string]any {
+func changes(t *testing.T, res tools.Result) map[string]any {
 	t.Helper()
 	st, _ := res.Structured.(map[string]any)
 	c, ok := st["changes"].(map[string]any)
@@ -162,23 +164,19 @@ func TestObserveNavigationAndDialog(t *testing.T) {
 
 // closeTab closes a tab a test opened and brings the selected one to the
 // front again (background tabs have their timers throttled).
-func closeTab(t *testing.T, s *Session, id string) {
+func closeTab(t *testing.T, s *session, id string) {
 	t.Helper()
-	bid, ok := ParseTabID(id)
+	bid, ok := browser.ParseTabID(id)
 	if !ok {
 		t.Fatalf("tab id %q", id)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	pg, err := s.selected(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var r pagejs.TabResult
-	if err := s.chrome(ctx, pg, pagejs.TabClose, pagejs.TabArgs{BrowserID: bid}, &r); err != nil {
+	if err := s.Chrome(ctx, pagejs.TabClose, pagejs.TabArgs{BrowserID: bid}, &r); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.chrome(ctx, pg, pagejs.TabSelect, pagejs.TabArgs{BrowserID: pg.sel.tab.BrowserID}, &r); err != nil {
+	if err := s.Chrome(ctx, pagejs.TabSelect, pagejs.TabArgs{BrowserID: s.SelectedBrowserID()}, &r); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -186,7 +184,7 @@ func closeTab(t *testing.T, s *Session, id string) {
 // TestObserveCutWalk: when the walk is cut at the element limit, a delta
 // says what it could not compare instead of claiming that nothing changed.
 func TestObserveCutWalk(t *testing.T) {
-	s := newSession(t, func(o *Options) { o.MaxElements = 3 })
+	s := newSession(t, func(o *browser.Options) { o.MaxElements = 3 })
 	openFixture(t, s, "/observe.html")
 	snap := snapshot(t, s)
 	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Details")})
@@ -203,7 +201,7 @@ func TestObserveCutWalk(t *testing.T) {
 // replaced JSON.stringify, with only the page realm to read it in), a delta
 // says that it could not tell what changed, never that nothing did.
 func TestObserveUnreadablePage(t *testing.T) {
-	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
 	open(t, s, "hostile.html")
 	res := must(t, s, "press_key", map[string]any{"key": "Escape"})
 	if c := changes(t, res); c["known"] != false || !strings.Contains(res.Text, "Could not tell what changed: the page could not be read") ||

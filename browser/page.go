@@ -426,7 +426,7 @@ func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, 
 
 // waitNavigated waits until w counts a navigation past before, woken by
 // the watch's change notification, until ctx ends.
-func waitNavigated(ctx context.Context, w tabWatch, before uint64) error {
+func waitNavigated(ctx context.Context, w TabWatch, before uint64) error {
 	for ch := w.Changed(); w.Navigations() == before; ch = w.Changed() {
 		select {
 		case <-ch:

@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"fmt"
@@ -111,21 +111,4 @@ func tail(s string) string {
 		return "…" + s[len(s)-400:]
 	}
 	return s
-}
-
-func TestLinkTarget(t *testing.T) {
-	for in, want := range map[string]string{
-		"/item/3?ref=large":                   "/item/3",
-		"/a?x=1&utm_source=y&UTM_medium=z#f":  "/a?x=1#f",
-		"/jobs/apply?id=7":                    "/jobs/apply?id=7",
-		"https://other.example/p?fbclid=1":    "https://other.example/p",
-		"/":                                   "/",
-		"mailto:x@y.example?subject=hi there": `"mailto:x@y.example?subject=hi there"`,
-		`data:text/plain,"quoted"`:            `"data:text/plain,\"quoted\""`,
-		"/path?q=" + strings.Repeat("a", 200): "/path?q=" + strings.Repeat("a", 112) + "…",
-	} {
-		if got := linkTarget(in); got != want {
-			t.Errorf("linkTarget(%q) = %q, want %q", in, got, want)
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"regexp"
@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
@@ -40,7 +41,7 @@ func (f *fakeBrowser) onPageEval(fn func(p *rdptest.Peer, m map[string]any)) {
 var generationIn = regexp.MustCompile(`generation (\d+)`)
 
 // snapshotGen takes a snapshot that must work and returns its generation.
-func snapshotGen(t *testing.T, s *Session) uint64 {
+func snapshotGen(t *testing.T, s *session) uint64 {
 	t.Helper()
 	res := must(t, s, "snapshot_page", map[string]any{})
 	m := generationIn.FindStringSubmatch(res.Text)
@@ -53,7 +54,7 @@ func snapshotGen(t *testing.T, s *Session) uint64 {
 
 // newFakeSession starts a fake Firefox and an engine on it, and takes a
 // first snapshot; gen is its generation.
-func newFakeSession(t *testing.T) (f *fakeBrowser, s *Session, h *harness, gen uint64) {
+func newFakeSession(t *testing.T) (f *fakeBrowser, s *session, h *harness, gen uint64) {
 	f = newFakeBrowser(t)
 	s = f.session()
 	h = &harness{t: t, s: s}
@@ -71,7 +72,7 @@ func (f *fakeBrowser) wantDials(t *testing.T, want int32) {
 // snapshotSoon retries snapshot_page for up to 5 s while it fails with
 // code (the fake's packets that end the fault may still be on their way)
 // and returns the first snapshot.
-func snapshotSoon(t *testing.T, s *Session, code errcode.Code) string {
+func snapshotSoon(t *testing.T, s *session, code errcode.Code) string {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		res, e := call(t, s, "snapshot_page", map[string]any{})
@@ -102,7 +103,7 @@ func TestFakeNoReply(t *testing.T) {
 		peer, held = p, append(held, m)
 		mu.Unlock()
 	})
-	h.timed(t, ackTimeout, "snapshot_page", map[string]any{}, errcode.PageUnresponsive)
+	h.timed(t, browser.AckTimeout, "snapshot_page", map[string]any{}, errcode.PageUnresponsive)
 	h.timed(t, 0, "snapshot_page", map[string]any{}, errcode.PageUnresponsive) // at once: within 1 s, not another 5
 	start := time.Now()
 	if _, e := call(t, s, "browser_status", map[string]any{}); e != nil || time.Since(start) > 3*time.Second {
@@ -206,7 +207,7 @@ func TestFakeTargetDestroyed(t *testing.T) {
 		send(p, `{"type":"target-destroyed-form","target":{"actor":%q,"innerWindowId":%d,"isTopLevelTarget":true},"options":{},"from":%q}`,
 			fakeDoc(1).target(), fakeDoc(1).innerWindow(), fakeWatcher)
 	})
-	h.timed(t, targetWait, "snapshot_page", map[string]any{}, errcode.TargetGone)
+	h.timed(t, browser.TargetWait, "snapshot_page", map[string]any{}, errcode.TargetGone)
 
 	peer := <-peers
 	f.mu.Lock()

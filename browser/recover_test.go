@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -25,7 +26,7 @@ func TestFirefoxRestartRecovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ff.Stop()
-	s := New(testOptions(ff))
+	s := wrap(browser.New(testOptions(ff)))
 	defer s.Close()
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	old := ref(t, snapshot(t, s), "button", "Go")
@@ -82,7 +83,7 @@ func TestClosedTab(t *testing.T) {
 	chrome(pagejs.TabOpen, pagejs.TabOpenArgs{URL: pages.URL + "/other.html", Background: true}, &opened)
 
 	s := newSession(t)
-	must(t, s, "select_tab", map[string]any{"tab_id": TabID(opened.BrowserID)})
+	must(t, s, "select_tab", map[string]any{"tab_id": browser.TabID(opened.BrowserID)})
 	snapshot(t, s)
 	var closed pagejs.TabResult
 	chrome(pagejs.TabClose, pagejs.TabArgs{BrowserID: opened.BrowserID}, &closed)
@@ -105,7 +106,7 @@ func TestRestartMidCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ff.Stop()
-	s := New(testOptions(ff))
+	s := wrap(browser.New(testOptions(ff)))
 	defer s.Close()
 	sel := must(t, s, "select_tab", map[string]any{"index": 0}).Structured.(map[string]any)["tab_id"]
 	snapshot(t, s)
@@ -130,7 +131,7 @@ func TestRestartMidCall(t *testing.T) {
 	answered := time.Now()
 	// Until the new Firefox listens, calls are not_connected; then the
 	// selection is gone, and the error says why.
-	var got *Error
+	var got *browser.Error
 	for i := 0; i < 40; i++ {
 		res, e := call(t, s, "snapshot_page", map[string]any{})
 		if e == nil {
@@ -145,7 +146,7 @@ func TestRestartMidCall(t *testing.T) {
 	if got == nil || !strings.Contains(got.Message, "Firefox restarted") {
 		t.Fatalf("after the restart: %v, want no_tab_selected saying Firefox restarted", got)
 	}
-	tabs := must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)
+	tabs := tabsOf(t, must(t, s, "list_tabs", map[string]any{}))
 	reused := false
 	for _, tb := range tabs {
 		reused = reused || tb.TabID == sel
@@ -167,24 +168,12 @@ func TestReconnectReselects(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "other.html")
 	id := must(t, s, "browser_status", map[string]any{}).Structured.(map[string]any)["selected_tab"].(map[string]any)["tab_id"]
-	s.dropBroken()
+	s.DropConnection()
 	if !strings.Contains(snapshot(t, s), "Other page") {
 		t.Error("snapshot after the reconnect is not of the selected tab")
 	}
 	if got := must(t, s, "browser_status", map[string]any{}).Structured.(map[string]any)["selected_tab"].(map[string]any)["tab_id"]; got != id {
 		t.Errorf("reselected %v, want %v", got, id)
-	}
-}
-
-func TestOrdinaryTab(t *testing.T) {
-	for url, want := range map[string]bool{
-		"https://example.com/": true, "http://127.0.0.1:8/x": true, "about:blank": true, "file:///tmp/a.html": true,
-		"moz-extension://0b6c/_generated_background_page.html": false, "about:config": false,
-		"about:preferences": false, "chrome://browser/content/browser.xhtml": false, "": false, "view-source:http://a/": false,
-	} {
-		if got := ordinaryTab(url); got != want {
-			t.Errorf("ordinaryTab(%q) = %v, want %v", url, got, want)
-		}
 	}
 }
 
@@ -195,17 +184,15 @@ func TestReselectDecisions(t *testing.T) {
 	open(t, s, "other.html")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := s.conn(ctx)
+	c, err := s.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	now, err := browserInstance(ctx, c)
+	now, err := browser.BrowserInstance(ctx, c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.mu.Lock()
-	tab, inst := s.sel.tab, s.instance
-	s.mu.Unlock()
+	tab, inst := s.Selected()
 	if inst != now || now.PID == 0 || now.Started == 0 {
 		t.Fatalf("instance %+v, session saw %+v", now, inst)
 	}
@@ -223,12 +210,9 @@ func TestReselectDecisions(t *testing.T) {
 		{"unknown run", tab, pagejs.BrowserInstanceResult{}, now, false, "could not be checked"},
 		{"tab gone", rdp.Tab{BrowserID: 1 << 40}, now, now, false, "was closed"},
 	} {
-		sel, why := s.reselect(ctx, c, c2.tab, c2.prev, c2.now)
-		if (sel != nil) != c2.keep || !strings.Contains(why, c2.why) {
-			t.Errorf("%s: reselected %v, %q", c2.name, sel != nil, why)
-		}
-		if sel != nil {
-			sel.watch.Close()
+		kept, why := s.Reselect(ctx, c, c2.tab, c2.prev, c2.now)
+		if kept != c2.keep || !strings.Contains(why, c2.why) {
+			t.Errorf("%s: reselected %v, %q", c2.name, kept, why)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
 // pageTokens are in every string forged.html plants; a result that shows
@@ -36,16 +39,16 @@ func (w *walk) leak(format string, args ...any) {
 	w.t.Errorf(format, args...)
 }
 
-func newWalk(t *testing.T, s *Session) *walk {
+func newWalk(t *testing.T, s *session) *walk {
 	w := &walk{t: t, shapes: map[string]map[string]bool{}, page: map[string]map[string]bool{}}
-	for _, tool := range s.Tools() {
+	for _, tool := range s.tools.Tools() {
 		w.page[tool.Name] = map[string]bool{}
 		var sc any
 		if err := json.Unmarshal(tool.OutputSchema, &sc); err != nil {
 			t.Errorf("%s: output schema %s: %v", tool.Name, tool.OutputSchema, err)
 		}
 		schemaPaths(sc, "", w.page[tool.Name])
-		for p := range errorPagePaths {
+		for _, p := range tools.ErrorPageFields() {
 			w.page[tool.Name][p] = true
 		}
 	}
@@ -56,7 +59,7 @@ func newWalk(t *testing.T, s *Session) *walk {
 // of an output schema.
 func schemaPaths(sc any, path string, out map[string]bool) {
 	m, _ := sc.(map[string]any)
-	if m["description"] == pageDesc {
+	if m["description"] == tools.PageTextDescription {
 		out[path] = true
 	}
 	props, _ := m["properties"].(map[string]any)
@@ -77,7 +80,7 @@ func join(path, key string) string {
 
 // call runs one tool call and checks its result; shape names what kind of
 // result it is meant to be (the recorded shape adds the error code).
-func (w *walk) call(s *Session, tool, shape string, args any) (Result, *Error) {
+func (w *walk) call(s *session, tool, shape string, args any) (tools.Result, *browser.Error) {
 	w.t.Helper()
 	res, e := call(w.t, s, tool, args)
 	if os.Getenv("WALK_DUMP") != "" {
@@ -92,7 +95,7 @@ func (w *walk) call(s *Session, tool, shape string, args any) (Result, *Error) {
 	return res, e
 }
 
-func (w *walk) check(tool, shape string, res Result, e *Error) {
+func (w *walk) check(tool, shape string, res tools.Result, e *browser.Error) {
 	t := w.t
 	t.Helper()
 	text, structured := res.Text, res.Structured
@@ -136,20 +139,20 @@ func splitBlocks(t *testing.T, text string) (outside string, bodies []string) {
 	t.Helper()
 	var b strings.Builder
 	for {
-		i := strings.Index(text, markerOpen)
+		i := strings.Index(text, browser.MarkerOpen)
 		if i < 0 {
 			b.WriteString(text)
 			return b.String(), bodies
 		}
 		b.WriteString(text[:i])
-		rest := text[i+len(markerOpen):]
+		rest := text[i+len(browser.MarkerOpen):]
 		nl := strings.Index(rest, ">>>\n")
 		if nl != 16 {
 			t.Errorf("malformed marker in:\n%s", text)
 			return b.String() + rest, bodies
 		}
 		nonce := rest[:16]
-		end := markerEnd + nonce + ">>>"
+		end := browser.MarkerEnd + nonce + ">>>"
 		j := strings.Index(rest, end)
 		if j < 0 {
 			t.Errorf("block %s never ends:\n%s", nonce, text)
@@ -164,7 +167,7 @@ func splitBlocks(t *testing.T, text string) (outside string, bodies []string) {
 // invisible character or a marker opening.
 func (w *walk) escaped(where, s string) {
 	w.t.Helper()
-	if r, bad := rawSpecials(s); bad {
+	if r, bad := browser.RawSpecials(s); bad {
 		w.leak("%s: raw U+%04X in %q", where, r, s)
 	}
 	if strings.Contains(s, "<<<") {
@@ -201,7 +204,7 @@ func pagePaths(v reflect.Value, path string, found func(string)) {
 	if !v.IsValid() {
 		return
 	}
-	if v.Type() == reflect.TypeFor[Page]() {
+	if v.Type() == reflect.TypeFor[browser.Page]() {
 		found(path)
 		return
 	}
@@ -256,7 +259,7 @@ func forgedServer(t *testing.T) *httptest.Server {
 func TestNoUnmarkedPageText(t *testing.T) {
 	srv := forgedServer(t)
 	files := &memFiles{files: map[string][]byte{"/u/report.txt": []byte("report")}, handles: map[uint32][]byte{}}
-	s := newSession(t, func(o *Options) { o.Files = files })
+	s := newSession(t, func(o *browser.Options) { o.Files = files })
 	w := newWalk(t, s)
 
 	w.call(s, "select_tab", "by index", map[string]any{"index": 0})
@@ -302,7 +305,7 @@ func TestNoUnmarkedPageText(t *testing.T) {
 		w.call(s, "close_tab", "opened here", map[string]any{"tab_id": st["tab_id"]})
 	}
 	tabs, _ := call(t, s, "list_tabs", map[string]any{})
-	w.call(s, "close_tab", "the user's tab", map[string]any{"tab_id": tabs.Structured.(map[string]any)["tabs"].([]tabInfo)[0].TabID})
+	w.call(s, "close_tab", "the user's tab", map[string]any{"tab_id": tabsOf(t, tabs)[0].TabID})
 	w.call(s, "upload_files", "warning quoting accept", map[string]any{"element": refs["File"], "paths": []string{"/u/report.txt"}})
 	w.call(s, "navigate", "not waited for", map[string]any{"url": srv.URL + "/go", "wait": "none"})
 	w.call(s, "wait_for", "navigated", map[string]any{"url_contains": "IMPORTANT", "timeout_ms": 10000})
@@ -328,7 +331,7 @@ func TestNoUnmarkedPageText(t *testing.T) {
 	w.call(s, "navigate", "history forward, none left", map[string]any{"history": "forward"})
 
 	// Page realm only: the page shapes our script's failure message.
-	pr := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	pr := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
 	w.call(pr, "select_tab", "page realm", map[string]any{"index": 0})
 	snap, _ = w.call(pr, "snapshot_page", "page realm", map[string]any{})
 	refs = forgedRefs(t, snap.Text)
@@ -336,12 +339,12 @@ func TestNoUnmarkedPageText(t *testing.T) {
 	w.call(pr, "click", "page realm, the page throws its own message", map[string]any{"element": refs["Button"], "wait_after_ms": 0})
 
 	// Every tool: an argument it does not take.
-	for _, tool := range s.Tools() {
+	for _, tool := range s.tools.Tools() {
 		w.call(s, tool.Name, "unknown argument", map[string]any{"no_such_argument": 1})
 	}
 
 	n := 0
-	for _, tool := range toolTable() {
+	for _, tool := range s.tools.Tools() {
 		var ok, failed bool
 		for shape := range w.shapes[tool.Name] {
 			n++
@@ -355,8 +358,8 @@ func TestNoUnmarkedPageText(t *testing.T) {
 			t.Errorf("tool %s needs cases here for a success and an error; shapes: %v", tool.Name, keys(w.shapes[tool.Name]))
 		}
 	}
-	t.Logf("forged-marker walk: %d tools, %d tool × result shapes checked, %d unmarked or unescaped page strings", len(toolTable()), n, w.leaks)
-	for _, tool := range toolTable() {
+	t.Logf("forged-marker walk: %d tools, %d tool × result shapes checked, %d unmarked or unescaped page strings", len(s.tools.Tools()), n, w.leaks)
+	for _, tool := range s.tools.Tools() {
 		t.Logf("  %-15s %s", tool.Name, strings.Join(keys(w.shapes[tool.Name]), "; "))
 	}
 }
@@ -376,7 +379,7 @@ func forgedRefs(t *testing.T, snapshot string) map[string]string {
 	t.Helper()
 	refs := map[string]string{}
 	for _, m := range refLine.FindAllStringSubmatch(snapshot, -1) {
-		if name, ok := unquote(m[3]); ok {
+		if name, ok := browser.Unquote(m[3]); ok {
 			word, _, _ := strings.Cut(name, " ")
 			if refs[word] == "" {
 				refs[word] = m[1]

@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"bytes"
@@ -12,13 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
 // shotImage takes a screenshot and decodes its image.
-func shotImage(t *testing.T, s *Session, args map[string]any) (image.Image, Result) {
+func shotImage(t *testing.T, s *session, args map[string]any) (image.Image, tools.Result) {
 	t.Helper()
 	res := must(t, s, "screenshot", args)
 	if len(res.Images) != 1 {
@@ -115,7 +117,7 @@ func TestScreenshotViewportElementAndFullPage(t *testing.T) {
 	st = res.Structured.(map[string]any)
 	scale := st["scale"].(float64)
 	h := img.Bounds().Dy()
-	if h > maxImageSide || h < maxImageSide-2 || scale >= 1 || !strings.Contains(res.Text, "scaled down") {
+	if h > tools.MaxImageSide || h < tools.MaxImageSide-2 || scale >= 1 || !strings.Contains(res.Text, "scaled down") {
 		t.Fatalf("full page: %v scale %v: %s", img.Bounds(), scale, res.Text)
 	}
 	at := func(css float64) int { return int(math.Round(css * scale)) }
@@ -138,7 +140,7 @@ func TestScreenshotErrors(t *testing.T) {
 	if res := must(t, s, "screenshot", map[string]any{}); !strings.Contains(res.Text, "No tab was selected, so this call used the active tab") {
 		t.Errorf("screenshot with no tab selected: %s", res.Text)
 	}
-	var e *Error
+	var e *browser.Error
 	open(t, s, "senses.html")
 	snap := snapshot(t, s)
 	red := ref(t, snap, "button", "Red")
@@ -161,36 +163,6 @@ func TestScreenshotErrors(t *testing.T) {
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/senses.html?again", "wait": "complete"})
 	_, e = call(t, s, "screenshot", map[string]any{"element": red})
 	wantCode(t, e, errcode.StaleElement)
-}
-
-func TestEncodeImageLimits(t *testing.T) {
-	// A noisy image whose PNG is over the byte cap is sent as JPEG.
-	const side = 1000
-	img := image.NewRGBA(image.Rect(0, 0, side, side))
-	x := uint32(1)
-	for i := range img.Pix {
-		x ^= x << 13
-		x ^= x >> 17
-		x ^= x << 5
-		img.Pix[i] = byte(x)
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	if b.Len() <= maxImageBytes {
-		t.Fatalf("test image PNG is only %d bytes", b.Len())
-	}
-	out, note, err := encodeImage(b.Bytes(), "png", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.MIMEType != "image/jpeg" || len(out.Data) > maxImageBytes || !strings.Contains(note, "Sent as JPEG") {
-		t.Errorf("got %s, %d bytes, note %q", out.MIMEType, len(out.Data), note)
-	}
-	if _, _, err := encodeImage([]byte("not a png"), "jpeg", nil); err == nil {
-		t.Error("a broken PNG was accepted")
-	}
 }
 
 // backgroundTab opens url in a new tab that stays in the background,
@@ -217,7 +189,7 @@ func backgroundTab(t *testing.T, url string) string {
 		c.Close()
 		cancel()
 	})
-	return TabID(opened.BrowserID)
+	return browser.TabID(opened.BrowserID)
 }
 
 // TestScreenshotBackgroundTab: a tab that is not in front (the agent works

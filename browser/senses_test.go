@@ -1,4 +1,4 @@
-package browser
+package browser_test
 
 import (
 	"regexp"
@@ -6,13 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
 // eventually calls tool until its text contains every want (the watcher
 // throttles resources to one packet per 100 ms), or fails after 10 s.
-func eventually(t *testing.T, s *Session, tool string, args map[string]any, want ...string) string {
+func eventually(t *testing.T, s *session, tool string, args map[string]any, want ...string) string {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -92,7 +93,7 @@ func TestConsoleMessages(t *testing.T) {
 	}
 
 	// Kept while another tab is selected; the other tab has its own.
-	first := must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)[0].TabID
+	first := tabsOf(t, must(t, s, "list_tabs", map[string]any{}))[0].TabID
 	other := backgroundTab(t, pages.URL+"/other.html")
 	must(t, s, "select_tab", map[string]any{"tab_id": other})
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/senses.html?other", "wait": "complete"})
@@ -124,8 +125,8 @@ func TestConsoleBufferIsBounded(t *testing.T) {
 	if !strings.Contains(text, "flood 1499") {
 		t.Errorf("newest message missing")
 	}
-	if n := len(must(t, s, "console_messages", map[string]any{"limit": 1000}).Text); n > maxListChars+2000 {
-		t.Errorf("answer is %d characters, over the %d cap", n, maxListChars)
+	if n := len(must(t, s, "console_messages", map[string]any{"limit": 1000}).Text); n > tools.MaxListChars+2000 {
+		t.Errorf("answer is %d characters, over the %d cap", n, tools.MaxListChars)
 	}
 	_, e := call(t, s, "console_messages", map[string]any{"limit": 0})
 	wantCode(t, e, errcode.InvalidArguments)
@@ -139,7 +140,7 @@ func TestNetworkRequests(t *testing.T) {
 	if res := must(t, s, "network_requests", map[string]any{}); !strings.Contains(res.Text, "No tab was selected, so this call used the active tab") {
 		t.Errorf("network_requests with no tab selected: %s", res.Text)
 	}
-	var e *Error
+	var e *browser.Error
 	open(t, s, "senses.html")
 	snap := snapshot(t, s)
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Fetch")})
@@ -191,57 +192,15 @@ func TestNetworkRequests(t *testing.T) {
 	}
 }
 
-func TestStripCredentials(t *testing.T) {
-	for in, want := range map[string]string{
-		"https://user:pw@example.com/a?b=c": "https://example.com/a?b=c",
-		"https://example.com/a@b":           "https://example.com/a@b",
-		"http://u@[::1]:8080/":              "http://[::1]:8080/",
-		"no url @ all":                      "no url @ all",
-		"https://x:y@exa mple.com/":         "https://exa mple.com/",
-	} {
-		if got := stripCredentials(in); got != want {
-			t.Errorf("stripCredentials(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestHeadersAndBodyText(t *testing.T) {
-	u := NewUntrusted()
-	writeHeaders(u, "Response headers:", []rdp.Header{
-		{Name: "Set-Cookie", Value: "sid=s3cret"}, {Name: "proxy-authorization", Value: "Basic s3cret"},
-		{Name: "X-Long", Value: "abc", Truncated: true}, {Name: "X-Line", Value: "a\nb"},
-	})
-	e := rdp.NetworkEntry{Status: 200, Done: true}
-	writeBody(u, &e, &rdp.RequestDetails{MimeType: "application/json", Body: strings.Repeat("x", maxBodyChars), BodyLength: 30000, BodyTruncated: true})
-	writeBody(u, &e, &rdp.RequestDetails{MimeType: "text/html", BodyDiscarded: true})
-	writeBody(u, &rdp.NetworkEntry{}, &rdp.RequestDetails{})
-	got := u.String()
-	for _, want := range []string{"  Set-Cookie: [redacted]\n", "  proxy-authorization: [redacted]\n", "  X-Long: abc [cut]\n", "  X-Line: a\\u{A}b\n",
-		"Response body (first 20000 of 30000 characters):\n", "(Firefox did not keep the response body)", "(no response yet)"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("no %q in:\n%.600s", want, got)
-		}
-	}
-	if strings.Contains(got, "s3cret") {
-		t.Error("a credential was shown")
-	}
-	for mime, want := range map[string]bool{"text/plain; charset=utf-8": true, "application/problem+json": true, "image/svg+xml": true,
-		"application/octet-stream": false, "image/png": false, "": true} {
-		if textual(mime) != want {
-			t.Errorf("textual(%q) = %v", mime, !want)
-		}
-	}
-}
-
 // TestKeptTabsAreBounded: with room for one kept tab, selecting another
 // tab drops the first one's buffer; selected again, it starts over.
 func TestKeptTabsAreBounded(t *testing.T) {
 	s := newSession(t)
-	s.kept.max = 1
+	s.KeepTabs(1)
 	open(t, s, "senses.html")
 	eventually(t, s, "console_messages", map[string]any{}, "careful now")
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/form.html", "wait": "complete"})
-	first := must(t, s, "list_tabs", map[string]any{}).Structured.(map[string]any)["tabs"].([]tabInfo)[0].TabID
+	first := tabsOf(t, must(t, s, "list_tabs", map[string]any{}))[0].TabID
 	must(t, s, "select_tab", map[string]any{"tab_id": backgroundTab(t, pages.URL+"/other.html")})
 	must(t, s, "select_tab", map[string]any{"tab_id": first})
 	if text := must(t, s, "console_messages", map[string]any{}).Text; strings.Contains(text, "careful now") || strings.Contains(text, "navigated") {

@@ -70,7 +70,7 @@ type Options struct {
 	NoNodeBinding bool
 	// Dial opens a connection to Firefox at addr; nil = rdp.Dial. Tests in
 	// this package put a fake RDP peer (or a wrapper) in its place.
-	Dial func(ctx context.Context, addr netip.AddrPort, opts rdp.Options) (connection, error)
+	Dial func(ctx context.Context, addr netip.AddrPort, opts rdp.Options) (Connection, error)
 }
 
 // Session is the server's view of one Firefox: the RDP connection (dialled
@@ -88,7 +88,7 @@ type Session struct {
 	dialing chan struct{}
 
 	mu         sync.Mutex // guards everything below; never held across a wait on Firefox
-	client     connection
+	client     Connection
 	dialled    bool                         // a connection existed before: the next dial is a reconnect
 	instance   pagejs.BrowserInstanceResult // the Firefox run client reached; zero when unknown
 	lost       string                       // why the selection was cleared on a reconnect; "" when it was not
@@ -106,7 +106,7 @@ type Session struct {
 // selection is the selected tab.
 type selection struct {
 	tab   rdp.Tab
-	watch tabWatch
+	watch TabWatch
 	navs  uint64 // watch.Navigations() when the generation was last set
 	// Residents (pagejs.Script.PageResident) of the current document's page
 	// realm by script name (eval.go resident), valid while the document's
@@ -134,7 +134,7 @@ func New(opts Options) *Session {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Dial == nil {
-		opts.Dial = dialRDP
+		opts.Dial = DialRDP
 	}
 	s := &Session{
 		opts:    opts,
@@ -256,7 +256,7 @@ const dialTimeout = 5 * time.Second
 // as needed. A reconnect starts a new generation and reselects the
 // previously selected tab, but only when it is provably the same tab (see
 // reselect). The session lock is not held while Firefox is asked anything.
-func (s *Session) conn(ctx context.Context) (connection, error) {
+func (s *Session) conn(ctx context.Context) (Connection, error) {
 	if c := s.live(); c != nil {
 		return c, nil
 	}
@@ -312,7 +312,7 @@ func (s *Session) conn(ctx context.Context) (connection, error) {
 }
 
 // dial opens a connection to Firefox's debugger.
-func (s *Session) dial(ctx context.Context) (connection, error) {
+func (s *Session) dial(ctx context.Context) (Connection, error) {
 	return s.opts.Dial(ctx, s.opts.Addr, rdp.Options{
 		RequestTimeout: s.opts.RequestTimeout,
 		Logger:         s.log.With("component", "rdp"),
@@ -320,7 +320,7 @@ func (s *Session) dial(ctx context.Context) (connection, error) {
 }
 
 // live returns the current connection when it is still up.
-func (s *Session) live() connection {
+func (s *Session) live() Connection {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.client == nil {
@@ -337,7 +337,7 @@ func (s *Session) live() connection {
 }
 
 // browserInstance identifies the run of Firefox c is connected to.
-func browserInstance(ctx context.Context, c connection) (pagejs.BrowserInstanceResult, error) {
+func browserInstance(ctx context.Context, c Connection) (pagejs.BrowserInstanceResult, error) {
 	var r pagejs.BrowserInstanceResult
 	console, err := c.ParentProcessConsole(ctx)
 	if err != nil {
@@ -363,7 +363,7 @@ func browserInstance(ctx context.Context, c connection) (pagejs.BrowserInstanceR
 // taken back only when this is the same run of Firefox and the tab is an
 // ordinary tab of its list. Otherwise the selection is cleared and lost
 // says why.
-func (s *Session) reselect(ctx context.Context, c connection, old rdp.Tab, prev, now pagejs.BrowserInstanceResult) (sel *selection, lost string) {
+func (s *Session) reselect(ctx context.Context, c Connection, old rdp.Tab, prev, now pagejs.BrowserInstanceResult) (sel *selection, lost string) {
 	id := TabID(old.BrowserID)
 	switch {
 	case prev == (pagejs.BrowserInstanceResult{}) || now == (pagejs.BrowserInstanceResult{}):
@@ -413,7 +413,7 @@ func (s *Session) newGenerationLocked() {
 // page is what a page tool works with: the connection, the selected tab and
 // the generation current when the call started.
 type page struct {
-	c          connection
+	c          Connection
 	sel        *selection
 	generation uint64
 	frame      *frameLoc // the frame document acted in (frames.go); nil: the top one

@@ -14,7 +14,7 @@ import (
 // discover runs a read-only discovery step, retrying it once on a fresh
 // connection when the first one turned out to be dead. Only discovery is
 // retried: an action may have taken effect before its connection failed.
-func (s *Session) discover(ctx context.Context, f func(c connection) error) error {
+func (s *Session) discover(ctx context.Context, f func(c Connection) error) error {
 	for attempt := 0; ; attempt++ {
 		c, err := s.conn(ctx)
 		if err != nil {
@@ -38,7 +38,7 @@ func (s *Session) lostNote() string {
 
 func (s *Session) tabs(ctx context.Context) ([]rdp.Tab, error) {
 	var tabs []rdp.Tab
-	err := s.discover(ctx, func(c connection) error {
+	err := s.discover(ctx, func(c Connection) error {
 		var err error
 		tabs, err = c.ListTabs(ctx)
 		return err
@@ -167,7 +167,7 @@ func notAutoSelectable(u string) string {
 // attach starts watching tab for select_tab. terr is rdp.ErrNoTarget when
 // the tab has no document the debugger can reach (it is selected anyway, so
 // navigate can recover it).
-func (s *Session) attach(ctx context.Context, c connection, tab rdp.Tab) (w tabWatch, t rdp.Target, terr, err error) {
+func (s *Session) attach(ctx context.Context, c Connection, tab rdp.Tab) (w TabWatch, t rdp.Target, terr, err error) {
 	// Close the old watch first: Firefox (153) keeps forwarding a content
 	// process's packets through a stale channel when a watcher stops while
 	// another watcher of the connection has targets in that process, and

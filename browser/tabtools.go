@@ -43,7 +43,7 @@ const newTabLoad = 10 * time.Second
 
 // waitListed waits (bounded) until the root actor lists a tab that was
 // just opened.
-func waitListed(ctx context.Context, c connection, browserID int64) (rdp.Tab, error) {
+func waitListed(ctx context.Context, c Connection, browserID int64) (rdp.Tab, error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		tab, err := c.GetTab(ctx, browserID)
@@ -58,7 +58,7 @@ func waitListed(ctx context.Context, c connection, browserID int64) (rdp.Tab, er
 
 // waitNewTab waits until a new tab has left its initial about:blank and its
 // document is complete, at most newTabLoad; then it reports where it is.
-func waitNewTab(ctx context.Context, w tabWatch) (rdp.Target, string, error) {
+func waitNewTab(ctx context.Context, w TabWatch) (rdp.Target, string, error) {
 	wctx, cancel := context.WithTimeout(ctx, newTabLoad)
 	defer cancel()
 	for {
@@ -88,7 +88,7 @@ func waitNewTab(ctx context.Context, w tabWatch) (rdp.Target, string, error) {
 
 // replaceSelection makes tab (watched by w) the selected tab and starts a
 // new generation, which it returns.
-func (s *Session) replaceSelection(tab rdp.Tab, w tabWatch) uint64 {
+func (s *Session) replaceSelection(tab rdp.Tab, w TabWatch) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sel != nil && s.sel.watch != nil {
@@ -236,7 +236,7 @@ func (s *Session) CloseTab(ctx context.Context, id int64) (wasSelected bool, err
 
 // waitClosed waits (at most 3 s) until the root actor no longer lists a
 // tab that was asked to close.
-func waitClosed(ctx context.Context, c connection, id int64) error {
+func waitClosed(ctx context.Context, c Connection, id int64) error {
 	deadline := time.Now().Add(3 * time.Second)
 	for {
 		_, err := c.GetTab(ctx, id)

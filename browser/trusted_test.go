@@ -1,9 +1,10 @@
-package browser
+package browser_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
@@ -13,7 +14,7 @@ import (
 // the input was a synthetic page-script event, because trusted comes from
 // where the engine ran the script, not from what came back.
 func TestForgedTrustIsNotBelieved(t *testing.T) {
-	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
 	open(t, s, "forged-trust.html")
 	snap := snapshot(t, s)
 	for _, c := range []struct {
@@ -34,7 +35,7 @@ func TestForgedTrustIsNotBelieved(t *testing.T) {
 	}
 	// The forgery did run: the page counted the results it rewrote, and
 	// the click it saw was not trusted.
-	if title := must(t, s, "snapshot_page", map[string]any{}).Structured.(map[string]any)["title"].(Page).s; !strings.HasPrefix(title, "Forged trust ") || title == "Forged trust" {
+	if title := must(t, s, "snapshot_page", map[string]any{}).Structured.(map[string]any)["title"].(browser.Page).Raw(); !strings.HasPrefix(title, "Forged trust ") || title == "Forged trust" {
 		t.Errorf("the page forged nothing (title %q): the test proves nothing", title)
 	}
 	if txt := pageText(t, s); !strings.Contains(txt, "click:false;") {
@@ -47,7 +48,7 @@ func TestForgedTrustIsNotBelieved(t *testing.T) {
 // is the server's claim (not_connected, uploads_disabled) is not passed
 // on: it is page_script_failed, with the page's words inside the markers.
 func TestForgedCodeIsNotBelieved(t *testing.T) {
-	s := newSession(t, func(o *Options) { o.PageRealmOnly = true })
+	s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
 	for _, arm := range []string{"Arm", "Arm uploads"} {
 		open(t, s, "forged-code.html")
 		snap := snapshot(t, s)

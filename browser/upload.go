@@ -207,7 +207,7 @@ func (s *Session) chunkByEvaluation(pg page, info ExecInfo, key string) putChunk
 
 // uploadSink is the parent process's upload sink actor on one connection.
 type uploadSink struct {
-	c     connection // the connection it was looked for on
+	c     Connection // the connection it was looked for on
 	actor string     // "" when Firefox does not offer it there
 }
 

@@ -1,11 +1,10 @@
-package browser
+package browser_test
 
 import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -13,8 +12,8 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/broker"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
 // memFiles stands in for the broker process (tested as a real process in
@@ -76,26 +75,24 @@ func TestUploadPaths(t *testing.T) {
 	small := []byte("hello")
 	for _, tc := range []struct {
 		name    string
-		opt     func(*Options)
+		opt     func(*browser.Options)
 		trusted bool
 		sink    bool
 	}{
-		{"sink", func(*Options) {}, true, true},
-		{"evaluations", func(o *Options) { o.NoUploadSink = true }, true, false},
-		{"page realm", func(o *Options) { o.PageRealmOnly = true }, false, false},
+		{"sink", func(*browser.Options) {}, true, true},
+		{"evaluations", func(o *browser.Options) { o.NoUploadSink = true }, true, false},
+		{"page realm", func(o *browser.Options) { o.PageRealmOnly = true }, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := &memFiles{files: map[string][]byte{"/u/big.bin": big, "/u/sm all.txt": small}, handles: map[uint32][]byte{}}
-			s := newSession(t, tc.opt, func(o *Options) { o.Files = files })
+			s := newSession(t, tc.opt, func(o *browser.Options) { o.Files = files })
 			open(t, s, "upload.html")
 			el := ref(t, snapshot(t, s), "file", "Attachments")
 			res := must(t, s, "upload_files", map[string]any{"element": el, "paths": []string{"/u/big.bin", "/u/sm all.txt"}})
 			if st, _ := res.Structured.(map[string]any); st["trusted"] != tc.trusted {
 				t.Errorf("trusted = %v, want %v (%s)", st["trusted"], tc.trusted, res.Text)
 			}
-			s.mu.Lock()
-			usedSink := s.sink.actor != ""
-			s.mu.Unlock()
+			usedSink := s.UsedSink()
 			if usedSink != tc.sink {
 				t.Errorf("upload sink used: %v, want %v", usedSink, tc.sink)
 			}
@@ -115,43 +112,5 @@ func TestUploadPaths(t *testing.T) {
 				t.Errorf("%d handles released, want 2", files.released)
 			}
 		})
-	}
-}
-
-func TestUploadWindow(t *testing.T) {
-	for _, c := range []struct{ most, bytes, size, want int }{
-		{chunksInFlight, inFlightBytes, 128 << 10, 8},
-		{chunksInFlight, inFlightBytes, 1 << 20, 2},
-		{chunksInFlight, inFlightBytes, 4 << 20, 1},
-		{readAhead, readAheadBytes, 4 << 10, 4},
-		{readAhead, readAheadBytes, 2 << 20, 1},
-		{readAhead, readAheadBytes, 0, 4},
-	} {
-		if got := window(c.most, c.bytes, c.size); got != c.want {
-			t.Errorf("window(%d, %d, %d) = %d, want %d", c.most, c.bytes, c.size, got, c.want)
-		}
-	}
-}
-
-func TestSinkError(t *testing.T) {
-	for _, c := range []struct {
-		err  error
-		code errcode.Code
-	}{
-		{&rdp.ActorError{Code: "target_replaced", Message: "gone"}, errcode.TargetReplaced},
-		{&rdp.ActorError{Code: "upload_transfer_failed", Message: "chunk 3 arrived, expected 2"}, errcode.UploadTransferFailed},
-		{&rdp.ActorError{Code: "unknownError", Message: "TypeError"}, errcode.UploadTransferFailed},
-	} {
-		e, ok := AsError(sinkError(c.err))
-		if !ok || e.Code != c.code {
-			t.Errorf("sinkError(%v) = %v, want code %s", c.err, e, c.code)
-		}
-	}
-	other := errors.New("connection closed")
-	if sinkError(other) != other {
-		t.Error("a non-actor error was rewritten")
-	}
-	if sinkError(nil) != nil {
-		t.Error("nil became an error")
 	}
 }

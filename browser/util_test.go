@@ -1,7 +1,8 @@
-package browser
+package browser_test
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/netip"
 	"reflect"
@@ -9,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
 // freeAddr returns a loopback address nothing listens on.
@@ -55,7 +58,7 @@ func structured(v any) any {
 		}
 		rv = rv.Elem()
 	}
-	if rv.Kind() != reflect.Struct || rv.Type() == reflect.TypeFor[Page]() {
+	if rv.Kind() != reflect.Struct || rv.Type() == reflect.TypeFor[browser.Page]() {
 		return rv.Interface()
 	}
 	m := map[string]any{}
@@ -83,4 +86,28 @@ func addFields(m map[string]any, rv reflect.Value) {
 		}
 		m[tag[0]] = structured(fv.Interface())
 	}
+}
+
+// tabRow is a tab of list_tabs' structured result, as a client reads it.
+type tabRow struct {
+	TabID      string `json:"tab_id"`
+	Index      int    `json:"index"`
+	Title      string `json:"title"`
+	URL        string `json:"url"`
+	Selected   bool   `json:"selected"`
+	OpenedHere bool   `json:"opened_here"`
+}
+
+// tabsOf reads the tabs of a list_tabs result through their JSON.
+func tabsOf(t testing.TB, res tools.Result) []tabRow {
+	t.Helper()
+	b, err := json.Marshal(res.Structured.(map[string]any)["tabs"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []tabRow
+	if err := json.Unmarshal(b, &rows); err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }

@@ -12,7 +12,7 @@ import (
 
 // Output bounds of console_messages and network_requests.
 const (
-	maxListChars  = 40_000 // characters of entries in one answer
+	MaxListChars  = 40_000 // characters of entries in one answer (exported for tests of the bound)
 	maxEntryChars = 1000   // characters of one console message shown
 )
 
@@ -80,7 +80,7 @@ func (tb *Table) consoleMessages(ctx context.Context, a *consoleArgs, _ browser.
 }
 
 // lastEntries keeps the newest entries: at most limit that count, within
-// maxListChars; it returns them oldest first and how many counted.
+// MaxListChars; it returns them oldest first and how many counted.
 func lastEntries[T any](in []T, limit int, counts func(*T) bool, size func(*T) int) ([]T, int) {
 	n, chars, start := 0, 0, len(in)
 	for i := len(in) - 1; i >= 0; i-- {
@@ -89,7 +89,7 @@ func lastEntries[T any](in []T, limit int, counts func(*T) bool, size func(*T) i
 			break
 		}
 		sz := min(size(&in[i]), maxEntryChars) + 40
-		if chars+sz > maxListChars && n > 0 {
+		if chars+sz > MaxListChars && n > 0 {
 			break
 		}
 		chars += sz

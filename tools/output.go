@@ -12,17 +12,19 @@ import (
 // 2025-06-18 and newer, with structuredContent) is derived from its Out
 // type and declares the fields that hold page-provided strings: those are
 // browser.Page values, escaped like text inside the untrusted markers (see
-// untrusted.go). Other fields are left undeclared to keep tools/list small;
+// browser/untrusted.go). Other fields are left undeclared to keep tools/list small;
 // no field is required, so error results ({"error":{…}}) fit every schema.
 
-// pageDesc describes every page-provided string field.
-const pageDesc = "page text"
+// PageTextDescription describes every page-provided string field of an
+// output schema.
+const PageTextDescription = "page text"
 
-// errorPagePaths are the page-provided fields of error results
-// ({"error":{…}}), which no output schema describes: the shared untrusted
-// note in the tool descriptions names them.
-var errorPagePaths = map[string]bool{"error.dialog.text": true,
-	"error.missing[]": true, "error.options[].value": true, "error.options[].label": true}
+// ErrorPageFields are the paths of the page-provided fields of error
+// results ({"error":{…}}), which no output schema describes: the shared
+// untrusted note in the tool descriptions names them.
+func ErrorPageFields() []string {
+	return []string{"error.dialog.text", "error.missing[]", "error.options[].value", "error.options[].label"}
+}
 
 var pageType = reflect.TypeFor[browser.Page]()
 
@@ -70,7 +72,7 @@ func pageSchema(t reflect.Type) map[string]any {
 	}
 	switch {
 	case t == pageType:
-		return map[string]any{"description": pageDesc}
+		return map[string]any{"description": PageTextDescription}
 	case t.Kind() == reflect.Slice:
 		if items := pageSchema(t.Elem()); items != nil {
 			return map[string]any{"items": items}

@@ -190,13 +190,16 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
 
+// MaxImageSide is the longest side, in pixels, of a screenshot.
+const MaxImageSide = 1568
+
 // Screenshot limits. maxImageSide keeps the image within what vision
 // models take without their clients resizing it (1,568 px on the longer
 // side); the pixel cap follows from it. maxImageBytes (3 MiB) caps the
 // encoded image (before base64): a PNG above it is sent as JPEG instead,
 // at falling qualities.
 const (
-	maxImageSide   = 1568
+	maxImageSide   = MaxImageSide
 	maxImagePixels = maxImageSide * maxImageSide
 	maxImageBytes  = 3 << 20
 	defaultQuality = 80

@@ -1,4 +1,4 @@
-package browser
+package tools
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
@@ -20,7 +21,7 @@ import (
 // many items, outside the enum, an unknown key, the "exactly one of"
 // rules) and checks each is refused naming the argument.
 func TestEveryToolDecodesItsArguments(t *testing.T) {
-	s := New(Options{MaxElements: 500, MaxTextChars: 50000})
+	s := newTable(browser.Options{MaxElements: 500, MaxTextChars: 50000})
 	if len(s.tools) < 22 {
 		t.Fatalf("only %d tools in the table", len(s.tools))
 	}
@@ -178,9 +179,9 @@ func mustJSON(t *testing.T, v any) json.RawMessage {
 // TestClickWaitDefaultIsTheSettleCap: click's wait_after_ms default (a tag)
 // and the cap every other action settles with are one figure.
 func TestClickWaitDefaultIsTheSettleCap(t *testing.T) {
-	s := New(Options{})
-	if d := s.byKey["click"].schema.Properties["wait_after_ms"].Default; d != int(defaultSettleCap.Milliseconds()) {
-		t.Errorf("click's wait_after_ms defaults to %v, the settle cap is %v", d, defaultSettleCap)
+	s := newTable(browser.Options{})
+	if d := s.byKey["click"].schema.Properties["wait_after_ms"].Default; d != int(browser.DefaultSettleCap.Milliseconds()) {
+		t.Errorf("click's wait_after_ms defaults to %v, the settle cap is %v", d, browser.DefaultSettleCap)
 	}
 }
 
@@ -188,7 +189,7 @@ func TestClickWaitDefaultIsTheSettleCap(t *testing.T) {
 // the code and message and its structured content {"error":{code, message,
 // retryable}}; an unknown tool is ok == false.
 func TestAnswerShapesErrors(t *testing.T) {
-	s := New(Options{})
+	s := newTable(browser.Options{})
 	res, ok := s.Answer(t.Context(), "select_tab", json.RawMessage(`{}`), nil)
 	st, _ := res.Structured.(map[string]any)
 	e, _ := st["error"].(map[string]any)
