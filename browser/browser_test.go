@@ -480,7 +480,7 @@ func TestResidentSnapshot(t *testing.T) {
 	installed(3)
 	// A first call that never reaches Firefox (cancelled) leaves no installation
 	// pending: the next call installs.
-	err, mark, marked := s.CallResidentCancelled(ctx)
+	mark, marked, err := s.CallResidentCancelled(ctx)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled call: %v", err)
 	}

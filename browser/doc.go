@@ -1,41 +1,37 @@
-// Package browser is the domain of firefox-rdp-mcp: the tools an agent calls
-// and the session that carries them out in the user's Firefox. It turns a
-// validated tool call into RDP requests (package rdp) and page scripts
-// (package pagejs), reads local files only through the broker client
-// (package broker), and shapes every answer: a short text for the model and
-// a structured object.
+// Package browser is the engine of firefox-rdp-mcp: it owns the life of
+// the tab the server drives in the user's Firefox. It holds the RDP
+// connection (dialled lazily, redialled after a failure, over the small
+// Connection and TabWatch interfaces onto package rdp), the selected tab
+// and its ref generation, the refs bound to page nodes, the choice of realm
+// a script runs in and the residents kept there, the upload sink, and the
+// watching of dialogs, navigations, console and network. It turns an
+// operation into RDP requests and page scripts (package pagejs), and reads
+// local files only through the broker client (package broker).
+//
+// The tool table above it (package tools) decodes each tool call and words
+// each answer; the engine knows no tool. It offers operations on a held tab
+// (Op: Session.Page, Acting, Viewing, Watching) and whole verbs (Snapshot,
+// Status, ListTabs, SelectTab, NewTab, CloseTab), with results in Go types.
 //
 // # Trust boundary
 //
-// Three kinds of input arrive here, and none is trusted for the server's own
-// claims:
+// Two kinds of input arrive here, and neither is trusted for the server's
+// own claims:
 //
-//   - tool arguments from the MCP client: decoded against the tool's schema
-//     (exact field names, unknown fields refused, every limit applied) before
-//     a handler runs;
 //   - everything a page says (titles, URLs, names, values, dialog text, script
-//     results): rendered only between nonce markers (untrusted.go), bounded,
-//     and never used to decide what the server reports about itself. Whether
-//     input was trusted comes from where the script ran, not from the page's
-//     reply, and refs are checked against a server-side fingerprint before
-//     every action, so a page cannot steer an action onto a look-alike;
+//     results): handed up as page-derived strings, rendered only between
+//     nonce markers (Untrusted, Page), bounded, and never used to decide what
+//     the server reports about itself. Whether input was trusted comes from
+//     where the script ran (ExecInfo.Trusted), not from the page's reply, and
+//     refs are checked against a server-side fingerprint, or the node itself,
+//     before every action, so a page cannot steer an action onto a
+//     look-alike;
 //   - Firefox's replies over RDP: decoded with caps on every size.
 //
 // Actions run in Firefox's isolated realm (system principal, the page seen
 // through Xray wrappers) when it is available, so page monkeypatches are
 // invisible and input events are trusted; the page realm is a
-// feature-detected fallback that results report as trusted: false.
-//
-// # The tool table
-//
-// Each tool is one typed unit, tool[In, Out] (tool.go), declared beside its
-// handler: In's struct tags give the input schema, its limits, defaults and
-// "exactly one of" rules (schema.go), which decodeArgs (args.go) applies
-// once, before the handler runs; Out is the structured result, and its Page
-// fields give the output schema (output.go). Session.Answer shapes every
-// failure as a tool error. Adding a tool is its file (In, Out, the tool
-// value and a straight-line handler), a line in toolTable, and where needed
-// a page script in pagejs.
+// feature-detected fallback whose results are never trusted.
 //
 // # Limitations
 //
@@ -50,5 +46,13 @@
 //	s := browser.New(browser.Options{Host: "127.0.0.1", Addr: addr, RequestTimeout: 30 * time.Second,
 //		MaxElements: 500, MaxTextChars: 50000, Logger: log})
 //	defer s.Close()
-//	res, ok := s.Answer(ctx, "snapshot_page", json.RawMessage(`{}`), nil)
+//	op, err := s.Acting(ctx, "e12")
+//	if err != nil {
+//		return err
+//	}
+//	defer op.Release()
+//	l := op.Element()
+//	var r pagejs.ActionResult
+//	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node()}, &r)
+//	trusted := info.Trusted(r.Trusted)
 package browser

@@ -160,15 +160,15 @@ var ResidentFailed = residentFailed.String()
 
 // CallResidentCancelled makes the first resident call of the selected
 // document with a context cancelled before it reaches Firefox, and returns
-// its error and whether a mark was left for the resident (and which).
-func (s *Session) CallResidentCancelled(ctx context.Context) (err error, mark string, marked bool) {
+// whether a mark was left for the resident (and which), and its error.
+func (s *Session) CallResidentCancelled(ctx context.Context) (mark string, marked bool, err error) {
 	pg, err := s.selected(ctx)
 	if err != nil {
-		return err, "", false
+		return "", false, err
 	}
 	tg, err := pg.sel.watch.Current(ctx)
 	if err != nil {
-		return err, "", false
+		return "", false, err
 	}
 	s.mu.Lock()
 	pg.sel.residentConsole, pg.sel.residents = "", nil
@@ -179,7 +179,7 @@ func (s *Session) CallResidentCancelled(ctx context.Context) (err error, mark st
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m, ok := pg.sel.residents[pagejs.Snapshot.Name()]
-	return err, m.state.String(), ok
+	return m.state.String(), ok, err
 }
 
 // Unquote inverts Quote (without truncation).

@@ -250,4 +250,3 @@ func TestElementLine(t *testing.T) {
 		t.Errorf("unsafe line: %s", got)
 	}
 }
-

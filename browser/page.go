@@ -137,24 +137,6 @@ func trackingParam(name string) bool {
 	return strings.HasPrefix(name, "utm_")
 }
 
-// acting takes the page-operation lock and resolves ref in the selected
-// tab; release gives the lock back.
-func (s *Session) acting(ctx context.Context, ref string) (pg page, l *Locator, release func(), err error) {
-	if err := s.lock(ctx); err != nil {
-		return page{}, nil, nil, err
-	}
-	if pg, err = s.selected(ctx); err == nil {
-		if l, err = s.target(pg, ref); err == nil {
-			pg = inFrame(pg, l)
-		}
-	}
-	if err != nil {
-		s.unlock()
-		return page{}, nil, nil, err
-	}
-	return pg, l, s.unlock, nil
-}
-
 // target resolves a ref of the selected tab's current generation.
 func (s *Session) target(pg page, ref string) (*Locator, error) {
 	s.mu.Lock()

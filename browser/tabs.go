@@ -30,12 +30,6 @@ func (s *Session) discover(ctx context.Context, f func(c Connection) error) erro
 	}
 }
 
-func (s *Session) lostNote() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.lost
-}
-
 func (s *Session) tabs(ctx context.Context) ([]rdp.Tab, error) {
 	var tabs []rdp.Tab
 	err := s.discover(ctx, func(c Connection) error {

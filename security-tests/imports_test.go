@@ -41,16 +41,18 @@ var banned = []struct {
 	banned []string
 	reason string
 }{
-	{[]string{"mcp", "rdp", "browser", "pagejs", "broker", "sandbox", "sandbox/selftest"}, []string{"os/exec", "plugin"},
+	{[]string{"mcp", "rdp", "browser", "tools", "pagejs", "broker", "sandbox", "sandbox/selftest"}, []string{"os/exec", "plugin"},
 		"code that runs after the sandbox never starts programs; only cmd starts the broker, before sandboxing"},
 	{[]string{"broker"}, []string{"net/http", "crypto/tls", "net/rpc", "net/smtp", "net/mail", "mime", "os/user", "os/signal"},
 		"the broker is a minimal file reader: no network protocols, no lazy reads of /etc (mime.types, passwd)"},
 	{[]string{"sandbox"}, []string{"net/http", "crypto/tls", "net", "mime", "os/user"},
 		"the sandbox package only talks to the kernel"},
-	{[]string{"mcp"}, []string{module + "/rdp", module + "/browser", "net/http"},
+	{[]string{"mcp"}, []string{module + "/rdp", module + "/browser", module + "/tools", "net/http"},
 		"mcp knows nothing of browsers; it speaks JSON-RPC on stdio"},
-	{[]string{"rdp"}, []string{module + "/mcp", module + "/browser"},
+	{[]string{"rdp"}, []string{module + "/mcp", module + "/browser", module + "/tools"},
 		"rdp knows packets and actors, never tools"},
+	{[]string{"browser"}, []string{module + "/tools", module + "/mcp"},
+		"the engine sits below the tool table: it knows no tool, schema or protocol of the client"},
 }
 
 func TestBannedImports(t *testing.T) {
@@ -87,6 +89,10 @@ var arrows = map[string][]string{
 	"sandbox":          {module + "/internal/build", "github.com/landlock-lsm/go-landlock/landlock", "github.com/landlock-lsm/go-landlock/landlock/syscall", "golang.org/x/sys/unix"},
 	"sandbox/selftest": {module + "/sandbox", "golang.org/x/sys/unix"},
 	"browser":          {module + "/rdp", module + "/pagejs", module + "/broker", errcodePkg},
+	// The tool table drives the engine and reads the record types the engine
+	// hands it (rdp's console and network entries, tabs and captures;
+	// pagejs's script arguments and results); it holds no connection.
+	"tools":            {module + "/browser", module + "/pagejs", module + "/rdp", errcodePkg},
 	"internal/errcode": {},
 }
 
