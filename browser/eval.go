@@ -43,7 +43,7 @@ const (
 	PageRealm
 )
 
-// placement is where one script runs: the realm (execInfo), the console
+// placement is where one script runs: the realm (ExecInfo), the console
 // that evaluates it, and whether the page realm's resident copy is called.
 type placement struct {
 	ExecInfo

@@ -497,11 +497,12 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 	return Observation{text: text, st: st}
 }
 
-// endAction ends an action: it lets the page settle (at most limit), reads
-// where the page is (after, with the URL the settle ended on) and, when on, observes what changed. The
-// element actions end with it (click, fill, type_text, press_key,
-// select_option, hover, drag, upload_files; scroll waits scrollSettle
-// instead), their text and changes added with observation.add.
+// endAction ends an action (Op.End): it lets the page settle (at most
+// limit), reads where the page is (after, with the URL the settle ended on)
+// and, when on, observes what changed. The element actions end with it
+// (click, fill, type_text, press_key, select_option, hover, drag,
+// upload_files; scroll waits instead), the tool table adding the
+// observation's text and changes to their answers.
 func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool) (urlNow string, nav bool, obs *Observation, err error) {
 	sr, serr := s.settle(ctx, pg, limit)
 	if ctx.Err() != nil {

@@ -474,7 +474,8 @@ func (s *Session) selectedTab(ctx context.Context) (page, error) {
 		return page{}, Errorf(errcode.ConnectionLost, "the connection to Firefox was lost; the next call reconnects (element refs are invalidated)")
 	}
 	if s.sel == nil {
-		// Session.Call selected the active tab before the tool ran unless
+		// The tool table selected the active tab (AutoSelect) before the
+		// tool ran unless
 		// the selection was lost (Firefox restarted, a select_tab failed
 		// half-way): that is reported until the agent selects a tab.
 		if s.lost != "" {

@@ -5,29 +5,30 @@ package browser
 // Every string that came from a web page — titles, URLs (a redirect target
 // is the page's choice), accessible names, values, page text, dialog text,
 // console messages, exception messages, file names a page reports back —
-// leaves this package through this file, and nowhere else:
+// reaches an answer through this file, and nowhere else (the tool table
+// writes its answers with it too):
 //
 //   - In a result's text, inside a marker block whose nonce is fresh for
 //     every response, so the page cannot close the block and speak as the
 //     tool:
 //
-//     u := newUntrusted()
-//     u.field("Title", title, 200)          // Title: "…" (escaped, quoted, cut)
-//     u.line("[e1] button " + quote(n, 80)) // a line built from quote()d values
-//     u.text(pageText)                      // a block of page text
+//     u := NewUntrusted()
+//     u.Field("Title", title, 200)          // Title: "…" (escaped, quoted, cut)
+//     u.Line("[e1] button " + Quote(n, 80)) // a line built from Quote()d values
+//     u.Text(pageText)                      // a block of page text
 //     text += "\n" + u.String()
 //
-//     or, for one value: text += "\n" + marked("URL", url, 500).
-//     quote(s, n) may be used only in lines handed to an untrusted block.
-//   - In structuredContent, as a Page value: pageStr(s) or pageStrN(s, n). It
+//     or, for one value: text += "\n" + Marked("URL", url, 500).
+//     Quote(s, n) may be used only in lines handed to an untrusted block.
+//   - In structuredContent, as a Page value: PageStr(s) or PageStrN(s, n). It
 //     marshals as a JSON string escaped exactly like text in a block. A Page
 //     field of a tool's Out type is declared "page text" in its output
-//     schema, which output.go derives from the type.
+//     schema, which tools/output.go derives from the type.
 //   - In an error: the message stays in the server's words; page-derived
-//     values go in with (*Error).withPage (rendered in a block after the
+//     values go in with (*Error).WithPage (rendered in a block after the
 //     message) and, for structured details, as Page values in Details.
 //
-// The escape form (said once in the tool descriptions, untrustedNote):
+// The escape form (said once in the tool descriptions, tools.untrustedNote):
 // control and invisible characters are shown as \u{HEX}, the code point in
 // upper-case hex (ESC is \u{1B}, a zero-width space \u{200B}); the third "<"
 // of "<<<" is shown as \u{3C}, so no marker can open; in quoted values '"'

@@ -232,5 +232,5 @@ func tabIndex(tabs []rdp.Tab, a *selectTabArgs) (int, error) {
 }
 
 // tablessTools work without a selected tab; every other tool acts on one,
-// and when none was selected, Session.Call selects the active one first.
+// and when none was selected, Table.Call selects the active one first.
 var tablessTools = map[string]bool{"browser_status": true, "list_tabs": true, "select_tab": true, "new_tab": true, "close_tab": true}
