@@ -1,6 +1,9 @@
 package browser_test
 
 import (
+	"bytes"
+	"image/color"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -164,5 +167,42 @@ func TestFramesRepeatSnapshot(t *testing.T) {
 		if again := snapshot(t, s); !sameLines(changed, again) {
 			t.Fatalf("repeat %d after the fill differs:\n%s\nwant\n%s", i, again, changed)
 		}
+	}
+}
+
+// TestFrameElementScrollAndScreenshot: scroll and screenshot act on an
+// element inside a cross-origin frame in that frame's document (they once
+// looked for it in the top one and answered stale_element and
+// element_not_found), and the image is the element.
+func TestFrameElementScrollAndScreenshot(t *testing.T) {
+	other := otherSite(t)
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	waitText(t, s, "apply ready")
+	submit := ref(t, snapshot(t, s), "button", "Submit application")
+	res := must(t, s, "scroll", map[string]any{"element": submit})
+	if st := res.Structured.(map[string]any); st["in_view"] != true {
+		t.Errorf("scroll into view of a frame element: %s", res.Text)
+	}
+	res = must(t, s, "screenshot", map[string]any{"element": submit})
+	st := res.Structured.(map[string]any)
+	w, h := st["width"].(int), st["height"].(int)
+	if st["captured"] != "element "+submit || w < 60 || w > 400 || h < 12 || h > 60 || len(res.Images) != 1 {
+		t.Fatalf("screenshot of a frame element: %s (%+v)", res.Text, st)
+	}
+	img, err := png.Decode(bytes.NewReader(res.Images[0].Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A button with its label: many shades, not a blank or uniform area.
+	shades := map[color.Color]bool{}
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y++ {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x++ {
+			shades[img.At(x, y)] = true
+		}
+	}
+	if len(shades) < 8 {
+		t.Errorf("the frame element's image has %d shades: not the button", len(shades))
 	}
 }

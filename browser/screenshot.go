@@ -97,7 +97,10 @@ type Area struct {
 func (o *Op) Measure(ctx context.Context, l *Locator, full bool) (Area, error) {
 	pg := o.pg
 	navs := pg.sel.watch.Navigations()
-	t, err := pg.sel.watch.Current(ctx)
+	if l != nil {
+		pg = inFrame(pg, l) // an element in a frame: that frame's document is captured
+	}
+	t, err := o.s.docTarget(ctx, pg)
 	if err != nil {
 		return Area{}, err
 	}

@@ -89,7 +89,7 @@ func (tb *Table) scroll(ctx context.Context, a *scrollArgs, _ browser.Progress) 
 	defer op.Release()
 	what := "the page"
 	if a.Element != nil {
-		l, err := op.Locate(*a.Element)
+		l, err := op.Use(*a.Element) // in its frame's document, when it is in one
 		if err != nil {
 			return scrollOut{}, err
 		}
