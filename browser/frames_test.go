@@ -206,3 +206,26 @@ func TestFrameElementScrollAndScreenshot(t *testing.T) {
 		t.Errorf("the frame element's image has %d shades: not the button", len(shades))
 	}
 }
+
+// TestPressKeyFollowsFocusIntoFrames: press_key without a ref reaches the
+// focused element when it is inside a cross-origin frame (a key once went
+// to the top document, whose focus is the frame element: the text was lost
+// and Tab left the frame), and the delta says the frames were not compared.
+func TestPressKeyFollowsFocusIntoFrames(t *testing.T) {
+	other := otherSite(t)
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	waitText(t, s, "apply ready")
+	must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "textbox", "Full name")})
+	res := must(t, s, "press_key", map[string]any{"key": "a"})
+	if !strings.Contains(res.Text, `Focus: "textbox \"Full name\""`) || !strings.Contains(res.Text, "Only the top document was compared") {
+		t.Errorf("press a:\n%s", res.Text)
+	}
+	if res = must(t, s, "press_key", map[string]any{"key": "Tab"}); !strings.Contains(res.Text, `Focus: "textbox \"Email\""`) {
+		t.Errorf("press Tab:\n%s", res.Text)
+	}
+	if snap := snapshot(t, s); !strings.Contains(snap, `textbox "Full name" value="a"`) {
+		t.Errorf("the key did not reach the frame's field:\n%s", snap)
+	}
+}

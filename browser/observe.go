@@ -194,6 +194,9 @@ type observeOpts struct {
 	settled *pagejs.SettleResult
 	// match, when set, picks the elements a met wait_for condition names.
 	match func(e *pagejs.Element) bool
+	// frames is how many frame documents the page has: the view is of the
+	// top document, so a delta does not compare them, and says so.
+	frames int
 }
 
 // observe reads the page, compares it with the agent's last view, issues
@@ -248,6 +251,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		}
 		return unknownChange("the page could not be read (" + code + "); take a snapshot")
 	}
+	o.frames = len(pg.sel.watch.Frames())
 	obs := s.deltaOf(pg, gen, r, o)
 	if len(opened) > 0 {
 		obs.tabs = tabsNote(opened)
@@ -436,6 +440,9 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 		head = fmt.Sprintf("No earlier view of this page to compare with; its actionable elements (%d):", r.Total)
 	case len(d.appeared)+len(d.changed)+len(d.gone) == 0:
 		head = "No change to the actionable elements since your last view, as the page reports them"
+		if o.frames > 0 {
+			head = "No change to the top document's actionable elements since your last view, as the page reports them"
+		}
 		if !nv.complete || !old.complete {
 			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
 		}
@@ -445,6 +452,10 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 	}
 	if old != nil && !nv.complete {
 		head += fmt.Sprintf(" The page has %d actionable elements; only the first %d were read, so elements that went away are not reported.", r.Total, len(r.Elements))
+	}
+	if o.frames > 0 {
+		head += fmt.Sprintf(" Only the top document was compared, not its %s (snapshot_page lists their elements).", Plural(o.frames, "frame", "frames"))
+		st["frames_not_compared"] = o.frames
 	}
 	if len(d.matched)+len(d.appeared)+len(d.changed)+len(d.gone) == 0 {
 		return Observation{text: head, st: st}

@@ -95,6 +95,32 @@ func (o *Op) Use(ref string) (*Locator, error) {
 	return l, nil
 }
 
+// maxFocusDepth bounds how many frames deep UseFocus follows the focus.
+const maxFocusDepth = 8
+
+// UseFocus makes the document that holds the keyboard focus the Op's
+// document: the top one, or the frame (however deeply nested, and in
+// whichever process) whose element has the focus, so that a key pressed
+// without a ref reaches the focused element as a user's would. Without the
+// isolated realm frames are not read, and the top document stays.
+func (o *Op) UseFocus(ctx context.Context) {
+	if len(o.pg.sel.watch.Frames()) == 0 {
+		return
+	}
+	for range maxFocusDepth {
+		var r pagejs.FocusedFrameResult
+		info, err := o.s.exec(ctx, o.pg, ReadRealm, pagejs.FocusedFrame, struct{}{}, &r)
+		if err != nil || !info.isolated || r.Frame == 0 {
+			return
+		}
+		t, ok := o.pg.sel.watch.Frame(r.Frame)
+		if !ok {
+			return
+		}
+		o.pg.frame = &frameLoc{t.BrowsingContextID, t.InnerWindowID}
+	}
+}
+
 // Locate resolves another ref of the same generation (drag's drop target)
 // without changing the Op's element or document.
 func (o *Op) Locate(ref string) (*Locator, error) { return o.s.target(o.pg, ref) }

@@ -188,6 +188,10 @@ var (
 	UploadFinish = pageScript("uploadFinish")
 	// UploadAbort deletes a staging (works after the window is gone); args UploadAbortArgs, result UploadAbortResult.
 	UploadAbort = Script{name: "uploadAbort", src: mustRead("uploadAbort"), realms: realmPage | realmIsolated, noLib: true, anyWin: true}
+	// FocusedFrame names the frame that holds the document's keyboard focus
+	// (isolated realm only: browsingContext is chrome-only); args nil, result
+	// FocusedFrameResult.
+	FocusedFrame = Script{name: "focusedFrame", src: mustRead("focusedFrame"), realms: realmIsolated, noLib: true}
 	// Probe feature-detects the privileged APIs (isolated realm only); args nil, result ProbeResult.
 	Probe = Script{name: "probe", src: mustRead("probe"), realms: realmIsolated, noLib: true}
 )
@@ -223,7 +227,7 @@ var (
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
-		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, BindRefs,
+		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, BindRefs,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance}
 }

@@ -495,6 +495,12 @@ type BrowserInstanceResult struct {
 	Started float64 `json:"started"`
 }
 
+// FocusedFrameResult is FocusedFrame's value: the browsing context of the
+// focused frame element, 0 when the focus is in the document itself.
+type FocusedFrameResult struct {
+	Frame int64 `json:"frame"`
+}
+
 // PageInfoResult is PageInfo's value.
 type PageInfoResult struct {
 	URL        string `json:"url"`

@@ -445,6 +445,8 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 		fp := l.FP()
 		args.Sel, args.FP, args.Ref = l.Sel(), &fp, l.Node()
 		what = *a.Element
+	} else {
+		op.UseFocus(ctx) // the focused element may be inside a frame
 	}
 	op.Activate(ctx)
 	var r pagejs.ActionResult
