@@ -326,8 +326,8 @@ function lib(win, env) {
   // the serialized href (one DOM call instead of six): for http(s) it is
   // scheme://[userinfo@]host[:port]path[?query][#fragment], "@" in userinfo escaped.
   const HTTP_URL = /^(https?:)\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/;
-  function hrefs(el) {
-    const raw = String(el.href || "");
+  function hrefs(el, A) {
+    const raw = hrefOf(el, A.href);
     if (!raw) return ["", ""];
     const m = HTTP_URL.exec(raw);
     if (m) {
@@ -342,6 +342,24 @@ function lib(win, env) {
     if (raw.startsWith("javascript:")) return ["javascript:", "javascript:"];
     const noQuery = raw.split(/[?#]/)[0];
     return [cap(raw, HREF_MAX), cap(noQuery, FP_HREF_MAX)];
+  }
+
+  // hrefOf is el.href, given its href attribute. A path-absolute one ("/p?q#f") made of
+  // characters the URL parser keeps as they are, without dot segments or "//", is the
+  // base URL's scheme and authority followed by itself: the element need not parse and
+  // serialize it (≈3 µs a link). Any other one (white space, "%", quotes, non-ASCII,
+  // "/.", another scheme, …) is the element's.
+  const PLAIN_HREF = /^\/[\w\-.~!$&()*+,;=:@\/]*(?:\?[\w\-.~!$&()*+,;=:@\/?]*)?(?:#[\w\-.~!$&()*+,;=:@\/?]*)?$/;
+  let basePrefix = null; // the base URL's "scheme://authority" when it is http(s), else ""
+  function hrefOf(el, attr) {
+    if (typeof attr === "string" && PLAIN_HREF.test(attr) && attr.indexOf("//") < 0 && attr.indexOf("/.") < 0) {
+      if (basePrefix === null) {
+        const m = HTTP_URL.exec(String(doc.baseURI));
+        basePrefix = m ? m[1] + "//" + m[2] : "";
+      }
+      if (basePrefix !== "") return basePrefix + attr;
+    }
+    return String(el.href || "");
   }
 
   // ---- values and states ----
@@ -371,7 +389,7 @@ function lib(win, env) {
     const role = roleOf(el, tag, type, A);
     const name = nameOf(el, tag, role, type, A);
     const link = (tag === "a" || tag === "area") && isHTML(el);
-    const h = link ? hrefs(el) : null;
+    const h = link ? hrefs(el, A) : null;
     return {tag, type, role, name, href: h ? h[0] : "", fpHref: h ? h[1] : ""};
   }
 

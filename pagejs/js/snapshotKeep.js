@@ -18,17 +18,20 @@ function snapshotKeep() {
   // labels, aria-labelledby targets, fieldsets, details, base URL, the document URL):
   // then every entry is made afresh. Visibility is always judged anew.
   const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: ""};
-  let cache = new Map(); // element → {e, live} of the last walk
+  // element → its record of the last walk: {e, live, seq, at}, where at is its row in
+  // the result numbered seq (the last one it was listed in)
+  let cache = new Map();
   let next = null; // the cache the walk under way builds
+  let last = null; // the record entry() returned last
   let all = true; // every entry must be made afresh
   let upward = new Set(); // elements whose entry is stale
   let subtree = new Set(); // nodes below which every entry is stale
   let refIds = new Set(); // ids that aria-labelledby names
-  // The elements and entries of the result last issued, by position, and of the walk
-  // under way; runs of the patch that walk makes of the issued result (when the
-  // caller holds that result), else null.
-  let issued = {seq: 0, index: new Map(), entries: []};
-  let walked = null;
+  // The number of the result last issued (a record whose seq is it was listed there),
+  // the rows of the walk under way so far, and the runs of the patch that walk makes
+  // of the issued result (when the caller holds that result), else null.
+  let issued = 0;
+  let listed = 0;
   let runs = null;
   let scanned = null; // what begin's scan found, for the walk under way
   const mark = () => {
@@ -95,32 +98,43 @@ function snapshotKeep() {
   // changed it.
   function entry(el, lib) {
     const c = all ? undefined : cache.get(el);
-    let fresh = c === undefined || upward.has(el);
+    let fresh = c === undefined || (upward.size > 0 && upward.has(el));
     // (No subtree marked, the common case of attribute and text changes: no ancestor
     // to look at.)
     for (let n = subtree.size > 0 ? up(el) : null; !fresh && n; n = up(n)) {
       if (subtree.has(n)) fresh = true;
     }
-    let l = scanned === null ? undefined : scanned.lives.get(el);
-    if (l === undefined) l = live(el);
+    const l = liveOf(el);
     if (!fresh && c.live === l) {
       next.set(el, c);
+      last = c;
       return c.e;
     }
     const e = lib.entry(el, true);
-    next.set(el, {e, live: l});
+    last = {e, live: l, seq: 0, at: 0};
+    next.set(el, last);
     return e;
   }
 
+  // liveOf is live(el), as begin's scan found it for a form control.
+  function liveOf(el) {
+    const t = el.localName;
+    if (t !== "input" && t !== "textarea" && t !== "select" && t !== "option") return "";
+    const l = scanned === null ? undefined : scanned.lives.get(el);
+    return l === undefined ? live(el) : l;
+  }
+
   // reused records element el with entry e as the walk's next element, and reports
-  // whether the caller's copy of the issued result has its row (then it is left out).
+  // whether the caller's copy of the issued result has its row (then it is left out):
+  // the row of an entry the issued result listed, entry() having reused it.
   function reused(el, e) {
-    walked.index.set(el, walked.entries.length);
-    walked.entries.push(e);
+    const c = last !== null && last.e === e ? last : next.get(el);
+    const j = issued > 0 && c.seq === issued ? c.at : -1;
+    c.seq = st.seq;
+    c.at = listed++;
     if (runs === null) return false;
-    const j = issued.index.get(el);
     const L = runs.length;
-    if (j !== undefined && issued.entries[j] === e) {
+    if (j >= 0) {
       if (L >= 3 && runs[L - 1] === 0 && runs[L - 3] + runs[L - 2] === j) runs[L - 2]++;
       else runs.push(j, 1, 0);
       return true;
@@ -135,17 +149,16 @@ function snapshotKeep() {
   function done(out) {
     cache = next;
     next = null;
+    last = null;
     scanned = null;
     all = false;
     upward = new Set();
     subtree = new Set();
     if (runs !== null) {
-      out.base = issued.seq;
+      out.base = issued;
       out.runs = runs;
     }
-    walked.seq = st.seq;
-    issued = walked;
-    walked = null;
+    issued = st.seq;
     runs = null;
     out.seq = st.seq;
   }
@@ -190,23 +203,25 @@ function snapshotKeep() {
     for (let t = 0; t < trees.length; t++) {
       const all = trees[t].querySelectorAll("*");
       const hosts = [];
+      // (One pass: the form controls are the elements named input, textarea or
+      // select, in tree order.)
       for (let i = 0; i < all.length; i++) {
-        const r = all[i].shadowRoot;
+        const el = all[i];
+        const r = el.shadowRoot;
         if (r) {
           roots.push(r);
           trees.push(r);
-          hosts.push(all[i]);
+          hosts.push(el);
+        }
+        const n = el.localName;
+        if (n === "input" || n === "textarea" || n === "select") {
+          const l = live(el);
+          ctls.push(el);
+          states.push(l);
+          parts.push(n === "select" ? "s" + l : l);
         }
       }
       hostsOf.set(trees[t], hosts);
-      const ctl = trees[t].querySelectorAll("input,textarea,select");
-      for (let i = 0; i < ctl.length; i++) {
-        const el = ctl[i];
-        const l = live(el);
-        ctls.push(el);
-        states.push(l);
-        parts.push(el.localName === "select" ? "s" + l : l);
-      }
       sheetsOf(trees[t].styleSheets, parts);
       sheetsOf(trees[t].adoptedStyleSheets, parts);
     }
@@ -271,8 +286,9 @@ function snapshotKeep() {
     scanned = s;
     if (next !== null || url !== st.url) all = true; // a walk that never ended; hrefs resolve against the URL
     next = new Map();
-    walked = {seq: 0, index: new Map(), entries: []};
-    runs = issued.seq > 0 && args.have === issued.seq && key === st.key && !args.includeAllText ? [] : null;
+    last = null;
+    listed = 0;
+    runs = issued > 0 && args.have === issued && key === st.key && !args.includeAllText ? [] : null;
     refIds = new Set();
     for (const t of [doc].concat(s.roots)) {
       const named = t.querySelectorAll("[aria-labelledby]");
