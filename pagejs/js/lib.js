@@ -181,12 +181,13 @@ function lib(win, env) {
   // An element without an id can only be labelled by a label it sits in (a label's
   // "for" names an id): its ancestor labels whose control it is, outermost first (tree
   // order, as the map lists them). That avoids the map, which looks at every label of
-  // the tree, when a walk describes only a few elements (a kept snapshot's).
+  // the tree, when a walk describes only a few elements (a kept snapshot's). closest()
+  // finds those ancestors without a DOM call per ancestor (el is never a label itself).
   function labelsOf(el) {
     if (!el.id) {
       let list = null;
-      for (let n = el.parentElement; n; n = n.parentElement) {
-        if (n.localName === "label" && n.control === el) {
+      for (let n = el.closest("label"); n; n = n.parentElement && n.parentElement.closest("label")) {
+        if (n.control === el) {
           if (list) list.unshift(n);
           else list = [n];
         }
@@ -417,40 +418,36 @@ function lib(win, env) {
     if (role) e.role = role;
     if (type) e.type = type;
     if (f.name) e.name = f.name;
-    let x = null; // the other fields, in the order Go's decoder was tested with
-    const set = (k, v) => {
-      if (x === null) x = {};
-      x[k] = v;
-    };
+    let x = null; // the other fields, in the order Go's decoder was tested with (put)
     const v = valueOf(el, tag, type, role);
-    if (v !== undefined && v !== "") set("value", v);
-    if (disabledA(el, A)) set("disabled", true);
-    if ((html && (tag === "input" || tag === "textarea") && el.readOnly) || A["aria-readonly"] === "true") set("readonly", true);
+    if (v !== undefined && v !== "") x = put(x, "value", v);
+    if (disabledA(el, A)) x = put(x, "disabled", true);
+    if ((html && (tag === "input" || tag === "textarea") && el.readOnly) || A["aria-readonly"] === "true") x = put(x, "readonly", true);
     if (html && tag === "input" && (type === "checkbox" || type === "radio")) {
-      set("checked", !!el.checked);
-      if (el.indeterminate) set("mixed", true);
+      x = put(x, "checked", !!el.checked);
+      if (el.indeterminate) x = put(x, "mixed", true);
     } else if (CHECKABLE.has(role)) {
       const c = A["aria-checked"];
-      set("checked", c === "true");
-      if (c === "mixed") set("mixed", true);
+      x = put(x, "checked", c === "true");
+      if (c === "mixed") x = put(x, "mixed", true);
     }
     if (SELECTABLE.has(role)) {
       const s = A["aria-selected"];
-      if (s !== undefined) set("selected", s === "true");
-      else if (tag === "option" && html) set("selected", !!el.selected);
+      if (s !== undefined) x = put(x, "selected", s === "true");
+      else if (tag === "option" && html) x = put(x, "selected", !!el.selected);
     }
     const ex = A["aria-expanded"];
-    if (ex !== undefined) set("expanded", ex === "true");
-    else if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") set("expanded", !!el.parentElement.open);
-    if ((html && el.required) || A["aria-required"] === "true") set("required", true);
-    if (f.href) set("href", f.href);
+    if (ex !== undefined) x = put(x, "expanded", ex === "true");
+    else if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") x = put(x, "expanded", !!el.parentElement.open);
+    if ((html && el.required) || A["aria-required"] === "true") x = put(x, "required", true);
+    if (f.href) x = put(x, "href", f.href);
     if (f.fpHref) e.fh = f.fpHref;
-    if (isFileInput(el)) {
+    if (html && tag === "input" && type === "file") { // isFileInput (typeOf's type)
       const a = collapse(A.accept);
-      if (a) set("accept", cap(a, VALUE_MAX));
-      if (el.multiple) set("multiple", true);
+      if (a) x = put(x, "accept", cap(a, VALUE_MAX));
+      if (el.multiple) x = put(x, "multiple", true);
     } else if (tag === "select" && html && el.multiple) {
-      set("multiple", true);
+      x = put(x, "multiple", true);
     }
     e.sel = selector(el);
     if (rows) {
@@ -459,6 +456,13 @@ function lib(win, env) {
       for (const k of Object.keys(x)) e[k] = x[k];
     }
     return e;
+  }
+
+  // put sets x[k] = v, making x when it is null, and returns x (no closure per entry).
+  function put(x, k, v) {
+    if (x === null) x = {};
+    x[k] = v;
+    return x;
   }
 
   // ---- selectors ----
