@@ -579,17 +579,32 @@ function lib(win, env) {
   // server puts each frame's own snapshot in their place). hostsOf, when given, maps
   // each tree (document, open shadow root) to its shadow hosts in tree order, as found
   // by the caller in the same task (the resident's scan), so the trees are not
-  // searched for them again.
-  function collect(frames, hostsOf) {
+  // searched for them again. statics, when given, gets the elements that qualify by
+  // what they are (tag and attributes: actionable, not aria-hidden), before their
+  // visibility is judged, for shown() to judge again later.
+  function collect(frames, hostsOf, statics) {
     const out = [];
-    walk(doc, out, frames ? CANDIDATES + ",iframe,frame" : CANDIDATES, hostsOf || null);
+    walk(doc, out, frames ? CANDIDATES + ",iframe,frame" : CANDIDATES, hostsOf || null, statics || null);
+    return out;
+  }
+
+  // shown keeps the elements of statics (collect's) that a snapshot shows now.
+  function shown(statics) {
+    const out = [];
+    for (let i = 0; i < statics.length; i++) {
+      const el = statics[i];
+      if (isFileInput(el) || visible(el)) out.push(el);
+    }
     return out;
   }
 
   // An element marked aria-hidden="true" itself is left out: components use it for
   // stand-in controls that only serve form validation (<sl-select>'s value input).
-  function consider(el, out) {
-    if ((actionable(el) || isFrame(el)) && (isFileInput(el) || visible(el)) && el.getAttribute("aria-hidden") !== "true") out.push(el);
+  function consider(el, out, statics) {
+    if ((actionable(el) || isFrame(el)) && el.getAttribute("aria-hidden") !== "true") {
+      if (statics !== null) statics.push(el);
+      if (isFileInput(el) || visible(el)) out.push(el);
+    }
   }
 
   function isFrame(el) {
@@ -608,23 +623,23 @@ function lib(win, env) {
     return hosts;
   }
 
-  function walk(root, out, cands0, hostsOf) {
+  function walk(root, out, cands0, hostsOf, statics) {
     const cands = root.querySelectorAll(cands0);
     const hosts = (hostsOf && hostsOf.get(root)) || hostsIn(root);
     let h = 0;
     for (let i = 0; i < cands.length; i++) {
       const c = cands[i];
       while (h < hosts.length && hosts[h] !== c && (hosts[h].compareDocumentPosition(c) & FOLLOWING)) {
-        walk(hosts[h++].shadowRoot, out, cands0, hostsOf);
+        walk(hosts[h++].shadowRoot, out, cands0, hostsOf, statics);
       }
-      consider(c, out);
-      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out, cands0, hostsOf);
+      consider(c, out, statics);
+      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out, cands0, hostsOf, statics);
     }
-    while (h < hosts.length) walk(hosts[h++].shadowRoot, out, cands0, hostsOf);
+    while (h < hosts.length) walk(hosts[h++].shadowRoot, out, cands0, hostsOf, statics);
   }
 
   return {
-    env, isolated, fail, collapse, cap, collect, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
+    env, isolated, fail, collapse, cap, collect, shown, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
     VALUE_MAX, NAME_MAX,
     // for libAct.js
     attr, attrsOf, isHTML, fields, fingerprint, editingHost,

@@ -5,7 +5,7 @@ function snapshotKeep() {
   // {same: seq} instead of a walk when nothing could have: no DOM mutation (document and
   // every open shadow root, by MutationObserver), no event that may change what the walk
   // sees without a mutation (input, focus, hover, transitions, animations, toggles,
-  // loads, resizes, fonts), the same URL and title, the same set of shadow roots, the
+  // loads, resizes, fonts), the same URL, title and design mode, the same set of shadow roots, the
   // same form-control state (values, checked, selected), the same style sheets (count,
   // rule counts, disabled), and no animation running. Anything else is a full walk.
   // Results with the page text are never reused (it depends on layout throughout).
@@ -16,8 +16,12 @@ function snapshotKeep() {
   // children changed (selector steps), its live state (value, checked, selected)
   // differs, or a mutation may have changed something it reads from elsewhere (ids,
   // labels, aria-labelledby targets, fieldsets, details, base URL, the document URL):
-  // then every entry is made afresh. Visibility is always judged anew.
-  const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: ""};
+  // then every entry is made afresh. Visibility is always judged anew; which elements
+  // qualify by what they are (tag and attributes, lib.collect's statics) is taken from
+  // the last walk when no mutation could have changed it: nothing added, removed or
+  // moved, no attribute the test reads changed (href, type, role, contenteditable,
+  // aria-hidden), the same shadow roots and design mode.
+  const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: "", design: ""};
   // element → its record of the last walk: {e, live, seq, at}, where at is its row in
   // the result numbered seq (the last one it was listed in)
   let cache = new Map();
@@ -27,6 +31,10 @@ function snapshotKeep() {
   let upward = new Set(); // elements whose entry is stale
   let subtree = new Set(); // nodes below which every entry is stale
   let refIds = new Set(); // ids that aria-labelledby names
+  // The last walk's statics (lib.collect), with its frames argument, and whether a
+  // mutation since may have changed them (reshaped).
+  let statics = null, staticsFrames = false, reshaped = true;
+  let lastRoots = [];
   // The number of the result last issued (a record whose seq is it was listed there),
   // the rows of the walk under way so far, and the runs of the patch that walk makes
   // of the issued result (when the caller holds that result), else null.
@@ -38,6 +46,7 @@ function snapshotKeep() {
     st.dirty = true;
   };
   const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
+  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden"]); // read by lib's consider
 
   function up(n) {
     return n.parentNode || n.host || null;
@@ -48,9 +57,11 @@ function snapshotKeep() {
     const t = rec.target;
     if (rec.type === "attributes") {
       const a = rec.attributeName;
+      if (SHAPING.has(a)) reshaped = true;
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
     } else if (rec.type === "childList") {
+      reshaped = true;
       subtree.add(t);
       for (const list of [rec.addedNodes, rec.removedNodes]) {
         for (let i = 0; i < list.length; i++) {
@@ -275,8 +286,9 @@ function snapshotKeep() {
     const s = scan(win, doc);
     const url = String(win.location.href);
     const title = String(doc.title);
+    const design = String(doc.designMode); // makes elements editable (or not) without a mutation
     if (!st.dirty && st.seq > 0 && args.have === st.seq && key === st.key && !args.includeAllText &&
-        url === st.url && title === st.title && s.sig === st.sig && !animating(doc, s.roots)) {
+        url === st.url && title === st.title && s.sig === st.sig && design === st.design && !animating(doc, s.roots)) {
       return true;
     }
     watch(win, doc, s.roots);
@@ -284,7 +296,8 @@ function snapshotKeep() {
     s.lives = new Map();
     for (let i = 0; i < s.ctls.length; i++) s.lives.set(s.ctls[i], s.states[i]);
     scanned = s;
-    if (next !== null || url !== st.url) all = true; // a walk that never ended; hrefs resolve against the URL
+    // A walk that never ended; hrefs resolve against the URL; editing hosts change.
+    if (next !== null || url !== st.url || design !== st.design) all = true;
     next = new Map();
     last = null;
     listed = 0;
@@ -296,20 +309,37 @@ function snapshotKeep() {
         for (const id of String(named[i].getAttribute("aria-labelledby")).split(/\s+/)) if (id) refIds.add(id);
       }
     }
+    if (all || !sameList(s.roots, lastRoots)) reshaped = true;
+    lastRoots = s.roots;
     st.seq++;
     st.key = key;
     st.dirty = false;
     st.url = url;
     st.title = title;
+    st.design = design;
     st.sig = s.sig;
     return false;
   }
 
-  // hosts is the shadow hosts of each tree as begin's scan found them, for the walk
-  // that follows it in the same task (lib.collect).
-  function hosts() {
-    return scanned === null ? null : scanned.hostsOf;
+  function sameList(a, b) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
   }
 
-  return {begin, entry, reused, done, hosts, seq: () => st.seq};
+  // collect is lib.collect for the walk begin prepared: the elements that qualify by
+  // what they are come from the last walk when nothing can have changed them (only
+  // their visibility is judged anew), else from collecting, given the shadow hosts of
+  // each tree as begin's scan found them.
+  function collect(lib, frames) {
+    if (statics !== null && !reshaped && staticsFrames === frames) return lib.shown(statics);
+    const list = [];
+    const out = lib.collect(frames, scanned === null ? null : scanned.hostsOf, list);
+    statics = list;
+    staticsFrames = frames;
+    reshaped = false;
+    return out;
+  }
+
+  return {begin, entry, reused, done, collect, seq: () => st.seq};
 }
