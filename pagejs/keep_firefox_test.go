@@ -61,6 +61,11 @@ var keepSteps = []struct{ name, js string }{
 	{"role removed", `document.getElementById("lab-target").removeAttribute("role")`},
 	{"input type hidden", `document.getElementById("name").type = "hidden"`},
 	{"href removed", `document.getElementById("l1").removeAttribute("href")`},
+	// What a scan takes from the last one while no element was added or removed: the
+	// elements that may host a shadow root, the form controls whose state it reads.
+	{"host inserted", `(() => { const d = document.createElement("div"); d.attachShadow({mode: "open"}).append(Object.assign(document.createElement("button"), {textContent: "In an inserted host"})); document.getElementById("main").append(d); return 1; })()`},
+	{"input inserted", `document.getElementById("main").append(Object.assign(document.createElement("input"), {type: "text", placeholder: "Late"}))`},
+	{"inserted input's value", `document.querySelector("input[placeholder=Late]").value = "typed"`},
 	{"design mode on", `document.designMode = "on"`},
 	{"design mode off", `document.designMode = "off"`},
 }

@@ -35,6 +35,11 @@ function snapshotKeep() {
   // mutation since may have changed them (reshaped).
   let statics = null, staticsFrames = false, reshaped = true;
   let lastRoots = [];
+  // Each tree's elements (document, open shadow roots; tree order) and form controls as
+  // the last scan listed them, kept while no mutation added, removed or moved an
+  // element in an observed tree (restructured): a scan then need not query the trees
+  // again. (It still asks each element for a shadow root: attaching one is no mutation.)
+  let treesOf = new Map(), restructured = true;
   // The number of the result last issued (a record whose seq is it was listed there),
   // the rows of the walk under way so far, and the runs of the patch that walk makes
   // of the issued result (when the caller holds that result), else null.
@@ -62,6 +67,7 @@ function snapshotKeep() {
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
     } else if (rec.type === "childList") {
       reshaped = true;
+      restructured = true;
       subtree.add(t);
       for (const list of [rec.addedNodes, rec.removedNodes]) {
         for (let i = 0; i < list.length; i++) {
@@ -211,32 +217,54 @@ function snapshotKeep() {
     const trees = [doc];
     const hostsOf = new Map();
     const ctls = [], states = []; // the form controls and their live(), for lives (begin)
+    // (note() stops looking at records once every entry is to be made afresh.)
+    const kept = restructured || all ? null : treesOf;
+    const listed = new Map();
     for (let t = 0; t < trees.length; t++) {
-      const all = trees[t].querySelectorAll("*");
+      let k = kept === null ? undefined : kept.get(trees[t]);
+      if (k === undefined) k = listTree(trees[t]);
+      listed.set(trees[t], k);
+      const els = k.els;
       const hosts = [];
-      // (One pass: the form controls are the elements named input, textarea or
-      // select, in tree order.)
-      for (let i = 0; i < all.length; i++) {
-        const el = all[i];
-        const r = el.shadowRoot;
+      for (let i = 0; i < els.length; i++) {
+        const r = els[i].shadowRoot;
         if (r) {
           roots.push(r);
           trees.push(r);
-          hosts.push(el);
-        }
-        const n = el.localName;
-        if (n === "input" || n === "textarea" || n === "select") {
-          const l = live(el);
-          ctls.push(el);
-          states.push(l);
-          parts.push(n === "select" ? "s" + l : l);
+          hosts.push(els[i]);
         }
       }
       hostsOf.set(trees[t], hosts);
+      for (let i = 0; i < k.ctls.length; i++) {
+        const el = k.ctls[i];
+        const l = live(el);
+        ctls.push(el);
+        states.push(l);
+        parts.push(k.select[i] ? "s" + l : l);
+      }
       sheetsOf(trees[t].styleSheets, parts);
       sheetsOf(trees[t].adoptedStyleSheets, parts);
     }
+    treesOf = listed;
+    restructured = false;
     return {roots, sig: roots.length + "\u0000" + parts.join("\u0000"), hostsOf, ctls, states, lives: null};
+  }
+
+  // listTree lists a tree's elements in tree order, and its form controls: the elements
+  // named input, textarea or select (whether each is a select).
+  function listTree(tree) {
+    const all = tree.querySelectorAll("*");
+    const els = new Array(all.length), ctls = [], select = [];
+    for (let i = 0; i < all.length; i++) {
+      const el = all[i];
+      els[i] = el;
+      const n = el.localName;
+      if (n === "input" || n === "textarea" || n === "select") {
+        ctls.push(el);
+        select.push(n === "select");
+      }
+    }
+    return {els, ctls, select};
   }
 
   function animating(doc, roots) {
