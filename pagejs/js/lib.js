@@ -472,7 +472,13 @@ function lib(win, env) {
   // found. Each segment is anchored (html, body, a unique stable #id, or :host) so that
   // querySelector cannot pick an element at another depth.
 
-  const idCounts = new Map(); // root → Map(id → how many elements of root carry it)
+  // root → Map(id → how many elements of root carry it). A resident hands over the one
+  // an earlier walk made (ids()) while no mutation could have changed an id.
+  let idCounts = new Map();
+  function ids(m) {
+    if (m) idCounts = m;
+    return idCounts;
+  }
   const pathCache = new Map();
   const tagCache = new Map();
   const docEl = doc.documentElement, docBody = doc.body;
@@ -639,7 +645,7 @@ function lib(win, env) {
   }
 
   return {
-    env, isolated, fail, collapse, cap, collect, shown, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
+    env, isolated, fail, collapse, cap, collect, shown, ids, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
     VALUE_MAX, NAME_MAX,
     // for libAct.js
     attr, attrsOf, isHTML, fields, fingerprint, editingHost,

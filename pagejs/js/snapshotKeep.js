@@ -40,6 +40,7 @@ function snapshotKeep() {
   // element in an observed tree (restructured): a scan then need not query the trees
   // again. (It still asks each element for a shadow root: attaching one is no mutation.)
   let treesOf = new Map(), restructured = true;
+  let idCounts = null; // the last walk's lib.ids(), good while every entry need not be made afresh
   // The number of the result last issued (a record whose seq is it was listed there),
   // the rows of the walk under way so far, and the runs of the patch that walk makes
   // of the issued result (when the caller holds that result), else null.
@@ -360,6 +361,10 @@ function snapshotKeep() {
   // their visibility is judged anew), else from collecting, given the shadow hosts of
   // each tree as begin's scan found them.
   function collect(lib, frames) {
+    // (An id added, removed or changed, or an element with one inserted or removed,
+    // makes every entry afresh: see touched.)
+    if (!all && idCounts !== null) lib.ids(idCounts);
+    idCounts = lib.ids();
     if (statics !== null && !reshaped && staticsFrames === frames) return lib.shown(statics);
     const list = [];
     const out = lib.collect(frames, scanned === null ? null : scanned.hostsOf, list);
