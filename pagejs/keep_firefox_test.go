@@ -66,6 +66,8 @@ var keepSteps = []struct{ name, js string }{
 	{"host inserted", `(() => { const d = document.createElement("div"); d.attachShadow({mode: "open"}).append(Object.assign(document.createElement("button"), {textContent: "In an inserted host"})); document.getElementById("main").append(d); return 1; })()`},
 	{"input inserted", `document.getElementById("main").append(Object.assign(document.createElement("input"), {type: "text", placeholder: "Late"}))`},
 	{"inserted input's value", `document.querySelector("input[placeholder=Late]").value = "typed"`},
+	{"setup: an empty custom element", `document.getElementById("main").append(document.createElement("x-late"))`},
+	{"custom element gets a shadow root", `document.querySelector("x-late").attachShadow({mode: "open"}).append(Object.assign(document.createElement("button"), {textContent: "In a custom element"}))`},
 	{"design mode on", `document.designMode = "on"`},
 	{"design mode off", `document.designMode = "off"`},
 }

@@ -35,10 +35,11 @@ function snapshotKeep() {
   // mutation since may have changed them (reshaped).
   let statics = null, staticsFrames = false, reshaped = true;
   let lastRoots = [];
-  // Each tree's elements (document, open shadow roots; tree order) and form controls as
-  // the last scan listed them, kept while no mutation added, removed or moved an
-  // element in an observed tree (restructured): a scan then need not query the trees
-  // again. (It still asks each element for a shadow root: attaching one is no mutation.)
+  // Each tree's elements that can host a shadow root (document, open shadow roots; tree
+  // order) and form controls as the last scan listed them, kept while no mutation
+  // added, removed or moved an element in an observed tree (restructured): a scan then
+  // need not query the trees again. (It still asks each of those elements for a shadow
+  // root: attaching one is no mutation.)
   let treesOf = new Map(), restructured = true;
   let idCounts = null; // the last walk's lib.ids(), good while every entry need not be made afresh
   // The number of the result last issued (a record whose seq is it was listed there),
@@ -225,7 +226,7 @@ function snapshotKeep() {
       let k = kept === null ? undefined : kept.get(trees[t]);
       if (k === undefined) k = listTree(trees[t]);
       listed.set(trees[t], k);
-      const els = k.els;
+      const els = k.hostable;
       const hosts = [];
       for (let i = 0; i < els.length; i++) {
         const r = els[i].shadowRoot;
@@ -251,21 +252,28 @@ function snapshotKeep() {
     return {roots, sig: roots.length + "\u0000" + parts.join("\u0000"), hostsOf, ctls, states, lives: null};
   }
 
-  // listTree lists a tree's elements in tree order, and its form controls: the elements
-  // named input, textarea or select (whether each is a select).
+  // Only these elements and custom elements (a "-" in the name) can have a shadow root
+  // (attachShadow, declarative or not, refuses any other).
+  const HOSTABLE = new Set(["article", "aside", "blockquote", "body", "div", "footer", "h1", "h2", "h3", "h4", "h5", "h6",
+    "header", "main", "nav", "p", "section", "span"]);
+
+  // listTree lists a tree's elements that can host a shadow root, in tree order, and
+  // its form controls: the elements named input, textarea or select (whether each is a
+  // select).
   function listTree(tree) {
     const all = tree.querySelectorAll("*");
-    const els = new Array(all.length), ctls = [], select = [];
+    const hostable = [], ctls = [], select = [];
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      els[i] = el;
       const n = el.localName;
-      if (n === "input" || n === "textarea" || n === "select") {
+      if (HOSTABLE.has(n) || n.includes("-")) {
+        hostable.push(el);
+      } else if (n === "input" || n === "textarea" || n === "select") {
         ctls.push(el);
         select.push(n === "select");
       }
     }
-    return {els, ctls, select};
+    return {hostable, ctls, select};
   }
 
   function animating(doc, roots) {
