@@ -5,7 +5,8 @@ function libAct(win, env, lib) {
   // sends (and compiles) small. Like lib.js, it reaches the page only through win.
   const doc = win.document;
   const isolated = env.realm === "isolated";
-  const {fail, collapse, cap, attr, attrsOf, isHTML, isFileInput, visible, disabled, resolve, fields, fingerprint, editingHost, NAME_MAX} = lib;
+  const {fail, collapse, cap, attr, attrsOf, isHTML, isFileInput, visible, disabled, resolve, fields, fingerprint,
+    editingHost, NAME_MAX} = lib;
   const TEXT_INPUTS = new Set(["text", "search", "email", "url", "tel", "password", "number"]);
 
   const FP_FIELDS = ["tag", "role", "type", "name", "href"];

@@ -5,9 +5,10 @@ function snapshotKeep() {
   // {same: seq} instead of a walk when nothing could have: no DOM mutation (document and
   // every open shadow root, by MutationObserver), no event that may change what the walk
   // sees without a mutation (input, focus, hover, transitions, animations, toggles,
-  // loads, resizes, fonts), the same URL, title and design mode, the same set of shadow roots, the
-  // same form-control state (values, checked, selected), the same style sheets (count,
-  // rule counts, disabled), and no animation running. Anything else is a full walk.
+  // loads, resizes, fonts), the same URL, title and design mode, the same set of shadow
+  // roots, the same form-control state (values, checked, selected), the same style
+  // sheets (count, rule counts, disabled), and no animation running. Anything else is a
+  // full walk.
   // Results with the page text are never reused (it depends on layout throughout).
   //
   // A walk that does happen reuses the entries (lib.entry: role, name, states,
@@ -221,11 +222,11 @@ function snapshotKeep() {
     const ctls = [], states = []; // the form controls and their live(), for lives (begin)
     // (note() stops looking at records once every entry is to be made afresh.)
     const kept = restructured || all ? null : treesOf;
-    const listed = new Map();
+    const lists = new Map();
     for (let t = 0; t < trees.length; t++) {
       let k = kept === null ? undefined : kept.get(trees[t]);
       if (k === undefined) k = listTree(trees[t]);
-      listed.set(trees[t], k);
+      lists.set(trees[t], k);
       const els = k.hostable;
       const hosts = [];
       for (let i = 0; i < els.length; i++) {
@@ -247,7 +248,7 @@ function snapshotKeep() {
       sheetsOf(trees[t].styleSheets, parts);
       sheetsOf(trees[t].adoptedStyleSheets, parts);
     }
-    treesOf = listed;
+    treesOf = lists;
     restructured = false;
     return {roots, sig: roots.length + "\u0000" + parts.join("\u0000"), hostsOf, ctls, states, lives: null};
   }
@@ -261,10 +262,10 @@ function snapshotKeep() {
   // its form controls: the elements named input, textarea or select (whether each is a
   // select).
   function listTree(tree) {
-    const all = tree.querySelectorAll("*");
+    const els = tree.querySelectorAll("*");
     const hostable = [], ctls = [], select = [];
-    for (let i = 0; i < all.length; i++) {
-      const el = all[i];
+    for (let i = 0; i < els.length; i++) {
+      const el = els[i];
       const n = el.localName;
       if (HOSTABLE.has(n) || n.includes("-")) {
         hostable.push(el);
