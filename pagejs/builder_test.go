@@ -108,8 +108,10 @@ func build(s Script, realm realms, args any) (string, error) {
 // wrapper and the arguments; the sources are checked by TestScriptFiles and node. The
 // names of the isolated realm's kept copies (hashes of the sources) become markers too.
 func abbreviate(out string, s Script) string {
+	out = strings.ReplaceAll(out, libFullSrc, "«lib.js + libAct.js»")
 	out = strings.ReplaceAll(out, libSrc, "«lib.js»")
-	out = strings.ReplaceAll(out, libKept, "«lib.js kept»")
+	out = strings.ReplaceAll(out, libKept, "«lib.js + libAct.js kept»")
+	out = strings.ReplaceAll(out, libReadKept, "«lib.js kept»")
 	if n := keptNames[s.name]; n != "" {
 		out = strings.ReplaceAll(out, n, "«"+s.name+".js kept»")
 	}
@@ -234,7 +236,7 @@ func TestScriptFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	used := map[string]bool{"lib": true}
+	used := map[string]bool{"lib": true, "libAct": true}
 	for _, s := range Scripts() {
 		used[s.name] = true
 		if s.keep != "" {
@@ -256,6 +258,36 @@ func TestScriptFiles(t *testing.T) {
 				t.Errorf("js/%s uses %s", e.Name(), banned)
 			}
 		}
+	}
+}
+
+// TestReadLib: a script that only reads (the snapshot) is built with lib.js alone, in
+// every realm, so its first call in a document sends and compiles less; the others get
+// libAct.js's helpers too.
+func TestReadLib(t *testing.T) {
+	for _, s := range Scripts() {
+		if s.noLib || s.realms&realmPage == 0 {
+			continue
+		}
+		page, err := s.Page(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		iso, err := s.Isolated(testWindowID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, expr := range []string{page, iso} {
+			if !strings.Contains(expr, libSrc) || strings.Contains(expr, libActSrc) != !s.read {
+				t.Errorf("%s (read %v): lib.js %v, libAct.js %v", s.name, s.read, strings.Contains(expr, libSrc), strings.Contains(expr, libActSrc))
+			}
+		}
+	}
+	if !Snapshot.read {
+		t.Error("the snapshot is not built with lib.js alone")
+	}
+	if r, _ := Snapshot.PageResident(); strings.Contains(r, libActSrc) {
+		t.Error("the snapshot resident carries libAct.js")
 	}
 }
 
@@ -481,7 +513,7 @@ func TestKeptNames(t *testing.T) {
 	if keptName("click", "function click() {}") == keptName("click", "function click() { }") {
 		t.Error("kept name does not change with the source")
 	}
-	seen := map[string]string{libKept: "lib"}
+	seen := map[string]string{libKept: "lib", libReadKept: "libread"}
 	for _, s := range Scripts() {
 		n := keptNames[s.name]
 		if (n != "") != (s.realms&realmIsolated != 0) {
@@ -502,7 +534,7 @@ func TestKeptNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(expr, s.src) || strings.Contains(expr, libSrc) || !strings.Contains(expr, n) || len(expr) > 2000 {
+		if strings.Contains(expr, s.src) || strings.Contains(expr, libSrc) || strings.Contains(expr, libActSrc) || !strings.Contains(expr, n) || len(expr) > 2000 {
 			t.Errorf("%s: cached form (%d bytes) carries a source or lacks its name", s.name, len(expr))
 		}
 	}

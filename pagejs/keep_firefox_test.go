@@ -53,6 +53,23 @@ var keepSteps = []struct{ name, js string }{
 	{"base href", `document.head.append(Object.assign(document.createElement("base"), {href: "/sub/"}))`},
 	{"labelled control added", `document.querySelector("label[for=agree]").append(Object.assign(document.createElement("input"), {type: "text"}))`},
 	{"adopted sheet", `(() => { const s = new CSSStyleSheet(); s.replaceSync("button { display: none }"); document.getElementById("host-empty").shadowRoot.adoptedStyleSheets = [s]; return 1; })()`},
+	// What qualifies an element by itself (tag and attributes), which a walk takes from
+	// the last one when no mutation could have changed it.
+	{"aria-hidden set", `document.getElementById("b2").setAttribute("aria-hidden", "true")`},
+	{"aria-hidden removed", `document.getElementById("b2").removeAttribute("aria-hidden")`},
+	{"role added", `document.getElementById("lab-target").setAttribute("role", "button")`},
+	{"role removed", `document.getElementById("lab-target").removeAttribute("role")`},
+	{"input type hidden", `document.getElementById("name").type = "hidden"`},
+	{"href removed", `document.getElementById("l1").removeAttribute("href")`},
+	// What a scan takes from the last one while no element was added or removed: the
+	// elements that may host a shadow root, the form controls whose state it reads.
+	{"host inserted", `(() => { const d = document.createElement("div"); d.attachShadow({mode: "open"}).append(Object.assign(document.createElement("button"), {textContent: "In an inserted host"})); document.getElementById("main").append(d); return 1; })()`},
+	{"input inserted", `document.getElementById("main").append(Object.assign(document.createElement("input"), {type: "text", placeholder: "Late"}))`},
+	{"inserted input's value", `document.querySelector("input[placeholder=Late]").value = "typed"`},
+	{"setup: an empty custom element", `document.getElementById("main").append(document.createElement("x-late"))`},
+	{"custom element gets a shadow root", `document.querySelector("x-late").attachShadow({mode: "open"}).append(Object.assign(document.createElement("button"), {textContent: "In a custom element"}))`},
+	{"design mode on", `document.designMode = "on"`},
+	{"design mode off", `document.designMode = "off"`},
 }
 
 // TestFirefoxSnapshotKeepDifferential: after every kind of change, the resident that

@@ -95,10 +95,28 @@ type Script struct {
 	realms realms
 	keep   string // resident only: js/<name>Keep.js, made once per resident and passed as env.keep
 	noLib  bool   // the wrapper omits lib.js (keeps per-chunk upload evaluations tiny)
+	read   bool   // reads only: lib.js without libAct.js's helpers (a smaller script to send and compile)
 	anyWin bool   // isolated: run even when the inner window is gone (win is null)
 }
 
-var libSrc = mustRead("lib")
+// The page scripts' helpers: lib.js reads the page; libAct.js adds what actions need.
+// libFullSrc is one function (win, env) giving both, like lib.js alone; every script
+// gets it but those marked read, which get lib.js (Snapshot: its first call in a
+// document sends and compiles the whole script, ≈0.2 ms per KB measured).
+var (
+	libSrc     = mustRead("lib")
+	libActSrc  = mustRead("libAct")
+	libFullSrc = `function libFull(win, env) { return (` + libActSrc + `)(win, env, (` + libSrc + `)(win, env)); }`
+)
+
+// lib returns the helpers' source s is built with and the name of their kept copy in
+// the isolated realm.
+func (s Script) lib() (src, kept string) {
+	if s.read {
+		return libSrc, libReadKept
+	}
+	return libFullSrc, libKept
+}
 
 // Page scripts (both realms unless noted).
 var (
@@ -108,7 +126,7 @@ var (
 	// [BindRefs] (isolated realm), which gives each node an id in a WeakMap the page
 	// cannot see; with Frames it also lists visible iframe elements. Accessible names
 	// follow slots to the light-DOM text assigned to them.
-	Snapshot = Script{name: "snapshot", src: mustRead("snapshot"), realms: realmPage | realmIsolated, keep: mustRead("snapshotKeep")}
+	Snapshot = Script{name: "snapshot", src: mustRead("snapshot"), realms: realmPage | realmIsolated, keep: mustRead("snapshotKeep"), read: true}
 	// Describe re-resolves one element and returns its fields; args DescribeArgs, result Element.
 	Describe = pageScript("describe")
 	// Click clicks a verified element; args ClickArgs, result ActionResult.
@@ -414,7 +432,8 @@ func (s Script) Chrome(args any) (string, error) {
 // arguments. It is the only place where expressions are put together.
 func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string {
 	var b strings.Builder
-	b.Grow(len(libSrc) + len(s.src) + len(args) + 1024)
+	lib, _ := s.lib()
+	b.Grow(len(lib) + len(s.src) + len(args) + 1024)
 	switch realm {
 	case realmCall:
 		b.WriteString(callHead)
@@ -425,7 +444,7 @@ func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string 
 		b.WriteString(residentHead)
 		if !s.noLib {
 			b.WriteString(`const lib = (`)
-			b.WriteString(libSrc)
+			b.WriteString(lib)
 			b.WriteString(`); `)
 		}
 		b.WriteString(`const f = (`)
@@ -468,7 +487,7 @@ func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string 
 		b.WriteString(`const lib = null; `)
 	} else {
 		b.WriteString(`const lib = (`)
-		b.WriteString(libSrc)
+		b.WriteString(lib)
 		b.WriteString(`)(win, env); `)
 	}
 	b.WriteString(`return JSON.stringify({ok: true, value: await (`)
@@ -537,7 +556,8 @@ func (s Script) assembleIsolated(b *strings.Builder, cached bool, innerWindowID 
 	if s.noLib {
 		b.WriteString(`null`)
 	} else {
-		entry(libKept, libSrc)
+		src, kept := s.lib()
+		entry(kept, src)
 	}
 	b.WriteString(`, `)
 	entry(keptNames[s.name], s.src)
@@ -552,10 +572,12 @@ func keptName(name, src string) string {
 	return "fxmcp:" + name + ":" + hex.EncodeToString(h[:12])
 }
 
-// libKept is keptName of lib.js; keptNames, of each isolated-realm script by name.
+// libKept is keptName of lib.js with libAct.js, libReadKept of lib.js alone;
+// keptNames, of each isolated-realm script by name.
 var (
-	libKept   = keptName("lib", libSrc)
-	keptNames = map[string]string{}
+	libKept     = keptName("lib", libFullSrc)
+	libReadKept = keptName("libread", libSrc)
+	keptNames   = map[string]string{}
 )
 
 func init() {

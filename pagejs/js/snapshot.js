@@ -24,7 +24,7 @@ async function snapshot(win, args, lib, env) {
   const offset = Number.isInteger(args.offset) && args.offset >= 0 ? args.offset : 0;
   const query = typeof args.query === "string" ? args.query.toLowerCase() : "";
   const doc = win.document;
-  const all = lib.collect(args.frames === true, keep ? keep.hosts() : null);
+  const all = keep ? keep.collect(lib, args.frames === true) : lib.collect(args.frames === true, null);
   // Only the elements of the page asked for are described (entry is the costly part),
   // unless a filter needs every element's fields to count the matches.
   const describe = (el) => keep ? keep.entry(el, lib) : lib.entry(el, true);

@@ -1,0 +1,398 @@
+function libAct(win, env, lib) {
+  // The helpers only actions need, added to lib.js's (lib, made for the same window):
+  // resolving and checking a target, trusted input, focus, values, pointer, timers.
+  // A snapshot needs lib.js alone, which keeps the script a document's first snapshot
+  // sends (and compiles) small. Like lib.js, it reaches the page only through win.
+  const doc = win.document;
+  const isolated = env.realm === "isolated";
+  const {fail, collapse, cap, attr, attrsOf, isHTML, isFileInput, visible, disabled, resolve, fields, fingerprint,
+    editingHost, NAME_MAX} = lib;
+  const TEXT_INPUTS = new Set(["text", "search", "email", "url", "tel", "password", "number"]);
+
+  const FP_FIELDS = ["tag", "role", "type", "name", "href"];
+
+  // target resolves args.sel and checks it against args.fp (the snapshot's fields).
+  function target(args) {
+    const el = isolated && args.ref !== undefined ? boundTarget(args) : resolve(args.sel);
+    const fp = args.fp;
+    if (!fp || typeof fp !== "object") fail("invalid_argument", "fingerprint missing");
+    const now = fingerprint(fields(el, attrsOf(el)));
+    for (const f of FP_FIELDS) {
+      if ((now[f] || "") !== (fp[f] || "")) {
+        fail("stale_element", "the element changed since the snapshot (" + f + "); take a new snapshot");
+      }
+    }
+    return el;
+  }
+
+  // boundTarget resolves args.sel and checks that it found the very node the snapshot
+  // gave the id args.ref (bindRefs.js): a node that was removed, or replaced by another,
+  // even an identical one, is stale.
+  function boundTarget(args) {
+    const reg = globalThis.fxmcpRefs;
+    const st = reg && reg.get(env.innerWindowID);
+    if (!st) fail("stale_element", "the page's refs are gone (its document changed); take a new snapshot");
+    let el;
+    try {
+      el = resolve(args.sel);
+    } catch (e) {
+      if (e && e.code === "element_not_found") fail("stale_element", "the element was removed from the page since the snapshot; take a new snapshot");
+      throw e;
+    }
+    if (st.refOf.get(env.Cu.waiveXrays(el)) !== args.ref) {
+      fail("stale_element", "the element was replaced since the snapshot (another node, maybe identical, stands in its place); take a new snapshot");
+    }
+    return el;
+  }
+
+  // ---- acting ----
+
+  function requireEnabled(el) {
+    if (disabled(el)) fail("element_not_interactable", "the element is disabled");
+  }
+
+  // nativeSetter returns the value setter of the element's own interface prototype,
+  // bypassing instance properties a framework installed (React's value tracker).
+  function setValue(el, value) {
+    const tag = el.localName;
+    const proto = tag === "textarea" ? win.HTMLTextAreaElement.prototype
+      : tag === "select" ? win.HTMLSelectElement.prototype : win.HTMLInputElement.prototype;
+    const d = Object.getOwnPropertyDescriptor(proto, "value");
+    d.set.call(el, value);
+  }
+
+  function fire(el, type, init) {
+    const opts = {bubbles: true, cancelable: false, composed: true};
+    let ev;
+    if (init) {
+      for (const k of Object.keys(init)) opts[k] = init[k];
+      ev = new win.InputEvent(type, opts);
+    } else {
+      ev = new win.Event(type, opts);
+    }
+    return el.dispatchEvent(ev);
+  }
+
+  // tip returns an nsITextInputProcessor bound to the window, or null when the
+  // privileged realm or the interface is not available.
+  function tip() {
+    if (!isolated) return null;
+    try {
+      const c = env.Cc["@mozilla.org/text-input-processor;1"];
+      if (!c) return null;
+      const t = c.createInstance(env.Ci.nsITextInputProcessor);
+      if (!t.beginInputTransactionForTests(win)) return null;
+      return t;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // presShellDispatch dispatches a trusted event through the pres shell (isolated realm),
+  // so default actions happen; returns false when unavailable.
+  // The pres shell refuses nodes in shadow trees (NS_ERROR_UNEXPECTED: they are not in
+  // the document's own tree). There the event is dispatched from this system-principal
+  // realm instead, which makes it trusted all the same; what Firefox would add for a
+  // real press (user activation) is done by hand, and the click that follows a
+  // mousedown/mouseup pair is the caller's to dispatch.
+  function presShellDispatch(el, ev) {
+    const u = win.windowUtils;
+    if (!isolated || !u || typeof u.dispatchDOMEventViaPresShellForTesting !== "function") return false;
+    if (el.getRootNode() !== doc) {
+      if ((ev.type === "mousedown" || ev.type === "pointerdown") && typeof doc.notifyUserGestureActivation === "function") {
+        doc.notifyUserGestureActivation();
+      }
+      el.dispatchEvent(ev);
+      return true;
+    }
+    u.dispatchDOMEventViaPresShellForTesting(el, ev);
+    return true;
+  }
+
+  // withoutFilePicker runs fn while every click that targets a file input is
+  // default-prevented, so a click on a label of a file input, or a page handler calling
+  // input.click() during our click, cannot open the OS file picker (use upload_files).
+  // Isolated realm: a system-group listener, which the page cannot see or stop. Clicks the
+  // page defers (setTimeout → input.click()) are not covered. The file inputs clicked
+  // are pushed to seen, when given.
+  function withoutFilePicker(fn, seen) {
+    const opts = isolated ? {capture: true, mozSystemGroup: true} : {capture: true};
+    let blocked = 0;
+    const stop = (e) => {
+      const t = e.target;
+      if (t && t.localName === "input" && isFileInput(t)) {
+        e.preventDefault();
+        blocked++;
+        if (seen) seen.push(t);
+      }
+    };
+    win.addEventListener("click", stop, opts);
+    try {
+      fn();
+    } finally {
+      win.removeEventListener("click", stop, opts);
+    }
+    return blocked;
+  }
+
+  // clickAt clicks el as a person would: pointer and mouse events at its centre, trusted
+  // through the pres shell when the isolated realm can (default actions included), else
+  // synthetic with el.click(). Returns whether it was trusted.
+  function clickAt(el) {
+    el.scrollIntoView({block: "nearest", inline: "nearest"});
+    const r = el.getBoundingClientRect();
+    const base = {
+      bubbles: true, cancelable: true, composed: true, view: win, button: 0,
+      clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
+    };
+    const mouse = (type, buttons, detail) => new win.MouseEvent(type, Object.assign({}, base, {buttons, detail}));
+    const pointer = (type, buttons) =>
+      new win.PointerEvent(type, Object.assign({}, base, {buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}));
+    const trusted = isolated && presShellDispatch(el, pointer("pointermove", 0));
+    if (!trusted) {
+      el.dispatchEvent(pointer("pointerdown", 1));
+      el.dispatchEvent(mouse("mousedown", 1, 1));
+      if (typeof el.focus === "function") el.focus();
+      el.dispatchEvent(pointer("pointerup", 0));
+      el.dispatchEvent(mouse("mouseup", 0, 1));
+      if (typeof el.click === "function") el.click();
+      else el.dispatchEvent(mouse("click", 0, 1));
+      return false;
+    }
+    presShellDispatch(el, pointer("pointerdown", 1));
+    presShellDispatch(el, mouse("mousedown", 1, 1));
+    if (typeof el.focus === "function") el.focus();
+    presShellDispatch(el, pointer("pointerup", 0));
+    // A trusted mouseup after a trusted mousedown on the same element makes Firefox
+    // synthesize the click itself (measured): dispatching another would click twice.
+    // A system-group listener (pages cannot stop it) tells whether that happened.
+    let clicked = false;
+    const saw = () => { clicked = true; };
+    win.addEventListener("click", saw, {capture: true, mozSystemGroup: true});
+    try {
+      presShellDispatch(el, mouse("mouseup", 0, 1));
+    } finally {
+      win.removeEventListener("click", saw, {capture: true, mozSystemGroup: true});
+    }
+    if (!clicked) presShellDispatch(el, mouse("click", 0, 1));
+    return true;
+  }
+
+  // fileChooserFor finds the file input a person's click on el would open the file
+  // chooser for: el itself, the control of a label, or, for anything else (a button whose
+  // handler calls input.click() or input.showPicker() on an input elsewhere, even one not
+  // in the document), the input the page targets while el is clicked. During that click
+  // every file input's click() and showPicker() on the page's prototype are replaced by
+  // recorders and clicks on file inputs are default-prevented, so no chooser ever opens.
+  // Returns {input, via: "input" | "label" | "click"}.
+  function fileChooserFor(el) {
+    if (isFileInput(el)) return {input: el, via: "input"};
+    const c = isHTML(el) && el.localName === "label" ? el.control : null;
+    if (c && isFileInput(c)) return {input: c, via: "label"};
+    requireEnabled(el);
+    if (!visible(el)) fail("upload_target_invalid", "the element is neither a file input nor visible to click");
+    const tag = el.localName, type = String(el.type || "").toLowerCase();
+    if (isHTML(el) && (((tag === "button" || tag === "input") && (type === "submit" || type === "reset" || type === "image") && el.form) ||
+        ((tag === "a" || tag === "area") && el.hasAttribute("href")))) {
+      fail("upload_target_invalid", "the element is a link or a submit or reset button, not a file input or a control that opens a file chooser");
+    }
+    const seen = [];
+    const restore = recordPickers(seen);
+    // Belt and braces: nothing our click reaches may submit a form.
+    const opts = isolated ? {capture: true, mozSystemGroup: true} : {capture: true};
+    const noSubmit = (e) => e.preventDefault();
+    win.addEventListener("submit", noSubmit, opts);
+    try {
+      withoutFilePicker(() => clickAt(el), seen);
+    } finally {
+      win.removeEventListener("submit", noSubmit, opts);
+      restore();
+    }
+    const inputs = seen.filter((x, i) => seen.indexOf(x) === i);
+    if (inputs.length === 0) {
+      fail("upload_target_invalid", "the element is not a file input, and clicking it opened no file chooser " +
+        "(a page that opens one later, after a delay, is not covered: use the file input's ref)");
+    }
+    if (inputs.length > 1) fail("upload_target_invalid", "clicking the element targeted more than one file input; use the file input's ref");
+    return {input: inputs[0], via: "click"};
+  }
+
+  // recordPickers replaces HTMLInputElement.prototype.click and showPicker, as the page
+  // sees them, by functions that record a file input in seen and do nothing else (other
+  // inputs behave as before); the returned function puts the originals back.
+  function recordPickers(seen) {
+    const proto = isolated ? win.wrappedJSObject.HTMLInputElement.prototype : win.HTMLInputElement.prototype;
+    const undo = [];
+    const exportFn = isolated ? env.Cu.exportFunction : null; // into the page's compartment
+    for (const name of ["click", "showPicker"]) {
+      const orig = proto[name];
+      if (typeof orig !== "function") continue;
+      const fn = function () {
+        if (isFileInput(this)) {
+          seen.push(isolated ? env.Cu.unwaiveXrays(this) : this);
+          return undefined;
+        }
+        return orig.apply(this, arguments);
+      };
+      proto[name] = exportFn ? exportFn(fn, proto) : fn;
+      undo.push(() => { proto[name] = orig; });
+    }
+    return () => { for (const u of undo) u(); };
+  }
+
+  function textEntry(el) {
+    if (!isHTML(el)) return editingHost(el) ? "editable" : "";
+    const tag = el.localName;
+    if (tag === "textarea") return "multi";
+    if (tag === "input") return TEXT_INPUTS.has(String(el.type).toLowerCase()) ? "single" : "";
+    return editingHost(el) ? "editable" : "";
+  }
+
+  // caretToEnd puts the caret after the element's current content. In an editing host,
+  // that is the end of its last text (inside the last block: rich editors such as Quill
+  // and ProseMirror keep a caret placed after their last block on a new empty line), or
+  // before the <br> that holds an empty last block open.
+  function caretToEnd(el) {
+    const kind = textEntry(el);
+    if (kind === "single" || kind === "multi") {
+      const n = String(el.value).length;
+      try {
+        el.setSelectionRange(n, n);
+      } catch (e) {
+        // email and number inputs have no selection API; their caret is at the end anyway.
+      }
+    } else if (kind === "editable") {
+      const s = win.getSelection();
+      const r = doc.createRange();
+      // Down the last children, stopping at text, a <br>, an element that holds no
+      // caret (img, hr, …) and a non-editable widget (the caret goes after those).
+      let node = el;
+      for (let last = lastContent(node); last; last = lastContent(node)) {
+        node = last;
+        if (node.nodeType === 3 || !node.isContentEditable || NO_CARET.has(node.localName)) break;
+      }
+      if (node.nodeType === 3) r.setStart(node, node.length);
+      else if (node === el) r.setStart(el, el.childNodes.length);
+      else if (node.localName === "br") r.setStartBefore(node);
+      else if (!node.isContentEditable || NO_CARET.has(node.localName)) r.setStartAfter(node);
+      else r.setStart(node, node.childNodes.length);
+      r.collapse(true);
+      s.removeAllRanges();
+      s.addRange(r);
+    }
+  }
+
+  const NO_CARET = new Set(["br", "img", "hr", "input", "video", "audio", "iframe", "canvas", "svg", "math"]);
+
+  // lastContent is node's last child that is an element or a text node with more than
+  // white space (the indentation between blocks of hand-written markup).
+  function lastContent(node) {
+    for (let c = node.lastChild; c; c = c.previousSibling) {
+      if (c.nodeType === 1 || (c.nodeType === 3 && /\S/.test(c.data))) return c;
+    }
+    return null;
+  }
+
+  function deepActive() {
+    let a = doc.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  }
+
+  // focus focuses el and checks that it holds the focus, so that keys and text sent to
+  // "the focused element" cannot land anywhere else.
+  function focus(el) {
+    if (typeof el.focus === "function") el.focus();
+    const a = deepActive();
+    if (a !== el && !(a && editingHost(el) && el.contains(a))) {
+      fail("element_not_interactable", "the element could not be focused");
+    }
+  }
+
+  function focusedDescription() {
+    const a = deepActive();
+    if (!a || a === doc.body || a === doc.documentElement) return "";
+    const tag = a.localName;
+    const f = fields(a, attrsOf(a));
+    return (f.role || f.tag) + (f.name ? ' "' + f.name + '"' : "");
+  }
+
+  // uploadTarget checks a file input for an upload of files ([{name, type}]) and returns
+  // warnings for files its accept attribute does not seem to allow.
+  function uploadTarget(el, files) {
+    if (!isFileInput(el)) fail("upload_target_invalid", "the element is not a file input");
+    if (disabled(el)) fail("upload_target_invalid", "the file input is disabled");
+    if (files.length > 1 && !el.multiple) fail("upload_target_invalid", "the file input accepts one file");
+    const warnings = [];
+    const accept = attr(el, "accept");
+    if (!accept) return warnings;
+    const tokens = accept.toLowerCase().split(",").map(t => t.trim()).filter(t => t);
+    for (const f of files) {
+      const name = String(f.name).toLowerCase();
+      const type = String(f.type || "").toLowerCase();
+      const ok = tokens.some(t => t.startsWith(".") ? name.endsWith(t)
+        : t.endsWith("/*") ? type.startsWith(t.slice(0, -1)) : type === t);
+      if (!ok) warnings.push(cap(f.name, NAME_MAX) + " does not match accept=" + cap(accept, NAME_MAX));
+    }
+    return warnings;
+  }
+
+  // ---- pointer ----
+
+  // hitPoint scrolls el into view (nearest) and returns a viewport point inside it that
+  // hit-testing gives to el (or to something inside it): its centre, else another point
+  // of its first box; covered when none is, so an action would reach another element.
+  function hitPoint(el) {
+    el.scrollIntoView({block: "nearest", inline: "nearest"});
+    const rects = el.getClientRects();
+    const r = rects.length > 0 ? rects[0] : el.getBoundingClientRect();
+    const root = el.getRootNode();
+    const from = typeof root.elementFromPoint === "function" ? root : doc;
+    const fx = [0.5, 0.25, 0.75, 0.5, 0.5, 0.1, 0.9];
+    const fy = [0.5, 0.5, 0.5, 0.25, 0.75, 0.5, 0.5];
+    for (let i = 0; i < fx.length; i++) {
+      const x = r.left + r.width * fx[i];
+      const y = r.top + r.height * fy[i];
+      if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) continue;
+      if (inside(from.elementFromPoint(x, y), el)) return {x, y, covered: false};
+    }
+    return {x: r.left + r.width / 2, y: r.top + r.height / 2, covered: true};
+  }
+
+  function inside(node, el) {
+    for (let n = node; n; n = n.parentNode || n.host) if (n === el) return true;
+    return false;
+  }
+
+  // mouse returns a function (type, x, y, buttons) that synthesizes a trusted mouse
+  // event at a viewport point through Firefox's widget-event path (Window's chrome-only
+  // synthesizeMouseEvent, as EventUtils does: hit-testing, hover state, pointer events,
+  // enter/leave, click synthesis), or null outside the isolated realm.
+  function mouse() {
+    if (!isolated || typeof win.synthesizeMouseEvent !== "function") return null;
+    return (type, x, y, buttons) => win.synthesizeMouseEvent(type, x, y,
+      {button: 0, buttons: buttons || 0, clickCount: type === "mousemove" ? 0 : 1, modifiers: 0, inputSource: 1},
+      {isDOMEventSynthesized: false, isWidgetEventSynthesized: false});
+  }
+
+  // wait resolves after ms (a chrome timer in the isolated realm, where handing a
+  // privileged callback to the page's setTimeout would not do).
+  function wait(ms) {
+    if (isolated && env.Cc) {
+      const timer = env.Cc["@mozilla.org/timer;1"].createInstance(env.Ci.nsITimer);
+      return new Promise(r => timer.initWithCallback({notify: () => r()}, ms, env.Ci.nsITimer.TYPE_ONE_SHOT));
+    }
+    return new Promise(r => win.setTimeout(r, ms));
+  }
+
+  function result(trusted, extra) {
+    const r = {trusted, url: String(win.location.href)};
+    if (extra) for (const k of Object.keys(extra)) r[k] = extra[k];
+    return r;
+  }
+
+  return {
+    ...lib, target, requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, textEntry, caretToEnd, setValue,
+    fire, tip, presShellDispatch, focusedDescription, uploadTarget, result, hitPoint, inside, mouse, wait,
+  };
+}
