@@ -439,6 +439,10 @@ type WaitForArgs struct {
 	Selector    string `json:"selector,omitempty"`
 	URLContains string `json:"urlContains,omitempty"`
 	State       string `json:"state,omitempty"`
+	// WaitMS, when > 0, keeps an unmet condition checked as the page changes (woken by
+	// its mutations, at least GapMS apart, default 25) until it holds or WaitMS passed.
+	WaitMS int `json:"waitMs,omitempty"`
+	GapMS  int `json:"gapMs,omitempty"`
 }
 
 // WaitForResult is WaitFor's value.
@@ -447,12 +451,20 @@ type WaitForResult struct {
 	// Matched: the selectors (as in Element.Sel) of the first elements a met selector
 	// condition matched (state present).
 	Matched []Sel `json:"matched,omitempty"`
+	// Checks counts the checks made (1 without WaitMS).
+	Checks int `json:"checks,omitempty"`
 }
 
 // SettleArgs are Settle's arguments: quiet for QuietMS in a row, waiting CapMS at most.
 type SettleArgs struct {
 	QuietMS int `json:"quietMs"`
 	CapMS   int `json:"capMs"`
+	// LongMS, when more than QuietMS, makes quiet after QuietMS also need an animation
+	// frame that began after the last change (and the 0 ms timers the page set in it)
+	// and at most one burst of mutations during the wait; otherwise (a page changing
+	// again and again, a document that shows no frame) quiet takes LongMS. 0: QuietMS
+	// alone.
+	LongMS int `json:"longMs,omitempty"`
 	// Change: wait for the first sign of change (a mutation, a request ending) instead
 	// of quiet; Quiet then says one was seen.
 	Change bool `json:"change,omitempty"`
@@ -468,6 +480,7 @@ type SettleResult struct {
 	Mutations int    `json:"mutations"`
 	Pending   int    `json:"pending"`
 	Requests  bool   `json:"requests"`
+	Frames    int    `json:"frames"` // animation frames seen during the wait
 	URL       string `json:"url,omitempty"`
 }
 
