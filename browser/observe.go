@@ -540,13 +540,20 @@ func (s *Session) endAction(ctx context.Context, pg page, before string, limit t
 	return urlNow, nav, &o, nil
 }
 
-// minCheckGap is the shortest pause between two wait_for checks, so that a
-// page that changes all the time is not checked in a busy loop.
-const minCheckGap = 25 * time.Millisecond
+// minCheckGap bounds how often wait_for checks a page that changes all the
+// time: a pause ends at most this long after the change that woke it.
+// pauseCalm is how long a pause waits, after that change, for the page to
+// stop mutating (the rest of the render), so that a change that comes soon
+// after a check is checked at once, not a gap later.
+const (
+	minCheckGap = 25 * time.Millisecond
+	pauseCalm   = 4 * time.Millisecond
+)
 
 // pauseForChange is wait_for's pause between two checks: until the page
-// shows a sign of change (a DOM mutation, one of its requests ending) or d
-// passed, and at least minCheckGap (or d, when shorter).
+// shows a sign of change (a DOM mutation, one of its requests ending) and
+// then pauseCalm without a mutation (at most minCheckGap after the change),
+// or d passed.
 func (s *Session) pauseForChange(ctx context.Context, pg page, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
@@ -555,7 +562,7 @@ func (s *Session) pauseForChange(ctx context.Context, pg page, d time.Duration) 
 	pctx, cancel := context.WithTimeout(ctx, d+2*time.Second)
 	defer cancel()
 	var r pagejs.SettleResult
-	args := pagejs.SettleArgs{QuietMS: 1, CapMS: int(d.Milliseconds()), Change: true}
+	args := pagejs.SettleArgs{QuietMS: int(pauseCalm.Milliseconds()), CapMS: int(d.Milliseconds()), Change: true, GapMS: int(minCheckGap.Milliseconds())}
 	if _, err := s.exec(pctx, pg, readRealm, pagejs.Settle, args, &r); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -563,7 +570,7 @@ func (s *Session) pauseForChange(ctx context.Context, pg page, d time.Duration) 
 		// Mid-navigation, or a dialog: look again soon.
 		return sleep(ctx, min(d, 50*time.Millisecond)-time.Since(start))
 	}
-	return sleep(ctx, min(d, minCheckGap)-time.Since(start))
+	return ctx.Err()
 }
 
 // waitMatch picks the elements a met wait_for condition names: those whose

@@ -440,7 +440,8 @@ type WaitForArgs struct {
 	URLContains string `json:"urlContains,omitempty"`
 	State       string `json:"state,omitempty"`
 	// WaitMS, when > 0, keeps an unmet condition checked as the page changes (woken by
-	// its mutations, at least GapMS apart, default 25) until it holds or WaitMS passed.
+	// its mutations: once it is calm for 4 ms, at most GapMS, default 25, after the first
+	// mutation since the last check) until it holds or WaitMS passed.
 	WaitMS int `json:"waitMs,omitempty"`
 	GapMS  int `json:"gapMs,omitempty"`
 }
@@ -466,8 +467,10 @@ type SettleArgs struct {
 	// alone.
 	LongMS int `json:"longMs,omitempty"`
 	// Change: wait for the first sign of change (a mutation, a request ending) instead
-	// of quiet; Quiet then says one was seen.
+	// of quiet; Quiet then says one was seen. With QuietMS > 1 it then waits for QuietMS
+	// without a mutation, at most GapMS after the first change.
 	Change bool `json:"change,omitempty"`
+	GapMS  int  `json:"gapMs,omitempty"`
 }
 
 // SettleResult is Settle's value. Quiet is false when the cap ended the wait; Pending

@@ -15,8 +15,9 @@ async function settle(win, args, lib, env) {
   // wait: a page that changes again and again, or shows no frame (hidden, throttled),
   // is quiet only after longMs.
   // With args.change it waits instead for the first sign of change (a mutation, woken
-  // by the observer, or a request ending), at most capMs: wait_for's pause between two
-  // checks.
+  // by the observer, or a request ending), then for quietMs without a mutation (the rest
+  // of that render), but no longer than args.gapMs after the first change (a page that
+  // changes all the time), at most capMs in all: wait_for's pause between two checks.
   const doc = win.document;
   // The server always sends both (browser/observe.go has the figures).
   if (!(Number.isInteger(args.quietMs) && args.quietMs > 0 && Number.isInteger(args.capMs) && args.capMs >= 0)) {
@@ -39,7 +40,7 @@ async function settle(win, args, lib, env) {
     last = now();
     if (last - lastMutation > 2) bursts++;
     lastMutation = last;
-    if (change && wake) wake();
+    if (change && wake && changed < 0) wake();
   });
   const opts = {subtree: true, childList: true, attributes: true, characterData: true};
   mo.observe(doc, opts);
@@ -124,18 +125,21 @@ async function settle(win, args, lib, env) {
     if (!framed) return t - last >= quiet;
     return t - last >= args.longMs || (t - last >= quiet && bursts <= 1 && settledFrame >= last);
   };
+  const gap = Number.isInteger(args.gapMs) && args.gapMs > 0 ? args.gapMs : 0;
   let met = false;
+  let changed = -1; // when the first change was seen
   let before = -1;
   try {
     for (;;) {
       const seen = last;
       poll();
       if (change) {
-        if (mutations > 0 || seen !== last || (before >= 0 && pending < before)) {
+        if (changed < 0 && (mutations > 0 || seen !== last || (before >= 0 && pending < before))) changed = now();
+        before = pending;
+        if (changed >= 0 && (quiet <= 1 || now() - last >= quiet || now() - changed >= gap)) {
           met = true;
           break;
         }
-        before = pending;
       }
       const t = now();
       if (!change && isQuiet(t)) {
@@ -143,7 +147,9 @@ async function settle(win, args, lib, env) {
         break;
       }
       if (t - start >= capMs) break;
-      const left = change ? tick : t - last < quiet ? quiet - (t - last) : tick;
+      let left = tick;
+      if (change && changed >= 0) left = Math.min(quiet - (t - last), changed + gap - t);
+      else if (!change && t - last < quiet) left = quiet - (t - last);
       await sleep(Math.max(1, Math.min(tick, left, capMs - (t - start))));
       wake = null;
       if (timer) timer.cancel();

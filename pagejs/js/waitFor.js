@@ -2,9 +2,11 @@ async function waitFor(win, args, lib) {
   // A check of a wait condition; every given condition must hold. Without args.waitMs
   // it checks once (the server loops). With it, an unmet condition is checked again as
   // the page changes, until it holds or waitMs passed: a MutationObserver (document and
-  // open shadow roots) wakes it, checks are at least args.gapMs apart (a page that
-  // mutates all the time is not checked in a busy loop), and it also checks every
-  // args.gapMs * 4 (what no mutation announces: the URL, style sheets) and at the end.
+  // open shadow roots) wakes it, and it checks once the page has been calm for 4 ms (the
+  // rest of that render), or args.gapMs after the first mutation since the last check
+  // (a page that mutates all the time is not checked in a busy loop); it also checks
+  // every args.gapMs * 4 (what no mutation announces: the URL, style sheets) and at the
+  // end.
   const doc = win.document;
   const want = args.state === "absent" ? "absent" : "present";
   const check = () => {
@@ -44,16 +46,33 @@ async function waitFor(win, args, lib) {
   const waitMs = Number.isInteger(args.waitMs) && args.waitMs > 0 ? Math.min(args.waitMs, 120000) : 0;
   if (r.met || waitMs === 0) return Object.assign(r, {checks: 1});
   const gap = Number.isInteger(args.gapMs) && args.gapMs > 0 ? Math.min(args.gapMs, 1000) : 25;
+  const calm = Math.min(4, gap);
   const perf = win.performance;
   const start = perf.now();
   let checks = 1;
-  let lastCheck = start;
   return await new Promise((resolve, reject) => {
+    // One timer chain: due is when to check next; a timer that fires before it (due
+    // moved later, by a mutation) sets the next one.
     let timer = 0;
-    let due = Infinity; // when the pending timer is due
+    let timerAt = Infinity;
+    let due = Infinity;
+    let first = -1; // the first mutation since the last check
     let done = false;
+    const setDue = (at) => {
+      due = Math.min(at, start + waitMs);
+      if (timer && due >= timerAt - 0.5) return;
+      if (timer) win.clearTimeout(timer);
+      timerAt = due;
+      timer = win.setTimeout(fire, Math.max(0, Math.ceil(due - perf.now())));
+    };
+    // A mutation: check once the page has been calm for a moment (the rest of that
+    // render), at most gapMs after the first mutation since the last check.
     const mo = new win.MutationObserver(() => {
-      if (!done) schedule(gap - (perf.now() - lastCheck));
+      if (done) return;
+      const t = perf.now();
+      if (first < 0) first = t;
+      due = Math.min(t + calm, first + gap, start + waitMs);
+      setDue(due);
     });
     const finish = (res) => {
       done = true;
@@ -61,24 +80,16 @@ async function waitFor(win, args, lib) {
       win.clearTimeout(timer);
       resolve(Object.assign(res, {checks}));
     };
-    // One timer at a time, the earliest asked for; never past the end of the wait.
-    const schedule = (ms) => {
-      const t = perf.now();
-      const at = Math.min(t + Math.max(0, ms), start + waitMs);
-      if (timer && at >= due) return;
-      win.clearTimeout(timer);
-      due = at;
-      timer = win.setTimeout(fire, Math.max(0, at - t));
-    };
     const fire = () => {
       timer = 0;
-      due = Infinity;
+      timerAt = Infinity;
       if (done) return;
       const t = perf.now();
-      if (t - lastCheck < gap && t - start < waitMs) {
-        schedule(gap - (t - lastCheck)); // checks stay gapMs apart
+      if (t < due - 0.5) {
+        setDue(due);
         return;
       }
+      first = -1;
       try {
         r = check();
       } catch (e) {
@@ -88,9 +99,8 @@ async function waitFor(win, args, lib) {
         return;
       }
       checks++;
-      lastCheck = t;
       if (r.met || t - start >= waitMs) finish(r);
-      else schedule(gap * 4);
+      else setDue(t + gap * 4);
     };
     const opts = {subtree: true, childList: true, attributes: true, characterData: true};
     mo.observe(doc, opts);
@@ -99,7 +109,6 @@ async function waitFor(win, args, lib) {
       const sr = all[i].shadowRoot;
       if (sr) mo.observe(sr, opts);
     }
-    // A mutation right after the first check waits out gapMs.
-    schedule(gap * 4);
+    setDue(start + gap * 4);
   });
 }
