@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,11 +34,20 @@ type jobAgent struct {
 	calls int
 	chars int           // characters of text content returned to the model
 	wall  time.Duration // from the first call to the last answer
+	steps []step        // each call, in order
+}
+
+// step is one call of the flow and how long its answer took.
+type step struct {
+	name string
+	took time.Duration
 }
 
 func (a *jobAgent) call(name string, args map[string]any) string {
 	a.t.Helper()
+	start := time.Now()
 	txt, _ := a.s.must(a.t, a.ctx, name, args)
+	a.steps = append(a.steps, step{name, time.Since(start)})
 	a.calls++
 	a.chars += utf8.RuneCountInString(txt)
 	a.last = txt
@@ -129,10 +139,17 @@ func BenchmarkJobFlowMCP(b *testing.B) {
 	settled := settle(b)
 	var a *jobAgent
 	walls := make([]time.Duration, 0, b.N)
+	var steps [][]time.Duration // by position in the flow
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		a = jobFlow(b, ctx, s, resume)
 		walls = append(walls, a.wall)
+		for j, st := range a.steps {
+			if j == len(steps) {
+				steps = append(steps, nil)
+			}
+			steps[j] = append(steps[j], st.took)
+		}
 	}
 	b.StopTimer()
 	b.ReportMetric(benchutil.MedianMS(walls), "ms-median")
@@ -141,6 +158,15 @@ func BenchmarkJobFlowMCP(b *testing.B) {
 	b.ReportMetric(float64(a.chars), "chars")
 	settled(b)
 	if testing.Verbose() {
+		// Where the time goes: each call's median (the flows took the same
+		// calls; the page's own delays fall inside the waits).
+		var per strings.Builder
+		for j, d := range steps {
+			if j < len(a.steps) && len(d) == b.N {
+				fmt.Fprintf(&per, "\n%2d %-13s %7.1f ms", j+1, a.steps[j].name, benchutil.MedianMS(d))
+			}
+		}
+		b.Logf("median per call:%s", per.String())
 		b.Logf("last answer:\n%s", strings.TrimSpace(a.last))
 	}
 }

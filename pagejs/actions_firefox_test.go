@@ -498,6 +498,46 @@ func TestFirefoxWaitFor(t *testing.T) {
 	}
 }
 
+// TestFirefoxWaitForWaits: with waitMs an unmet condition is checked again as the page
+// changes, until it holds (woken by the mutation that makes it hold) or waitMs passed;
+// a page that mutates all the time is checked at most every gapMs. The log prints how
+// long after the element appeared the answer was back (FIGURE).
+func TestFirefoxWaitForWaits(t *testing.T) {
+	for _, r := range realms {
+		t.Run(string(r), func(t *testing.T) {
+			p := open(t, "/delayed.html?ms=200")
+			p.js(`(() => { setTimeout(() => { const b = document.createElement("button"); b.id = "later"; b.textContent = "Later"; document.body.append(b); window.__at = performance.now(); }, 200); return 1; })()`)
+			var w pagejs.WaitForResult
+			p.must(r, pagejs.WaitFor, pagejs.WaitForArgs{Selector: "#later", WaitMS: 5000}, &w)
+			after := p.js(`performance.now() - window.__at`)
+			if !w.Met || w.Checks < 2 || len(w.Matched) != 1 {
+				t.Fatalf("selector: %+v, want met after more than one check, with the match", w)
+			}
+			t.Logf("FIGURE %s: answer back %s ms after the element appeared (%d checks)", r, after, w.Checks)
+			w = pagejs.WaitForResult{}
+			p.must(r, pagejs.WaitFor, pagejs.WaitForArgs{Selector: "#spinner", State: "absent", WaitMS: 5000}, &w)
+			if !w.Met || p.js(`document.querySelector("#spinner") === null`) != "true" {
+				t.Errorf("absent: %+v, want met once the spinner went", w)
+			}
+			w = pagejs.WaitForResult{}
+			p.must(r, pagejs.WaitFor, pagejs.WaitForArgs{URLContains: "nowhere", WaitMS: 200}, &w)
+			if w.Met || w.Checks < 2 {
+				t.Errorf("never met: %+v, want unmet after periodic checks", w)
+			}
+			if err := p.run(r, pagejs.WaitFor, pagejs.WaitForArgs{Selector: "div[[", WaitMS: 1000}, nil); !isCode(err, errcode.InvalidSelector) {
+				t.Errorf("invalid selector: %v", err)
+			}
+			p.js(`(() => { let n = 0; window.__iv = setInterval(() => { document.body.dataset.n = String(n++); }, 2); return 1; })()`)
+			w = pagejs.WaitForResult{}
+			p.must(r, pagejs.WaitFor, pagejs.WaitForArgs{Text: "Nowhere to be seen", WaitMS: 300, GapMS: 25}, &w)
+			p.js(`clearInterval(window.__iv)`)
+			if w.Met || w.Checks < 2 || w.Checks > 300/25+3 {
+				t.Errorf("busy page: %+v, want unmet, checked at most every 25 ms", w)
+			}
+		})
+	}
+}
+
 func TestFirefoxTargetReplaced(t *testing.T) {
 	p := open(t, "/forms.html")
 	old := p.target()

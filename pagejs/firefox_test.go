@@ -90,12 +90,18 @@ func chrome(t testing.TB, ctx context.Context, c *rdp.Client, s pagejs.Script, a
 // waits for it to load.
 func open(t testing.TB, path string) *page {
 	t.Helper()
+	return openOn(t, fixtureServer.URL, path)
+}
+
+// openOn is open for a page of the server at base.
+func openOn(t testing.TB, base, path string) *page {
+	t.Helper()
 	c, ctx := dial(t)
 	// A tab opened while a fresh Firefox is still starting up was seen (rarely)
 	// never to be listed, or to stay on about:blank for good; such a tab is closed
 	// and another one opened, at most three times.
 	for attempt := 1; ; attempt++ {
-		p, err := openOnce(t, c, ctx, path)
+		p, err := openOnce(t, c, ctx, base, path)
 		if err == nil {
 			return p
 		}
@@ -106,9 +112,9 @@ func open(t testing.TB, path string) *page {
 	}
 }
 
-func openOnce(t testing.TB, c *rdp.Client, ctx context.Context, path string) (*page, error) {
+func openOnce(t testing.TB, c *rdp.Client, ctx context.Context, base, path string) (*page, error) {
 	var tr pagejs.TabResult
-	if err := chrome(t, ctx, c, pagejs.TabOpen, pagejs.TabOpenArgs{URL: fixtureServer.URL + path}, &tr); err != nil {
+	if err := chrome(t, ctx, c, pagejs.TabOpen, pagejs.TabOpenArgs{URL: base + path}, &tr); err != nil {
 		t.Fatalf("TabOpen: %v", err)
 	}
 	t.Cleanup(func() {
@@ -146,7 +152,7 @@ func openOnce(t testing.TB, c *rdp.Client, ctx context.Context, path string) (*p
 		tg, err := w.WaitReady(wctx, "complete")
 		cancel()
 		switch {
-		case err == nil && strings.HasPrefix(tg.URL, fixtureServer.URL):
+		case err == nil && strings.HasPrefix(tg.URL, base):
 			return &page{t: t, ctx: ctx, c: c, w: w, id: tr.BrowserID}, nil
 		case err != nil && ctx.Err() != nil:
 			t.Fatal(err)

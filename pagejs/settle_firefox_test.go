@@ -63,6 +63,21 @@ func TestFirefoxSettle(t *testing.T) {
 			if !woke.Quiet || woke.WaitedMS >= 4000 {
 				t.Errorf("change after a late answer: %+v, want an early wake", woke)
 			}
+			// change with a calm: after the change, quietMs without a mutation, at most
+			// gapMs after it: a page that keeps changing ends the pause long before the cap.
+			p.js(`(() => { setTimeout(() => { document.body.dataset.calm = "1"; }, 30); return 1; })()`)
+			var calm pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 4, CapMS: 5000, Change: true, GapMS: 25}, &calm)
+			if !calm.Quiet || calm.Mutations != 1 || calm.WaitedMS >= 4000 {
+				t.Errorf("change, then calm: %+v, want an early end after the one mutation", calm)
+			}
+			p.js(`(() => { let n = 0; window.__iv2 = setInterval(() => { document.body.dataset.m = String(n++); }, 1); return 1; })()`)
+			var busyCalm pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 4, CapMS: 5000, Change: true, GapMS: 25}, &busyCalm)
+			p.js(`clearInterval(window.__iv2)`)
+			if !busyCalm.Quiet || busyCalm.WaitedMS >= 4000 {
+				t.Errorf("change on a page that keeps changing: %+v, want an end gapMs after the change", busyCalm)
+			}
 		})
 	}
 }

@@ -439,6 +439,11 @@ type WaitForArgs struct {
 	Selector    string `json:"selector,omitempty"`
 	URLContains string `json:"urlContains,omitempty"`
 	State       string `json:"state,omitempty"`
+	// WaitMS, when > 0, keeps an unmet condition checked as the page changes (woken by
+	// its mutations: once it is calm for 4 ms, at most GapMS, default 25, after the first
+	// mutation since the last check) until it holds or WaitMS passed.
+	WaitMS int `json:"waitMs,omitempty"`
+	GapMS  int `json:"gapMs,omitempty"`
 }
 
 // WaitForResult is WaitFor's value.
@@ -447,15 +452,25 @@ type WaitForResult struct {
 	// Matched: the selectors (as in Element.Sel) of the first elements a met selector
 	// condition matched (state present).
 	Matched []Sel `json:"matched,omitempty"`
+	// Checks counts the checks made (1 without WaitMS).
+	Checks int `json:"checks,omitempty"`
 }
 
 // SettleArgs are Settle's arguments: quiet for QuietMS in a row, waiting CapMS at most.
 type SettleArgs struct {
 	QuietMS int `json:"quietMs"`
 	CapMS   int `json:"capMs"`
+	// LongMS, when more than QuietMS, makes quiet after QuietMS also need an animation
+	// frame that began after the last change (and the 0 ms timers the page set in it)
+	// and at most one burst of mutations during the wait; otherwise (a page changing
+	// again and again, a document that shows no frame) quiet takes LongMS. 0: QuietMS
+	// alone.
+	LongMS int `json:"longMs,omitempty"`
 	// Change: wait for the first sign of change (a mutation, a request ending) instead
-	// of quiet; Quiet then says one was seen.
+	// of quiet; Quiet then says one was seen. With QuietMS > 1 it then waits for QuietMS
+	// without a mutation, at most GapMS after the first change.
 	Change bool `json:"change,omitempty"`
+	GapMS  int  `json:"gapMs,omitempty"`
 }
 
 // SettleResult is Settle's value. Quiet is false when the cap ended the wait; Pending
@@ -468,6 +483,7 @@ type SettleResult struct {
 	Mutations int    `json:"mutations"`
 	Pending   int    `json:"pending"`
 	Requests  bool   `json:"requests"`
+	Frames    int    `json:"frames"` // animation frames seen during the wait
 	URL       string `json:"url,omitempty"`
 }
 

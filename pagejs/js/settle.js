@@ -6,8 +6,18 @@ async function settle(win, args, lib, env) {
   // one by one, since fetch and XHR are background requests that activeCount leaves
   // out), which the page cannot see or fake; in the page realm only completions are
   // visible (resource timing entries), so a request still in flight counts as quiet
-  // there. With args.change it waits instead for the first sign of change (a mutation,
-  // a request ending), at most capMs: wait_for's pause between two checks.
+  // there.
+  // With args.longMs (> quietMs), quiet after quietMs also needs an animation frame that
+  // began after the last change, and the 0 ms timers the page set in it to have run (the
+  // page's own timer queue keeps them in order), since frameworks defer work to the next
+  // frame (Preact runs effects, and so their fetches, after it; an rAF-batched render);
+  // and the page must have changed at most once (one burst of mutations) during the
+  // wait: a page that changes again and again, or shows no frame (hidden, throttled),
+  // is quiet only after longMs.
+  // With args.change it waits instead for the first sign of change (a mutation, woken
+  // by the observer, or a request ending), then for quietMs without a mutation (the rest
+  // of that render), but no longer than args.gapMs after the first change (a page that
+  // changes all the time), at most capMs in all: wait_for's pause between two checks.
   const doc = win.document;
   // The server always sends both (browser/observe.go has the figures).
   if (!(Number.isInteger(args.quietMs) && args.quietMs > 0 && Number.isInteger(args.capMs) && args.capMs >= 0)) {
@@ -15,14 +25,22 @@ async function settle(win, args, lib, env) {
   }
   const quiet = args.quietMs;
   const capMs = args.capMs;
+  const change = args.change === true;
+  const framed = !change && Number.isInteger(args.longMs) && args.longMs > quiet;
   const perf = win.performance;
   const now = () => perf.now();
   const start = now();
   let last = start;
   let mutations = 0;
+  let bursts = 0; // mutations more than 2 ms after the previous ones start a burst
+  let lastMutation = -Infinity;
+  let wake = null;
   const mo = new win.MutationObserver((recs) => {
     mutations += recs.length;
     last = now();
+    if (last - lastMutation > 2) bursts++;
+    lastMutation = last;
+    if (change && wake && changed < 0) wake();
   });
   const opts = {subtree: true, childList: true, attributes: true, characterData: true};
   mo.observe(doc, opts);
@@ -61,44 +79,97 @@ async function settle(win, args, lib, env) {
     }
     return 0;
   };
+  let pending = 0;
+  // A request in flight is activity (not a change: wait_for's pause ends on its end).
+  const poll = () => {
+    pending = requests();
+    if (pending > 0 && !change) last = now();
+  };
+  // frames counts the animation frames seen; settledFrame is when the timers of the
+  // last frame that began after the last change had run (-1: none yet).
+  let frames = 0;
+  let settledFrame = -1;
+  let raf = 0;
+  let done = false;
+  const onFrame = () => {
+    raf = 0;
+    if (done) return;
+    frames++;
+    const at = now();
+    win.setTimeout(() => {
+      if (done) return;
+      poll();
+      if (at >= last) {
+        settledFrame = now();
+        if (wake) wake();
+      }
+    }, 0);
+    raf = win.requestAnimationFrame(onFrame);
+  };
+  if (framed) {
+    try {
+      raf = win.requestAnimationFrame(onFrame);
+    } catch (e) {
+      raf = 0;
+    }
+  }
   let timer = null;
   if (env.realm === "isolated") timer = env.Cc["@mozilla.org/timer;1"].createInstance(env.Ci.nsITimer);
   const sleep = (ms) => new Promise((resolve) => {
+    wake = resolve;
     if (timer) timer.initWithCallback({notify: () => resolve()}, ms, env.Ci.nsITimer.TYPE_ONE_SHOT);
     else win.setTimeout(resolve, ms);
   });
   const tick = Math.max(5, Math.min(15, Math.floor(quiet / 3)));
-  let pending = 0;
+  const isQuiet = (t) => {
+    if (!framed) return t - last >= quiet;
+    return t - last >= args.longMs || (t - last >= quiet && bursts <= 1 && settledFrame >= last);
+  };
+  const gap = Number.isInteger(args.gapMs) && args.gapMs > 0 ? args.gapMs : 0;
   let met = false;
+  let changed = -1; // when the first change was seen
   let before = -1;
   try {
     for (;;) {
       const seen = last;
-      pending = requests();
-      if (args.change === true) {
-        if (mutations > 0 || seen !== last || (before >= 0 && pending < before)) {
+      poll();
+      if (change) {
+        if (changed < 0 && (mutations > 0 || seen !== last || (before >= 0 && pending < before))) changed = now();
+        before = pending;
+        if (changed >= 0 && (quiet <= 1 || now() - last >= quiet || now() - changed >= gap)) {
           met = true;
           break;
         }
-        before = pending;
       }
-      if (pending > 0) last = now();
       const t = now();
-      if (args.change !== true && t - last >= quiet) {
+      if (!change && isQuiet(t)) {
         met = true;
         break;
       }
       if (t - start >= capMs) break;
-      await sleep(Math.max(1, Math.min(tick, quiet - (t - last), capMs - (t - start))));
+      let left = tick;
+      if (change && changed >= 0) left = Math.min(quiet - (t - last), changed + gap - t);
+      else if (!change && t - last < quiet) left = quiet - (t - last);
+      await sleep(Math.max(1, Math.min(tick, left, capMs - (t - start))));
+      wake = null;
+      if (timer) timer.cancel();
       if (mo.takeRecords().length > 0) {
         mutations++;
         last = now();
+        if (last - lastMutation > 2) bursts++;
+        lastMutation = last;
       }
     }
   } finally {
+    done = true;
     mo.disconnect();
     if (timer) timer.cancel();
+    if (raf) {
+      try {
+        win.cancelAnimationFrame(raf);
+      } catch (e) {}
+    }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, url: String(win.location.href)};
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, url: String(win.location.href)};
 }

@@ -1,36 +1,114 @@
-function waitFor(win, args, lib) {
-  // One poll of a wait condition; the server loops. Every given condition must hold.
+async function waitFor(win, args, lib) {
+  // A check of a wait condition; every given condition must hold. Without args.waitMs
+  // it checks once (the server loops). With it, an unmet condition is checked again as
+  // the page changes, until it holds or waitMs passed: a MutationObserver (document and
+  // open shadow roots) wakes it, and it checks once the page has been calm for 4 ms (the
+  // rest of that render), or args.gapMs after the first mutation since the last check
+  // (a page that mutates all the time is not checked in a busy loop); it also checks
+  // every args.gapMs * 4 (what no mutation announces: the URL, style sheets) and at the
+  // end.
   const doc = win.document;
   const want = args.state === "absent" ? "absent" : "present";
-  let present = true;
-  let el = null;
-  if (typeof args.urlContains === "string" && args.urlContains !== "") {
-    present = present && String(win.location.href).includes(args.urlContains);
-  }
-  if (typeof args.selector === "string" && args.selector !== "") {
-    try {
-      el = doc.querySelector(args.selector);
-    } catch (e) {
-      lib.fail("invalid_selector", "invalid CSS selector");
+  const check = () => {
+    let present = true;
+    let el = null;
+    if (typeof args.urlContains === "string" && args.urlContains !== "") {
+      present = present && String(win.location.href).includes(args.urlContains);
     }
-    present = present && el !== null;
-  }
-  if (typeof args.text === "string" && args.text !== "") {
-    const needle = lib.collapse(args.text);
-    const body = doc.body || doc.documentElement;
-    // textContent is cheap and a superset of the visible text: only when it matches is
-    // the layout-dependent innerText consulted.
-    present = present && !!body && lib.collapse(body.textContent).includes(needle) &&
-      lib.collapse(body.innerText).includes(needle);
-  }
-  let matched;
-  if (want === "present" && present && el) {
-    // The first few matches, for the answer to list (as snapshot lines when they are
-    // actionable elements).
-    matched = [];
-    const all = doc.querySelectorAll(args.selector);
-    for (let i = 0; i < all.length && matched.length < 10; i++) matched.push(lib.selector(all[i]));
-  }
-  const met = want === "present" ? present : !present;
-  return matched ? {met, matched} : {met};
+    if (typeof args.selector === "string" && args.selector !== "") {
+      try {
+        el = doc.querySelector(args.selector);
+      } catch (e) {
+        lib.fail("invalid_selector", "invalid CSS selector");
+      }
+      present = present && el !== null;
+    }
+    if (typeof args.text === "string" && args.text !== "") {
+      const needle = lib.collapse(args.text);
+      const body = doc.body || doc.documentElement;
+      // textContent is cheap and a superset of the visible text: only when it matches
+      // is the layout-dependent innerText consulted.
+      present = present && !!body && lib.collapse(body.textContent).includes(needle) &&
+        lib.collapse(body.innerText).includes(needle);
+    }
+    let matched;
+    if (want === "present" && present && el) {
+      // The first few matches, for the answer to list (as snapshot lines when they are
+      // actionable elements).
+      matched = [];
+      const all = doc.querySelectorAll(args.selector);
+      for (let i = 0; i < all.length && matched.length < 10; i++) matched.push(lib.selector(all[i]));
+    }
+    const met = want === "present" ? present : !present;
+    return matched ? {met, matched} : {met};
+  };
+  let r = check();
+  const waitMs = Number.isInteger(args.waitMs) && args.waitMs > 0 ? Math.min(args.waitMs, 120000) : 0;
+  if (r.met || waitMs === 0) return Object.assign(r, {checks: 1});
+  const gap = Number.isInteger(args.gapMs) && args.gapMs > 0 ? Math.min(args.gapMs, 1000) : 25;
+  const calm = Math.min(4, gap);
+  const perf = win.performance;
+  const start = perf.now();
+  let checks = 1;
+  return await new Promise((resolve, reject) => {
+    // One timer chain: due is when to check next; a timer that fires before it (due
+    // moved later, by a mutation) sets the next one.
+    let timer = 0;
+    let timerAt = Infinity;
+    let due = Infinity;
+    let first = -1; // the first mutation since the last check
+    let done = false;
+    const setDue = (at) => {
+      due = Math.min(at, start + waitMs);
+      if (timer && due >= timerAt - 0.5) return;
+      if (timer) win.clearTimeout(timer);
+      timerAt = due;
+      timer = win.setTimeout(fire, Math.max(0, Math.ceil(due - perf.now())));
+    };
+    // A mutation: check once the page has been calm for a moment (the rest of that
+    // render), at most gapMs after the first mutation since the last check.
+    const mo = new win.MutationObserver(() => {
+      if (done) return;
+      const t = perf.now();
+      if (first < 0) first = t;
+      due = Math.min(t + calm, first + gap, start + waitMs);
+      setDue(due);
+    });
+    const finish = (res) => {
+      done = true;
+      mo.disconnect();
+      win.clearTimeout(timer);
+      resolve(Object.assign(res, {checks}));
+    };
+    const fire = () => {
+      timer = 0;
+      timerAt = Infinity;
+      if (done) return;
+      const t = perf.now();
+      if (t < due - 0.5) {
+        setDue(due);
+        return;
+      }
+      first = -1;
+      try {
+        r = check();
+      } catch (e) {
+        done = true;
+        mo.disconnect();
+        reject(e);
+        return;
+      }
+      checks++;
+      if (r.met || t - start >= waitMs) finish(r);
+      else setDue(t + gap * 4);
+    };
+    const opts = {subtree: true, childList: true, attributes: true, characterData: true};
+    mo.observe(doc, opts);
+    const all = doc.querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) {
+      const sr = all[i].shadowRoot;
+      if (sr) mo.observe(sr, opts);
+    }
+    setDue(start + gap * 4);
+  });
 }
