@@ -339,6 +339,7 @@ func (s *Session) waitFrames(ctx context.Context, pg page, args pagejs.WaitForAr
 		// present and met at the top, absent and present at the top, or a URL
 		return topMet
 	}
+	args.WaitMS = 0 // one check in each frame: the caller pauses between checks
 	for _, t := range pg.sel.watch.Frames() {
 		var r pagejs.WaitForResult
 		if _, err := s.execOn(ctx, pg, t, ReadRealm, pagejs.WaitFor, args, &r, nil); err != nil {

@@ -89,9 +89,11 @@ func (o *Op) GoHistory(ctx context.Context, action, wait string, timeout time.Du
 }
 
 // ObserveNavigation reads the new page once it is quiet (at most the
-// default settle cap): its elements end a navigation's answer.
+// default settle cap): its elements end a navigation's answer. The
+// navigation was waited for (dom or complete), so the read does not wait
+// for Firefox's delayed report of the document's readiness again.
 func (o *Op) ObserveNavigation(ctx context.Context) *Observation {
 	_, serr := o.s.settle(ctx, o.pg, defaultSettleCap)
-	obs := o.s.observe(ctx, o.pg, observeOpts{navigated: true}, serr)
+	obs := o.s.observe(ctx, o.pg, observeOpts{}, serr)
 	return &obs
 }

@@ -179,6 +179,10 @@ type Observation struct {
 	text string
 	tabs string // the tabs that opened (tabsNote), said before text
 	st   map[string]any
+	// noDialog: the browser said no dialog was showing while the page was
+	// read (a read that succeeded: a dialog opened during it would have held
+	// it back).
+	noDialog bool
 }
 
 // dropTabs leaves the opened tabs out: the action's own result names them.
@@ -220,15 +224,16 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 	}
 	// A dialog opened after the action does not hold back the walk: ask the
 	// browser (not the page) whether one is showing, while the page is read.
-	dialogs := make(chan pagejs.DialogStateResult, 1)
+	type dialogState struct {
+		pagejs.DialogStateResult
+		known bool
+	}
+	dialogs := make(chan dialogState, 1)
 	go func() {
 		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
 		d, err := s.dialog(dctx, pg)
-		if err != nil {
-			d = pagejs.DialogStateResult{}
-		}
-		dialogs <- d
+		dialogs <- dialogState{d, err == nil}
 	}()
 	tabs := make(chan []rdp.Tab, 1)
 	go func() {
@@ -260,6 +265,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 	}
 	o.frames = len(pg.sel.watch.Frames())
 	obs := s.deltaOf(pg, gen, r, o)
+	obs.noDialog = d.known && !d.Open
 	if len(opened) > 0 {
 		obs.tabs = tabsNote(opened)
 		list := make([]map[string]any, len(opened))
@@ -269,7 +275,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		obs.st["new_tabs"] = list
 	}
 	if d.Open {
-		obs.text = "A dialog is open: " + dialogError(d).Text() + "\n" + obs.text
+		obs.text = "A dialog is open: " + dialogError(d.DialogStateResult).Text() + "\n" + obs.text
 		obs.st["dialog"] = map[string]any{"type": dialogKind(d.Type), "text": PageStrN(d.Text, 2000)}
 	}
 	if b := busyNote(o.settled); b != "" {

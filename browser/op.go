@@ -193,6 +193,16 @@ func (o *Op) DialogOpened(err error) (Dialog, bool) {
 	return Dialog{Type: typ, Text: dt}, true
 }
 
+// ActivateWithOpeners is Activate and Openers at once: both ask the parent
+// process, and sent together they wait for one answer's time, not two (a
+// click's preparation).
+func (o *Op) ActivateWithOpeners(ctx context.Context) Openers {
+	ch := make(chan Openers, 1)
+	go func() { ch <- o.Openers(ctx) }()
+	o.Activate(ctx)
+	return <-ch
+}
+
 // Openers is what the tab had opened before an action, for OpenedSince.
 type Openers struct {
 	r     pagejs.TabOpenersResult
@@ -224,11 +234,19 @@ func (o *Op) PauseForChange(ctx context.Context, d time.Duration) error {
 	return o.s.pauseForChange(ctx, o.pg, d)
 }
 
-// Check checks a wait_for condition once, in the document and its frames,
-// giving up at deadline; nil when the check could not be made for a reason
-// worth polling on.
-func (o *Op) Check(ctx context.Context, args pagejs.WaitForArgs, deadline time.Time) (*pagejs.WaitForResult, error) {
-	return o.s.checkCondition(ctx, o.pg, args, deadline)
+// Check checks a wait_for condition, in the document and its frames,
+// giving up at deadline; r is nil when the check could not be made for a
+// reason worth polling on. On a page without frames the check waits in the
+// page, woken by its mutations, at most wait for the condition to hold, and
+// waited says so (no pause is needed before the next check); with frames
+// each document is checked once, and the caller pauses (PauseForChange).
+func (o *Op) Check(ctx context.Context, args pagejs.WaitForArgs, wait time.Duration, deadline time.Time) (r *pagejs.WaitForResult, waited bool, err error) {
+	args.WaitMS = 0
+	if wait > 0 && len(o.pg.sel.watch.Frames()) == 0 {
+		args.WaitMS = int(wait.Milliseconds())
+	}
+	r, err = o.s.checkCondition(ctx, o.pg, args, deadline)
+	return r, args.WaitMS > 0, err
 }
 
 // Console is the tab's console buffer and how many entries it dropped.
@@ -296,6 +314,10 @@ func (o *Observation) Text() string {
 	}
 	return t
 }
+
+// SawNoDialog reports whether the observation asked the browser and no
+// dialog was showing while it read the page (false when it could not tell).
+func (o *Observation) SawNoDialog() bool { return o != nil && o.noDialog }
 
 // Changes is the observation's structured summary (nil when none).
 func (o *Observation) Changes() map[string]any {

@@ -385,11 +385,17 @@ const redirectGrace = 500 * time.Millisecond
 // reach state, and for the document at want, or at its redirect target.
 func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, state string) (rdp.Target, error) {
 	w := pg.sel.watch
+	var prev int64 // the document being replaced, which readyNow must not read
+	if w.HasTarget() {
+		if t, err := w.Current(ctx); err == nil {
+			prev = t.InnerWindowID
+		}
+	}
 	for {
 		if err := waitNavigated(ctx, w, before); err != nil {
 			return rdp.Target{}, err
 		}
-		t, err := w.WaitReady(ctx, state)
+		t, err := s.readyNow(ctx, pg, state, prev)
 		if err != nil || t.URL == want {
 			return t, err
 		}
@@ -404,6 +410,45 @@ func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, 
 			return t, nil // nothing followed: a redirect
 		}
 	}
+}
+
+// readyPoll is how often readyNow looks at the new document itself.
+const readyPoll = 10 * time.Millisecond
+
+// readyNow waits until the tab's document (a new one: not prev) reached
+// state ("interactive" or "complete"). Firefox reports the document's events
+// in batches, up to 100 ms after they happen (measured: a page complete
+// 34–75 ms after the request was reported at 126–161 ms), so the report is
+// raced with a look at the document's own readyState every readyPoll.
+func (s *Session) readyNow(ctx context.Context, pg page, state string, prev int64) (rdp.Target, error) {
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type ready struct {
+		t   rdp.Target
+		err error
+	}
+	ch := make(chan ready, 2)
+	go func() {
+		t, err := pg.sel.watch.WaitReady(rctx, state)
+		ch <- ready{t, err}
+	}()
+	go func() {
+		for Sleep(rctx, readyPoll) == nil {
+			t, err := pg.sel.watch.Current(rctx)
+			if err != nil || t.InnerWindowID == prev {
+				continue
+			}
+			var r pagejs.LoadStateResult
+			if _, err := s.execOn(rctx, pg, t, ReadRealm, pagejs.LoadState, struct{}{}, &r, nil); err == nil &&
+				(r.ReadyState == "complete" || state == "interactive" && r.ReadyState == "interactive") {
+				t.URL, t.Title = r.URL, r.Title
+				ch <- ready{t, nil}
+				return
+			}
+		}
+	}()
+	r := <-ch
+	return r.t, r.err
 }
 
 // waitNavigated waits until w counts a navigation past before, woken by

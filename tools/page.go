@@ -213,8 +213,7 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 	}
 	defer op.Release()
 	l := op.Element()
-	op.Activate(ctx)
-	openers := op.Openers(ctx)
+	openers := op.ActivateWithOpeners(ctx)
 	var r pagejs.ActionResult
 	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node()}, &r)
 	if out, ok := dialogAnswer(op, "Clicked", a.Element, info, err); ok {
@@ -230,7 +229,8 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 	}
 	// A dialog the page opened after the click (a timer, a request's
 	// answer) does not make the click fail: it is reported as the click's.
-	if err := op.NoDialog(ctx); err != nil {
+	// The observation asked already when it could.
+	if err := noDialogSince(ctx, op, obs); err != nil {
 		if out, ok := dialogAnswer(op, "Clicked", a.Element, info, err); ok {
 			return clickOut{said: out.said, acted: out.acted, opened: out.opened}, nil
 		}
@@ -247,6 +247,15 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 	out.text = actionText("Clicked", a.Element, trusted, info, urlNow, nav, note, obs, frameFields(l)...)
 	addObs(obs, &out.said, &out.observed)
 	return out, nil
+}
+
+// noDialogSince is dialog_open when the tab shows a dialog, unless obs
+// (an observation just made) saw none.
+func noDialogSince(ctx context.Context, op *browser.Op, obs *browser.Observation) error {
+	if obs.SawNoDialog() {
+		return nil
+	}
+	return op.NoDialog(ctx)
 }
 
 var fillTool = tool[fillArgs, fillOut]{
@@ -623,10 +632,14 @@ func (tb *Table) waitFor(ctx context.Context, a *waitForArgs, p browser.Progress
 	defer op.Release()
 	start := time.Now()
 	deadline := start.Add(timeout)
-	for polls := 1; ; polls++ {
-		r, err := op.Check(ctx, args, deadline.Add(poll))
+	checks := 0
+	for {
+		r, waited, err := op.Check(ctx, args, min(poll, time.Until(deadline)), deadline.Add(poll))
 		if err != nil {
 			return waitForOut{}, err
+		}
+		if checks++; r != nil && r.Checks > 1 {
+			checks += r.Checks - 1
 		}
 		if r != nil && r.Met {
 			if err := op.NoDialog(ctx); err != nil {
@@ -634,7 +647,7 @@ func (tb *Table) waitFor(ctx context.Context, a *waitForArgs, p browser.Progress
 			}
 			elapsed := time.Since(start)
 			op.Sync()
-			out := waitForOut{Met: true, ElapsedMS: elapsed.Milliseconds(), Polls: polls}
+			out := waitForOut{Met: true, ElapsedMS: elapsed.Milliseconds(), Polls: checks}
 			out.text = fmt.Sprintf("Condition met after %d ms: %s is %s.", elapsed.Milliseconds(), what, a.State)
 			if a.Observe {
 				var match func(*pagejs.Element) bool
@@ -646,9 +659,12 @@ func (tb *Table) waitFor(ctx context.Context, a *waitForArgs, p browser.Progress
 			return out, nil
 		}
 		if !time.Now().Before(deadline) {
-			return waitForOut{}, browser.Errorf(errcode.WaitTimeout, "%s was not %s within %d ms (%s)", what, a.State, timeout.Milliseconds(), browser.Plural(polls, "check", "checks"))
+			return waitForOut{}, browser.Errorf(errcode.WaitTimeout, "%s was not %s within %d ms (%s)", what, a.State, timeout.Milliseconds(), browser.Plural(checks, "check", "checks"))
 		}
 		p.Report(float64(time.Since(start).Milliseconds()), float64(timeout.Milliseconds()), "waiting for "+what)
+		if waited {
+			continue // the check itself waited for the page to change
+		}
 		if err := op.PauseForChange(ctx, min(poll, time.Until(deadline))); err != nil {
 			return waitForOut{}, err
 		}
