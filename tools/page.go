@@ -642,20 +642,24 @@ func (tb *Table) waitFor(ctx context.Context, a *waitForArgs, p browser.Progress
 			checks += r.Checks - 1
 		}
 		if r != nil && r.Met {
-			if err := op.NoDialog(ctx); err != nil {
-				return waitForOut{}, err
-			}
 			elapsed := time.Since(start)
 			op.Sync()
-			out := waitForOut{Met: true, ElapsedMS: elapsed.Milliseconds(), Polls: checks}
-			out.text = fmt.Sprintf("Condition met after %d ms: %s is %s.", elapsed.Milliseconds(), what, a.State)
+			var obs *browser.Observation
 			if a.Observe {
 				var match func(*pagejs.Element) bool
 				if a.State == "present" {
 					match = waitMatch(args.Text, r.Matched)
 				}
-				addObs(op.Observe(ctx, match), &out.said, &out.observed)
+				obs = op.Observe(ctx, match)
 			}
+			// Never met under a dialog: the observation asked already when
+			// it could.
+			if err := noDialogSince(ctx, op, obs); err != nil {
+				return waitForOut{}, err
+			}
+			out := waitForOut{Met: true, ElapsedMS: elapsed.Milliseconds(), Polls: checks}
+			out.text = fmt.Sprintf("Condition met after %d ms: %s is %s.", elapsed.Milliseconds(), what, a.State)
+			addObs(obs, &out.said, &out.observed)
 			return out, nil
 		}
 		if !time.Now().Before(deadline) {
