@@ -209,3 +209,20 @@ func TestObserveUnreadablePage(t *testing.T) {
 		t.Fatalf("unreadable page: %s", res.Text)
 	}
 }
+
+// TestWaitForAcrossNavigation: a wait_for whose check waits inside the page
+// ends that check when the page navigates away (the old document never
+// answers) and is met in the new one at once, not at its timeout.
+func TestWaitForAcrossNavigation(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "leave-later.html")
+	start := time.Now()
+	res := must(t, s, "wait_for", map[string]any{"url_contains": "other.html", "timeout_ms": 10000, "poll_ms": 2000})
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("wait_for across a navigation took %v: %s", took, res.Text)
+	}
+	res = must(t, s, "wait_for", map[string]any{"text": "The other page.", "timeout_ms": 5000, "poll_ms": 2000})
+	if res.Structured.(map[string]any)["met"] != true {
+		t.Errorf("wait_for in the new page: %s", res.Text)
+	}
+}

@@ -242,11 +242,34 @@ func (o *Op) PauseForChange(ctx context.Context, d time.Duration) error {
 // each document is checked once, and the caller pauses (PauseForChange).
 func (o *Op) Check(ctx context.Context, args pagejs.WaitForArgs, wait time.Duration, deadline time.Time) (r *pagejs.WaitForResult, waited bool, err error) {
 	args.WaitMS = 0
-	if wait > 0 && len(o.pg.sel.watch.Frames()) == 0 {
-		args.WaitMS = int(wait.Milliseconds())
+	w := o.pg.sel.watch
+	if wait <= 0 || len(w.Frames()) > 0 {
+		r, err = o.s.checkCondition(ctx, o.pg, args, deadline)
+		return r, false, err
 	}
-	r, err = o.s.checkCondition(ctx, o.pg, args, deadline)
-	return r, args.WaitMS > 0, err
+	args.WaitMS = int(wait.Milliseconds())
+	// A document that goes away while the check waits in it never answers:
+	// the tab's next navigation ends the check, and the next one is made in
+	// the new document.
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	navs, done := w.Navigations(), make(chan struct{})
+	defer close(done)
+	go func() {
+		for ch := w.Changed(); w.Navigations() == navs; ch = w.Changed() {
+			select {
+			case <-ch:
+			case <-done:
+				return
+			}
+		}
+		cancel()
+	}()
+	r, err = o.s.checkCondition(cctx, o.pg, args, deadline)
+	if err != nil && ctx.Err() == nil && cctx.Err() != nil {
+		return nil, true, nil // navigated: check again
+	}
+	return r, true, err
 }
 
 // Console is the tab's console buffer and how many entries it dropped.
