@@ -27,17 +27,26 @@ func otherSite(t *testing.T) string {
 	return "http://localhost:" + u.Port()
 }
 
+// openPortal selects the first tab and loads the job portal fixture in it,
+// with its application form served from another site, whose origin it
+// returns.
+func openPortal(t *testing.T, s *session) string {
+	t.Helper()
+	other := otherSite(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	return other
+}
+
 var frameLine = regexp.MustCompile(`(?m)^--- frame .*origin="([^"]*)".* ---$`)
 
 // The typical case: a job portal embedding its application form from
 // another site, with a nested consent frame from the portal's own origin,
 // a same-origin frame, and hidden and zero-sized frames.
 func TestCrossOriginFrames(t *testing.T) {
-	other := otherSite(t)
 	files := &memFiles{files: map[string][]byte{"/u/cv.pdf": []byte("%PDF-1.4 cv")}, handles: map[uint32][]byte{}}
 	s := newSession(t, func(o *browser.Options) { o.Files = files })
-	must(t, s, "select_tab", map[string]any{"index": 0})
-	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	other := openPortal(t, s)
 	waitText(t, s, "apply ready")   // wait_for sees text inside a cross-origin frame
 	waitText(t, s, "consent ready") // and in a frame nested in it
 	snap := snapshot(t, s)
@@ -129,10 +138,8 @@ func TestCrossOriginFrames(t *testing.T) {
 // Without the isolated realm frames cannot be matched to their documents:
 // the snapshot says that they were left out.
 func TestFramesNeedTheIsolatedRealm(t *testing.T) {
-	other := otherSite(t)
 	s := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
-	must(t, s, "select_tab", map[string]any{"index": 0})
-	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	openPortal(t, s)
 	snap := snapshot(t, s)
 	if !strings.Contains(snap, "[frames not shown: frames are read only with refs bound to nodes") || strings.Contains(snap, "Full name") {
 		t.Errorf("page-realm snapshot of a page with frames:\n%s", snap)
@@ -145,10 +152,8 @@ func TestFramesNeedTheIsolatedRealm(t *testing.T) {
 // document's kept result is its own (the residents of the top document and
 // of the frames number their results alike).
 func TestFramesRepeatSnapshot(t *testing.T) {
-	other := otherSite(t)
 	s := newSession(t)
-	must(t, s, "select_tab", map[string]any{"index": 0})
-	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	openPortal(t, s)
 	waitText(t, s, "apply ready")
 	waitText(t, s, "consent ready")
 	first := snapshot(t, s)
@@ -175,10 +180,8 @@ func TestFramesRepeatSnapshot(t *testing.T) {
 // looked for it in the top one and answered stale_element and
 // element_not_found), and the image is the element.
 func TestFrameElementScrollAndScreenshot(t *testing.T) {
-	other := otherSite(t)
 	s := newSession(t)
-	must(t, s, "select_tab", map[string]any{"index": 0})
-	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	openPortal(t, s)
 	waitText(t, s, "apply ready")
 	submit := ref(t, snapshot(t, s), "button", "Submit application")
 	res := must(t, s, "scroll", map[string]any{"element": submit})
@@ -212,10 +215,8 @@ func TestFrameElementScrollAndScreenshot(t *testing.T) {
 // to the top document, whose focus is the frame element: the text was lost
 // and Tab left the frame), and the delta says the frames were not compared.
 func TestPressKeyFollowsFocusIntoFrames(t *testing.T) {
-	other := otherSite(t)
 	s := newSession(t)
-	must(t, s, "select_tab", map[string]any{"index": 0})
-	must(t, s, "navigate", map[string]any{"url": pages.URL + "/portal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	openPortal(t, s)
 	waitText(t, s, "apply ready")
 	must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "textbox", "Full name")})
 	res := must(t, s, "press_key", map[string]any{"key": "a"})
