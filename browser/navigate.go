@@ -39,7 +39,7 @@ func (o *Op) Navigate(ctx context.Context, u *url.URL, wait string, timeout time
 		if !sameDoc {
 			nav.URL, nav.Title = t.URL, t.Title
 		}
-		load, err := s.loadState(ctx, pg)
+		load, err := s.loadState(ctx, pg, t.state)
 		if err != nil {
 			return Navigation{}, err
 		}

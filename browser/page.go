@@ -260,7 +260,7 @@ func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (bef
 // dialog that blocks the page (an alert while loading, a beforeunload
 // prompt) and for a page that stopped answering: either ends the wait at
 // once with dialog_open or page_unresponsive.
-func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, before uint64, sameDoc bool, wait string, timeout time.Duration) (rdp.Target, error) {
+func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, before uint64, sameDoc bool, wait string, timeout time.Duration) (loaded, error) {
 	wctx, cancel := context.WithTimeoutCause(ctx, timeout, errNavigationTimeout)
 	defer cancel()
 	sctx, stop := context.WithCancelCause(wctx)
@@ -268,7 +268,7 @@ func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, befor
 	done := make(chan struct{})
 	defer close(done)
 	go s.watchPage(sctx, pg, done, stop)
-	var t rdp.Target
+	var t loaded
 	var err error
 	if sameDoc {
 		err = s.pollURL(sctx, pg, u.String())
@@ -294,17 +294,23 @@ func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, befor
 var errNavigationTimeout = errors.New("navigation timeout")
 
 // loadState reads how the navigation ended: Firefox's error page for a load
-// that failed is navigation_failed, with the reason it gives.
-func (s *Session) loadState(ctx context.Context, pg page) (pagejs.LoadStateResult, error) {
-	cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
+// that failed is navigation_failed, with the reason it gives. read is the
+// state the wait read from the document it ended on, if it did (then it is
+// not read again).
+func (s *Session) loadState(ctx context.Context, pg page, read *pagejs.LoadStateResult) (pagejs.LoadStateResult, error) {
 	var r pagejs.LoadStateResult
-	if _, err := s.exec(cctx, pg, ReadRealm, pagejs.LoadState, struct{}{}, &r); err != nil {
-		if e, ok := AsError(err); ok && e.Code == errcode.DialogOpen {
-			return r, e
+	if read != nil {
+		r = *read
+	} else {
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		if _, err := s.exec(cctx, pg, ReadRealm, pagejs.LoadState, struct{}{}, &r); err != nil {
+			if e, ok := AsError(err); ok && e.Code == errcode.DialogOpen {
+				return r, e
+			}
+			s.log.Debug("load state unavailable", "error", err)
+			return pagejs.LoadStateResult{}, nil // the navigation itself succeeded
 		}
-		s.log.Debug("load state unavailable", "error", err)
-		return pagejs.LoadStateResult{}, nil // the navigation itself succeeded
 	}
 	if reason, failed := loadFailure(r.DocumentURI); failed {
 		return r, Errorf(errcode.NavigationFailed, "Firefox could not load %s: %s. The tab shows Firefox's error page", Quote(r.URL, 300), reason)
@@ -381,9 +387,16 @@ func sameDocument(current string, u *url.URL) bool {
 // under way ends first, and ours follows; a redirect has nothing after it.
 const redirectGrace = 500 * time.Millisecond
 
+// loaded is the document a navigation ended on, and its load state when the
+// wait read it there (nil: the watcher reported the state first).
+type loaded struct {
+	rdp.Target
+	state *pagejs.LoadStateResult
+}
+
 // waitLoaded waits for the navigation that follows the count before to
 // reach state, and for the document at want, or at its redirect target.
-func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, state string) (rdp.Target, error) {
+func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, state string) (loaded, error) {
 	w := pg.sel.watch
 	var prev int64 // the document being replaced, which readyNow must not read
 	if w.HasTarget() {
@@ -393,7 +406,7 @@ func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, 
 	}
 	for {
 		if err := waitNavigated(ctx, w, before); err != nil {
-			return rdp.Target{}, err
+			return loaded{}, err
 		}
 		t, err := s.readyNow(ctx, pg, state, prev)
 		if err != nil || t.URL == want {
@@ -405,7 +418,7 @@ func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, 
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
-				return rdp.Target{}, ctx.Err()
+				return loaded{}, ctx.Err()
 			}
 			return t, nil // nothing followed: a redirect
 		}
@@ -420,17 +433,17 @@ const readyPoll = 10 * time.Millisecond
 // in batches, up to 100 ms after they happen (measured: a page complete
 // 34–75 ms after the request was reported at 126–161 ms), so the report is
 // raced with a look at the document's own readyState every readyPoll.
-func (s *Session) readyNow(ctx context.Context, pg page, state string, prev int64) (rdp.Target, error) {
+func (s *Session) readyNow(ctx context.Context, pg page, state string, prev int64) (loaded, error) {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type ready struct {
-		t   rdp.Target
+		t   loaded
 		err error
 	}
 	ch := make(chan ready, 2)
 	go func() {
 		t, err := pg.sel.watch.WaitReady(rctx, state)
-		ch <- ready{t, err}
+		ch <- ready{loaded{Target: t}, err}
 	}()
 	go func() {
 		for Sleep(rctx, readyPoll) == nil {
@@ -442,7 +455,7 @@ func (s *Session) readyNow(ctx context.Context, pg page, state string, prev int6
 			if _, err := s.execOn(rctx, pg, t, ReadRealm, pagejs.LoadState, struct{}{}, &r, nil); err == nil &&
 				(r.ReadyState == "complete" || state == "interactive" && r.ReadyState == "interactive") {
 				t.URL, t.Title = r.URL, r.Title
-				ch <- ready{t, nil}
+				ch <- ready{loaded{t, &r}, nil}
 				return
 			}
 		}
