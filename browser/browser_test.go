@@ -419,6 +419,31 @@ func TestUnknownAndOldRefs(t *testing.T) {
 	}
 }
 
+// TestNavigationInstallsResident: a navigation, even one not observed, and a
+// reload install the snapshot's resident while the new document settles, so
+// the document's first snapshot is already the resident's walk, kept for the
+// next read, instead of the whole script (whose walk is not kept).
+func TestNavigationInstallsResident(t *testing.T) {
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	for _, args := range []map[string]any{
+		{"url": pages.URL + "/form.html", "wait": "complete", "observe": false},
+		{"history": "reload", "wait": "complete", "observe": false},
+	} {
+		before := s.Installs()
+		must(t, s, "navigate", args)
+		first := snapshot(t, s)
+		seq := s.KeptSeq()
+		if seq == 0 || s.Installs() != before+1 {
+			t.Fatalf("navigate %v: first snapshot kept %d (0: not the resident's walk), %d installs, want %d",
+				args, seq, s.Installs(), before+1)
+		}
+		if again := snapshot(t, s); !sameLines(first, again) || s.KeptSeq() != seq {
+			t.Fatalf("navigate %v: second snapshot walked again (kept %d, was %d) or differs:\n%s\nwant\n%s", args, s.KeptSeq(), seq, again, first)
+		}
+	}
+}
+
 // TestResidentSnapshot: snapshots of one document reuse the page realm's resident
 // snapshot script; a new document gets its own, and a resident that disappeared is
 // installed again without the caller noticing.
@@ -426,8 +451,8 @@ func TestResidentSnapshot(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "form.html")
 	installs := s.Installs
-	// The first snapshot of a document evaluates the whole script and installs the
-	// resident behind it, in the background.
+	// The navigation installed the resident in the background (a first
+	// snapshot without one evaluates the whole script and installs it behind).
 	first := snapshot(t, s)
 	installed := func(want int) {
 		t.Helper()

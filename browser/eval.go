@@ -282,6 +282,8 @@ var residentScripts = map[string]bool{pagejs.Snapshot.Name(): true}
 type resident struct {
 	state residentState
 	actor string // the resident function's object actor; only when residentInstalled
+	// ready is closed once a pending installation ended (residentPending).
+	ready chan struct{}
 }
 
 // residentState is where a resident stands; residentNone, the zero value,
@@ -322,6 +324,9 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 	s.mu.Lock()
 	sl := residentSlotOf(pg.sel, t)
 	s.mu.Unlock()
+	if err := s.awaitInstall(ctx, sl, console, name); err != nil {
+		return "", err
+	}
 	for attempt := 0; ; attempt++ {
 		s.mu.Lock()
 		if *sl.console != console {
@@ -329,8 +334,10 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 		}
 		r := (*sl.residents)[name]
 		install := r.state == residentNone
+		var ready chan struct{}
 		if install {
-			(*sl.residents)[name] = resident{state: residentPending}
+			ready = make(chan struct{})
+			(*sl.residents)[name] = resident{state: residentPending, ready: ready}
 		}
 		s.mu.Unlock()
 		if r.state != residentInstalled {
@@ -341,13 +348,14 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 			res, err := s.evaluate(ctx, pg, console, src, evalOpts{})
 			switch {
 			case install && err == nil:
-				go s.install(pg.c, sl, console, script)
+				go s.install(pg.c, sl, console, script, ready)
 			case install: // nothing to install into
 				s.mu.Lock()
-				if *sl.console == console && (*sl.residents)[name].state == residentPending {
+				if *sl.console == console && (*sl.residents)[name].ready == ready {
 					delete((*sl.residents), name)
 				}
 				s.mu.Unlock()
+				close(ready)
 			}
 			return res, err
 		}
@@ -368,10 +376,60 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 	}
 }
 
+// installWait bounds how long a call waits for a resident being installed
+// (about 5 ms for the snapshot's) before it evaluates the whole script.
+const installWait = time.Second
+
+// awaitInstall waits (at most installWait) while the resident name of the
+// document whose console is console is being installed.
+func (s *Session) awaitInstall(ctx context.Context, sl residentSlot, console, name string) error {
+	s.mu.Lock()
+	r := (*sl.residents)[name]
+	pending := *sl.console == console && r.state == residentPending && r.ready != nil
+	s.mu.Unlock()
+	if !pending {
+		return nil
+	}
+	t := time.NewTimer(installWait)
+	defer t.Stop()
+	select {
+	case <-r.ready:
+	case <-t.C:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// prepareResident starts installing script's resident in document t, in
+// the background, unless it has one: a navigation does so once the new
+// document is ready, while the page settles, so that the document's first
+// read is a call of the resident (which keeps that walk for the next read)
+// rather than the whole script.
+func (s *Session) prepareResident(pg page, t rdp.Target, script pagejs.Script) {
+	if t.ConsoleActor == "" || s.opts.ReadInIsolatedRealm {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sl := residentSlotOf(pg.sel, t)
+	if *sl.console != t.ConsoleActor {
+		*sl.console, (*sl.residents) = t.ConsoleActor, map[string]resident{}
+	}
+	if (*sl.residents)[script.Name()].state != residentNone {
+		return
+	}
+	ready := make(chan struct{})
+	(*sl.residents)[script.Name()] = resident{state: residentPending, ready: ready}
+	go s.install(pg.c, sl, t.ConsoleActor, script, ready)
+}
+
 // install makes script resident in the page realm of the document whose
 // console is console, in the background, and records its actor in its
 // slot unless the document changed meanwhile (its actors then went with it).
-func (s *Session) install(c Connection, sl residentSlot, console string, script pagejs.Script) {
+// It closes ready, the pending entry's, when done.
+func (s *Session) install(c Connection, sl residentSlot, console string, script pagejs.Script, ready chan struct{}) {
+	defer close(ready)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	src, err := script.PageResident()
@@ -382,7 +440,7 @@ func (s *Session) install(c Connection, sl residentSlot, console string, script 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if *sl.console != console || (*sl.residents)[script.Name()].state != residentPending {
+	if *sl.console != console || (*sl.residents)[script.Name()].ready != ready {
 		return
 	}
 	if err != nil {

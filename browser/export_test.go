@@ -145,9 +145,10 @@ func (s *Session) FailInstall() string {
 	s.mu.Lock()
 	sel, c := s.sel, s.client
 	saved, savedConsole := sel.residents, sel.residentConsole
-	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]resident{pagejs.Snapshot.Name(): {state: residentPending}}
+	ready := make(chan struct{})
+	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]resident{pagejs.Snapshot.Name(): {state: residentPending, ready: ready}}
 	s.mu.Unlock()
-	s.install(c, residentSlot{&sel.residentConsole, &sel.residents, &sel.kept}, "server1.conn99.nosuchconsole", pagejs.Snapshot)
+	s.install(c, residentSlot{&sel.residentConsole, &sel.residents, &sel.kept}, "server1.conn99.nosuchconsole", pagejs.Snapshot, ready)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	got := sel.residents[pagejs.Snapshot.Name()].state

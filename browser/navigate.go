@@ -22,7 +22,9 @@ type Navigation struct {
 // Navigate loads u in the Op's tab and waits for wait ("none", "dom" or
 // "complete") at most timeout. Refs die with the old page state, whatever
 // happens next. A load that fails is navigation_failed with Firefox's
-// reason; a dialog while loading is dialog_open at once.
+// reason; a dialog while loading is dialog_open at once. A new document that
+// loaded gets the snapshot's resident installed in the background, for its
+// first read.
 func (o *Op) Navigate(ctx context.Context, u *url.URL, wait string, timeout time.Duration) (Navigation, error) {
 	s, pg := o.s, o.pg
 	before, sameDoc, err := s.startNavigation(ctx, pg, u)
@@ -38,6 +40,7 @@ func (o *Op) Navigate(ctx context.Context, u *url.URL, wait string, timeout time
 		}
 		if !sameDoc {
 			nav.URL, nav.Title = t.URL, t.Title
+			s.prepareResident(pg, t.Target, pagejs.Snapshot)
 		}
 		load, err := s.loadState(ctx, pg, t.state)
 		if err != nil {
@@ -73,6 +76,9 @@ func (o *Op) GoHistory(ctx context.Context, action, wait string, timeout time.Du
 			t, err := s.waitLoaded(wctx, pg, before, hr.URL, state)
 			werr = err
 			nav.URL, nav.Title = t.URL, t.Title
+			if err == nil {
+				s.prepareResident(pg, t.Target, pagejs.Snapshot)
+			}
 		}
 		if werr != nil {
 			if ctx.Err() != nil {
