@@ -52,7 +52,8 @@ type binding struct {
 // not be bound (the refs are then unbound).
 func (s *Session) startBinding(ctx context.Context, pg page, t rdp.Target, key string, max int) (wait func(count int) binding) {
 	args := pagejs.BindRefsArgs{Key: key, Max: max, WaitMS: int(bindWait.Milliseconds())}
-	bctx, cancel := context.WithCancel(ctx)
+	// Not the call's: a binding not waited for (heldBinding) outlives it.
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bindWait+5*time.Second)
 	type reply struct {
 		r   pagejs.BindRefsResult
 		err error

@@ -182,3 +182,35 @@ func TestBoundSnapshotKept(t *testing.T) {
 		t.Fatalf("ref_check = %v, want node", res.Structured.(map[string]any)["ref_check"])
 	}
 }
+
+// TestHeldBindingChecked: a repeat snapshot answered {same} reuses the node
+// binding held for the kept result instead of waiting for its own, and
+// checks it in the background: when the two differ (here the held ids are
+// spoiled, as if the isolated realm had lost its ids), an action through the
+// reused refs is refused as stale, never sent to another node, and the next
+// snapshot waits for its binding again, whose refs work.
+func TestHeldBindingChecked(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	first := snapshot(t, s)
+	if again := snapshot(t, s); !sameLines(first, again) || s.HeldBinding() == nil {
+		t.Fatalf("no binding held for the kept result (held %v), or the repeat differs:\n%s\nwant\n%s", s.HeldBinding(), again, first)
+	}
+	if !s.SpoilHeldBinding() {
+		t.Fatal("no held binding to spoil")
+	}
+	spoiled := s.HeldBinding()
+	snap := snapshot(t, s)
+	button := ref(t, snap, "button", "Go")
+	if _, e := call(t, s, "click", map[string]any{"element": button, "observe": false}); e == nil || e.Code != errcode.StaleElement {
+		t.Fatalf("click through a spoiled binding: %v, want stale_element", e)
+	}
+	for deadline := time.Now().Add(5 * time.Second); s.HeldBinding() == spoiled && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if s.HeldBinding() == spoiled {
+		t.Fatal("the spoiled binding is still held after its check")
+	}
+	snap = snapshot(t, s)
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Go"), "observe": false})
+}

@@ -69,6 +69,33 @@ func (s *Session) KeptSeq() int {
 	return s.sel.kept.seq
 }
 
+// HeldBinding identifies the node binding held for the kept result (nil:
+// none), which a {same} answer is given without waiting.
+func (s *Session) HeldBinding() any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sel.kept.bound
+}
+
+// SpoilHeldBinding replaces the held binding with one whose ids the
+// isolated realm never gave, as if it had lost its ids behind the session's
+// back, and reports whether there was one.
+func (s *Session) SpoilHeldBinding() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := &s.sel.kept
+	if k.bound == nil {
+		return false
+	}
+	b := *k.bound
+	b.ids = make([]int, len(k.bound.ids))
+	for i, id := range k.bound.ids {
+		b.ids[i] = id + 1<<20
+	}
+	k.bound, k.lines = &b, nil
+	return true
+}
+
 // KeptRendering identifies the rendering of the kept result (nil: none).
 func (s *Session) KeptRendering() any {
 	s.mu.Lock()

@@ -89,16 +89,23 @@ func (s *Session) readDoc(ctx context.Context, pg page, t rdp.Target, args pagej
 	}
 	d := &docSnap{t: t}
 	if args.Pin = s.bindingPlan(ctx, pg, t); args.Pin == "" {
-		d.r, d.err = s.snapshot(ctx, pgd, args)
+		d.r, _, d.err = s.snapshot(ctx, pgd, args)
 		return d
 	}
 	wait := s.startBinding(ctx, pg, t, args.Pin, args.MaxElements)
-	d.r, d.err = s.snapshot(ctx, pgd, args)
+	r, same, err := s.snapshot(ctx, pgd, args)
+	d.r, d.err = r, err
 	count := -1
 	if d.err == nil {
 		count = len(d.r.Elements)
 	}
+	if held, ok := s.heldBinding(pg.sel, t, &d.r, same); ok {
+		d.b = *held
+		go s.confirmBinding(pg.sel, t, held, wait, count)
+		return d
+	}
 	d.b = wait(count)
+	s.keepBinding(pg.sel, t, &d.r, d.b)
 	return d
 }
 

@@ -2,7 +2,10 @@ package browser
 
 import (
 	"context"
+	"maps"
 	"slices"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -22,6 +25,10 @@ type keptSnapshot struct {
 	res     pagejs.SnapshotResult
 	info    *walkInfo      // made the first time it is needed
 	lines   *renderedLines // the last rendering of res without frames
+	// bound is the node binding of res, once a read of it was bound: a
+	// {same} answer is given it without waiting for the binding's own
+	// (heldBinding).
+	bound *binding
 }
 
 // renderedLines is a rendering of a kept result (renderLocked): with the
@@ -65,11 +72,12 @@ func keptRes(k *keptSnapshot, r *pagejs.SnapshotResult) bool {
 // execSnapshot runs the snapshot script in realm kind in pg's document,
 // naming that document's kept result when it was walked with the same
 // arguments by the resident now in place, and keeps what a resident returns.
-func (s *Session) execSnapshot(ctx context.Context, pg page, kind Realm, args pagejs.SnapshotArgs, r *pagejs.SnapshotResult) error {
+// same reports a {same} answer (r is then the kept result).
+func (s *Session) execSnapshot(ctx context.Context, pg page, kind Realm, args pagejs.SnapshotArgs, r *pagejs.SnapshotResult) (same bool, err error) {
 	name := pagejs.Snapshot.Name()
 	t, err := s.docTarget(ctx, pg)
 	if err != nil {
-		return err
+		return false, err
 	}
 	s.mu.Lock()
 	sl := residentSlotOf(pg.sel, t) // the document's own: frames have residents too
@@ -80,7 +88,7 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind Realm, args pa
 	s.mu.Unlock()
 	for {
 		if _, err := s.execOn(ctx, pg, t, kind, pagejs.Snapshot, args, r, nil); err != nil {
-			return err
+			return false, err
 		}
 		s.mu.Lock()
 		console, by := *sl.console, (*sl.residents)[name]
@@ -109,15 +117,63 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind Realm, args pa
 			}
 			if same {
 				s.mu.Unlock()
-				return nil
+				return true, nil
 			}
 		}
 		if r.Seq > 0 {
 			*sl.kept = keptSnapshot{console: console, by: by, seq: r.Seq, args: keepArgs(args), res: *r, info: info}
 		}
 		s.mu.Unlock()
-		return nil
+		return false, nil
 	}
+}
+
+// heldBinding returns the node binding of the kept result of document t
+// when r, a {same} answer (same), is that result and a read of it was
+// bound: the binding the snapshot sent along would give the same ids (a
+// node keeps its id, and these are the very nodes), so it is not waited
+// for; confirmBinding checks it afterwards.
+func (s *Session) heldBinding(sel *selection, t rdp.Target, r *pagejs.SnapshotResult, same bool) (*binding, bool) {
+	if !same {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := residentSlotOf(sel, t).kept
+	if k.bound == nil || !keptRes(k, r) {
+		return nil, false
+	}
+	return k.bound, true
+}
+
+// keepBinding records b as the binding of document t's kept result when r,
+// just bound, is that result.
+func (s *Session) keepBinding(sel *selection, t rdp.Target, r *pagejs.SnapshotResult, b binding) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k := residentSlotOf(sel, t).kept; keptRes(k, r) {
+		k.bound = nil
+		if b.ids != nil {
+			k.bound = &b
+		}
+	}
+}
+
+// confirmBinding waits, in the background, for the binding a {same} answer
+// was not given (wait), and forgets the held one when they differ (the
+// isolated realm lost its ids, say): the next read then waits for its
+// binding, and renders again.
+func (s *Session) confirmBinding(sel *selection, t rdp.Target, held *binding, wait func(int) binding, count int) {
+	b := wait(count)
+	if slices.Equal(b.ids, held.ids) && maps.Equal(b.frames, held.frames) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if k := residentSlotOf(sel, t).kept; k.bound == held {
+		k.bound, k.lines = nil, nil
+	}
+	s.log.Info("a repeat snapshot's node binding differed from the one it reused; the next read binds again")
 }
 
 // keepArgs are the arguments that shape a walk's result, which a kept result

@@ -20,28 +20,28 @@ import (
 // ≈72 ms resident: see callResident). The page
 // can lie there, but a lie only makes a later action fail its fingerprint
 // check in the isolated realm. A page that breaks the walk outright (say, by
-// replacing JSON.stringify) gets it redone in the isolated realm.
-func (s *Session) snapshot(ctx context.Context, pg page, args pagejs.SnapshotArgs) (pagejs.SnapshotResult, error) {
-	var r pagejs.SnapshotResult
+// replacing JSON.stringify) gets it redone in the isolated realm. same
+// reports the resident's {same} answer (r is the kept result).
+func (s *Session) snapshot(ctx context.Context, pg page, args pagejs.SnapshotArgs) (r pagejs.SnapshotResult, same bool, err error) {
 	kind := PageRealm
 	if s.opts.ReadInIsolatedRealm {
 		kind = ReadRealm
 	}
-	err := s.execSnapshot(ctx, pg, kind, args, &r)
+	same, err = s.execSnapshot(ctx, pg, kind, args, &r)
 	// A page that does not answer or a tab without a document is no better
 	// in the isolated realm: those errors stand.
 	stands := errors.Is(err, rdp.ErrUnresponsive) || errors.Is(err, rdp.ErrNoTarget) || errors.Is(err, rdp.ErrTabClosed)
 	if kind == PageRealm && !s.opts.PageRealmOnly && ctx.Err() == nil && !stands && (err != nil || r.Elements == nil || r.URL == "") {
 		if e, ok := AsError(err); !ok || e.Code == errcode.PageScriptFailed || e.Code == errcode.InvalidSelector {
 			s.log.Info("page-realm snapshot unusable; reading through the isolated realm", "error", err)
-			r = pagejs.SnapshotResult{}
+			r, same = pagejs.SnapshotResult{}, false
 			_, err = s.exec(ctx, pg, ReadRealm, pagejs.Snapshot, args, &r)
 		}
 	}
 	if err == nil && r.Elements == nil {
 		err = Errorf(errcode.PageScriptFailed, "the page returned an unreadable snapshot")
 	}
-	return r, err
+	return r, same, err
 }
 
 // elementLine renders one element compactly: [ref] role "name" states.
