@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -213,4 +214,36 @@ func TestHeldBindingChecked(t *testing.T) {
 	}
 	snap = snapshot(t, s)
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Go"), "observe": false})
+}
+
+// TestPatchedRenderingReusesLines: after a change, the resident sends a
+// patch of its last result (here to wait_for's read, which patches what
+// snapshot_page read: the two read with the same arguments), and the next
+// rendering takes the lines of the rows the patch kept from the rendering
+// before; those lines are the ones made anew from the rows, and the
+// replaced node's line has a new ref.
+func TestPatchedRenderingReusesLines(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "rerender.html")
+	before := snapshot(t, s)
+	banana := ref(t, before, "button", "Like Banana")
+	must(t, s, "click", map[string]any{"element": ref(t, before, "button", "Re-render Banana"), "wait_after_ms": 0, "observe": false})
+	waitText(t, s, "renders 2")
+	reused := s.PriorLines()
+	after := snapshot(t, s)
+	if s.PriorLines() == reused {
+		t.Fatal("the patched rendering took no line from the one before")
+	}
+	var got []string
+	for _, l := range strings.Split(after, "\n") {
+		if strings.HasPrefix(l, "[e") {
+			got = append(got, l)
+		}
+	}
+	if want := s.RenderKeptAfresh(); !slices.Equal(got, want) {
+		t.Fatalf("patched rendering:\n%s\nwant (made anew):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if ref(t, after, "button", "Like Banana") == banana || ref(t, after, "button", "Other") != ref(t, before, "button", "Other") {
+		t.Fatalf("refs after the patch:\n%s\nbefore:\n%s", after, before)
+	}
 }

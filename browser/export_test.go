@@ -96,6 +96,34 @@ func (s *Session) SpoilHeldBinding() bool {
 	return true
 }
 
+// PriorLines is how many lines renderings took from the one before so far.
+func (s *Session) PriorLines() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.priorLines
+}
+
+// RenderKeptAfresh renders the selected tab's kept result again, every line
+// made anew (none taken from an earlier rendering), with the generation and
+// node binding its last rendering had.
+func (s *Session) RenderKeptAfresh() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := &s.sel.kept
+	c := k.lines
+	if c == nil {
+		return nil
+	}
+	d := &docSnap{t: rdp.Target{InnerWindowID: c.window}, r: k.res, b: binding{ids: c.ids}}
+	w := s.docInfoLocked(s.sel, d)
+	pg := page{sel: s.sel}
+	var lines []string
+	for i := range d.r.Elements {
+		lines = append(lines, "["+s.refFor(pg, c.gen, d, w, i)+"] "+w.body(i, &d.r.Elements[i]))
+	}
+	return lines
+}
+
 // KeptRendering identifies the rendering of the kept result (nil: none).
 func (s *Session) KeptRendering() any {
 	s.mu.Lock()

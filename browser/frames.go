@@ -185,7 +185,7 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 		if kept, ok := s.renderedLocked(pg.sel, gen, top, args); ok {
 			return kept // the kept result, rendered before: nothing to issue
 		}
-		defer func() { s.keepRenderedLocked(pg.sel, gen, top, args, out) }()
+		return s.renderTopLocked(pg, gen, top, args)
 	}
 	out = snapLines{lines: make([]string, 0, len(top.r.Elements)+8)}
 	if frames == nil {
@@ -217,6 +217,41 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 		}
 	}
 	emit(top, 0)
+	return out
+}
+
+// renderTopLocked is renderLocked for a read of the top document alone: one
+// line per element (a frame's says it was not read), the line of a row a
+// patch kept reused from the rendering before (priorLine). The rendering is
+// kept for the next read. Called with s.mu held.
+func (s *Session) renderTopLocked(pg page, gen uint64, top *docSnap, args pagejs.SnapshotArgs) snapLines {
+	out := snapLines{lines: make([]string, 0, len(top.r.Elements)), total: top.r.Total, all: top.r.All}
+	k := &pg.sel.kept
+	w := s.docInfoLocked(pg.sel, top)
+	locs := make([]*Locator, len(top.r.Elements))
+	for i := range top.r.Elements {
+		e := &top.r.Elements[i]
+		if e.Tag == "iframe" || e.Tag == "frame" {
+			s.renderFrame(&out, top, i, nil, 0, nil)
+			locs = nil
+			continue
+		}
+		if line, l, ok := s.priorLine(k, gen, top, args, i); ok {
+			s.priorLines++
+			out.lines = append(out.lines, line)
+			if locs != nil {
+				locs[i] = l
+			}
+		} else {
+			ref := s.refFor(pg, gen, top, w, i)
+			out.lines = append(out.lines, "["+ref+"] "+w.body(i, e))
+			if locs != nil {
+				locs[i] = s.refs.byRef[ref]
+			}
+		}
+		out.shown++
+	}
+	s.keepRenderedLocked(pg.sel, gen, top, args, out, locs)
 	return out
 }
 

@@ -29,6 +29,11 @@ type keptSnapshot struct {
 	// {same} answer is given it without waiting for the binding's own
 	// (heldBinding).
 	bound *binding
+	// prior is the rendering of the result res patched (nil: none), and
+	// from each row's index there (-1: a fresh row): rendering res reuses
+	// the lines of the rows it kept (priorLine).
+	prior *renderedLines
+	from  []int
 }
 
 // renderedLines is a rendering of a kept result (renderLocked): with the
@@ -42,6 +47,9 @@ type renderedLines struct {
 	ids    []int
 	epoch  uint64
 	out    snapLines
+	// locs, when each element got one line (none is a frame), holds each
+	// element's locator as the ref table kept it.
+	locs []*Locator
 }
 
 // renderedLocked returns the lines of an earlier rendering of d, the top
@@ -58,10 +66,77 @@ func (s *Session) renderedLocked(sel *selection, gen uint64, d *docSnap, args pa
 
 // keepRenderedLocked records the rendering out of d, the top document's
 // read, when d's result is the kept one. Called with s.mu held.
-func (s *Session) keepRenderedLocked(sel *selection, gen uint64, d *docSnap, args pagejs.SnapshotArgs, out snapLines) {
+func (s *Session) keepRenderedLocked(sel *selection, gen uint64, d *docSnap, args pagejs.SnapshotArgs, out snapLines, locs []*Locator) {
 	if k := &sel.kept; !d.t.Frame && keptRes(k, &d.r) {
-		k.lines = &renderedLines{gen: gen, args: keepArgs(args), window: d.t.InnerWindowID, ids: d.b.ids, epoch: s.refs.epoch, out: out}
+		k.lines = &renderedLines{gen: gen, args: keepArgs(args), window: d.t.InnerWindowID, ids: d.b.ids, epoch: s.refs.epoch, out: out, locs: locs}
+		k.prior, k.from = nil, nil // rendered: the prior rendering is of no more use
 	}
+}
+
+// patchFrom maps each row of a patched result (runs: SnapshotResult.Runs)
+// to its row in the result it patched, -1 for a fresh row.
+func patchFrom(runs []int, n int) []int {
+	from := make([]int, 0, n)
+	for k := 0; k+2 < len(runs); k += 3 {
+		for j := range runs[k+1] {
+			from = append(from, runs[k]+j)
+		}
+		for range runs[k+2] {
+			from = append(from, -1)
+		}
+	}
+	if len(from) != n {
+		return nil
+	}
+	return from
+}
+
+// priorOf is the rendering a patch (runs) of k's result can take lines
+// from, and each of the patch's n rows' index there: k's own rendering, or
+// (k itself a patch not rendered since) the one k could take them from.
+func priorOf(k *keptSnapshot, runs []int, n int) (*renderedLines, []int) {
+	from := patchFrom(runs, n)
+	switch {
+	case from == nil:
+		return nil, nil
+	case k.lines != nil:
+		if k.lines.locs == nil {
+			return nil, nil
+		}
+		return k.lines, from
+	case k.prior != nil && k.from != nil:
+		for i, j := range from {
+			if j >= 0 && j < len(k.from) {
+				from[i] = k.from[j]
+			} else {
+				from[i] = -1
+			}
+		}
+		return k.prior, from
+	}
+	return nil, nil
+}
+
+// priorLine returns the line of row i of d, the top document's read, as
+// the rendering of the result d's patched rendered it, when that still
+// stands: the row was kept from that result, bound to the same node, and
+// the ref table holds that line's locator as it was (a patch keeps a row's
+// selector, fingerprint and body). Called with s.mu held.
+func (s *Session) priorLine(k *keptSnapshot, gen uint64, d *docSnap, args pagejs.SnapshotArgs, i int) (string, *Locator, bool) {
+	p := k.prior
+	if p == nil || k.from == nil || !keptRes(k, &d.r) || p.gen != gen || p.args != keepArgs(args) || p.window != d.t.InnerWindowID ||
+		p.ids == nil || d.b.ids == nil || i >= len(k.from) {
+		return "", nil, false
+	}
+	j := k.from[i]
+	if j < 0 || j >= len(p.locs) || p.ids[j] != d.b.ids[i] {
+		return "", nil, false
+	}
+	l := p.locs[j]
+	if l == nil || s.refs.byRef[l.ref] != l {
+		return "", nil, false
+	}
+	return p.out.lines[j], l, true
 }
 
 // keptRes reports whether r is k's result (not a copy walked again).
@@ -75,6 +150,11 @@ func keptRes(k *keptSnapshot, r *pagejs.SnapshotResult) bool {
 // same reports a {same} answer (r is then the kept result).
 func (s *Session) execSnapshot(ctx context.Context, pg page, kind Realm, args pagejs.SnapshotArgs, r *pagejs.SnapshotResult) (same bool, err error) {
 	name := pagejs.Snapshot.Name()
+	if !args.IncludeAllText {
+		// A walk without the page's text does not depend on its limit: one
+		// kept result then serves snapshot_page and the deltas alike.
+		args.MaxTextChars = 0
+	}
 	t, err := s.docTarget(ctx, pg)
 	if err != nil {
 		return false, err
@@ -94,6 +174,8 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind Realm, args pa
 		console, by := *sl.console, (*sl.residents)[name]
 		held := args.Have != 0 && k.console == console && k.by == by
 		var info *walkInfo // of a patched result, from the kept one's
+		var prior *renderedLines
+		var from []int
 		if same := r.Same != 0; same || r.Base != 0 {
 			var err error
 			switch {
@@ -105,6 +187,7 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind Realm, args pa
 				runs := r.Runs
 				if err = r.ApplyPatch(&k.res); err == nil && k.info != nil {
 					info = patchedInfo(k.info, runs, r)
+					prior, from = priorOf(&k, runs, len(r.Elements))
 				}
 			}
 			if err != nil {
@@ -121,7 +204,7 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind Realm, args pa
 			}
 		}
 		if r.Seq > 0 {
-			*sl.kept = keptSnapshot{console: console, by: by, seq: r.Seq, args: keepArgs(args), res: *r, info: info}
+			*sl.kept = keptSnapshot{console: console, by: by, seq: r.Seq, args: keepArgs(args), res: *r, info: info, prior: prior, from: from}
 		}
 		s.mu.Unlock()
 		return false, nil

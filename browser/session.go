@@ -98,6 +98,7 @@ type Session struct {
 	realms     map[int64]*realm // isolated-realm probe per content process
 	installs   int              // residents installed so far (for tests)
 	wholeSent  int              // isolated-realm scripts sent whole so far (for tests)
+	priorLines int              // lines a rendering took from the one before (for tests)
 	sink       uploadSink       // the parent process's upload sink on client
 	kept       keptWatches      // watches of tabs selected before, for their console and network buffers
 	opened     map[int64]bool   // tabs this server opened, by browserId (tabtools.go)
