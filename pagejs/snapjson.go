@@ -15,7 +15,11 @@ import (
 // checks that it never accepts more, nor decodes differently) and never recurses on
 // page-controlled nesting.
 type snapReader struct {
-	b    []byte
+	b []byte
+	// s is b as a string: the strings read are slices of it (one copy of
+	// the input instead of an allocation per field; the result holds on to
+	// the input as long as it holds any of them).
+	s    string
 	i    int
 	hint int // the row count announced by "total", when it came first
 }
@@ -115,9 +119,8 @@ func (r *snapReader) str() (string, error) {
 		case c == '"':
 			r.i++
 			if simple {
-				s := r.b[start+1 : r.i-1]
-				if utf8.Valid(s) {
-					return string(s), nil
+				if utf8.Valid(r.b[start+1 : r.i-1]) {
+					return r.s[start+1 : r.i-1], nil
 				}
 			}
 			var s string
@@ -233,7 +236,7 @@ func (r *snapReader) valid(start int) error {
 // compact rows (see js/snapshot.js) into Elements. z, a compressed form of the
 // same object, is allowed only when compressed is true.
 func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, err error) {
-	r := &snapReader{b: b}
+	r := &snapReader{b: b, s: string(b)}
 	if err := r.expect('{'); err != nil {
 		return out, nil, err
 	}
