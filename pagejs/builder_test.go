@@ -2,6 +2,7 @@ package pagejs
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -227,6 +228,13 @@ func TestFingerprintSum(t *testing.T) {
 	var f Fingerprint
 	if err := json.Unmarshal([]byte(`{"tag":"a","role":"link","name":"x"}`), &f); err != nil || f.Sum() != a.Sum() {
 		t.Error("absent fields must hash as empty strings")
+	}
+	// The digest is SHA-256 of the fields joined by NUL, whatever their length.
+	long := strings.Repeat("név ", 200)
+	for _, f := range []Fingerprint{a, {}, {Tag: "input", Type: "file", Name: long, Href: "https://a.example/" + long}} {
+		if want := sha256.Sum256([]byte(strings.Join([]string{f.Tag, f.Role, f.Type, f.Name, f.Href}, "\x00"))); f.Sum() != want {
+			t.Errorf("Sum(%+v) is not SHA-256 of the fields joined by NUL", f)
+		}
 	}
 }
 
