@@ -282,8 +282,10 @@ var residentScripts = map[string]bool{pagejs.Snapshot.Name(): true}
 type resident struct {
 	state residentState
 	actor string // the resident function's object actor; only when residentInstalled
-	// ready is closed once a pending installation ended (residentPending).
+	// ready is closed once a pending installation ended (residentPending),
+	// which started at since.
 	ready chan struct{}
+	since time.Time
 }
 
 // residentState is where a resident stands; residentNone, the zero value,
@@ -337,7 +339,7 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 		var ready chan struct{}
 		if install {
 			ready = make(chan struct{})
-			(*sl.residents)[name] = resident{state: residentPending, ready: ready}
+			(*sl.residents)[name] = resident{state: residentPending, ready: ready, since: time.Now()}
 		}
 		s.mu.Unlock()
 		if r.state != residentInstalled {
@@ -376,21 +378,24 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 	}
 }
 
-// installWait bounds how long a call waits for a resident being installed
-// (about 5 ms for the snapshot's) before it evaluates the whole script.
-const installWait = time.Second
+// installWait bounds how long after its start an installation is waited
+// for (the snapshot's takes about 5 ms): past it a call evaluates the whole
+// script, as one does on a document whose installation failed (a page that
+// stopped answering is not waited for on every call).
+const installWait = 250 * time.Millisecond
 
-// awaitInstall waits (at most installWait) while the resident name of the
-// document whose console is console is being installed.
+// awaitInstall waits (until installWait after its start) while the resident
+// name of the document whose console is console is being installed.
 func (s *Session) awaitInstall(ctx context.Context, sl residentSlot, console, name string) error {
 	s.mu.Lock()
 	r := (*sl.residents)[name]
 	pending := *sl.console == console && r.state == residentPending && r.ready != nil
 	s.mu.Unlock()
-	if !pending {
+	left := installWait - time.Since(r.since)
+	if !pending || left <= 0 {
 		return nil
 	}
-	t := time.NewTimer(installWait)
+	t := time.NewTimer(left)
 	defer t.Stop()
 	select {
 	case <-r.ready:
@@ -420,7 +425,7 @@ func (s *Session) prepareResident(pg page, t rdp.Target, script pagejs.Script) {
 		return
 	}
 	ready := make(chan struct{})
-	(*sl.residents)[script.Name()] = resident{state: residentPending, ready: ready}
+	(*sl.residents)[script.Name()] = resident{state: residentPending, ready: ready, since: time.Now()}
 	go s.install(pg.c, sl, t.ConsoleActor, script, ready)
 }
 

@@ -6,6 +6,7 @@ package browser
 
 import (
 	"context"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
@@ -94,6 +95,19 @@ func (s *Session) SpoilHeldBinding() bool {
 	}
 	k.bound, k.lines = &b, nil
 	return true
+}
+
+// InstallPending reports whether a resident of the selected tab's document
+// is being installed.
+func (s *Session) InstallPending() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.sel.residents {
+		if r.state == residentPending {
+			return true
+		}
+	}
+	return false
 }
 
 // PriorLines is how many lines renderings took from the one before so far.
@@ -201,7 +215,7 @@ func (s *Session) FailInstall() string {
 	sel, c := s.sel, s.client
 	saved, savedConsole := sel.residents, sel.residentConsole
 	ready := make(chan struct{})
-	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]resident{pagejs.Snapshot.Name(): {state: residentPending, ready: ready}}
+	sel.residentConsole, sel.residents = "server1.conn99.nosuchconsole", map[string]resident{pagejs.Snapshot.Name(): {state: residentPending, ready: ready, since: time.Now()}}
 	s.mu.Unlock()
 	s.install(c, residentSlot{&sel.residentConsole, &sel.residents, &sel.kept}, "server1.conn99.nosuchconsole", pagejs.Snapshot, ready)
 	s.mu.Lock()

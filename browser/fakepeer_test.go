@@ -214,6 +214,8 @@ func fakeResult(t *testing.T, m map[string]any) string {
 		value = pagejs.ProbeResult{TrustedClick: true, TIP: true, MozSetFileArray: true}
 	case is("bindRefs"):
 		value = pagejs.BindRefsResult{}
+	case is("loadState"):
+		value = pagejs.LoadStateResult{URL: fakeURL, Title: fakeTitle, ReadyState: "complete", DocumentURI: fakeURL, Status: 200}
 	case is("pageInfo"):
 		value = pagejs.PageInfoResult{URL: fakeURL, Title: fakeTitle, ReadyState: "complete"}
 	default:

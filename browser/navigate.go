@@ -27,14 +27,14 @@ type Navigation struct {
 // first read.
 func (o *Op) Navigate(ctx context.Context, u *url.URL, wait string, timeout time.Duration) (Navigation, error) {
 	s, pg := o.s, o.pg
-	before, sameDoc, err := s.startNavigation(ctx, pg, u)
+	from, sameDoc, err := s.startNavigation(ctx, pg, u)
 	if err != nil {
 		return Navigation{}, err
 	}
 	s.navigationGeneration(pg)
 	nav := Navigation{URL: u.String()}
 	if wait != "none" {
-		t, err := s.waitNavigation(ctx, pg, u, before, sameDoc, wait, timeout)
+		t, err := s.waitNavigation(ctx, pg, u, from, sameDoc, wait, timeout)
 		if err != nil {
 			return Navigation{}, err
 		}
@@ -58,7 +58,7 @@ func (o *Op) Navigate(ctx context.Context, u *url.URL, wait string, timeout time
 // generation rules.
 func (o *Op) GoHistory(ctx context.Context, action, wait string, timeout time.Duration) (Navigation, error) {
 	s, pg := o.s, o.pg
-	before := pg.sel.watch.Navigations()
+	from := navStartNow(ctx, pg.sel.watch)
 	var hr pagejs.TabHistoryResult
 	if err := s.chrome(ctx, pg, pagejs.TabHistory, pagejs.TabHistoryArgs{BrowserID: pg.sel.tab.BrowserID, Action: action}, &hr); err != nil {
 		return Navigation{}, err
@@ -73,7 +73,7 @@ func (o *Op) GoHistory(ctx context.Context, action, wait string, timeout time.Du
 			werr = s.pollURL(wctx, pg, hr.URL)
 		} else {
 			state := map[string]string{"dom": "interactive", "complete": "complete"}[wait]
-			t, err := s.waitLoaded(wctx, pg, before, hr.URL, state)
+			t, err := s.waitLoaded(wctx, pg, from, hr.URL, state)
 			werr = err
 			nav.URL, nav.Title = t.URL, t.Title
 			if err == nil {

@@ -223,36 +223,55 @@ func (s *Session) settledGeneration(pg page) uint64 {
 // harmless). A tab with no document the debugger can reach is loaded from
 // the parent process instead; a target that does not answer is a page stuck
 // in a script.
-func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (before uint64, sameDoc bool, err error) {
+func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (from navStart, sameDoc bool, err error) {
 	for attempt := 0; ; attempt++ {
 		t, err := s.current(ctx, pg)
 		if e, ok := AsError(err); ok && e.Code == errcode.TargetGone && ctx.Err() == nil {
 			// No document to ask: load the URL from the parent process.
-			before = pg.sel.watch.Navigations()
+			from = navStart{before: pg.sel.watch.Navigations()}
 			cctx, cancel := context.WithTimeout(ctx, ackTimeout)
 			defer cancel()
 			var r pagejs.TabResult
 			err := s.chrome(cctx, pg, pagejs.TabNavigate, pagejs.TabNavigateArgs{BrowserID: pg.sel.tab.BrowserID, URL: u.String()}, &r)
-			return before, false, err
+			return from, false, err
 		}
 		if err != nil {
-			return 0, false, err
+			return navStart{}, false, err
 		}
-		before = pg.sel.watch.Navigations()
+		from = navStart{before: pg.sel.watch.Navigations(), prev: t.InnerWindowID}
 		sameDoc = sameDocument(t.URL, u)
 		rctx, cancel := context.WithTimeout(ctx, ackTimeout)
 		err = pg.c.Request(rctx, t.Actor, map[string]any{"type": "navigateTo", "url": u.String()}, nil)
 		cancel()
 		if err == nil {
-			return before, sameDoc, nil
+			return from, sameDoc, nil
 		}
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			return 0, false, pageUnresponsive()
+			return navStart{}, false, pageUnresponsive()
 		}
 		if e, ok := AsError(s.Classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
-			return 0, false, err
+			return navStart{}, false, err
 		}
 	}
+}
+
+// navStart is where a navigation started: the watch's navigation count and
+// the document being replaced (its inner window, 0 when unknown), read
+// before it was asked for.
+type navStart struct {
+	before uint64
+	prev   int64
+}
+
+// navStartNow reads where a navigation about to be asked for starts.
+func navStartNow(ctx context.Context, w TabWatch) navStart {
+	from := navStart{before: w.Navigations()}
+	if w.HasTarget() {
+		if t, err := w.Current(ctx); err == nil {
+			from.prev = t.InnerWindowID
+		}
+	}
+	return from
 }
 
 // waitNavigation waits (up to timeout) for the navigation started after
@@ -260,7 +279,7 @@ func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (bef
 // dialog that blocks the page (an alert while loading, a beforeunload
 // prompt) and for a page that stopped answering: either ends the wait at
 // once with dialog_open or page_unresponsive.
-func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, before uint64, sameDoc bool, wait string, timeout time.Duration) (loaded, error) {
+func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, from navStart, sameDoc bool, wait string, timeout time.Duration) (loaded, error) {
 	wctx, cancel := context.WithTimeoutCause(ctx, timeout, errNavigationTimeout)
 	defer cancel()
 	sctx, stop := context.WithCancelCause(wctx)
@@ -274,7 +293,7 @@ func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, befor
 		err = s.pollURL(sctx, pg, u.String())
 	} else {
 		state := map[string]string{"dom": "interactive", "complete": "complete"}[wait]
-		t, err = s.waitLoaded(sctx, pg, before, u.String(), state)
+		t, err = s.waitLoaded(sctx, pg, from, u.String(), state)
 	}
 	if err == nil {
 		return t, nil
@@ -394,16 +413,11 @@ type loaded struct {
 	state *pagejs.LoadStateResult
 }
 
-// waitLoaded waits for the navigation that follows the count before to
-// reach state, and for the document at want, or at its redirect target.
-func (s *Session) waitLoaded(ctx context.Context, pg page, before uint64, want, state string) (loaded, error) {
+// waitLoaded waits for the navigation that started at from to reach state,
+// and for the document at want, or at its redirect target.
+func (s *Session) waitLoaded(ctx context.Context, pg page, from navStart, want, state string) (loaded, error) {
 	w := pg.sel.watch
-	var prev int64 // the document being replaced, which readyNow must not read
-	if w.HasTarget() {
-		if t, err := w.Current(ctx); err == nil {
-			prev = t.InnerWindowID
-		}
-	}
+	before, prev := from.before, from.prev // prev: the document being replaced, which readyNow must not take
 	for {
 		if err := waitNavigated(ctx, w, before); err != nil {
 			return loaded{}, err
@@ -442,8 +456,23 @@ func (s *Session) readyNow(ctx context.Context, pg page, state string, prev int6
 	}
 	ch := make(chan ready, 2)
 	go func() {
-		t, err := pg.sel.watch.WaitReady(rctx, state)
-		ch <- ready{loaded{Target: t}, err}
+		// The document being replaced may be reported ready late (Firefox
+		// batches its events), after the navigation began: that is not
+		// the new one.
+		for {
+			changed := pg.sel.watch.Changed()
+			t, err := pg.sel.watch.WaitReady(rctx, state)
+			if err != nil || prev == 0 || t.InnerWindowID != prev {
+				ch <- ready{loaded{Target: t}, err}
+				return
+			}
+			select {
+			case <-changed:
+			case <-rctx.Done():
+				ch <- ready{err: rctx.Err()}
+				return
+			}
+		}
 	}()
 	go func() {
 		for Sleep(rctx, readyPoll) == nil {

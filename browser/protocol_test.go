@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -53,12 +54,20 @@ func snapshotGen(t *testing.T, s *session) uint64 {
 }
 
 // newFakeSession starts a fake Firefox and an engine on it, and takes a
-// first snapshot; gen is its generation.
+// first snapshot; gen is its generation. It returns once the snapshot's
+// resident, installed after it, is in place, so that a test's hooks see only
+// its own evaluations.
 func newFakeSession(t *testing.T) (f *fakeBrowser, s *session, h *harness, gen uint64) {
 	f = newFakeBrowser(t)
 	s = f.session()
 	h = &harness{t: t, s: s}
-	return f, s, h, snapshotGen(t, s)
+	gen = snapshotGen(t, s)
+	for deadline := time.Now().Add(5 * time.Second); s.InstallPending(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the snapshot's resident is still being installed after 5 s")
+		}
+	}
+	return f, s, h, gen
 }
 
 // wantDials checks how many connections the engine opened.
@@ -218,5 +227,40 @@ func TestFakeTargetDestroyed(t *testing.T) {
 	text := snapshotSoon(t, s, errcode.TargetGone)
 	if m := generationIn.FindStringSubmatch(text); m == nil || m[1] == strconv.FormatUint(gen, 10) {
 		t.Errorf("the new document's snapshot is in the old generation %d:\n%s", gen, text)
+	}
+}
+
+// TestFakeLateReadyOfReplacedDocument: Firefox reports document events in
+// batches, so the document a navigation replaces can be reported complete
+// after the navigation began (will-navigate). That report is not the new
+// document's: navigate waits for the new one and answers only once it loaded.
+func TestFakeLateReadyOfReplacedDocument(t *testing.T) {
+	f, s, _, _ := newFakeSession(t)
+	var newDoc atomic.Bool
+	f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
+		if m["type"] != "navigateTo" {
+			return false
+		}
+		send(p, `{"from":%q}`, m["to"])
+		old := fakeDoc(1)
+		send(p, `{"type":"resources-available-array","array":[["document-event",[{"name":"will-navigate","innerWindowId":%d,"browsingContextID":10,"url":%q}]]],"from":%q}`,
+			old.innerWindow(), fakeURL, fakeWatcher)
+		fakeLoaded(p, old) // the old document's batch, late
+		go func() {
+			time.Sleep(200 * time.Millisecond)
+			f.mu.Lock()
+			f.doc = 2
+			f.mu.Unlock()
+			newDoc.Store(true)
+			send(p, `{"type":"target-destroyed-form","target":{"actor":%q,"innerWindowId":%d,"isTopLevelTarget":true},"options":{},"from":%q}`,
+				old.target(), old.innerWindow(), fakeWatcher)
+			send(p, `{"type":"target-available-form","target":%s,"from":%q}`, fakeTargetForm(2), fakeWatcher)
+			fakeLoaded(p, 2)
+		}()
+		return true
+	})
+	must(t, s, "navigate", map[string]any{"url": fakeURL, "wait": "complete", "observe": false})
+	if !newDoc.Load() {
+		t.Fatal("navigate answered before the new document existed: it took the replaced document's late report")
 	}
 }
