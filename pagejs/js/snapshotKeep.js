@@ -22,7 +22,7 @@ function snapshotKeep() {
   // the last walk when no mutation could have changed it: nothing added, removed or
   // moved, no attribute the test reads changed (href, type, role, contenteditable,
   // aria-hidden), the same shadow roots and design mode.
-  const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: "", design: ""};
+  const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: "", sheets: [], design: ""};
   // element → its record of the last walk: {e, live, seq, at}, where at is its row in
   // the result numbered seq (the last one it was listed in)
   let cache = new Map();
@@ -49,11 +49,35 @@ function snapshotKeep() {
   let issued = 0;
   let listed = 0;
   let runs = null;
+  // Row positions: a record's at is its row in the results of epoch ep. A walk that
+  // visits every row starts an epoch; a quick one (only) keeps the issued result's,
+  // whose rows it leaves in place. issuedAt: the epoch of the issued result, issuedN its
+  // row count; quick: the rows a quick walk visits (quickAt: how many so far).
+  let epoch = 0, epochs = 0, issuedAt = 0, issuedN = -1;
+  let quick = null, quickAt = 0;
+  // Whether the last walk that visited every row described an <option> element (its
+  // state is not in the scan's signature), and the walk under way.
+  let hasOption = true, optionSeen = false;
+  let relabel = true; // refIds may be stale
   let scanned = null; // what begin's scan found, for the walk under way
+  // Visibility: the elements the last walk showed (shownLast) are shown again when
+  // nothing since could have changed any element's style or layout (see calm): no
+  // event, no mutation but quiet attribute changes (quiet: the elements and names), and
+  // the same state otherwise as a {same} answer asks for. seen is begin's verdict for
+  // the walk under way.
+  let shownLast = null;
+  let loud = true;
+  let quiet = [];
+  let seen = false;
+  // The style sheets' text (lower case) as last read, with the sheets and signature it
+  // was read from; null text: a sheet could not be read.
+  let sheetText = {sheets: null, sig: "", text: null};
   const mark = () => {
     st.dirty = true;
+    loud = true;
   };
   const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
+  const QUIET = /^(aria|data)-/; // attribute names with no effect on rendering but through style sheets
   const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden"]); // read by lib's consider
 
   function up(n) {
@@ -65,10 +89,14 @@ function snapshotKeep() {
     const t = rec.target;
     if (rec.type === "attributes") {
       const a = rec.attributeName;
+      if (rec.attributeNamespace === null && QUIET.test(a)) quiet.push(t, a);
+      else loud = true;
       if (SHAPING.has(a)) reshaped = true;
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
     } else if (rec.type === "childList") {
+      loud = true;
+      relabel = true;
       reshaped = true;
       restructured = true;
       subtree.add(t);
@@ -79,6 +107,8 @@ function snapshotKeep() {
           if (n.id || CONTEXT.has(n.localName) || n.querySelector("[id],label,fieldset,legend,base,details,summary")) all = true;
         }
       }
+    } else {
+      loud = true;
     }
     for (let n = t; n; n = up(n)) {
       if (n.nodeType !== 1) continue;
@@ -91,8 +121,12 @@ function snapshotKeep() {
 
   function note(recs) {
     st.dirty = true;
-    if (all) return;
+    if (all) {
+      loud = true;
+      return;
+    }
     for (let i = 0; i < recs.length && !all; i++) touched(recs[i]);
+    if (all) loud = true; // (the records left are not looked at)
   }
 
   // live is the state of an element that changes without a mutation.
@@ -131,7 +165,7 @@ function snapshotKeep() {
       return c.e;
     }
     const e = lib.entry(el, true);
-    last = {e, live: l, seq: 0, at: 0};
+    last = {e, live: l, ep: 0, at: 0};
     next.set(el, last);
     return e;
   }
@@ -140,6 +174,11 @@ function snapshotKeep() {
   function liveOf(el) {
     const t = el.localName;
     if (t !== "input" && t !== "textarea" && t !== "select" && t !== "option") return "";
+    if (t === "option") optionSeen = true;
+    if (scanned !== null && scanned.lives === null) {
+      scanned.lives = new Map();
+      for (let i = 0; i < scanned.ctls.length; i++) scanned.lives.set(scanned.ctls[i], scanned.states[i]);
+    }
     const l = scanned === null ? undefined : scanned.lives.get(el);
     return l === undefined ? live(el) : l;
   }
@@ -149,8 +188,14 @@ function snapshotKeep() {
   // the row of an entry the issued result listed, entry() having reused it.
   function reused(el, e) {
     const c = last !== null && last.e === e ? last : next.get(el);
-    const j = issued > 0 && c.seq === issued ? c.at : -1;
-    c.seq = st.seq;
+    if (quick !== null) {
+      c.ep = epoch;
+      c.at = quick[quickAt++];
+      listed++;
+      return false;
+    }
+    const j = issued > 0 && c.ep === issuedAt ? c.at : -1;
+    c.ep = epoch;
     c.at = listed++;
     if (runs === null) return false;
     const L = runs.length;
@@ -162,6 +207,37 @@ function snapshotKeep() {
     if (L === 0) runs.push(0, 0, 1);
     else runs[L - 1]++;
     return false;
+  }
+
+  // only returns, for a walk that can tell, the rows (their indices) that may differ
+  // from the issued result the caller holds, n rows long: every other row of it stands,
+  // at the same place. That is when the elements shown are the very list the issued
+  // result was made of (seen), the arguments are the same (runs), and no entry is to be
+  // made afresh but those of elements a quiet attribute change touched (upward): not
+  // every entry, no subtree, no <option> (whose state the scan does not read). The walk
+  // then visits only those rows; otherwise (null) it visits every row.
+  function only(n) {
+    if (!seen || runs === null || all || subtree.size > 0 || hasOption || n !== issuedN) return null;
+    const at = [];
+    for (const el of upward) {
+      const c = cache.get(el);
+      if (c !== undefined && c.ep === issuedAt) at.push(c.at);
+    }
+    at.sort((a, b) => a - b);
+    // The runs reused() would make: old rows in place, fresh rows between.
+    let pos = 0;
+    for (let q = 0; q < at.length; q++) {
+      if (at[q] > pos) runs.push(pos, at[q] - pos, 0);
+      if (runs.length === 0) runs.push(0, 0, 1);
+      else runs[runs.length - 1]++;
+      pos = at[q] + 1;
+    }
+    if (pos < n) runs.push(pos, n - pos, 0);
+    next = cache;
+    epoch = issuedAt;
+    quick = at;
+    quickAt = 0;
+    return at;
   }
 
   // done ends a walk: its entries are what the next walk may reuse, and out (the
@@ -179,6 +255,13 @@ function snapshotKeep() {
       out.runs = runs;
     }
     issued = st.seq;
+    issuedAt = epoch;
+    if (quick === null) {
+      issuedN = listed;
+      hasOption = optionSeen;
+    }
+    optionSeen = false;
+    quick = null;
     runs = null;
     out.seq = st.seq;
   }
@@ -193,21 +276,37 @@ function snapshotKeep() {
     for (let i = 0; i < EVENTS.length; i++) target.addEventListener(EVENTS[i], mark, LISTEN);
   }
 
-  // sheetsOf adds each sheet's rule count and disabled flag: a sheet changed through the
-  // CSSOM (insertRule, replaceSync, disabled) makes no mutation.
-  function sheetsOf(sheets, parts) {
+  // sheetsOf adds each sheet's rule count and disabled flag, and the sheet itself to
+  // list: a sheet changed through the CSSOM (insertRule, replaceSync, disabled, another
+  // adopted sheet) makes no mutation. The sheets a sheet imports (@import rules, which
+  // come first) count as its own.
+  function sheetsOf(sheets, parts, list) {
     if (!sheets) return;
     parts.push("n" + sheets.length);
-    for (let i = 0; i < sheets.length; i++) {
-      let n = -1;
-      try {
-        n = sheets[i].cssRules.length;
-      } catch (e) {
-        n = -1; // a cross-origin sheet: its rules cannot be read, nor changed from here
+    for (let i = 0; i < sheets.length; i++) sheetOf(sheets[i], parts, list, 0);
+  }
+
+  function sheetOf(sheet, parts, list, depth) {
+    let rules = null;
+    try {
+      rules = sheet.cssRules;
+    } catch (e) {
+      rules = null; // a cross-origin sheet: its rules cannot be read, nor changed from here
+    }
+    list.push(sheet);
+    parts.push("r" + (rules === null ? -1 : rules.length) + (sheet.disabled ? "d" : ""));
+    if (rules === null || depth > 8) return;
+    for (let j = 0; j < rules.length; j++) {
+      const r = rules[j];
+      if (r.type === IMPORT) {
+        if (r.styleSheet) sheetOf(r.styleSheet, parts, list, depth + 1);
+        else parts.push("i"); // (not loaded)
+      } else if (r.type !== 0) {
+        break; // (@layer statements, type 0, may come before imports)
       }
-      parts.push("r" + n + (sheets[i].disabled ? "d" : ""));
     }
   }
+  const IMPORT = 3; // CSSRule.IMPORT_RULE
 
   // scan lists the open shadow roots (shadow-including tree order) and a signature of
   // the state the walk reads that changes without a mutation.
@@ -220,6 +319,7 @@ function snapshotKeep() {
     const trees = [doc];
     const hostsOf = new Map();
     const ctls = [], states = []; // the form controls and their live(), for lives (begin)
+    const sheets = [], sheetParts = [];
     // (note() stops looking at records once every entry is to be made afresh.)
     const kept = restructured || all ? null : treesOf;
     const lists = new Map();
@@ -245,12 +345,14 @@ function snapshotKeep() {
         states.push(l);
         parts.push(k.select[i] ? "s" + l : l);
       }
-      sheetsOf(trees[t].styleSheets, parts);
-      sheetsOf(trees[t].adoptedStyleSheets, parts);
+      sheetsOf(trees[t].styleSheets, sheetParts, sheets);
+      sheetsOf(trees[t].adoptedStyleSheets, sheetParts, sheets);
     }
     treesOf = lists;
     restructured = false;
-    return {roots, sig: roots.length + "\u0000" + parts.join("\u0000"), hostsOf, ctls, states, lives: null};
+    const sheetSig = sheetParts.join(",");
+    return {roots, sig: roots.length + "\u0000" + parts.join("\u0000") + "\u0000" + sheetSig, sheets, sheetSig, hostsOf, ctls, states,
+      lives: null};
   }
 
   // Only these elements and custom elements (a "-" in the name) can have a shadow root
@@ -326,27 +428,25 @@ function snapshotKeep() {
     const title = String(doc.title);
     const design = String(doc.designMode); // makes elements editable (or not) without a mutation
     if (!st.dirty && st.seq > 0 && args.have === st.seq && key === st.key && !args.includeAllText &&
-        url === st.url && title === st.title && s.sig === st.sig && design === st.design && !animating(doc, s.roots)) {
+        url === st.url && title === st.title && s.sig === st.sig && sameList(s.sheets, st.sheets) && design === st.design &&
+        !animating(doc, s.roots)) {
       return true;
     }
+    seen = shownLast !== null && !loud && !all && next === null && url === st.url && design === st.design && s.sig === st.sig &&
+      sameList(s.sheets, st.sheets) && sameList(s.roots, lastRoots) && !animating(doc, s.roots) && calm(s);
+    loud = false;
+    quiet = [];
     watch(win, doc, s.roots);
-    // (Made only for a walk: a {same} answer needs none of it.)
-    s.lives = new Map();
-    for (let i = 0; i < s.ctls.length; i++) s.lives.set(s.ctls[i], s.states[i]);
-    scanned = s;
+    scanned = s; // (its lives made when first asked for: liveOf)
     // A walk that never ended; hrefs resolve against the URL; editing hosts change.
     if (next !== null || url !== st.url || design !== st.design) all = true;
     next = new Map();
     last = null;
     listed = 0;
+    epoch = ++epochs;
     runs = issued > 0 && args.have === issued && key === st.key && !args.includeAllText ? [] : null;
-    refIds = new Set();
-    for (const t of [doc].concat(s.roots)) {
-      const named = t.querySelectorAll("[aria-labelledby]");
-      for (let i = 0; i < named.length; i++) {
-        for (const id of String(named[i].getAttribute("aria-labelledby")).split(/\s+/)) if (id) refIds.add(id);
-      }
-    }
+    if (relabel || all || !sameList(s.roots, lastRoots)) refIds = labelledBy(doc, s.roots);
+    relabel = false;
     if (all || !sameList(s.roots, lastRoots)) reshaped = true;
     lastRoots = s.roots;
     st.seq++;
@@ -356,7 +456,64 @@ function snapshotKeep() {
     st.title = title;
     st.design = design;
     st.sig = s.sig;
+    st.sheets = s.sheets;
     return false;
+  }
+
+  // calm tells whether the quiet attribute changes since the last walk (quiet) cannot
+  // have changed any element's style or layout, and so the visibility of any: no style
+  // sheet of the document or of an open shadow root mentions their names (in a
+  // selector, :has() and sibling combinators included, or in attr()), nor does the
+  // changed element's inline style use attr(); browsers' own style sheets mention no
+  // aria-* or data-* attribute (QUIET), which have no effect of their own on
+  // rendering. A closed shadow root's sheets cannot be read: a change on or below a
+  // custom element without an open shadow root (it may have a closed one, whose
+  // :host() or ::slotted() rules may name the attribute) is not calm.
+  function calm(s) {
+    if (quiet.length === 0) return true;
+    const text = textOf(s);
+    if (text === null) return false;
+    for (let i = 0; i < quiet.length; i += 2) {
+      const el = quiet[i];
+      if (text.includes(quiet[i + 1].toLowerCase())) return false;
+      const style = el.getAttribute("style");
+      if (style !== null && style.toLowerCase().includes("attr(")) return false;
+      for (let n = el; n; n = up(n)) {
+        if (n.nodeType === 1 && n.localName.includes("-") && !n.shadowRoot) return false;
+      }
+    }
+    return true;
+  }
+
+  // textOf is the text (lower case) of every style sheet scan s found, or null when one
+  // cannot be read; read again only when the sheets or their signature differ.
+  function textOf(s) {
+    if (sheetText.sig === s.sheetSig && sameList(sheetText.sheets, s.sheets)) return sheetText.text;
+    let text = "";
+    for (let i = 0; i < s.sheets.length && text !== null; i++) {
+      try {
+        const rules = s.sheets[i].cssRules;
+        for (let j = 0; j < rules.length; j++) text += rules[j].cssText + "\n";
+      } catch (e) {
+        text = null;
+      }
+    }
+    sheetText = {sheets: s.sheets, sig: s.sheetSig, text: text === null ? null : text.toLowerCase()};
+    return sheetText.text;
+  }
+
+  // labelledBy lists the ids that aria-labelledby names in the document and open shadow
+  // roots (kept while no element was added or removed: an aria-labelledby changed makes
+  // every entry afresh).
+  function labelledBy(doc, roots) {
+    const ids = new Set();
+    for (const t of [doc].concat(roots)) {
+      const named = t.querySelectorAll("[aria-labelledby]");
+      for (let i = 0; i < named.length; i++) {
+        for (const id of String(named[i].getAttribute("aria-labelledby")).split(/\s+/)) if (id) ids.add(id);
+      }
+    }
+    return ids;
   }
 
   function sameList(a, b) {
@@ -374,14 +531,21 @@ function snapshotKeep() {
     // makes every entry afresh: see touched.)
     if (!all && idCounts !== null) lib.ids(idCounts);
     idCounts = lib.ids();
-    if (statics !== null && !reshaped && staticsFrames === frames) return lib.shown(statics);
+    if (statics !== null && !reshaped && staticsFrames === frames) {
+      if (seen) return shownLast;
+      const r = lib.shown(statics);
+      shownLast = r;
+      return r;
+    }
+    seen = false; // (only() asks whether the list is the last one)
     const list = [];
     const out = lib.collect(frames, scanned === null ? null : scanned.hostsOf, list);
     statics = list;
     staticsFrames = frames;
     reshaped = false;
+    shownLast = out;
     return out;
   }
 
-  return {begin, entry, reused, done, collect, seq: () => st.seq};
+  return {begin, entry, reused, only, done, collect, seq: () => st.seq};
 }
