@@ -84,6 +84,14 @@ var keepSteps = []struct{ name, js string }{
 	{"checked property and a quiet attribute", `(() => { document.getElementById("reveal").checked = false; document.getElementById("q1").setAttribute("aria-expanded", "true"); return 1; })()`},
 	{"setup: an adopted sheet", `(() => { const s = new CSSStyleSheet(); s.replaceSync("#q1 { color: red }"); document.adoptedStyleSheets = [s]; return 1; })()`},
 	{"adopted sheet swapped for one as long", `(() => { const s = new CSSStyleSheet(); s.replaceSync("#q1 { display: none }"); document.adoptedStyleSheets = [s]; return 1; })()`},
+	// Form control state as the scan reads it (by kind: checkedness, value, selection).
+	{"indeterminate property", `document.getElementById("agree").indeterminate = true`},
+	{"setup: a multiple select", `document.getElementById("quiet").append(Object.assign(document.createElement("select"), {multiple: true, ariaLabel: "Many", innerHTML: "<option>A</option><option>B</option><option>C</option>"}))`},
+	{"option selected in a multiple select", `document.querySelector("select[multiple]").options[1].selected = true`},
+	{"another option selected in it", `document.querySelector("select[multiple]").options[2].selected = true`},
+	{"setup: a text input", `document.getElementById("quiet").append(Object.assign(document.createElement("input"), {type: "text", ariaLabel: "Turns"}))`},
+	{"input becomes a checkbox and is checked", `(() => { const e = document.querySelector("input[aria-label=Turns]"); e.type = "checkbox"; e.checked = true; return 1; })()`},
+	{"checkbox unchecked", `document.querySelector("input[aria-label=Turns]").checked = false`},
 	{"closed shadow host inserted", `(() => { const h = document.createElement("x-shut"); h.innerHTML = '<button type="button">In a closed host</button>'; h.attachShadow({mode: "closed"}).innerHTML = '<style>:host([data-shut]) { display: none }</style><slot></slot>'; document.getElementById("main").append(h); return 1; })()`},
 	{"closed shadow root's :host() rule on a data attribute", `document.querySelector("x-shut").setAttribute("data-shut", "")`},
 }

@@ -22,7 +22,8 @@ function snapshotKeep() {
   // the last walk when no mutation could have changed it: nothing added, removed or
   // moved, no attribute the test reads changed (href, type, role, contenteditable,
   // aria-hidden), the same shadow roots and design mode.
-  const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: "", sheets: [], design: ""};
+  const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: "", sheets: [], design: "",
+    ctls: [], flags: [], values: []};
   // element → its record of the last walk: {e, live, seq, at}, where at is its row in
   // the result numbered seq (the last one it was listed in)
   let cache = new Map();
@@ -92,6 +93,7 @@ function snapshotKeep() {
       if (rec.attributeNamespace === null && QUIET.test(a)) quiet.push(t, a);
       else loud = true;
       if (SHAPING.has(a)) reshaped = true;
+      if (a === "type") restructured = true; // (a control's kind)
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
     } else if (rec.type === "childList") {
@@ -129,23 +131,42 @@ function snapshotKeep() {
     if (all) loud = true; // (the records left are not looked at)
   }
 
-  // live is the state of an element that changes without a mutation.
+  // A form control's state that changes without a mutation, by its kind (listTree):
+  // a checkbox or radio button's checkedness (flags), another input's or a textarea's
+  // value, a select's selection (flags: its selectedIndex, which says it all when it is
+  // not multiple; else the options' selectedness as a string).
+  const K_CHECK = 0, K_VALUE = 1, K_SELECT = 2;
+  const CHECKABLE = new Set(["checkbox", "radio"]);
+
+  function kindOf(el) {
+    const n = el.localName;
+    if (n === "select") return K_SELECT;
+    return n === "input" && CHECKABLE.has(String(el.type).toLowerCase()) ? K_CHECK : K_VALUE;
+  }
+
+  function flagsOf(el, kind) {
+    if (kind === K_CHECK) return (el.checked ? 1 : 0) | (el.indeterminate ? 2 : 0);
+    if (kind === K_SELECT) return el.multiple ? -2 : el.selectedIndex;
+    return 0;
+  }
+
+  function valueOf(el, kind, flags) {
+    if (kind === K_VALUE) return String(el.value);
+    if (flags !== -2) return "";
+    let s = "";
+    const o = el.options;
+    for (let k = 0; k < o.length; k++) s += o[k].selected ? "1" : "0";
+    return s;
+  }
+
+  // live is the state of an element that changes without a mutation, as a string.
   function live(el) {
-    switch (el.localName) {
-      case "input":
-        return (el.checked ? "1" : "0") + (el.indeterminate ? "1" : "0") + String(el.value);
-      case "textarea":
-        return String(el.value);
-      case "option":
-        return el.selected ? "1" : "0";
-      case "select": {
-        let s = "";
-        const o = el.options;
-        for (let k = 0; k < o.length; k++) s += o[k].selected ? "1" : "0";
-        return s;
-      }
-    }
-    return "";
+    const n = el.localName;
+    if (n === "option") return el.selected ? "o1" : "o0";
+    if (n !== "input" && n !== "textarea" && n !== "select") return "";
+    const kind = kindOf(el);
+    const f = flagsOf(el, kind);
+    return f + "|" + valueOf(el, kind, f);
   }
 
   // entry is lib.entry(el, true), reused from the last walk when nothing could have
@@ -175,12 +196,13 @@ function snapshotKeep() {
     const t = el.localName;
     if (t !== "input" && t !== "textarea" && t !== "select" && t !== "option") return "";
     if (t === "option") optionSeen = true;
-    if (scanned !== null && scanned.lives === null) {
-      scanned.lives = new Map();
-      for (let i = 0; i < scanned.ctls.length; i++) scanned.lives.set(scanned.ctls[i], scanned.states[i]);
+    if (scanned === null) return live(el);
+    if (scanned.at === null) {
+      scanned.at = new Map();
+      for (let i = 0; i < scanned.ctls.length; i++) scanned.at.set(scanned.ctls[i], i);
     }
-    const l = scanned === null ? undefined : scanned.lives.get(el);
-    return l === undefined ? live(el) : l;
+    const i = scanned.at.get(el);
+    return i === undefined ? live(el) : scanned.flags[i] + "|" + scanned.values[i];
   }
 
   // reused records element el with entry e as the walk's next element, and reports
@@ -308,17 +330,19 @@ function snapshotKeep() {
   }
   const IMPORT = 3; // CSSRule.IMPORT_RULE
 
-  // scan lists the open shadow roots (shadow-including tree order) and a signature of
-  // the state the walk reads that changes without a mutation.
+  // scan lists the open shadow roots (shadow-including tree order), a signature of the
+  // state the walk reads that changes without a mutation (sig: the style sheets), and
+  // whether the form controls and their states are those of the last walk (same).
   // It also keeps what the walk that may follow in the same task can use: each tree's
-  // shadow hosts (hostsOf, for lib.collect) and each form control's live state (lives,
-  // live()'s strings).
+  // shadow hosts (hostsOf, for lib.collect) and each form control's state (ctls,
+  // flags, values; at maps a control to its index, made when first needed).
   function scan(win, doc) {
     const roots = [];
-    const parts = [];
     const trees = [doc];
     const hostsOf = new Map();
-    const ctls = [], states = []; // the form controls and their live(), for lives (begin)
+    const ctls = [], flags = [], values = [];
+    const pc = st.ctls, pf = st.flags, pv = st.values;
+    let same = true;
     const sheets = [], sheetParts = [];
     // (note() stops looking at records once every entry is to be made afresh.)
     const kept = restructured || all ? null : treesOf;
@@ -339,11 +363,14 @@ function snapshotKeep() {
       }
       hostsOf.set(trees[t], hosts);
       for (let i = 0; i < k.ctls.length; i++) {
-        const el = k.ctls[i];
-        const l = live(el);
+        const el = k.ctls[i], kind = k.kinds[i];
+        const f = flagsOf(el, kind);
+        const v = valueOf(el, kind, f);
+        const g = ctls.length;
+        if (same && (pc[g] !== el || pf[g] !== f || pv[g] !== v)) same = false;
         ctls.push(el);
-        states.push(l);
-        parts.push(k.select[i] ? "s" + l : l);
+        flags.push(f);
+        values.push(v);
       }
       sheetsOf(trees[t].styleSheets, sheetParts, sheets);
       sheetsOf(trees[t].adoptedStyleSheets, sheetParts, sheets);
@@ -351,8 +378,8 @@ function snapshotKeep() {
     treesOf = lists;
     restructured = false;
     const sheetSig = sheetParts.join(",");
-    return {roots, sig: roots.length + "\u0000" + parts.join("\u0000") + "\u0000" + sheetSig, sheets, sheetSig, hostsOf, ctls, states,
-      lives: null};
+    return {roots, sig: roots.length + "/" + sheetSig, sheets, sheetSig, same: same && ctls.length === pc.length, hostsOf, ctls, flags,
+      values, at: null};
   }
 
   // Only these elements and custom elements (a "-" in the name) can have a shadow root
@@ -361,11 +388,11 @@ function snapshotKeep() {
     "header", "main", "nav", "p", "section", "span"]);
 
   // listTree lists a tree's elements that can host a shadow root, in tree order, and
-  // its form controls: the elements named input, textarea or select (whether each is a
-  // select).
+  // its form controls: the elements named input, textarea or select, with their kind
+  // (kept while no element is added or removed and no type attribute changes).
   function listTree(tree) {
     const els = tree.querySelectorAll("*");
-    const hostable = [], ctls = [], select = [];
+    const hostable = [], ctls = [], kinds = [];
     for (let i = 0; i < els.length; i++) {
       const el = els[i];
       const n = el.localName;
@@ -373,10 +400,10 @@ function snapshotKeep() {
         hostable.push(el);
       } else if (n === "input" || n === "textarea" || n === "select") {
         ctls.push(el);
-        select.push(n === "select");
+        kinds.push(kindOf(el));
       }
     }
-    return {hostable, ctls, select};
+    return {hostable, ctls, kinds};
   }
 
   function animating(doc, roots) {
@@ -428,16 +455,16 @@ function snapshotKeep() {
     const title = String(doc.title);
     const design = String(doc.designMode); // makes elements editable (or not) without a mutation
     if (!st.dirty && st.seq > 0 && args.have === st.seq && key === st.key && !args.includeAllText &&
-        url === st.url && title === st.title && s.sig === st.sig && sameList(s.sheets, st.sheets) && design === st.design &&
+        url === st.url && title === st.title && s.sig === st.sig && s.same && sameList(s.sheets, st.sheets) && design === st.design &&
         !animating(doc, s.roots)) {
       return true;
     }
-    seen = shownLast !== null && !loud && !all && next === null && url === st.url && design === st.design && s.sig === st.sig &&
+    seen = shownLast !== null && !loud && !all && next === null && url === st.url && design === st.design && s.sig === st.sig && s.same &&
       sameList(s.sheets, st.sheets) && sameList(s.roots, lastRoots) && !animating(doc, s.roots) && calm(s);
     loud = false;
     quiet = [];
     watch(win, doc, s.roots);
-    scanned = s; // (its lives made when first asked for: liveOf)
+    scanned = s;
     // A walk that never ended; hrefs resolve against the URL; editing hosts change.
     if (next !== null || url !== st.url || design !== st.design) all = true;
     next = new Map();
@@ -457,6 +484,9 @@ function snapshotKeep() {
     st.design = design;
     st.sig = s.sig;
     st.sheets = s.sheets;
+    st.ctls = s.ctls;
+    st.flags = s.flags;
+    st.values = s.values;
     return false;
   }
 
