@@ -7,8 +7,10 @@ function snapshotKeep() {
   // sees without a mutation (input, focus, hover, transitions, animations, toggles,
   // loads, resizes, fonts), the same URL, title and design mode, the same set of shadow
   // roots, the same form-control state (values, checked, selected), the same style
-  // sheets (count, rule counts, disabled), and no animation running. Anything else is a
-  // full walk.
+  // sheets (the very sheets, @import ones included, their rule counts, disabled), and no
+  // animation running. Anything else is a walk. (Not noticed, here as in any walk's
+  // visibility shortcut below: a CSSOM edit that keeps every sheet's rule count, such
+  // as a rule's style or selectorText set, or a rule inserted inside an @media block.)
   // Results with the page text are never reused (it depends on layout throughout).
   //
   // A walk that does happen reuses the entries (lib.entry: role, name, states,
@@ -17,15 +19,18 @@ function snapshotKeep() {
   // children changed (selector steps), its live state (value, checked, selected)
   // differs, or a mutation may have changed something it reads from elsewhere (ids,
   // labels, aria-labelledby targets, fieldsets, details, base URL, the document URL):
-  // then every entry is made afresh. Visibility is always judged anew; which elements
-  // qualify by what they are (tag and attributes, lib.collect's statics) is taken from
-  // the last walk when no mutation could have changed it: nothing added, removed or
-  // moved, no attribute the test reads changed (href, type, role, contenteditable,
-  // aria-hidden), the same shadow roots and design mode.
+  // then every entry is made afresh. Which elements qualify by what they are (tag and
+  // attributes, lib.collect's statics) is taken from the last walk when no mutation
+  // could have changed it: nothing added, removed or moved, no attribute the test reads
+  // changed (href, type, role, contenteditable, aria-hidden), the same shadow roots and
+  // design mode. Visibility is judged anew, unless the only changes since the last walk
+  // are aria-* and data-* attributes that no style sheet names (calm): then the elements
+  // shown are the last walk's, and the walk visits only the rows of elements those
+  // changes touched, the caller's copy keeping the others in place (only).
   const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: "", sheets: [], design: "",
     ctls: [], flags: [], values: []};
-  // element → its record of the last walk: {e, live, seq, at}, where at is its row in
-  // the result numbered seq (the last one it was listed in)
+  // element → its record of the last walk: {e, live, ep, at}, where at is its row in
+  // the results of row epoch ep (the last one it was listed in; see epoch)
   let cache = new Map();
   let next = null; // the cache the walk under way builds
   let last = null; // the record entry() returned last
@@ -44,7 +49,7 @@ function snapshotKeep() {
   // root: attaching one is no mutation.)
   let treesOf = new Map(), restructured = true;
   let idCounts = null; // the last walk's lib.ids(), good while every entry need not be made afresh
-  // The number of the result last issued (a record whose seq is it was listed there),
+  // The number of the result last issued (a record of its row epoch was listed there),
   // the rows of the walk under way so far, and the runs of the patch that walk makes
   // of the issued result (when the caller holds that result), else null.
   let issued = 0;
