@@ -476,6 +476,7 @@ function snapshotKeep() {
     last = null;
     listed = 0;
     epoch = ++epochs;
+    quick = null; // (a walk that never ended may have left one)
     runs = issued > 0 && args.have === issued && key === st.key && !args.includeAllText ? [] : null;
     if (relabel || all || !sameList(s.roots, lastRoots)) refIds = labelledBy(doc, s.roots);
     relabel = false;
