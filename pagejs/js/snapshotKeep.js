@@ -504,7 +504,10 @@ function snapshotKeep() {
   // aria-* or data-* attribute (QUIET), which have no effect of their own on
   // rendering. A closed shadow root's sheets cannot be read: a change on or below a
   // custom element without an open shadow root (it may have a closed one, whose
-  // :host() or ::slotted() rules may name the attribute) is not calm.
+  // :host() or ::slotted() rules may name the attribute) is not calm. (Not told: a
+  // closed shadow root on one of the standard elements that can host one, div, span,
+  // section and the like, which nothing from the page realm can tell from none; nor
+  // can any walk see into it.)
   function calm(s) {
     if (quiet.length === 0) return true;
     const text = textOf(s);
