@@ -92,6 +92,8 @@ var keepSteps = []struct{ name, js string }{
 	{"setup: a text input", `document.getElementById("quiet").append(Object.assign(document.createElement("input"), {type: "text", ariaLabel: "Turns"}))`},
 	{"input becomes a checkbox and is checked", `(() => { const e = document.querySelector("input[aria-label=Turns]"); e.type = "checkbox"; e.checked = true; return 1; })()`},
 	{"checkbox unchecked", `document.querySelector("input[aria-label=Turns]").checked = false`},
+	{"setup: a label for a hidden input", `(() => { document.getElementById("quiet").insertAdjacentHTML("beforeend", '<label for="hid">Hidden one</label><input id="hid" type="hidden">'); return 1; })()`},
+	{"the labelled hidden input shown", `document.getElementById("hid").type = "text"`},
 	{"closed shadow host inserted", `(() => { const h = document.createElement("x-shut"); h.innerHTML = '<button type="button">In a closed host</button>'; h.attachShadow({mode: "closed"}).innerHTML = '<style>:host([data-shut]) { display: none }</style><slot></slot>'; document.getElementById("main").append(h); return 1; })()`},
 	{"closed shadow root's :host() rule on a data attribute", `document.querySelector("x-shut").setAttribute("data-shut", "")`},
 }

@@ -49,6 +49,9 @@ function snapshotKeep() {
   // root: attaching one is no mutation.)
   let treesOf = new Map(), restructured = true;
   let idCounts = null; // the last walk's lib.ids(), good while every entry need not be made afresh
+  // The last walk's lib.infos() (disabled fieldsets, labels), and whether a type
+  // attribute changed since (an input that turns hidden, or back, is labelled no more).
+  let rootInfos = null, typed = false;
   // The number of the result last issued (a record of its row epoch was listed there),
   // the rows of the walk under way so far, and the runs of the patch that walk makes
   // of the issued result (when the caller holds that result), else null.
@@ -98,7 +101,7 @@ function snapshotKeep() {
       if (rec.attributeNamespace === null && QUIET.test(a)) quiet.push(t, a);
       else loud = true;
       if (SHAPING.has(a)) reshaped = true;
-      if (a === "type") restructured = true; // (a control's kind)
+      if (a === "type") restructured = typed = true; // (a control's kind; labels)
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
     } else if (rec.type === "childList") {
@@ -277,6 +280,7 @@ function snapshotKeep() {
     all = false;
     upward = new Set();
     subtree = new Set();
+    typed = false;
     if (runs !== null) {
       out.base = issued;
       out.runs = runs;
@@ -570,6 +574,10 @@ function snapshotKeep() {
     // makes every entry afresh: see touched.)
     if (!all && idCounts !== null) lib.ids(idCounts);
     idCounts = lib.ids();
+    // (A fieldset's attribute changed, an element added or removed: subtree. A label,
+    // its for, an id: every entry afresh.)
+    if (!all && subtree.size === 0 && !typed && rootInfos !== null) lib.infos(rootInfos);
+    rootInfos = lib.infos();
     if (statics !== null && !reshaped && staticsFrames === frames) {
       if (seen) return shownLast;
       const r = lib.shown(statics);
