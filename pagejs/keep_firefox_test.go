@@ -94,6 +94,12 @@ var keepSteps = []struct{ name, js string }{
 	{"checkbox unchecked", `document.querySelector("input[aria-label=Turns]").checked = false`},
 	{"setup: a label for a hidden input", `(() => { document.getElementById("quiet").insertAdjacentHTML("beforeend", '<label for="hid">Hidden one</label><input id="hid" type="hidden">'); return 1; })()`},
 	{"the labelled hidden input shown", `document.getElementById("hid").type = "text"`},
+	// Class names, which count as quiet while no sheet names them.
+	{"setup: rules on class names", `(() => { document.getElementById("quiet").insertAdjacentHTML("beforeend", '<style>#main:has(.closer) #q6 { display: none } .a\\:b + #q7 { display: none }</style><button type="button" id="q6">Six</button><span id="q8"></span><button type="button" id="q7">Seven</button>'); return 1; })()`},
+	{"class no sheet names, with an aria change", `(() => { document.getElementById("q3").classList.add("unstyled"); document.getElementById("q3").setAttribute("aria-expanded", "true"); return 1; })()`},
+	{"class removed, with an aria change", `(() => { document.getElementById("q3").className = ""; document.getElementById("q3").setAttribute("aria-expanded", "false"); return 1; })()`},
+	{"class a :has() rule names", `document.getElementById("q1").classList.add("closer")`},
+	{"class a rule names escaped", `document.getElementById("q8").classList.add("a:b")`},
 	{"closed shadow host inserted", `(() => { const h = document.createElement("x-shut"); h.innerHTML = '<button type="button">In a closed host</button>'; h.attachShadow({mode: "closed"}).innerHTML = '<style>:host([data-shut]) { display: none }</style><slot></slot>'; document.getElementById("main").append(h); return 1; })()`},
 	{"closed shadow root's :host() rule on a data attribute", `document.querySelector("x-shut").setAttribute("data-shut", "")`},
 }

@@ -24,9 +24,9 @@ function snapshotKeep() {
   // could have changed it: nothing added, removed or moved, no attribute the test reads
   // changed (href, type, role, contenteditable, aria-hidden), the same shadow roots and
   // design mode. Visibility is judged anew, unless the only changes since the last walk
-  // are aria-* and data-* attributes that no style sheet names (calm): then the elements
-  // shown are the last walk's, and the walk visits only the rows of elements those
-  // changes touched, the caller's copy keeping the others in place (only).
+  // are aria-* and data-* attributes and class names that no style sheet names (calm):
+  // then the elements shown are the last walk's, and the walk visits only the rows of
+  // elements those changes touched, the caller's copy keeping the others in place (only).
   const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: "", sheets: [], design: "",
     ctls: [], flags: [], values: []};
   // element → its record of the last walk: {e, live, ep, at}, where at is its row in
@@ -71,7 +71,8 @@ function snapshotKeep() {
   let scanned = null; // what begin's scan found, for the walk under way
   // Visibility: the elements the last walk showed (shownLast) are shown again when
   // nothing since could have changed any element's style or layout (see calm): no
-  // event, no mutation but quiet attribute changes (quiet: the elements and names), and
+  // event, no mutation but quiet attribute changes (quiet: each element, then its
+  // names), and
   // the same state otherwise as a {same} answer asks for. seen is begin's verdict for
   // the walk under way.
   let shownLast = null;
@@ -98,7 +99,9 @@ function snapshotKeep() {
     const t = rec.target;
     if (rec.type === "attributes") {
       const a = rec.attributeName;
-      if (rec.attributeNamespace === null && QUIET.test(a)) quiet.push(t, a);
+      if (rec.attributeNamespace !== null) loud = true;
+      else if (a === "class") quiet.push(t, ["class"].concat(classesChanged(rec.oldValue, t.getAttribute("class"))));
+      else if (QUIET.test(a)) quiet.push(t, [a]);
       else loud = true;
       if (SHAPING.has(a)) reshaped = true;
       if (a === "type") restructured = typed = true; // (a control's kind; labels)
@@ -127,6 +130,16 @@ function snapshotKeep() {
       const tag = n.localName;
       if (tag === "label" || tag === "fieldset" || tag === "legend") all = true;
     }
+  }
+
+  // classesChanged lists the class names in one of the two values (class attributes)
+  // but not in the other.
+  function classesChanged(was, is) {
+    const a = new Set(String(was || "").split(/[ \t\n\f\r]+/)), b = new Set(String(is || "").split(/[ \t\n\f\r]+/));
+    const out = [];
+    for (const c of a) if (c && !b.has(c)) out.push(c);
+    for (const c of b) if (c && !a.has(c)) out.push(c);
+    return out;
   }
 
   function note(recs) {
@@ -300,7 +313,7 @@ function snapshotKeep() {
     "transitionrun", "transitionend", "transitioncancel", "animationstart", "animationend",
     "animationiteration", "animationcancel", "beforetoggle", "toggle", "load", "error", "resize", "pageshow",
     "hashchange", "popstate", "fullscreenchange"];
-  const OPTS = {subtree: true, childList: true, attributes: true, characterData: true};
+  const OPTS = {subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true}; // (old: classes)
   const LISTEN = {capture: true, passive: true};
 
   function listen(target) {
@@ -469,7 +482,7 @@ function snapshotKeep() {
       return true;
     }
     seen = shownLast !== null && !loud && !all && next === null && url === st.url && design === st.design && s.sig === st.sig && s.same &&
-      sameList(s.sheets, st.sheets) && sameList(s.roots, lastRoots) && !animating(doc, s.roots) && calm(s);
+      sameList(s.sheets, st.sheets) && sameList(s.roots, lastRoots) && !animating(doc, s.roots) && calm(s, win.CSS);
     loud = false;
     quiet = [];
     watch(win, doc, s.roots);
@@ -500,25 +513,31 @@ function snapshotKeep() {
     return false;
   }
 
-  // calm tells whether the quiet attribute changes since the last walk (quiet) cannot
-  // have changed any element's style or layout, and so the visibility of any: no style
-  // sheet of the document or of an open shadow root mentions their names (in a
-  // selector, :has() and sibling combinators included, or in attr()), nor does the
-  // changed element's inline style use attr(); browsers' own style sheets mention no
-  // aria-* or data-* attribute (QUIET), which have no effect of their own on
-  // rendering. A closed shadow root's sheets cannot be read: a change on or below a
+  // calm tells whether the quiet attribute changes since the last walk (quiet: each
+  // element with the names of its aria-* and data-* attributes that changed, or with
+  // "class" and the class names added or removed) cannot have changed any element's
+  // style or layout, and so the visibility of any: no style sheet of the document or of
+  // an open shadow root mentions any of those names, as they are or escaped as the CSSOM
+  // writes them (in a selector, :has() and sibling combinators included, in [class]
+  // or in attr()), nor does the changed element's inline style use attr(). Browsers' own
+  // style sheets name no aria-* or data-* attribute, nor a class but for their own
+  // anonymous content; none of these attributes has an effect of its own on rendering.
+  // A closed shadow root's sheets cannot be read: a change on or below a
   // custom element without an open shadow root (it may have a closed one, whose
   // :host() or ::slotted() rules may name the attribute) is not calm. (Not told: a
   // closed shadow root on one of the standard elements that can host one, div, span,
   // section and the like, which nothing from the page realm can tell from none; nor
   // can any walk see into it.)
-  function calm(s) {
+  function calm(s, css) {
     if (quiet.length === 0) return true;
     const text = textOf(s);
     if (text === null) return false;
     for (let i = 0; i < quiet.length; i += 2) {
-      const el = quiet[i];
-      if (text.includes(quiet[i + 1].toLowerCase())) return false;
+      const el = quiet[i], names = quiet[i + 1];
+      for (let j = 0; j < names.length; j++) {
+        const n = names[j].toLowerCase();
+        if (text.includes(n) || text.includes(css.escape(n))) return false;
+      }
       const style = el.getAttribute("style");
       if (style !== null && style.toLowerCase().includes("attr(")) return false;
       for (let n = el; n; n = up(n)) {
