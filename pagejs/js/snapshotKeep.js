@@ -72,9 +72,8 @@ function snapshotKeep() {
   // Visibility: the elements the last walk showed (shownLast) are shown again when
   // nothing since could have changed any element's style or layout (see calm): no
   // event, no mutation but quiet attribute changes (quiet: each element, then its
-  // names), and
-  // the same state otherwise as a {same} answer asks for. seen is begin's verdict for
-  // the walk under way.
+  // names), and the same state otherwise as a {same} answer asks for. seen is begin's
+  // verdict for the walk under way.
   let shownLast = null;
   let loud = true;
   let quiet = [];
