@@ -279,8 +279,11 @@ func BenchmarkUpload(b *testing.B) {
 // text left out, as the server makes them (medians of the round trips, ms): "first" is a
 // freshly installed resident's first walk (every entry made); "one-change" a walk after
 // one button's aria-expanded flipped, naming the result held (one entry made afresh, a
-// patch returned); "unchanged" the {same} answer. The three alternate, so machine noise
-// falls on all alike. Use -benchtime 20x.
+// patch returned; no style sheet names aria-expanded, so the elements shown are the last
+// walk's and only that button's row is visited); "unchanged" the {same} answer;
+// "class-change" the same after a class no sheet names toggled on it; "styled-change"
+// after a class a rule names (.row) toggled on it, so every element's visibility is
+// judged anew. They alternate, so machine noise falls on all alike. Use -benchtime 20x.
 func BenchmarkSnapshotLargeKeep(b *testing.B) {
 	p := open(b, "/large.html")
 	src, err := pagejs.Snapshot.PageResident()
@@ -305,7 +308,7 @@ func BenchmarkSnapshotLargeKeep(b *testing.B) {
 		}
 		return s, d
 	}
-	var first, change, same []float64
+	var first, change, same, class, styled []float64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		actor, err := p.c.EvaluateObject(p.ctx, console, src, rdp.EvalOptions{})
@@ -328,10 +331,24 @@ func BenchmarkSnapshotLargeKeep(b *testing.B) {
 			b.Fatalf("unchanged: same = %d, want %d", s3.Same, s2.Seq)
 		}
 		same = append(same, d)
+		p.js(`document.querySelector("button").classList.toggle("bench")`)
+		s4, d := call(actor, s3.Same)
+		if s4.Base != s3.Same || len(s4.Elements) != 1 {
+			b.Fatalf("class change: base %d, %d fresh elements, want a patch of %d with one", s4.Base, len(s4.Elements), s3.Same)
+		}
+		class = append(class, d)
+		p.js(`document.querySelector("button").classList.toggle("row")`)
+		s5, d := call(actor, s4.Seq)
+		if s5.Base != s4.Seq || len(s5.Elements) != 1 {
+			b.Fatalf("styled class change: base %d, %d fresh elements, want a patch of %d with one", s5.Base, len(s5.Elements), s4.Seq)
+		}
+		styled = append(styled, d)
 	}
 	b.StopTimer()
 	b.ReportMetric(median(first), "ms-first")
 	b.ReportMetric(median(change), "ms-one-change")
 	b.ReportMetric(median(same), "ms-unchanged")
+	b.ReportMetric(median(class), "ms-class-change")
+	b.ReportMetric(median(styled), "ms-styled-change")
 	b.ReportMetric(0, "ns/op")
 }

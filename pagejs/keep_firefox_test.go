@@ -70,6 +70,38 @@ var keepSteps = []struct{ name, js string }{
 	{"custom element gets a shadow root", `document.querySelector("x-late").attachShadow({mode: "open"}).append(Object.assign(document.createElement("button"), {textContent: "In a custom element"}))`},
 	{"design mode on", `document.designMode = "on"`},
 	{"design mode off", `document.designMode = "off"`},
+	// Visibility, which a walk takes from the last one after attribute changes that no
+	// style sheet names (aria-*, data-*), and the rows such a walk leaves in place.
+	{"setup: elements styled by attributes", `(() => { const d = document.createElement("div"); d.id = "quiet"; d.innerHTML = '<button type="button" id="q1">Quiet one</button><button type="button" id="q2">Quiet two</button><span id="q3" class="lbl" role="button"></span><button type="button" id="q4">Sibling of two</button><button type="button" id="q5">Hidden by has</button><style>#q2[data-gone] ~ #q4 { display: none } body:has(#q1[aria-pressed="true"]) #q5 { display: none } .lbl { display: inline-block } .lbl::before { content: attr(data-label) }</style>'; document.getElementById("main").append(d); return 1; })()`},
+	{"quiet attribute", `document.getElementById("q1").setAttribute("aria-expanded", "true")`},
+	{"quiet attribute again", `document.getElementById("q1").setAttribute("aria-expanded", "false")`},
+	{"two quiet attributes", `(() => { document.getElementById("q2").setAttribute("aria-expanded", "true"); document.getElementById("q5").setAttribute("aria-label", "Five"); return 1; })()`},
+	{"sibling rule on a data attribute", `document.getElementById("q2").setAttribute("data-gone", "")`},
+	{":has() rule on an aria attribute", `document.getElementById("q1").setAttribute("aria-pressed", "true")`},
+	{"attr() in a rule", `document.getElementById("q3").setAttribute("data-label", "Go")`},
+	{"setup: a rule inserted that names a data attribute", `document.getElementById("main-style").sheet.insertRule("#quiet[data-k] #q2 { display: none }", 0)`},
+	{"the data attribute the inserted rule names", `document.getElementById("quiet").setAttribute("data-k", "1")`},
+	{"checked property and a quiet attribute", `(() => { document.getElementById("reveal").checked = false; document.getElementById("q1").setAttribute("aria-expanded", "true"); return 1; })()`},
+	{"setup: an adopted sheet", `(() => { const s = new CSSStyleSheet(); s.replaceSync("#q1 { color: red }"); document.adoptedStyleSheets = [s]; return 1; })()`},
+	{"adopted sheet swapped for one as long", `(() => { const s = new CSSStyleSheet(); s.replaceSync("#q1 { display: none }"); document.adoptedStyleSheets = [s]; return 1; })()`},
+	// Form control state as the scan reads it (by kind: checkedness, value, selection).
+	{"indeterminate property", `document.getElementById("agree").indeterminate = true`},
+	{"setup: a multiple select", `document.getElementById("quiet").append(Object.assign(document.createElement("select"), {multiple: true, ariaLabel: "Many", innerHTML: "<option>A</option><option>B</option><option>C</option>"}))`},
+	{"option selected in a multiple select", `document.querySelector("select[multiple]").options[1].selected = true`},
+	{"another option selected in it", `document.querySelector("select[multiple]").options[2].selected = true`},
+	{"setup: a text input", `document.getElementById("quiet").append(Object.assign(document.createElement("input"), {type: "text", ariaLabel: "Turns"}))`},
+	{"input becomes a checkbox and is checked", `(() => { const e = document.querySelector("input[aria-label=Turns]"); e.type = "checkbox"; e.checked = true; return 1; })()`},
+	{"checkbox unchecked", `document.querySelector("input[aria-label=Turns]").checked = false`},
+	{"setup: a label for a hidden input", `(() => { document.getElementById("quiet").insertAdjacentHTML("beforeend", '<label for="hid">Hidden one</label><input id="hid" type="hidden">'); return 1; })()`},
+	{"the labelled hidden input shown", `document.getElementById("hid").type = "text"`},
+	// Class names, which count as quiet while no sheet names them.
+	{"setup: rules on class names", `(() => { document.getElementById("quiet").insertAdjacentHTML("beforeend", '<style>#main:has(.closer) #q6 { display: none } .a\\:b + #q7 { display: none }</style><button type="button" id="q6">Six</button><span id="q8"></span><button type="button" id="q7">Seven</button>'); return 1; })()`},
+	{"class no sheet names, with an aria change", `(() => { document.getElementById("q3").classList.add("unstyled"); document.getElementById("q3").setAttribute("aria-expanded", "true"); return 1; })()`},
+	{"class removed, with an aria change", `(() => { document.getElementById("q3").className = ""; document.getElementById("q3").setAttribute("aria-expanded", "false"); return 1; })()`},
+	{"class a :has() rule names", `document.getElementById("q1").classList.add("closer")`},
+	{"class a rule names escaped", `document.getElementById("q8").classList.add("a:b")`},
+	{"closed shadow host inserted", `(() => { const h = document.createElement("x-shut"); h.innerHTML = '<button type="button">In a closed host</button>'; h.attachShadow({mode: "closed"}).innerHTML = '<style>:host([data-shut]) { display: none }</style><slot></slot>'; document.getElementById("main").append(h); return 1; })()`},
+	{"closed shadow root's :host() rule on a data attribute", `document.querySelector("x-shut").setAttribute("data-shut", "")`},
 }
 
 // TestFirefoxSnapshotKeepDifferential: after every kind of change, the resident that

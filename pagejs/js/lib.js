@@ -167,8 +167,13 @@ function lib(win, env) {
   // Per tree root (document or shadow root): whether it has disabled fieldsets, and which
   // labels label which control (label.control), computed once. Element.labels is avoided:
   // it creates a live list per element that walks the whole tree (≈0.8 s on the large
-  // fixture) and stays attached to the page.
-  const rootInfo = new Map();
+  // fixture) and stays attached to the page. A resident hands over the one an earlier
+  // walk made (infos()) while no mutation could have changed a fieldset or a label.
+  let rootInfo = new Map();
+  function infos(m) {
+    if (m) rootInfo = m;
+    return rootInfo;
+  }
 
   function infoOf(root) {
     let info = rootInfo.get(root);
@@ -645,7 +650,7 @@ function lib(win, env) {
   }
 
   return {
-    env, isolated, fail, collapse, cap, collect, shown, ids, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
+    env, isolated, fail, collapse, cap, collect, shown, ids, infos, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
     VALUE_MAX, NAME_MAX,
     // for libAct.js
     attr, attrsOf, isHTML, fields, fingerprint, editingHost,

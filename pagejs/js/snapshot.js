@@ -53,7 +53,11 @@ async function snapshot(win, args, lib, env) {
   // holds the remaining fields, or 0 (lib.entry's rows form).
   const rows = [];
   let prev = "";
-  for (let i = 0; i < n; i++) {
+  // A resident may know the only rows that can differ from the result the caller holds
+  // (keep.only: their indices; the others are in its runs).
+  const only = keep && !entries ? keep.only(n) : null;
+  for (let q = 0, m = only ? only.length : n; q < m; q++) {
+    const i = only ? only[q] : q;
     const el = entries ? listed[i] : all[offset + i];
     const e = entries ? entries[i] : describe(el);
     if (keep && keep.reused(el, e)) continue;

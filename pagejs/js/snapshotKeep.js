@@ -7,8 +7,10 @@ function snapshotKeep() {
   // sees without a mutation (input, focus, hover, transitions, animations, toggles,
   // loads, resizes, fonts), the same URL, title and design mode, the same set of shadow
   // roots, the same form-control state (values, checked, selected), the same style
-  // sheets (count, rule counts, disabled), and no animation running. Anything else is a
-  // full walk.
+  // sheets (the very sheets, @import ones included, their rule counts, disabled), and no
+  // animation running. Anything else is a walk. (Not noticed, here as in any walk's
+  // visibility shortcut below: a CSSOM edit that keeps every sheet's rule count, such
+  // as a rule's style or selectorText set, or a rule inserted inside an @media block.)
   // Results with the page text are never reused (it depends on layout throughout).
   //
   // A walk that does happen reuses the entries (lib.entry: role, name, states,
@@ -17,14 +19,18 @@ function snapshotKeep() {
   // children changed (selector steps), its live state (value, checked, selected)
   // differs, or a mutation may have changed something it reads from elsewhere (ids,
   // labels, aria-labelledby targets, fieldsets, details, base URL, the document URL):
-  // then every entry is made afresh. Visibility is always judged anew; which elements
-  // qualify by what they are (tag and attributes, lib.collect's statics) is taken from
-  // the last walk when no mutation could have changed it: nothing added, removed or
-  // moved, no attribute the test reads changed (href, type, role, contenteditable,
-  // aria-hidden), the same shadow roots and design mode.
-  const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: "", design: ""};
-  // element → its record of the last walk: {e, live, seq, at}, where at is its row in
-  // the result numbered seq (the last one it was listed in)
+  // then every entry is made afresh. Which elements qualify by what they are (tag and
+  // attributes, lib.collect's statics) is taken from the last walk when no mutation
+  // could have changed it: nothing added, removed or moved, no attribute the test reads
+  // changed (href, type, role, contenteditable, aria-hidden), the same shadow roots and
+  // design mode. Visibility is judged anew, unless the only changes since the last walk
+  // are aria-* and data-* attributes and class names that no style sheet names (calm):
+  // then the elements shown are the last walk's, and the walk visits only the rows of
+  // elements those changes touched, the caller's copy keeping the others in place (only).
+  const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: "", sheets: [], design: "",
+    ctls: [], flags: [], values: []};
+  // element → its record of the last walk: {e, live, ep, at}, where at is its row in
+  // the results of row epoch ep (the last one it was listed in; see epoch)
   let cache = new Map();
   let next = null; // the cache the walk under way builds
   let last = null; // the record entry() returned last
@@ -43,17 +49,44 @@ function snapshotKeep() {
   // root: attaching one is no mutation.)
   let treesOf = new Map(), restructured = true;
   let idCounts = null; // the last walk's lib.ids(), good while every entry need not be made afresh
-  // The number of the result last issued (a record whose seq is it was listed there),
+  // The last walk's lib.infos() (disabled fieldsets, labels), and whether a type
+  // attribute changed since (an input that turns hidden, or back, is labelled no more).
+  let rootInfos = null, typed = false;
+  // The number of the result last issued (a record of its row epoch was listed there),
   // the rows of the walk under way so far, and the runs of the patch that walk makes
   // of the issued result (when the caller holds that result), else null.
   let issued = 0;
   let listed = 0;
   let runs = null;
+  // Row positions: a record's at is its row in the results of epoch ep. A walk that
+  // visits every row starts an epoch; a quick one (only) keeps the issued result's,
+  // whose rows it leaves in place. issuedAt: the epoch of the issued result, issuedN its
+  // row count; quick: the rows a quick walk visits (quickAt: how many so far).
+  let epoch = 0, epochs = 0, issuedAt = 0, issuedN = -1;
+  let quick = null, quickAt = 0;
+  // Whether the last walk that visited every row described an <option> element (its
+  // state is not in the scan's signature), and the walk under way.
+  let hasOption = true, optionSeen = false;
+  let relabel = true; // refIds may be stale
   let scanned = null; // what begin's scan found, for the walk under way
+  // Visibility: the elements the last walk showed (shownLast) are shown again when
+  // nothing since could have changed any element's style or layout (see calm): no
+  // event, no mutation but quiet attribute changes (quiet: each element, then its
+  // names), and the same state otherwise as a {same} answer asks for. seen is begin's
+  // verdict for the walk under way.
+  let shownLast = null;
+  let loud = true;
+  let quiet = [];
+  let seen = false;
+  // The style sheets' text (lower case) as last read, with the sheets and signature it
+  // was read from; null text: a sheet could not be read.
+  let sheetText = {sheets: null, sig: "", text: null};
   const mark = () => {
     st.dirty = true;
+    loud = true;
   };
   const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
+  const QUIET = /^(aria|data)-/; // attribute names with no effect on rendering but through style sheets
   const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden"]); // read by lib's consider
 
   function up(n) {
@@ -65,10 +98,17 @@ function snapshotKeep() {
     const t = rec.target;
     if (rec.type === "attributes") {
       const a = rec.attributeName;
+      if (rec.attributeNamespace !== null) loud = true;
+      else if (a === "class") quiet.push(t, ["class"].concat(classesChanged(rec.oldValue, t.getAttribute("class"))));
+      else if (QUIET.test(a)) quiet.push(t, [a]);
+      else loud = true;
       if (SHAPING.has(a)) reshaped = true;
+      if (a === "type") restructured = typed = true; // (a control's kind; labels)
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
     } else if (rec.type === "childList") {
+      loud = true;
+      relabel = true;
       reshaped = true;
       restructured = true;
       subtree.add(t);
@@ -79,6 +119,8 @@ function snapshotKeep() {
           if (n.id || CONTEXT.has(n.localName) || n.querySelector("[id],label,fieldset,legend,base,details,summary")) all = true;
         }
       }
+    } else {
+      loud = true;
     }
     for (let n = t; n; n = up(n)) {
       if (n.nodeType !== 1) continue;
@@ -89,29 +131,62 @@ function snapshotKeep() {
     }
   }
 
-  function note(recs) {
-    st.dirty = true;
-    if (all) return;
-    for (let i = 0; i < recs.length && !all; i++) touched(recs[i]);
+  // classesChanged lists the class names in one of the two values (class attributes)
+  // but not in the other.
+  function classesChanged(was, is) {
+    const a = new Set(String(was || "").split(/[ \t\n\f\r]+/)), b = new Set(String(is || "").split(/[ \t\n\f\r]+/));
+    const out = [];
+    for (const c of a) if (c && !b.has(c)) out.push(c);
+    for (const c of b) if (c && !a.has(c)) out.push(c);
+    return out;
   }
 
-  // live is the state of an element that changes without a mutation.
-  function live(el) {
-    switch (el.localName) {
-      case "input":
-        return (el.checked ? "1" : "0") + (el.indeterminate ? "1" : "0") + String(el.value);
-      case "textarea":
-        return String(el.value);
-      case "option":
-        return el.selected ? "1" : "0";
-      case "select": {
-        let s = "";
-        const o = el.options;
-        for (let k = 0; k < o.length; k++) s += o[k].selected ? "1" : "0";
-        return s;
-      }
+  function note(recs) {
+    st.dirty = true;
+    if (all) {
+      loud = true;
+      return;
     }
-    return "";
+    for (let i = 0; i < recs.length && !all; i++) touched(recs[i]);
+    if (all) loud = true; // (the records left are not looked at)
+  }
+
+  // A form control's state that changes without a mutation, by its kind (listTree):
+  // a checkbox or radio button's checkedness (flags), another input's or a textarea's
+  // value, a select's selection (flags: its selectedIndex, which says it all when it is
+  // not multiple; else the options' selectedness as a string).
+  const K_CHECK = 0, K_VALUE = 1, K_SELECT = 2;
+  const CHECKABLE = new Set(["checkbox", "radio"]);
+
+  function kindOf(el) {
+    const n = el.localName;
+    if (n === "select") return K_SELECT;
+    return n === "input" && CHECKABLE.has(String(el.type).toLowerCase()) ? K_CHECK : K_VALUE;
+  }
+
+  function flagsOf(el, kind) {
+    if (kind === K_CHECK) return (el.checked ? 1 : 0) | (el.indeterminate ? 2 : 0);
+    if (kind === K_SELECT) return el.multiple ? -2 : el.selectedIndex;
+    return 0;
+  }
+
+  function valueOf(el, kind, flags) {
+    if (kind === K_VALUE) return String(el.value);
+    if (flags !== -2) return "";
+    let s = "";
+    const o = el.options;
+    for (let k = 0; k < o.length; k++) s += o[k].selected ? "1" : "0";
+    return s;
+  }
+
+  // live is the state of an element that changes without a mutation, as a string.
+  function live(el) {
+    const n = el.localName;
+    if (n === "option") return el.selected ? "o1" : "o0";
+    if (n !== "input" && n !== "textarea" && n !== "select") return "";
+    const kind = kindOf(el);
+    const f = flagsOf(el, kind);
+    return f + "|" + valueOf(el, kind, f);
   }
 
   // entry is lib.entry(el, true), reused from the last walk when nothing could have
@@ -131,7 +206,7 @@ function snapshotKeep() {
       return c.e;
     }
     const e = lib.entry(el, true);
-    last = {e, live: l, seq: 0, at: 0};
+    last = {e, live: l, ep: 0, at: 0};
     next.set(el, last);
     return e;
   }
@@ -140,8 +215,14 @@ function snapshotKeep() {
   function liveOf(el) {
     const t = el.localName;
     if (t !== "input" && t !== "textarea" && t !== "select" && t !== "option") return "";
-    const l = scanned === null ? undefined : scanned.lives.get(el);
-    return l === undefined ? live(el) : l;
+    if (t === "option") optionSeen = true;
+    if (scanned === null) return live(el);
+    if (scanned.at === null) {
+      scanned.at = new Map();
+      for (let i = 0; i < scanned.ctls.length; i++) scanned.at.set(scanned.ctls[i], i);
+    }
+    const i = scanned.at.get(el);
+    return i === undefined ? live(el) : scanned.flags[i] + "|" + scanned.values[i];
   }
 
   // reused records element el with entry e as the walk's next element, and reports
@@ -149,8 +230,14 @@ function snapshotKeep() {
   // the row of an entry the issued result listed, entry() having reused it.
   function reused(el, e) {
     const c = last !== null && last.e === e ? last : next.get(el);
-    const j = issued > 0 && c.seq === issued ? c.at : -1;
-    c.seq = st.seq;
+    if (quick !== null) {
+      c.ep = epoch;
+      c.at = quick[quickAt++];
+      listed++;
+      return false;
+    }
+    const j = issued > 0 && c.ep === issuedAt ? c.at : -1;
+    c.ep = epoch;
     c.at = listed++;
     if (runs === null) return false;
     const L = runs.length;
@@ -164,6 +251,37 @@ function snapshotKeep() {
     return false;
   }
 
+  // only returns, for a walk that can tell, the rows (their indices) that may differ
+  // from the issued result the caller holds, n rows long: every other row of it stands,
+  // at the same place. That is when the elements shown are the very list the issued
+  // result was made of (seen), the arguments are the same (runs), and no entry is to be
+  // made afresh but those of elements a quiet attribute change touched (upward): not
+  // every entry, no subtree, no <option> (whose state the scan does not read). The walk
+  // then visits only those rows; otherwise (null) it visits every row.
+  function only(n) {
+    if (!seen || runs === null || all || subtree.size > 0 || hasOption || n !== issuedN) return null;
+    const at = [];
+    for (const el of upward) {
+      const c = cache.get(el);
+      if (c !== undefined && c.ep === issuedAt) at.push(c.at);
+    }
+    at.sort((a, b) => a - b);
+    // The runs reused() would make: old rows in place, fresh rows between.
+    let pos = 0;
+    for (let q = 0; q < at.length; q++) {
+      if (at[q] > pos) runs.push(pos, at[q] - pos, 0);
+      if (runs.length === 0) runs.push(0, 0, 1);
+      else runs[runs.length - 1]++;
+      pos = at[q] + 1;
+    }
+    if (pos < n) runs.push(pos, n - pos, 0);
+    next = cache;
+    epoch = issuedAt;
+    quick = at;
+    quickAt = 0;
+    return at;
+  }
+
   // done ends a walk: its entries are what the next walk may reuse, and out (the
   // result) is numbered and, when it is a patch, says of what.
   function done(out) {
@@ -174,11 +292,19 @@ function snapshotKeep() {
     all = false;
     upward = new Set();
     subtree = new Set();
+    typed = false;
     if (runs !== null) {
       out.base = issued;
       out.runs = runs;
     }
     issued = st.seq;
+    issuedAt = epoch;
+    if (quick === null) {
+      issuedN = listed;
+      hasOption = optionSeen;
+    }
+    optionSeen = false;
+    quick = null;
     runs = null;
     out.seq = st.seq;
   }
@@ -186,40 +312,59 @@ function snapshotKeep() {
     "transitionrun", "transitionend", "transitioncancel", "animationstart", "animationend",
     "animationiteration", "animationcancel", "beforetoggle", "toggle", "load", "error", "resize", "pageshow",
     "hashchange", "popstate", "fullscreenchange"];
-  const OPTS = {subtree: true, childList: true, attributes: true, characterData: true};
+  const OPTS = {subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true}; // (old: classes)
   const LISTEN = {capture: true, passive: true};
 
   function listen(target) {
     for (let i = 0; i < EVENTS.length; i++) target.addEventListener(EVENTS[i], mark, LISTEN);
   }
 
-  // sheetsOf adds each sheet's rule count and disabled flag: a sheet changed through the
-  // CSSOM (insertRule, replaceSync, disabled) makes no mutation.
-  function sheetsOf(sheets, parts) {
+  // sheetsOf adds each sheet's rule count and disabled flag, and the sheet itself to
+  // list: a sheet changed through the CSSOM (insertRule, replaceSync, disabled, another
+  // adopted sheet) makes no mutation. The sheets a sheet imports (@import rules, which
+  // come first) count as its own.
+  function sheetsOf(sheets, parts, list) {
     if (!sheets) return;
     parts.push("n" + sheets.length);
-    for (let i = 0; i < sheets.length; i++) {
-      let n = -1;
-      try {
-        n = sheets[i].cssRules.length;
-      } catch (e) {
-        n = -1; // a cross-origin sheet: its rules cannot be read, nor changed from here
-      }
-      parts.push("r" + n + (sheets[i].disabled ? "d" : ""));
-    }
+    for (let i = 0; i < sheets.length; i++) sheetOf(sheets[i], parts, list, 0);
   }
 
-  // scan lists the open shadow roots (shadow-including tree order) and a signature of
-  // the state the walk reads that changes without a mutation.
+  function sheetOf(sheet, parts, list, depth) {
+    let rules = null;
+    try {
+      rules = sheet.cssRules;
+    } catch (e) {
+      rules = null; // a cross-origin sheet: its rules cannot be read, nor changed from here
+    }
+    list.push(sheet);
+    parts.push("r" + (rules === null ? -1 : rules.length) + (sheet.disabled ? "d" : ""));
+    if (rules === null || depth > 8) return;
+    for (let j = 0; j < rules.length; j++) {
+      const r = rules[j];
+      if (r.type === IMPORT) {
+        if (r.styleSheet) sheetOf(r.styleSheet, parts, list, depth + 1);
+        else parts.push("i"); // (not loaded)
+      } else if (r.type !== 0) {
+        break; // (@layer statements, type 0, may come before imports)
+      }
+    }
+  }
+  const IMPORT = 3; // CSSRule.IMPORT_RULE
+
+  // scan lists the open shadow roots (shadow-including tree order), a signature of the
+  // state the walk reads that changes without a mutation (sig: the style sheets), and
+  // whether the form controls and their states are those of the last walk (same).
   // It also keeps what the walk that may follow in the same task can use: each tree's
-  // shadow hosts (hostsOf, for lib.collect) and each form control's live state (lives,
-  // live()'s strings).
+  // shadow hosts (hostsOf, for lib.collect) and each form control's state (ctls,
+  // flags, values; at maps a control to its index, made when first needed).
   function scan(win, doc) {
     const roots = [];
-    const parts = [];
     const trees = [doc];
     const hostsOf = new Map();
-    const ctls = [], states = []; // the form controls and their live(), for lives (begin)
+    const ctls = [], flags = [], values = [];
+    const pc = st.ctls, pf = st.flags, pv = st.values;
+    let same = true;
+    const sheets = [], sheetParts = [];
     // (note() stops looking at records once every entry is to be made afresh.)
     const kept = restructured || all ? null : treesOf;
     const lists = new Map();
@@ -239,18 +384,23 @@ function snapshotKeep() {
       }
       hostsOf.set(trees[t], hosts);
       for (let i = 0; i < k.ctls.length; i++) {
-        const el = k.ctls[i];
-        const l = live(el);
+        const el = k.ctls[i], kind = k.kinds[i];
+        const f = flagsOf(el, kind);
+        const v = valueOf(el, kind, f);
+        const g = ctls.length;
+        if (same && (pc[g] !== el || pf[g] !== f || pv[g] !== v)) same = false;
         ctls.push(el);
-        states.push(l);
-        parts.push(k.select[i] ? "s" + l : l);
+        flags.push(f);
+        values.push(v);
       }
-      sheetsOf(trees[t].styleSheets, parts);
-      sheetsOf(trees[t].adoptedStyleSheets, parts);
+      sheetsOf(trees[t].styleSheets, sheetParts, sheets);
+      sheetsOf(trees[t].adoptedStyleSheets, sheetParts, sheets);
     }
     treesOf = lists;
     restructured = false;
-    return {roots, sig: roots.length + "\u0000" + parts.join("\u0000"), hostsOf, ctls, states, lives: null};
+    const sheetSig = sheetParts.join(",");
+    return {roots, sig: roots.length + "/" + sheetSig, sheets, sheetSig, same: same && ctls.length === pc.length, hostsOf, ctls, flags,
+      values, at: null};
   }
 
   // Only these elements and custom elements (a "-" in the name) can have a shadow root
@@ -259,11 +409,11 @@ function snapshotKeep() {
     "header", "main", "nav", "p", "section", "span"]);
 
   // listTree lists a tree's elements that can host a shadow root, in tree order, and
-  // its form controls: the elements named input, textarea or select (whether each is a
-  // select).
+  // its form controls: the elements named input, textarea or select, with their kind
+  // (kept while no element is added or removed and no type attribute changes).
   function listTree(tree) {
     const els = tree.querySelectorAll("*");
-    const hostable = [], ctls = [], select = [];
+    const hostable = [], ctls = [], kinds = [];
     for (let i = 0; i < els.length; i++) {
       const el = els[i];
       const n = el.localName;
@@ -271,10 +421,10 @@ function snapshotKeep() {
         hostable.push(el);
       } else if (n === "input" || n === "textarea" || n === "select") {
         ctls.push(el);
-        select.push(n === "select");
+        kinds.push(kindOf(el));
       }
     }
-    return {hostable, ctls, select};
+    return {hostable, ctls, kinds};
   }
 
   function animating(doc, roots) {
@@ -326,27 +476,26 @@ function snapshotKeep() {
     const title = String(doc.title);
     const design = String(doc.designMode); // makes elements editable (or not) without a mutation
     if (!st.dirty && st.seq > 0 && args.have === st.seq && key === st.key && !args.includeAllText &&
-        url === st.url && title === st.title && s.sig === st.sig && design === st.design && !animating(doc, s.roots)) {
+        url === st.url && title === st.title && s.sig === st.sig && s.same && sameList(s.sheets, st.sheets) && design === st.design &&
+        !animating(doc, s.roots)) {
       return true;
     }
+    seen = shownLast !== null && !loud && !all && next === null && url === st.url && design === st.design && s.sig === st.sig && s.same &&
+      sameList(s.sheets, st.sheets) && sameList(s.roots, lastRoots) && !animating(doc, s.roots) && calm(s, win.CSS);
+    loud = false;
+    quiet = [];
     watch(win, doc, s.roots);
-    // (Made only for a walk: a {same} answer needs none of it.)
-    s.lives = new Map();
-    for (let i = 0; i < s.ctls.length; i++) s.lives.set(s.ctls[i], s.states[i]);
     scanned = s;
     // A walk that never ended; hrefs resolve against the URL; editing hosts change.
     if (next !== null || url !== st.url || design !== st.design) all = true;
     next = new Map();
     last = null;
     listed = 0;
+    epoch = ++epochs;
+    quick = null; // (a walk that never ended may have left one)
     runs = issued > 0 && args.have === issued && key === st.key && !args.includeAllText ? [] : null;
-    refIds = new Set();
-    for (const t of [doc].concat(s.roots)) {
-      const named = t.querySelectorAll("[aria-labelledby]");
-      for (let i = 0; i < named.length; i++) {
-        for (const id of String(named[i].getAttribute("aria-labelledby")).split(/\s+/)) if (id) refIds.add(id);
-      }
-    }
+    if (relabel || all || !sameList(s.roots, lastRoots)) refIds = labelledBy(doc, s.roots);
+    relabel = false;
     if (all || !sameList(s.roots, lastRoots)) reshaped = true;
     lastRoots = s.roots;
     st.seq++;
@@ -356,7 +505,76 @@ function snapshotKeep() {
     st.title = title;
     st.design = design;
     st.sig = s.sig;
+    st.sheets = s.sheets;
+    st.ctls = s.ctls;
+    st.flags = s.flags;
+    st.values = s.values;
     return false;
+  }
+
+  // calm tells whether the quiet attribute changes since the last walk (quiet: each
+  // element with the names of its aria-* and data-* attributes that changed, or with
+  // "class" and the class names added or removed) cannot have changed any element's
+  // style or layout, and so the visibility of any: no style sheet of the document or of
+  // an open shadow root mentions any of those names, as they are or escaped as the CSSOM
+  // writes them (in a selector, :has() and sibling combinators included, in [class]
+  // or in attr()), nor does the changed element's inline style use attr(). Browsers' own
+  // style sheets name no aria-* or data-* attribute, nor a class but for their own
+  // anonymous content; none of these attributes has an effect of its own on rendering.
+  // A closed shadow root's sheets cannot be read: a change on or below a
+  // custom element without an open shadow root (it may have a closed one, whose
+  // :host() or ::slotted() rules may name the attribute) is not calm. (Not told: a
+  // closed shadow root on one of the standard elements that can host one, div, span,
+  // section and the like, which nothing from the page realm can tell from none; nor
+  // can any walk see into it.)
+  function calm(s, css) {
+    if (quiet.length === 0) return true;
+    const text = textOf(s);
+    if (text === null) return false;
+    for (let i = 0; i < quiet.length; i += 2) {
+      const el = quiet[i], names = quiet[i + 1];
+      for (let j = 0; j < names.length; j++) {
+        const n = names[j].toLowerCase();
+        if (text.includes(n) || text.includes(css.escape(n))) return false;
+      }
+      const style = el.getAttribute("style");
+      if (style !== null && style.toLowerCase().includes("attr(")) return false;
+      for (let n = el; n; n = up(n)) {
+        if (n.nodeType === 1 && n.localName.includes("-") && !n.shadowRoot) return false;
+      }
+    }
+    return true;
+  }
+
+  // textOf is the text (lower case) of every style sheet scan s found, or null when one
+  // cannot be read; read again only when the sheets or their signature differ.
+  function textOf(s) {
+    if (sheetText.sig === s.sheetSig && sameList(sheetText.sheets, s.sheets)) return sheetText.text;
+    let text = "";
+    for (let i = 0; i < s.sheets.length && text !== null; i++) {
+      try {
+        const rules = s.sheets[i].cssRules;
+        for (let j = 0; j < rules.length; j++) text += rules[j].cssText + "\n";
+      } catch (e) {
+        text = null;
+      }
+    }
+    sheetText = {sheets: s.sheets, sig: s.sheetSig, text: text === null ? null : text.toLowerCase()};
+    return sheetText.text;
+  }
+
+  // labelledBy lists the ids that aria-labelledby names in the document and open shadow
+  // roots (kept while no element was added or removed: an aria-labelledby changed makes
+  // every entry afresh).
+  function labelledBy(doc, roots) {
+    const ids = new Set();
+    for (const t of [doc].concat(roots)) {
+      const named = t.querySelectorAll("[aria-labelledby]");
+      for (let i = 0; i < named.length; i++) {
+        for (const id of String(named[i].getAttribute("aria-labelledby")).split(/\s+/)) if (id) ids.add(id);
+      }
+    }
+    return ids;
   }
 
   function sameList(a, b) {
@@ -374,14 +592,25 @@ function snapshotKeep() {
     // makes every entry afresh: see touched.)
     if (!all && idCounts !== null) lib.ids(idCounts);
     idCounts = lib.ids();
-    if (statics !== null && !reshaped && staticsFrames === frames) return lib.shown(statics);
+    // (A fieldset's attribute changed, an element added or removed: subtree. A label,
+    // its for, an id: every entry afresh.)
+    if (!all && subtree.size === 0 && !typed && rootInfos !== null) lib.infos(rootInfos);
+    rootInfos = lib.infos();
+    if (statics !== null && !reshaped && staticsFrames === frames) {
+      if (seen) return shownLast;
+      const r = lib.shown(statics);
+      shownLast = r;
+      return r;
+    }
+    seen = false; // (only() asks whether the list is the last one)
     const list = [];
     const out = lib.collect(frames, scanned === null ? null : scanned.hostsOf, list);
     statics = list;
     staticsFrames = frames;
     reshaped = false;
+    shownLast = out;
     return out;
   }
 
-  return {begin, entry, reused, done, collect, seq: () => st.seq};
+  return {begin, entry, reused, only, done, collect, seq: () => st.seq};
 }
