@@ -549,9 +549,12 @@ function lib(win, env) {
   // counted in one pass, and a cursor that numbers them as a walk (tree order) asks
   // about them; asked about an element before the cursor, it starts again from the
   // first child.
+  // (counts is null for a parent with one child, as many are: labels, list items.)
   function kidsRec(parent) {
+    const first = parent.firstElementChild;
+    if (first === parent.lastElementChild) return {counts: null, at: null, nth: null};
     const counts = new TagCounts();
-    for (let k = parent.firstElementChild; k; k = k.nextElementSibling) counts.add(k.localName);
+    for (let k = first; k; k = k.nextElementSibling) counts.add(k.localName);
     return {counts, at: null, nth: null};
   }
 
@@ -562,7 +565,7 @@ function lib(win, env) {
       tag = win.CSS.escape(t);
       tagCache.set(t, tag);
     }
-    return rec.counts.of(t) === 1 ? tag : tag + ":nth-of-type(" + nthIn(rec, el, t) + ")";
+    return rec.counts === null || rec.counts.of(t) === 1 ? tag : tag + ":nth-of-type(" + nthIn(rec, el, t) + ")";
   }
 
   // nthIn numbers el among the children of rec's parent that share its tag t.
@@ -588,33 +591,37 @@ function lib(win, env) {
   // TagCounts counts tag names: a parent's children have few distinct ones, and two
   // arrays searched in order are cheaper to make than a Map (one per parent); past a
   // few dozen names, a Map takes over.
-  function TagCounts() {
-    this.tags = [];
-    this.counts = [];
-    this.map = null;
+  class TagCounts {
+    constructor() {
+      this.tags = [];
+      this.counts = [];
+      this.map = null;
+    }
+
+    add(t) {
+      if (this.map !== null) {
+        this.map.set(t, (this.map.get(t) || 0) + 1);
+        return;
+      }
+      const i = this.tags.indexOf(t);
+      if (i >= 0) {
+        this.counts[i]++;
+      } else if (this.tags.length < 32) {
+        this.tags.push(t);
+        this.counts.push(1);
+      } else {
+        this.map = new Map();
+        for (let j = 0; j < this.tags.length; j++) this.map.set(this.tags[j], this.counts[j]);
+        this.map.set(t, 1);
+      }
+    }
+
+    of(t) {
+      if (this.map !== null) return this.map.get(t) || 0;
+      const i = this.tags.indexOf(t);
+      return i < 0 ? 0 : this.counts[i];
+    }
   }
-  TagCounts.prototype.add = function (t) {
-    if (this.map !== null) {
-      this.map.set(t, (this.map.get(t) || 0) + 1);
-      return;
-    }
-    const i = this.tags.indexOf(t);
-    if (i >= 0) {
-      this.counts[i]++;
-    } else if (this.tags.length < 32) {
-      this.tags.push(t);
-      this.counts.push(1);
-    } else {
-      this.map = new Map();
-      for (let j = 0; j < this.tags.length; j++) this.map.set(this.tags[j], this.counts[j]);
-      this.map.set(t, 1);
-    }
-  };
-  TagCounts.prototype.of = function (t) {
-    if (this.map !== null) return this.map.get(t) || 0;
-    const i = this.tags.indexOf(t);
-    return i < 0 ? 0 : this.counts[i];
-  };
 
   // pathIn is el's selector segment in its tree root. its chain (chains) holds the ancestors
   // of the element last asked about in that tree, outermost first, as {node, path, rec}
