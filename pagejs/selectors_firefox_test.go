@@ -51,6 +51,40 @@ func TestSelectorSteps(t *testing.T) {
 	}
 }
 
+// TestSelectorStepsManyTags: steps among siblings of many distinct tags (more than a
+// parent's small tag table holds: its map takes over), an only child (no count), and
+// :nth-of-type counted past the fortieth distinct tag. Exact strings, in both realms.
+func TestSelectorStepsManyTags(t *testing.T) {
+	p := open(t, "/forms.html")
+	p.js(`(() => {
+		const d = document.createElement("div");
+		d.id = "many";
+		let h = "";
+		for (let i = 0; i < 40; i++) h += '<x-t' + i + ' role="button">M' + i + '</x-t' + i + '>';
+		h += '<x-t3 role="button">M40</x-t3><x-t39 role="button">M41</x-t39><x-t40 role="button">M42</x-t40>';
+		d.innerHTML = h + '<p><button>Only</button></p>';
+		document.body.append(d);
+		return "";
+	})()`)
+	want := map[string]string{
+		"M0":   "#many>x-t0",
+		"M3":   "#many>x-t3:nth-of-type(1)",
+		"M39":  "#many>x-t39:nth-of-type(1)",
+		"M40":  "#many>x-t3:nth-of-type(2)",
+		"M41":  "#many>x-t39:nth-of-type(2)",
+		"M42":  "#many>x-t40",
+		"Only": "#many>p>button",
+	}
+	for _, r := range realms {
+		s := p.snapshot(r)
+		for name, sel := range want {
+			if e := find(t, s, "", name); len(e.Sel) != 1 || e.Sel[0] != sel {
+				t.Errorf("%s: %s selector %q, want %q", r, name, e.Sel, sel)
+			}
+		}
+	}
+}
+
 // TestLabelsWithoutIDs: an element without an id takes its name only from the labels
 // it sits in whose control it is (a label's first labelable descendant, when the label
 // has no "for"); one with an id from every label whose control it is. Exact names, in
