@@ -198,11 +198,14 @@ function lib(win, env) {
 
   // An element without an id can only be labelled by a label it sits in (a label's
   // "for" names an id): its ancestor labels whose control it is, outermost first (tree
-  // order, as the map lists them). That avoids the map, which looks at every label of
-  // the tree, when a walk describes only a few elements (a kept snapshot's). closest()
-  // finds those ancestors without a DOM call per ancestor (el is never a label itself).
+  // order, as the map lists them). Until an element with an id has made the map (which
+  // looks at every label of the tree), closest() finds those, so a walk that describes
+  // only a few elements (a kept snapshot's) need not make it; once made, the map
+  // answers (cheaper than closest() up to the root, for every labelable element).
   function labelsOf(el) {
-    if (!el.id) {
+    const root = rootOf(el);
+    const info = infoOf(root);
+    if (!el.id && !info.labels) {
       let list = null;
       for (let n = el.closest("label"); n; n = n.parentElement && n.parentElement.closest("label")) {
         if (n.control === el) {
@@ -212,8 +215,6 @@ function lib(win, env) {
       }
       return list;
     }
-    const root = rootOf(el);
-    const info = infoOf(root);
     if (!info.labels) {
       info.labels = new Map();
       const all = root.querySelectorAll("label");
