@@ -51,9 +51,9 @@ func TestSelectorSteps(t *testing.T) {
 	}
 }
 
-// TestSelectorStepsManyTags: steps among siblings of many distinct tags, an only
-// child, and :nth-of-type counted past the fortieth distinct tag. Exact strings, in
-// both realms.
+// TestSelectorStepsManyTags: steps among siblings of many distinct tags (more than a
+// parent's small tag table holds: its map takes over), an only child (no count), and
+// :nth-of-type counted past the fortieth distinct tag. Exact strings, in both realms.
 func TestSelectorStepsManyTags(t *testing.T) {
 	p := open(t, "/forms.html")
 	p.js(`(() => {
@@ -88,8 +88,9 @@ func TestSelectorStepsManyTags(t *testing.T) {
 // TestLabelsWithoutIDs: an element without an id takes its name only from the labels
 // it sits in whose control it is (a label's first labelable descendant, when the label
 // has no "for"); one with an id from every label whose control it is. Exact names, in
-// both realms, in tree order of the elements; the same in a shadow root (a tree of
-// its own: its own labels and ids).
+// both realms, in tree order of the elements; the same in a shadow root, where the
+// first of them is named before an element with an id has made the tree's label map
+// (closest()), the others after (the map).
 func TestLabelsWithoutIDs(t *testing.T) {
 	p := open(t, "/forms.html")
 	p.js(`(() => {
