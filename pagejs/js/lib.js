@@ -182,17 +182,13 @@ function lib(win, env) {
   // it creates a live list per element that walks the whole tree (≈0.8 s on the large
   // fixture) and stays attached to the page.
   const rootInfo = new Map();
-  let infoRoot = null, infoLast = null; // the root asked about last, and its info
 
   function infoOf(root) {
-    if (root === infoRoot) return infoLast;
     let info = rootInfo.get(root);
     if (!info) {
       info = {fieldsets: root.querySelector("fieldset[disabled]") !== null, labels: null};
       rootInfo.set(root, info);
     }
-    infoRoot = root;
-    infoLast = info;
     return info;
   }
 
