@@ -1,6 +1,7 @@
 package pagejs_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -350,5 +351,53 @@ func BenchmarkSnapshotLargeKeep(b *testing.B) {
 	b.ReportMetric(median(same), "ms-unchanged")
 	b.ReportMetric(median(class), "ms-class-change")
 	b.ReportMetric(median(styled), "ms-styled-change")
+	b.ReportMetric(0, "ns/op")
+}
+
+// BenchmarkSnapshotPhases: the parts of a full walk of the ≈3,000-element page (page
+// text left out), each on freshly evaluated lib.js (cold code, as a resident's first
+// walk runs), means in ms over b.N runs (in-page clock, 1 ms steps): ms-collect
+// (lib.collect: candidates, visibility), ms-entries (lib.entry for every element),
+// ms-snapshot (the whole script: both, rows, JSON, deflate), ms-json and ms-deflate
+// (JSON.stringify of its uncompressed value; that JSON deflated and base64-encoded).
+// Use -benchtime 20x.
+func BenchmarkSnapshotPhases(b *testing.B) {
+	p := open(b, "/large.html")
+	quote := func(s string) string {
+		q, err := json.Marshal(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return string(q)
+	}
+	p.js(`(window.benchLib = ` + quote("("+pagejs.LibSource+")") + `, window.benchSnap = ` + quote("("+pagejs.SnapshotSource+")") + `, 1)`)
+	const args = `{maxElements: 5000, maxTextChars: 0}`
+	phases := []struct{ name, setup, timed string }{
+		{"collect", ``, `L.collect(false, null)`},
+		{"entries", `const all = L.collect(false, null);`, `for (let i = 0; i < all.length; i++) L.entry(all[i], true)`},
+		{"snapshot", `const snap = (0, eval)(benchSnap);`, `await snap(window, ` + args + `, L, null)`},
+		{"json", `const out = await (0, eval)(benchSnap)(window, ` + args + `, Object.assign({}, L, {isolated: true}), null);`, `window.benchJSON = JSON.stringify(out)`},
+		{"deflate", ``, `new Uint8Array(await new Response(new Blob([benchJSON]).stream().pipeThrough(new CompressionStream("deflate-raw"))).arrayBuffer()).toBase64()`},
+	}
+	sums := make([]float64, len(phases))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j, ph := range phases {
+			res, err := p.c.EvaluateString(p.ctx, p.target().ConsoleActor, `(async () => { const L = (0, eval)(benchLib)(window, {realm: "page"}); `+
+				ph.setup+` const t0 = performance.now(); `+ph.timed+`; return String(performance.now() - t0); })()`, rdp.EvalOptions{Await: true})
+			if err != nil {
+				b.Fatalf("%s: %v", ph.name, err)
+			}
+			ms, err := strconv.ParseFloat(res, 64)
+			if err != nil {
+				b.Fatalf("%s: %q", ph.name, res)
+			}
+			sums[j] += ms
+		}
+	}
+	b.StopTimer()
+	for j, ph := range phases {
+		b.ReportMetric(sums[j]/float64(b.N), "ms-"+ph.name)
+	}
 	b.ReportMetric(0, "ns/op")
 }

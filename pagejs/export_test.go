@@ -6,3 +6,10 @@ func KeptName(s Script) string { return keptNames[s.name] }
 
 // LibKept is the name of lib.js's kept copy.
 var LibKept = libKept
+
+// LibSource and SnapshotSource are lib.js and snapshot.js as the builders embed them
+// (BenchmarkSnapshotPhases times their parts on their own).
+var (
+	LibSource      = libSrc
+	SnapshotSource = Snapshot.src
+)

@@ -51,10 +51,46 @@ func TestSelectorSteps(t *testing.T) {
 	}
 }
 
+// TestSelectorStepsManyTags: steps among siblings of many distinct tags (more than a
+// parent's small tag table holds: its map takes over), an only child (no count), and
+// :nth-of-type counted past the fortieth distinct tag. Exact strings, in both realms.
+func TestSelectorStepsManyTags(t *testing.T) {
+	p := open(t, "/forms.html")
+	p.js(`(() => {
+		const d = document.createElement("div");
+		d.id = "many";
+		let h = "";
+		for (let i = 0; i < 40; i++) h += '<x-t' + i + ' role="button">M' + i + '</x-t' + i + '>';
+		h += '<x-t3 role="button">M40</x-t3><x-t39 role="button">M41</x-t39><x-t40 role="button">M42</x-t40>';
+		d.innerHTML = h + '<p><button>Only</button></p>';
+		document.body.append(d);
+		return "";
+	})()`)
+	want := map[string]string{
+		"M0":   "#many>x-t0",
+		"M3":   "#many>x-t3:nth-of-type(1)",
+		"M39":  "#many>x-t39:nth-of-type(1)",
+		"M40":  "#many>x-t3:nth-of-type(2)",
+		"M41":  "#many>x-t39:nth-of-type(2)",
+		"M42":  "#many>x-t40",
+		"Only": "#many>p>button",
+	}
+	for _, r := range realms {
+		s := p.snapshot(r)
+		for name, sel := range want {
+			if e := find(t, s, "", name); len(e.Sel) != 1 || e.Sel[0] != sel {
+				t.Errorf("%s: %s selector %q, want %q", r, name, e.Sel, sel)
+			}
+		}
+	}
+}
+
 // TestLabelsWithoutIDs: an element without an id takes its name only from the labels
 // it sits in whose control it is (a label's first labelable descendant, when the label
 // has no "for"); one with an id from every label whose control it is. Exact names, in
-// both realms, in tree order of the elements.
+// both realms, in tree order of the elements; the same in a shadow root, where the
+// first of them is named before an element with an id has made the tree's label map
+// (closest()), the others after (the map).
 func TestLabelsWithoutIDs(t *testing.T) {
 	p := open(t, "/forms.html")
 	p.js(`(() => {
@@ -66,20 +102,30 @@ func TestLabelsWithoutIDs(t *testing.T) {
 			'<label>Third <label>Inner <input type="checkbox"></label></label>' +
 			'<label for="twice">One</label><label>Two <input id="twice" type="checkbox"></label>';
 		document.body.append(d);
+		const h = document.createElement("div");
+		h.id = "lab2host";
+		document.body.append(h);
+		h.attachShadow({mode: "open"}).innerHTML = d.innerHTML;
 		return "";
 	})()`)
 	want := []string{"textbox P1", "textbox Outer", "button First", "textbox P2", "checkbox Second",
 		"checkbox Third Inner Inner", "checkbox One Two"}
 	for _, r := range realms {
 		s := p.snapshot(r)
-		var got []string
+		var got, shadow []string
 		for _, e := range s.Elements {
 			if strings.HasPrefix(e.Sel[0], "#lab2>") || e.Sel[0] == "#elsewhere" || e.Sel[0] == "#twice" {
 				got = append(got, e.Role+" "+e.Name)
 			}
+			if e.Sel[0] == "#lab2host" {
+				shadow = append(shadow, e.Role+" "+e.Name)
+			}
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: names %q, want %q", r, got, want)
+		}
+		if !reflect.DeepEqual(shadow, want) {
+			t.Errorf("%s: names in the shadow root %q, want %q", r, shadow, want)
 		}
 	}
 }

@@ -62,9 +62,7 @@ async function snapshot(win, args, lib, env) {
     const e = entries ? entries[i] : describe(el);
     if (keep && keep.reused(el, e)) continue;
     const sel = e.sel.length === 1 ? e.sel[0] : e.sel.join("\n");
-    const m = Math.min(sel.length, prev.length);
-    let k = 0;
-    while (k < m && sel.charCodeAt(k) === prev.charCodeAt(k)) k++;
+    let k = common(sel, prev);
     if (k > 0) {
       const c = sel.charCodeAt(k - 1);
       if (c >= 0xd800 && c <= 0xdbff) k--; // never split a surrogate pair
@@ -189,6 +187,18 @@ async function snapshot(win, args, lib, env) {
     }
     snapshot.prev = {key: args.pin, nodes: all, hand};
     return hand;
+  }
+
+  // common is the length of the longest common prefix of a and b (UTF-16 units). Most
+  // rows share a parent's path with the row before: one native comparison up to b's
+  // last ">" skips most of the comparing one unit at a time.
+  function common(a, b) {
+    let k = 0;
+    const p = b.lastIndexOf(">") + 1;
+    if (p > 0 && a.startsWith(b.slice(0, p))) k = p;
+    const m = Math.min(a.length, b.length);
+    while (k < m && a.charCodeAt(k) === b.charCodeAt(k)) k++;
+    return k;
   }
 
   function matches(e) {
