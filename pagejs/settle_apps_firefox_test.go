@@ -174,6 +174,8 @@ func BenchmarkSettleWindow(b *testing.B) {
 		{"quiet10", pagejs.SettleArgs{QuietMS: 10, CapMS: 1000}},
 		{"quiet5", pagejs.SettleArgs{QuietMS: 5, CapMS: 1000}},
 		{"frame+quiet10", pagejs.SettleArgs{QuietMS: 10, CapMS: 1000, LongMS: 30}},
+		{"frame+quiet8", pagejs.SettleArgs{QuietMS: 8, CapMS: 1000, LongMS: 30}},
+		{"frame+quiet6", pagejs.SettleArgs{QuietMS: 6, CapMS: 1000, LongMS: 30}},
 		{"frame+quiet5", pagejs.SettleArgs{QuietMS: 5, CapMS: 1000, LongMS: 30}},
 	}
 	cases := []struct{ lib, mode string }{
