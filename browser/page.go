@@ -323,7 +323,7 @@ func (s *Session) loadState(ctx context.Context, pg page, read *pagejs.LoadState
 	} else {
 		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 		defer cancel()
-		if _, err := s.exec(cctx, pg, ReadRealm, pagejs.LoadState, struct{}{}, &r); err != nil {
+		if _, err := s.exec(cctx, pg, ReadRealm, pagejs.LoadState, pagejs.LoadStateArgs{}, &r); err != nil {
 			if e, ok := AsError(err); ok && e.Code == errcode.DialogOpen {
 				return r, e
 			}
@@ -439,14 +439,22 @@ func (s *Session) waitLoaded(ctx context.Context, pg page, from navStart, want, 
 	}
 }
 
-// readyPoll is how often readyNow looks at the new document itself.
-const readyPoll = 10 * time.Millisecond
+// readyPoll is how long readyNow waits before looking again when a look at
+// the new document failed; readyWait, how long one look waits in the
+// document for it to get ready (below the first dialog check, so that a
+// document loading slowly does not look like one held by a dialog).
+const (
+	readyPoll = 10 * time.Millisecond
+	readyWait = 300 * time.Millisecond
+)
 
 // readyNow waits until the tab's document (a new one: not prev) reached
 // state ("interactive" or "complete"). Firefox reports the document's events
 // in batches, up to 100 ms after they happen (measured: a page complete
 // 34–75 ms after the request was reported at 126–161 ms), so the report is
-// raced with a look at the document's own readyState every readyPoll.
+// raced with a look at the document's own readyState, made as soon as the
+// new document is there, which waits in it for its readystatechange (at
+// most readyWait a look).
 func (s *Session) readyNow(ctx context.Context, pg page, state string, prev int64) (loaded, error) {
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -475,17 +483,31 @@ func (s *Session) readyNow(ctx context.Context, pg page, state string, prev int6
 		}
 	}()
 	go func() {
-		for Sleep(rctx, readyPoll) == nil {
-			t, err := pg.sel.watch.Current(rctx)
+		w := pg.sel.watch
+		for rctx.Err() == nil {
+			changed := w.Changed()
+			t, err := w.Current(rctx)
 			if err != nil || t.InnerWindowID == prev {
+				// No new document yet: the watch says when one comes (a
+				// failed look is tried again after readyPoll).
+				pause := time.NewTimer(readyPoll)
+				select {
+				case <-changed:
+				case <-pause.C:
+				case <-rctx.Done():
+				}
+				pause.Stop()
 				continue
 			}
 			var r pagejs.LoadStateResult
-			if _, err := s.execOn(rctx, pg, t, ReadRealm, pagejs.LoadState, struct{}{}, &r, nil); err == nil &&
+			args := pagejs.LoadStateArgs{Until: state, WaitMS: int(readyWait.Milliseconds())}
+			if _, err := s.execOn(rctx, pg, t, ReadRealm, pagejs.LoadState, args, &r, nil); err == nil &&
 				(r.ReadyState == "complete" || state == "interactive" && r.ReadyState == "interactive") {
 				t.URL, t.Title = r.URL, r.Title
 				ch <- ready{loaded{t, &r}, nil}
 				return
+			} else if err != nil {
+				Sleep(rctx, readyPoll) // (a document going away, say)
 			}
 		}
 	}()

@@ -901,3 +901,27 @@ func TestFirefoxUploadTriggers(t *testing.T) {
 		})
 	}
 }
+
+// TestFirefoxLoadStateWaits: LoadState with until waits in the document for that
+// readyState (woken by readystatechange), at most waitMs; without it, it reads the
+// state as it is. The document is rewritten (document.open) with an image the
+// server answers 450 ms late, so it stays interactive until then.
+func TestFirefoxLoadStateWaits(t *testing.T) {
+	p := open(t, "/forms.html")
+	p.js(`(() => { document.open(); document.write('<!doctype html><title>Slow</title><img src="/api/jobs?q=slow">'); document.close(); return document.readyState; })()`)
+	for _, r := range []realm{isolatedRealm, pageRealm} {
+		var now, short, long pagejs.LoadStateResult
+		p.must(r, pagejs.LoadState, pagejs.LoadStateArgs{}, &now)
+		start := time.Now()
+		p.must(r, pagejs.LoadState, pagejs.LoadStateArgs{Until: "complete", WaitMS: 50}, &short)
+		shortTook := time.Since(start)
+		p.must(r, pagejs.LoadState, pagejs.LoadStateArgs{Until: "complete", WaitMS: 5000}, &long)
+		longTook := time.Since(start)
+		if r == isolatedRealm && (now.ReadyState == "complete" || short.ReadyState == "complete" || shortTook < 50*time.Millisecond) {
+			t.Errorf("%v: while the image loads: now %q, after waiting 50 ms %q (%v): want not complete, after ≥ 50 ms", r, now.ReadyState, short.ReadyState, shortTook)
+		}
+		if long.ReadyState != "complete" || long.Title != "Slow" || longTook > 4*time.Second {
+			t.Errorf("%v: waiting for complete: %+v after %v", r, long, longTook)
+		}
+	}
+}

@@ -187,7 +187,8 @@ var (
 	Settle = Script{name: "settle", src: mustRead("settle"), realms: realmPage | realmIsolated, noLib: true}
 	// PageInfo reads url, title, readyState; args nil, result PageInfoResult.
 	PageInfo = Script{name: "pageInfo", src: mustRead("pageInfo"), realms: realmPage | realmIsolated, noLib: true}
-	// LoadState reads where the document came from and its HTTP status; args nil, result LoadStateResult.
+	// LoadState reads where the document came from and its HTTP status, after waiting
+	// (capped) for a readyState when asked; args LoadStateArgs, result LoadStateResult.
 	LoadState = Script{name: "loadState", src: mustRead("loadState"), realms: realmPage | realmIsolated, noLib: true}
 	// CaptureRect reads the viewport and an element's rectangle for a screenshot; args
 	// CaptureRectArgs, result CaptureRectResult.

@@ -483,6 +483,13 @@ type SettleResult struct {
 	URL       string `json:"url,omitempty"`
 }
 
+// LoadStateArgs are LoadState's arguments: Until ("interactive" or "complete"),
+// when set, is waited for (at most WaitMS, capped at 5,000) before reading.
+type LoadStateArgs struct {
+	Until  string `json:"until,omitempty"`
+	WaitMS int    `json:"waitMs,omitempty"`
+}
+
 // LoadStateResult is LoadState's value. DocumentURI differs from URL on Firefox's
 // error pages (about:neterror?e=connectionFailure&u=…); Status is the HTTP status of
 // the document's response, 0 when none was recorded.
