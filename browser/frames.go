@@ -188,9 +188,6 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 		return s.renderTopLocked(pg, gen, top, args)
 	}
 	out = snapLines{lines: make([]string, 0, len(top.r.Elements)+8)}
-	if frames == nil {
-		out.total, out.all = top.r.Total, top.r.All
-	}
 	query := strings.ToLower(args.Query)
 	var emit func(d *docSnap, depth int)
 	emit = func(d *docSnap, depth int) {
@@ -201,15 +198,13 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 				s.renderFrame(&out, d, i, frames, depth, emit)
 				continue
 			}
-			if frames != nil {
-				out.all++
-				if query != "" && !matches(e, query) {
-					continue
-				}
-				out.total++
-				if out.total <= args.Offset || out.shown >= args.MaxElements {
-					continue
-				}
+			out.all++
+			if query != "" && !matches(e, query) {
+				continue
+			}
+			out.total++
+			if out.total <= args.Offset || out.shown >= args.MaxElements {
+				continue
 			}
 			out.flush()
 			out.lines = append(out.lines, "["+s.refFor(pg, gen, d, w, i)+"] "+w.body(i, e))

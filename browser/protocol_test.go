@@ -264,3 +264,32 @@ func TestFakeLateReadyOfReplacedDocument(t *testing.T) {
 		t.Fatal("navigate answered before the new document existed: it took the replaced document's late report")
 	}
 }
+
+// TestFakeInstallNeverAnswered: the snapshot's resident, installed after the
+// first snapshot, is acknowledged but never created (a page whose process
+// went busy, say). Later snapshots wait for it at most a moment after it
+// started, then evaluate the whole script: none is held up by it.
+func TestFakeInstallNeverAnswered(t *testing.T) {
+	f := newFakeBrowser(t)
+	s := f.session()
+	var held atomic.Int32
+	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+		if text, _ := m["text"].(string); strings.HasPrefix(text, `(function () { "use strict"; `) {
+			held.Add(1)
+			f.ack(p, m) // and never a result
+			return
+		}
+		f.answer(p, m)
+	})
+	snapshotGen(t, s)
+	for i := 0; i < 3; i++ {
+		start := time.Now()
+		snapshotGen(t, s)
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("snapshot %d with the installation pending took %v", i+2, d)
+		}
+	}
+	if !s.InstallPending() || held.Load() != 1 {
+		t.Errorf("installation pending %v, %d held, want one pending", s.InstallPending(), held.Load())
+	}
+}
