@@ -1,8 +1,10 @@
 package browser_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
@@ -46,5 +48,34 @@ func TestDialogName(t *testing.T) {
 		if got := browser.DialogName(typ); got != want {
 			t.Errorf("DialogName(%q) = %q, want %q", typ, got, want)
 		}
+	}
+}
+
+// TestWaitForUnderADialog: a dialog the page opens by itself (from a timer,
+// not during one of the server's actions) ends a wait_for with dialog_open,
+// whether it was up before the wait began or opened during it; the wait
+// does not run to its timeout.
+func TestWaitForUnderADialog(t *testing.T) {
+	s := newSession(t)
+	for _, tc := range []struct {
+		name  string
+		delay int
+		pause time.Duration
+	}{
+		{"up before the wait", 50, 500 * time.Millisecond},
+		{"opened during the wait", 400, 0},
+	} {
+		open(t, s, "dialog.html#"+strconv.Itoa(tc.delay))
+		snap := snapshot(t, s)
+		must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Later"), "wait_after_ms": 0, "observe": false})
+		time.Sleep(tc.pause)
+		start := time.Now()
+		_, e := call(t, s, "wait_for", map[string]any{"text": "never on this page", "timeout_ms": 8000})
+		wantCode(t, e, errcode.DialogOpen)
+		if took := time.Since(start); took > 3*time.Second || !strings.Contains(e.Text(), "Saved a while ago") {
+			t.Errorf("%s: dialog_open after %v: %s", tc.name, took, e.Text())
+		}
+		must(t, s, "handle_dialog", map[string]any{"action": "accept"})
+		waitText(t, s, "later closed")
 	}
 }

@@ -531,13 +531,27 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 // (click, fill, type_text, press_key, select_option, hover, drag,
 // upload_files; scroll waits instead), the tool table adding the
 // observation's text and changes to their answers.
-func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool) (urlNow string, nav bool, obs *Observation, err error) {
+//
+// alongside, when set, runs once the page has settled, while the page is
+// observed (a click's look at the tabs it opened: the browser answers it
+// while the page is read).
+func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
 	sr, serr := s.settle(ctx, pg, limit)
 	if ctx.Err() != nil {
 		return "", false, nil, ctx.Err()
 	}
 	urlNow, nav = s.afterSeen(ctx, pg, before, sr.URL) // the settle's last look, no read of its own
+	done := make(chan struct{})
+	if alongside != nil {
+		go func() {
+			defer close(done)
+			alongside()
+		}()
+	} else {
+		close(done)
+	}
 	if !on {
+		<-done
 		return urlNow, nav, nil, nil
 	}
 	var settled *pagejs.SettleResult
@@ -545,6 +559,7 @@ func (s *Session) endAction(ctx context.Context, pg page, before string, limit t
 		settled = &sr
 	}
 	o := s.observe(ctx, pg, observeOpts{navigated: nav, settled: settled}, serr)
+	<-done
 	return urlNow, nav, &o, nil
 }
 

@@ -154,7 +154,15 @@ func (o *Op) Activate(ctx context.Context) { o.s.activate(ctx, o.pg) }
 // reads where the page is and, when observe is set, what changed since the
 // agent's last view (nil when not).
 func (o *Op) End(ctx context.Context, before string, limit time.Duration, observe bool) (urlNow string, navigated bool, obs *Observation, err error) {
-	return o.s.endAction(ctx, o.pg, before, limit, observe)
+	return o.s.endAction(ctx, o.pg, before, limit, observe, nil)
+}
+
+// EndOpened is End for an action that may open tabs (click): it also
+// returns, as OpenedSince does, the tabs the tab opened since before,
+// asked of the browser while the page is observed.
+func (o *Op) EndOpened(ctx context.Context, before string, limit time.Duration, observe bool, openers Openers) (urlNow string, navigated bool, obs *Observation, tabs []string, err error) {
+	urlNow, navigated, obs, err = o.s.endAction(ctx, o.pg, before, limit, observe, func() { tabs = o.OpenedSince(ctx, openers) })
+	return urlNow, navigated, obs, tabs, err
 }
 
 // After reports, once an action ran, where the page is and whether it

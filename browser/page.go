@@ -545,15 +545,34 @@ func (s *Session) pollURL(ctx context.Context, pg page, want string) error {
 // for a reason worth polling on: cut short by the deadline, or the
 // document briefly unavailable mid-navigation.
 func (s *Session) checkCondition(ctx context.Context, pg page, args pagejs.WaitForArgs, deadline time.Time) (*pagejs.WaitForResult, error) {
-	// A dialog blocks the page: whatever the page shows, the condition
-	// is not what the agent waits for, and polling cannot change that.
-	if err := s.noDialog(ctx, pg); err != nil {
-		return nil, err
-	}
 	var r pagejs.WaitForResult
 	pctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	_, err := s.exec(pctx, pg, ReadRealm, pagejs.WaitFor, args, &r)
+	// A dialog blocks the page: whatever the page shows, the condition
+	// is not what the agent waits for, and polling cannot change that. The
+	// browser is asked while the page is checked (two processes: one
+	// answer's time, not two); a dialog ends the check.
+	dialog := make(chan error, 1)
+	go func() { dialog <- s.noDialog(ctx, pg) }()
+	checked := make(chan error, 1)
+	go func() {
+		_, err := s.exec(pctx, pg, ReadRealm, pagejs.WaitFor, args, &r)
+		checked <- err
+	}()
+	var err error
+	select {
+	case derr := <-dialog:
+		if derr != nil && ctx.Err() == nil {
+			cancel()
+			<-checked
+			return nil, derr
+		}
+		err = <-checked
+	case err = <-checked:
+		if derr := <-dialog; derr != nil && ctx.Err() == nil {
+			return nil, derr
+		}
+	}
 	if err == nil {
 		r.Met = s.waitFrames(pctx, pg, args, r.Met)
 		return &r, nil

@@ -223,7 +223,7 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 		return clickOut{}, err
 	}
 	wait := time.Duration(a.WaitAfterMS) * time.Millisecond
-	urlNow, nav, obs, err := op.End(ctx, r.URL, wait, a.Observe)
+	urlNow, nav, obs, tabs, err := op.EndOpened(ctx, r.URL, wait, a.Observe, openers)
 	if err != nil {
 		return clickOut{}, err
 	}
@@ -239,7 +239,7 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 	trusted := info.Trusted(r.Trusted)
 	out := clickOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info)}
 	note := refNote(l, info)
-	if tabs := op.OpenedSince(ctx, openers); len(tabs) > 0 {
+	if len(tabs) > 0 {
 		out.OpenedTabs = tabs
 		note += " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
 		obs.DropTabs() // said here, with close_tab
