@@ -388,11 +388,21 @@ type delta struct {
 	gone                       []string
 }
 
+// diffViews compares the agent's last view with a new one. Elements are
+// matched by their ref key (selector and fingerprint). When
+// both views are bound to the nodes of one document, a match must also be
+// the same node, as refs are: an element the page rendered again as a new
+// node that looks the same (a framework's list under new keys) has a new
+// ref, so it appeared, and the old one, whose ref is now stale, is gone.
 func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 	var d delta
 	r, w := nv.res, nv.info
 	if old != nil && old.info == w && match == nil {
 		return d // the same walk (kept): nothing changed
+	}
+	var same func(j, i int) bool // old element j and new element i are one
+	if old != nil {
+		same = sameNode(old.info, w)
 	}
 	for i, k := range w.keys {
 		e := &r.Elements[i]
@@ -406,20 +416,31 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 		}
 		j, ok := old.info.index[k]
 		switch {
-		case !ok:
+		case !ok || !same(j, i):
 			d.appeared = append(d.appeared, i)
 		case old.info.body(j, &old.res.Elements[j]) != w.body(i, e):
 			d.changed = append(d.changed, i)
 		}
 	}
 	if old != nil && nv.complete && old.info != w {
-		for _, k := range old.info.keys {
-			if _, ok := w.index[k]; !ok {
+		for j, k := range old.info.keys {
+			if i, ok := w.index[k]; !ok || !same(j, i) {
 				d.gone = append(d.gone, k)
 			}
 		}
 	}
 	return d
+}
+
+// sameNode tells whether element j of the walk old and element i of the
+// walk nv, which have the same ref key, are the same element: the same node
+// when both walks are bound to the nodes of one document, else by that key
+// alone.
+func sameNode(old, nv *walkInfo) func(j, i int) bool {
+	if old.ids == nil || nv.ids == nil || old.window != nv.window {
+		return func(int, int) bool { return true }
+	}
+	return func(j, i int) bool { return old.ids[j] == nv.ids[i] }
 }
 
 // deltaOf compares a walk with the agent's last view, makes it the view,
