@@ -157,7 +157,10 @@ func (s *Session) rememberLocked(sel *selection, gen uint64, r *pagejs.SnapshotR
 // settle waits until the page is quiet, at most limit (nothing when 0). It
 // returns a dialog_open error when the page opened a dialog meanwhile; other
 // failures only shorten the wait (logged).
-func (s *Session) settle(ctx context.Context, pg page, limit time.Duration) (pagejs.SettleResult, error) {
+//
+// began, when set, is when the action began: requests the page had in
+// flight since before then (an EventSource, a long poll) are not waited for.
+func (s *Session) settle(ctx context.Context, pg page, limit time.Duration, began time.Time) (pagejs.SettleResult, error) {
 	var r pagejs.SettleResult
 	if limit <= 0 {
 		return r, ctx.Err()
@@ -165,6 +168,9 @@ func (s *Session) settle(ctx context.Context, pg page, limit time.Duration) (pag
 	sctx, cancel := context.WithTimeout(ctx, limit+2*time.Second)
 	defer cancel()
 	args := pagejs.SettleArgs{QuietMS: int(settleQuiet.Milliseconds()), LongMS: int(settleLong.Milliseconds()), CapMS: int(limit.Milliseconds())}
+	if !began.IsZero() {
+		args.SinceMS = max(1, int(time.Since(began).Milliseconds()))
+	}
 	if _, err := s.exec(sctx, pg, ActionRealm, pagejs.Settle, args, &r); err != nil {
 		if ctx.Err() != nil {
 			return r, ctx.Err()
@@ -556,8 +562,8 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 // alongside, when set, runs once the page has settled, while the page is
 // observed (a click's look at the tabs it opened: the browser answers it
 // while the page is read).
-func (s *Session) endAction(ctx context.Context, pg page, before string, limit time.Duration, on bool, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
-	sr, serr := s.settle(ctx, pg, limit)
+func (s *Session) endAction(ctx context.Context, pg page, began time.Time, before string, limit time.Duration, on bool, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
+	sr, serr := s.settle(ctx, pg, limit, began)
 	if ctx.Err() != nil {
 		return "", false, nil, ctx.Err()
 	}

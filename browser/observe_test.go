@@ -2,6 +2,10 @@ package browser_test
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -224,5 +228,54 @@ func TestWaitForAcrossNavigation(t *testing.T) {
 	res = must(t, s, "wait_for", map[string]any{"text": "The other page.", "timeout_ms": 5000, "poll_ms": 2000})
 	if res.Structured.(map[string]any)["met"] != true {
 		t.Errorf("wait_for in the new page: %s", res.Text)
+	}
+}
+
+// TestObserveLongLivedRequests: requests a page keeps open all the time (an
+// EventSource, a long poll) were in flight before the action began, so the
+// settle does not wait for them: a click that changes nothing is not "busy",
+// and one that starts a request of its own waits for that request alone.
+func TestObserveLongLivedRequests(t *testing.T) {
+	done := make(chan struct{})
+	hold := func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/sse" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.(http.Flusher).Flush()
+		}
+		select {
+		case <-r.Context().Done():
+		case <-done:
+		case <-time.After(20 * time.Second):
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	mux.HandleFunc("/sse", hold)
+	mux.HandleFunc("/hang", hold)
+	mux.HandleFunc("/api/slow", func(w http.ResponseWriter, r *http.Request) {
+		ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+		time.Sleep(time.Duration(min(max(ms, 0), 2000)) * time.Millisecond)
+		w.Header().Set("Cache-Control", "no-store")
+		io.WriteString(w, "{}")
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(done) }) // first: the held requests end, then the server closes
+
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": srv.URL + "/long-requests.html", "wait": "complete"})
+	snap := snapshot(t, s)
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Nothing")})
+	if c := changes(t, res); c["settled"] != nil || strings.Contains(res.Text, "busy") {
+		t.Errorf("a click that changes nothing: want no busy note:\n%s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load")})
+	if c := changes(t, res); c["settled"] != nil || c["appeared"] != 1 || !strings.Contains(res.Text, `button "Loaded"`) {
+		t.Errorf("a click whose request takes 150 ms: want it waited for, and what it rendered:\n%s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load slowly")})
+	if c := changes(t, res); c["settled"] != false || !strings.Contains(res.Text, "(1 request of its own in flight)") {
+		t.Errorf("a click whose request takes 600 ms: want the busy note, counting that request alone:\n%s", res.Text)
 	}
 }

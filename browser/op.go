@@ -15,10 +15,11 @@ import (
 // page-operation lock until Release: calls that touch the page run one at
 // a time, in arrival order. Every method runs under that hold.
 type Op struct {
-	s   *Session
-	pg  page
-	l   *Locator
-	end func() // gives the lock back; nil when none is held
+	s     *Session
+	pg    page
+	l     *Locator
+	end   func()    // gives the lock back; nil when none is held
+	began time.Time // when the call took its hold (before it acted)
 }
 
 // DefaultSettleCap is the longest an action waits for the page to be quiet
@@ -59,7 +60,7 @@ func (s *Session) Acting(ctx context.Context, ref string) (*Op, error) {
 }
 
 func (s *Session) hold(ctx context.Context, lock bool, sel func(context.Context) (page, error)) (*Op, error) {
-	o := &Op{s: s}
+	o := &Op{s: s, began: time.Now()}
 	if lock {
 		if err := s.lock(ctx); err != nil {
 			return nil, err
@@ -154,14 +155,14 @@ func (o *Op) Activate(ctx context.Context) { o.s.activate(ctx, o.pg) }
 // reads where the page is and, when observe is set, what changed since the
 // agent's last view (nil when not).
 func (o *Op) End(ctx context.Context, before string, limit time.Duration, observe bool) (urlNow string, navigated bool, obs *Observation, err error) {
-	return o.s.endAction(ctx, o.pg, before, limit, observe, nil)
+	return o.s.endAction(ctx, o.pg, o.began, before, limit, observe, nil)
 }
 
 // EndOpened is End for an action that may open tabs (click): it also
 // returns, as OpenedSince does, the tabs the tab opened since before,
 // asked of the browser while the page is observed.
 func (o *Op) EndOpened(ctx context.Context, before string, limit time.Duration, observe bool, openers Openers) (urlNow string, navigated bool, obs *Observation, tabs []string, err error) {
-	urlNow, navigated, obs, err = o.s.endAction(ctx, o.pg, before, limit, observe, func() { tabs = o.OpenedSince(ctx, openers) })
+	urlNow, navigated, obs, err = o.s.endAction(ctx, o.pg, o.began, before, limit, observe, func() { tabs = o.OpenedSince(ctx, openers) })
 	return urlNow, navigated, obs, tabs, err
 }
 

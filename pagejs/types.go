@@ -467,6 +467,9 @@ type SettleArgs struct {
 	// without a mutation, at most GapMS after the first change.
 	Change bool `json:"change,omitempty"`
 	GapMS  int  `json:"gapMs,omitempty"`
+	// SinceMS: the action began this long ago; requests in flight since before then
+	// are not counted (isolated realm only). 0: every request counts.
+	SinceMS int `json:"sinceMs,omitempty"`
 }
 
 // SettleResult is Settle's value. Quiet is false when the cap ended the wait; Pending
@@ -478,6 +481,7 @@ type SettleResult struct {
 	WaitedMS  int    `json:"waitedMs"`
 	Mutations int    `json:"mutations"`
 	Pending   int    `json:"pending"`
+	Older     int    `json:"older"` // requests in flight since before the action, not counted (SinceMS)
 	Requests  bool   `json:"requests"`
 	Frames    int    `json:"frames"` // animation frames seen during the wait
 	URL       string `json:"url,omitempty"`

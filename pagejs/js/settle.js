@@ -57,13 +57,36 @@ async function settle(win, args, lib, env) {
       group = null;
     }
   }
+  // Requests in flight since before the action began (args.sinceMs ago, as the server
+  // measured it) are not its doing: an EventSource, a long poll, a request an earlier
+  // action left in flight. They do not count, or every action on such a page would wait
+  // for its cap. (By the time the channel opened: nsITimedChannel.asyncOpenTime, in µs;
+  // a request whose time cannot be read counts.)
+  const old = new Set();
+  if (group && Number.isInteger(args.sinceMs) && args.sinceMs > 0) {
+    try {
+      const from = (Date.now() - args.sinceMs) * 1000;
+      for (const r of group.requests) {
+        if (!r.isPending()) continue;
+        let at = 0;
+        try {
+          at = r.QueryInterface(env.Ci.nsITimedChannel).asyncOpenTime;
+        } catch (e) {
+          at = 0;
+        }
+        if (at > 0 && at < from) old.add(r);
+      }
+    } catch (e) {
+      old.clear();
+    }
+  }
   let entries = typeof perf.getEntriesByType === "function" ? perf.getEntriesByType("resource").length : 0;
   const requests = () => {
     if (group) {
       try {
         let n = 0;
         for (const r of group.requests) {
-          if (r.isPending()) n++;
+          if (r.isPending() && !old.has(r)) n++;
         }
         return n;
       } catch (e) {
@@ -171,5 +194,6 @@ async function settle(win, args, lib, env) {
     }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, url: String(win.location.href)};
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, older: old.size, requests: group !== null, frames,
+    url: String(win.location.href)};
 }
