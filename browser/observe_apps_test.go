@@ -79,14 +79,15 @@ func observeApp(t *testing.T, s *session, url string) {
 
 	res = must(t, s, "fill", map[string]any{"element": query, "value": "ai"})
 	want("fill", res, 0, 1, 0, "changed:\n["+query+`] textbox "Query" value="ai"`)
-	// The request (100 ms) and the render are waited for.
-	res = must(t, s, "click", map[string]any{"element": search})
+	// The request (100 ms) and the render are waited for (the cap is raised
+	// for slow machines: the wait ends once the page is quiet).
+	res = must(t, s, "click", map[string]any{"element": search, "wait_after_ms": 3000})
 	want("search", res, 3, 0, 0, "appeared:\n", `button "Open ai Alpha"`, `button "Open ai Gamma"`)
 	if strings.Contains(res.Text, "still busy") {
 		t.Errorf("search: busy after a 100 ms request:\n%s", res.Text)
 	}
 	// An effect fetches (100 ms) after the render the click caused.
-	res = must(t, s, "click", map[string]any{"element": ref(t, res.Text, "button", "Open ai Beta")})
+	res = must(t, s, "click", map[string]any{"element": ref(t, res.Text, "button", "Open ai Beta"), "wait_after_ms": 3000})
 	want("open", res, 1, 0, 0, `button "Apply to ai Beta"`)
 	res = must(t, s, "click", map[string]any{"element": menu})
 	want("menu", res, 2, 1, 0, "changed:\n["+menu+`] button "Menu" expanded`, `menuitem "Rename"`, `menuitem "Delete"`)
@@ -107,7 +108,7 @@ func observeApp(t *testing.T, s *session, url string) {
 	}
 	_, e := call(t, s, "click", map[string]any{"element": alpha})
 	wantCode(t, e, errcode.StaleElement)
-	res = must(t, s, "click", map[string]any{"element": fresh})
+	res = must(t, s, "click", map[string]any{"element": fresh, "wait_after_ms": 3000})
 	want("open again", res, 1, 0, 1, `button "Apply to ai Alpha"`, `- [`)
 
 	// A request longer than the settle cap: busy, then wait_for lists what appeared.

@@ -270,9 +270,9 @@ func TestObserveLongLivedRequests(t *testing.T) {
 	if c := changes(t, res); c["settled"] != nil || strings.Contains(res.Text, "busy") {
 		t.Errorf("a click that changes nothing: want no busy note:\n%s", res.Text)
 	}
-	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load")})
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load"), "wait_after_ms": 3000})
 	if c := changes(t, res); c["settled"] != nil || c["appeared"] != 1 || !strings.Contains(res.Text, `button "Loaded"`) {
-		t.Errorf("a click whose request takes 150 ms: want it waited for, and what it rendered:\n%s", res.Text)
+		t.Errorf("a click whose request takes 150 ms (cap 3 s): want it waited for, and what it rendered:\n%s", res.Text)
 	}
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load slowly")})
 	if c := changes(t, res); c["settled"] != false || !strings.Contains(res.Text, "(1 request of its own in flight)") {
