@@ -501,6 +501,9 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 		head += fmt.Sprintf(" Only the top document was compared, not its %s (snapshot_page lists their elements).", Plural(o.frames, "frame", "frames"))
 		st["frames_not_compared"] = o.frames
 	}
+	if moved := urlMoved(old, r, st); moved != "" {
+		head = moved + "\n" + head
+	}
 	if len(d.matched)+len(d.appeared)+len(d.changed)+len(d.gone) == 0 {
 		return Observation{text: head, st: st}
 	}
@@ -550,6 +553,21 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 		text += fmt.Sprintf("\n[%d more not shown; call snapshot_page to see the whole page]", left)
 	}
 	return Observation{text: text, st: st}
+}
+
+// urlMoved is the line saying that the document's URL changed since the
+// last view without a new document (history.pushState, a fragment: an
+// application's route), with the URL as the page gives it; "" when it did
+// not. st gets url_changed and url.
+func urlMoved(old *pageView, r *pagejs.SnapshotResult, st map[string]any) string {
+	if old == nil || old.res.URL == r.URL || r.URL == "" {
+		return ""
+	}
+	st["url_changed"] = true
+	st["url"] = PageStr(r.URL)
+	u := NewUntrusted()
+	u.Field("URL", r.URL, 300)
+	return "The URL changed since your last view, in the same document (refs still work):\n" + u.String()
 }
 
 // endAction ends an action (Op.End): it lets the page settle (at most

@@ -88,7 +88,10 @@ func observeApp(t *testing.T, s *session, url string) {
 	}
 	// An effect fetches (100 ms) after the render the click caused.
 	res = must(t, s, "click", map[string]any{"element": ref(t, res.Text, "button", "Open ai Beta"), "wait_after_ms": 3000})
-	want("open", res, 1, 0, 0, `button "Apply to ai Beta"`)
+	want("open", res, 1, 0, 0, `button "Apply to ai Beta"`, "The URL changed since your last view, in the same document", "job=ai%20Beta")
+	if st, _ := res.Structured.(map[string]any); st["navigated"] == true || changes(t, res)["url_changed"] != true {
+		t.Errorf("open: a route change is no navigation, and is said: %v", res.Structured)
+	}
 	res = must(t, s, "click", map[string]any{"element": menu})
 	want("menu", res, 2, 1, 0, "changed:\n["+menu+`] button "Menu" expanded`, `menuitem "Rename"`, `menuitem "Delete"`)
 	res = must(t, s, "click", map[string]any{"element": remote})
