@@ -187,7 +187,7 @@ func actionText(verb, ref string, trusted bool, info browser.ExecInfo, urlNow st
 
 var clickTool = tool[clickArgs, clickOut]{
 	Name: "click", Title: "Click element",
-	Description: "Click a ref: trusted when available (default actions such as following links), else a page-script click (the result says which). Refuses disabled, changed and file-input elements (use upload_files). Waits until the page is quiet (at most wait_after_ms), then reports any navigation (refs go stale), tab or dialog it opened, and what changed since your last view (at most 30 snapshot lines).",
+	Description: "Click a ref: trusted when available (default actions included), else a page-script click (the result says which). Refuses disabled, changed, covered and inert elements and file inputs (use upload_files). Waits until the page is quiet (at most wait_after_ms), then reports any navigation (refs go stale), tab or dialog it opened, and what changed since your last view (at most 30 lines).",
 	Annotations: Annotations{Destructive: true, OpenWorld: true},
 	Run:         (*Table).click,
 }

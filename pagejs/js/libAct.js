@@ -49,6 +49,40 @@ function libAct(win, env, lib) {
 
   function requireEnabled(el) {
     if (disabled(el)) fail("element_not_interactable", "the element is disabled");
+    if (inert(el)) {
+      fail("element_not_interactable", "the element is inert: a modal dialog (or an inert region) keeps users from it; " +
+        "close the dialog first");
+    }
+  }
+
+  // inert tells whether el is inert, as users meet it: in an element with the inert
+  // attribute (shadow hosts included), or outside the modal dialog the document shows,
+  // which makes the rest of the document inert but for popovers shown above it. (A
+  // modal dialog inside a shadow root is not looked for.)
+  function inert(el) {
+    for (let n = el; n; n = n.parentNode || n.host) {
+      if (n.nodeType === 1 && n.hasAttribute("inert")) return true;
+    }
+    let modal = null;
+    try {
+      modal = doc.querySelector("dialog:modal");
+    } catch (e) {
+      modal = null; // (no :modal)
+    }
+    if (modal === null || inside(el, modal)) return false;
+    // A popover shown above the dialog (opened from it) is not blocked by it.
+    for (let n = el; n; n = n.parentNode || n.host) {
+      if (n.nodeType === 1 && n.hasAttribute("popover") && popoverOpen(n)) return false;
+    }
+    return true;
+  }
+
+  function popoverOpen(n) {
+    try {
+      return n.matches(":popover-open");
+    } catch (e) {
+      return false;
+    }
   }
 
   // nativeSetter returns the value setter of the element's own interface prototype,
@@ -138,13 +172,20 @@ function libAct(win, env, lib) {
   // clickAt clicks el as a person would: pointer and mouse events at its centre, trusted
   // through the pres shell when the isolated realm can (default actions included), else
   // synthetic with el.click(). Returns whether it was trusted.
-  function clickAt(el) {
-    el.scrollIntoView({block: "nearest", inline: "nearest"});
-    const r = el.getBoundingClientRect();
-    const base = {
-      bubbles: true, cancelable: true, composed: true, view: win, button: 0,
-      clientX: r.left + r.width / 2, clientY: r.top + r.height / 2,
-    };
+  // (at: the viewport point to give the events, hitPoint's; else el's centre once it
+  // is scrolled into view.)
+  function clickAt(el, at) {
+    let x, y;
+    if (at) {
+      x = at.x;
+      y = at.y;
+    } else {
+      el.scrollIntoView({block: "nearest", inline: "nearest"});
+      const r = el.getBoundingClientRect();
+      x = r.left + r.width / 2;
+      y = r.top + r.height / 2;
+    }
+    const base = {bubbles: true, cancelable: true, composed: true, view: win, button: 0, clientX: x, clientY: y};
     const mouse = (type, buttons, detail) => new win.MouseEvent(type, Object.assign({}, base, {buttons, detail}));
     const pointer = (type, buttons) =>
       new win.PointerEvent(type, Object.assign({}, base, {buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}));
@@ -342,8 +383,16 @@ function libAct(win, env, lib) {
   // hitPoint scrolls el into view (nearest) and returns a viewport point inside it that
   // hit-testing gives to el (or to something inside it): its centre, else another point
   // of its first box; covered when none is, so an action would reach another element.
+  // When the nearest scroll leaves it covered at every point, it is scrolled to the
+  // middle of the view and tried again: a sticky header or footer covers an element
+  // scrolled only as far as the edge.
   function hitPoint(el) {
-    el.scrollIntoView({block: "nearest", inline: "nearest"});
+    const p = pointIn(el, "nearest");
+    return p.covered ? pointIn(el, "center") : p;
+  }
+
+  function pointIn(el, at) {
+    el.scrollIntoView({block: at, inline: at});
     const rects = el.getClientRects();
     const r = rects.length > 0 ? rects[0] : el.getBoundingClientRect();
     const root = el.getRootNode();
@@ -354,9 +403,20 @@ function libAct(win, env, lib) {
       const x = r.left + r.width * fx[i];
       const y = r.top + r.height * fy[i];
       if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) continue;
-      if (inside(from.elementFromPoint(x, y), el)) return {x, y, covered: false};
+      if (reaches(from.elementFromPoint(x, y), el)) return {x, y, covered: false};
     }
     return {x: r.left + r.width / 2, y: r.top + r.height / 2, covered: true};
+  }
+
+  // reaches tells whether a pointer event on node (what hit-testing found) reaches el: node
+  // is el or inside it, or inside a label of el (a click on a label is a click on its
+  // control; custom checkboxes hide the input under their label).
+  function reaches(node, el) {
+    if (inside(node, el)) return true;
+    for (let n = node; n; n = n.parentNode || n.host) {
+      if (n.nodeType === 1 && isHTML(n) && n.localName === "label" && n.control === el) return true;
+    }
+    return false;
   }
 
   function inside(node, el) {
