@@ -1,13 +1,10 @@
 package browser_test
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
 // Real rich editors, fetched from npm at test set-up (pinned, cached outside
@@ -26,12 +23,7 @@ var editorLibs = []string{"quill@2.0.3",
 // makes a new paragraph, Backspace and Delete edit, as each editor's own
 // model shows; with trusted input and with the page-realm fallback.
 func TestRichEditors(t *testing.T) {
-	mods := npmlibs.Dir(t, editorLibs...)
-	mux := http.NewServeMux()
-	mux.Handle("/vendor/", http.StripPrefix("/vendor/", http.FileServer(http.Dir(mods))))
-	mux.Handle("/", http.FileServer(http.Dir("testdata")))
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
+	srv := vendorServer(t, editorLibs, nil)
 	for _, pageRealm := range []bool{false, true} {
 		name := map[bool]string{false: "isolated", true: "page-realm"}[pageRealm]
 		t.Run(name, func(t *testing.T) {

@@ -1,7 +1,6 @@
 package browser_test
 
 import (
-	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
 func TestPressKeyCombos(t *testing.T) {
@@ -354,13 +352,7 @@ func TestScrollPageRealmFallback(t *testing.T) {
 // sortableServer serves testdata with SortableJS (fetched from npm at test
 // set-up, pinned) under /vendor/.
 func sortableServer(t *testing.T) *httptest.Server {
-	mods := npmlibs.Dir(t, "sortablejs@1.15.7")
-	mux := http.NewServeMux()
-	mux.Handle("/vendor/", http.StripPrefix("/vendor/", http.FileServer(http.Dir(mods))))
-	mux.Handle("/", http.FileServer(http.Dir("testdata")))
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
+	return vendorServer(t, []string{"sortablejs@1.15.7"}, nil)
 }
 
 func TestDragSortable(t *testing.T) {

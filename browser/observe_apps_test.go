@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
@@ -21,21 +20,16 @@ var appLibs = []string{"react@18.3.1", "react-dom@18.3.1", "preact@10.29.8"}
 // after W.
 func observeAppsServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	mods := npmlibs.Dir(t, appLibs...)
-	mux := http.NewServeMux()
-	mux.Handle("/vendor/", http.StripPrefix("/vendor/", http.FileServer(http.Dir(mods))))
-	mux.Handle("/", http.FileServer(http.Dir("testdata")))
-	mux.HandleFunc("/api/slow", func(w http.ResponseWriter, r *http.Request) {
-		ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
-		time.Sleep(time.Duration(min(max(ms, 0), 2000)) * time.Millisecond)
-		what := r.URL.Query().Get("what")
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
-		_ = json.NewEncoder(w).Encode([]string{what + " Alpha", what + " Beta", what + " Gamma"})
+	return vendorServer(t, appLibs, func(mux *http.ServeMux) {
+		mux.HandleFunc("/api/slow", func(w http.ResponseWriter, r *http.Request) {
+			ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+			time.Sleep(time.Duration(min(max(ms, 0), 2000)) * time.Millisecond)
+			what := r.URL.Query().Get("what")
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Cache-Control", "no-store")
+			_ = json.NewEncoder(w).Encode([]string{what + " Alpha", what + " Beta", what + " Gamma"})
+		})
 	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
 }
 
 // TestObserveFrameworkApps: act and observe on an application rendered by

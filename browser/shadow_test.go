@@ -1,13 +1,11 @@
 package browser_test
 
 import (
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
 // Shoelace, fetched from npm at test set-up (pinned; internal/npmlibs).
@@ -16,13 +14,7 @@ var shoelace = []string{"@shoelace-style/shoelace@2.20.1"}
 // shoelaceServer serves testdata with Shoelace under /vendor/.
 func shoelaceServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	mods := npmlibs.Dir(t, shoelace...)
-	mux := http.NewServeMux()
-	mux.Handle("/vendor/", http.StripPrefix("/vendor/", http.FileServer(http.Dir(mods))))
-	mux.Handle("/", http.FileServer(http.Dir("testdata")))
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
+	return vendorServer(t, shoelace, nil)
 }
 
 // Shoelace's controls live in shadow roots; their names come from slotted

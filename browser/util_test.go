@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"reflect"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
@@ -110,4 +113,21 @@ func tabsOf(t testing.TB, res tools.Result) []tabRow {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// vendorServer serves testdata with libs (npm packages, "name@exact-version",
+// fetched once at test set-up: internal/npmlibs) under /vendor/; more, when
+// set, adds routes.
+func vendorServer(t *testing.T, libs []string, more func(mux *http.ServeMux)) *httptest.Server {
+	t.Helper()
+	mods := npmlibs.Dir(t, libs...)
+	mux := http.NewServeMux()
+	mux.Handle("/vendor/", http.StripPrefix("/vendor/", http.FileServer(http.Dir(mods))))
+	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	if more != nil {
+		more(mux)
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
 }
