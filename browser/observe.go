@@ -71,6 +71,7 @@ type walkInfo struct {
 	// element's node id (nil: unbound, refs by selector and fingerprint).
 	window int64
 	ids    []int
+	byNode map[int]int // node id → index (nodeIndex), nil until made
 }
 
 func newWalkInfo(r *pagejs.SnapshotResult) *walkInfo {
@@ -96,7 +97,7 @@ func (w *walkInfo) body(i int, e *pagejs.Element) string {
 // with that read's node binding.
 func (s *Session) boundWalkInfoLocked(sel *selection, d *docSnap) *walkInfo {
 	w := *s.docInfoLocked(sel, d)
-	w.window, w.ids = d.t.InnerWindowID, d.b.ids
+	w.window, w.ids, w.byNode = d.t.InnerWindowID, d.b.ids, nil
 	return &w
 }
 
@@ -169,7 +170,7 @@ func (s *Session) settle(ctx context.Context, pg page, limit time.Duration, bega
 	defer cancel()
 	args := pagejs.SettleArgs{QuietMS: int(settleQuiet.Milliseconds()), LongMS: int(settleLong.Milliseconds()), CapMS: int(limit.Milliseconds())}
 	if !began.IsZero() {
-		args.SinceMS = max(1, int(time.Since(began).Milliseconds()))
+		args.Began = began.UnixMilli()
 	}
 	if _, err := s.exec(sctx, pg, ActionRealm, pagejs.Settle, args, &r); err != nil {
 		if ctx.Err() != nil {
@@ -394,23 +395,33 @@ type delta struct {
 	gone                       []string
 }
 
-// diffViews compares the agent's last view with a new one. Elements are
-// matched by their ref key (selector and fingerprint). When
-// both views are bound to the nodes of one document, a match must also be
-// the same node, as refs are: an element the page rendered again as a new
+// diffViews compares the agent's last view with a new one. When both are
+// bound to the nodes of one document, an element is the same one when it is
+// the same node, as its ref is: an element the page rendered again as a new
 // node that looks the same (a framework's list under new keys) has a new
-// ref, so it appeared, and the old one, whose ref is now stale, is gone.
+// ref, so it appeared, and the old one, whose ref is now stale, is gone;
+// one whose selector changed (a sibling inserted before it) is still
+// itself. Otherwise elements are matched by their ref key (selector and
+// fingerprint).
 func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 	var d delta
 	r, w := nv.res, nv.info
 	if old != nil && old.info == w && match == nil {
 		return d // the same walk (kept): nothing changed
 	}
-	var same func(j, i int) bool // old element j and new element i are one
-	if old != nil {
-		same = sameNode(old.info, w)
+	var find func(i int) (j int, ok bool) // the old view's element that is new element i
+	var kept func(j int) bool             // whether old element j is in the new view
+	switch {
+	case old == nil:
+	case bound(old.info, w):
+		was, is := old.info.nodeIndex(), w.nodeIndex()
+		find = func(i int) (int, bool) { j, ok := was[w.ids[i]]; return j, ok }
+		kept = func(j int) bool { _, ok := is[old.info.ids[j]]; return ok }
+	default:
+		find = func(i int) (int, bool) { j, ok := old.info.index[w.keys[i]]; return j, ok }
+		kept = func(j int) bool { _, ok := w.index[old.info.keys[j]]; return ok }
 	}
-	for i, k := range w.keys {
+	for i := range w.keys {
 		e := &r.Elements[i]
 		if match != nil && match(e) {
 			d.matched = append(d.matched, i)
@@ -420,9 +431,9 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 			d.appeared = append(d.appeared, i)
 			continue
 		}
-		j, ok := old.info.index[k]
+		j, ok := find(i)
 		switch {
-		case !ok || !same(j, i):
+		case !ok:
 			d.appeared = append(d.appeared, i)
 		case old.info.body(j, &old.res.Elements[j]) != w.body(i, e):
 			d.changed = append(d.changed, i)
@@ -430,7 +441,7 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 	}
 	if old != nil && nv.complete && old.info != w {
 		for j, k := range old.info.keys {
-			if i, ok := w.index[k]; !ok || !same(j, i) {
+			if !kept(j) {
 				d.gone = append(d.gone, k)
 			}
 		}
@@ -438,15 +449,22 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 	return d
 }
 
-// sameNode tells whether element j of the walk old and element i of the
-// walk nv, which have the same ref key, are the same element: the same node
-// when both walks are bound to the nodes of one document, else by that key
-// alone.
-func sameNode(old, nv *walkInfo) func(j, i int) bool {
-	if old.ids == nil || nv.ids == nil || old.window != nv.window {
-		return func(int, int) bool { return true }
+// bound tells whether the walks a and b are both bound to the nodes of one
+// document (the same window).
+func bound(a, b *walkInfo) bool {
+	return a.ids != nil && b.ids != nil && a.window == b.window
+}
+
+// nodeIndex maps a bound walk's node ids to element indexes, made once per
+// walk info (by the call that holds the page-operation lock).
+func (w *walkInfo) nodeIndex() map[int]int {
+	if w.byNode == nil {
+		w.byNode = make(map[int]int, len(w.ids))
+		for i, id := range w.ids {
+			w.byNode[id] = i
+		}
 	}
-	return func(j, i int) bool { return old.ids[j] == nv.ids[i] }
+	return w.byNode
 }
 
 // deltaOf compares a walk with the agent's last view, makes it the view,

@@ -274,6 +274,12 @@ func TestObserveLongLivedRequests(t *testing.T) {
 	if c := changes(t, res); c["settled"] != nil || c["appeared"] != 1 || !strings.Contains(res.Text, `button "Loaded"`) {
 		t.Errorf("a click whose request takes 150 ms (cap 3 s): want it waited for, and what it rendered:\n%s", res.Text)
 	}
+	// The settle runs late (the page's main thread is busy); the request the
+	// click started is still the click's.
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load, then work"), "wait_after_ms": 3000})
+	if c := changes(t, res); c["settled"] != nil || c["appeared"] != 1 || !strings.Contains(res.Text, `button "Loaded after work"`) {
+		t.Errorf("a click whose request takes 300 ms, the page busy for 120 ms after it (cap 3 s): want the request waited for:\n%s", res.Text)
+	}
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load slowly")})
 	if c := changes(t, res); c["settled"] != false || !strings.Contains(res.Text, "(1 request of its own in flight)") {
 		t.Errorf("a click whose request takes 600 ms: want the busy note, counting that request alone:\n%s", res.Text)

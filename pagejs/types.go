@@ -467,9 +467,9 @@ type SettleArgs struct {
 	// without a mutation, at most GapMS after the first change.
 	Change bool `json:"change,omitempty"`
 	GapMS  int  `json:"gapMs,omitempty"`
-	// SinceMS: the action began this long ago; requests in flight since before then
-	// are not counted (isolated realm only). 0: every request counts.
-	SinceMS int `json:"sinceMs,omitempty"`
+	// Began: when the action began, in ms since the Unix epoch; requests in flight
+	// since before then are not counted (isolated realm only). 0: every request counts.
+	Began int64 `json:"began,omitempty"`
 }
 
 // SettleResult is Settle's value. Quiet is false when the cap ended the wait; Pending
@@ -481,7 +481,7 @@ type SettleResult struct {
 	WaitedMS  int    `json:"waitedMs"`
 	Mutations int    `json:"mutations"`
 	Pending   int    `json:"pending"`
-	Older     int    `json:"older"` // requests in flight since before the action, not counted (SinceMS)
+	Older     int    `json:"older"` // requests in flight since before the action, not counted (Began)
 	Requests  bool   `json:"requests"`
 	Frames    int    `json:"frames"` // animation frames seen during the wait
 	URL       string `json:"url,omitempty"`

@@ -57,15 +57,18 @@ async function settle(win, args, lib, env) {
       group = null;
     }
   }
-  // Requests in flight since before the action began (args.sinceMs ago, as the server
-  // measured it) are not its doing: an EventSource, a long poll, a request an earlier
-  // action left in flight. They do not count, or every action on such a page would wait
-  // for its cap. (By the time the channel opened: nsITimedChannel.asyncOpenTime, in µs;
-  // a request whose time cannot be read counts.)
+  // Requests in flight since before the action began (args.began: when, in ms since the
+  // epoch by the server's clock, the machine's) are not its doing: an EventSource, a long
+  // poll, a request an earlier action left in flight. They do not count, or every action
+  // on such a page would wait for its cap. (By the time the channel opened:
+  // nsITimedChannel.asyncOpenTime, in µs since the epoch; a request whose time cannot be
+  // read counts. A time the clock here disagrees with, later than now or more than ten
+  // minutes ago, turns this off. The moment is sent rather than the time since, which
+  // would move later by however long this evaluation waited to run.)
   const old = new Set();
-  if (group && Number.isInteger(args.sinceMs) && args.sinceMs > 0) {
+  if (group && Number.isInteger(args.began) && args.began <= Date.now() && args.began > Date.now() - 600000) {
     try {
-      const from = (Date.now() - args.sinceMs) * 1000;
+      const from = args.began * 1000;
       for (const r of group.requests) {
         if (!r.isPending()) continue;
         let at = 0;
