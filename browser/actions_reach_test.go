@@ -41,6 +41,9 @@ func TestActionsReachWhatUsersReach(t *testing.T) {
 	must(t, s, "fill", map[string]any{"element": ref(t, snap, "textbox", "Name"), "value": "Ada"})
 	_, e = call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Inert button")})
 	wantCode(t, e, errcode.ElementNotInteractable)
+	if !strings.Contains(e.Message, "inert") {
+		t.Errorf("in an inert region: %s", e.Message)
+	}
 
 	// Scrolled away: brought back only as far as the edge, the sticky header
 	// covers the button; the click scrolls it to the middle and reaches it.

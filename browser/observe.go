@@ -60,8 +60,8 @@ const (
 // walkInfo is what the server derives from a walk's elements, once per
 // walk (a kept walk that the resident answers {same} for reuses it): the
 // fingerprint sums, the ref keys and, as they are needed, the lines without
-// refs. Immutable once made, except bodies, filled in as needed by the call
-// that holds the page-operation lock.
+// refs. Immutable once made, except bodies and byNode, filled in as needed
+// by the call that holds the page-operation lock.
 type walkInfo struct {
 	sums   [][32]byte
 	keys   []string
@@ -71,7 +71,7 @@ type walkInfo struct {
 	// element's node id (nil: unbound, refs by selector and fingerprint).
 	window int64
 	ids    []int
-	byNode map[int]int // node id → index (nodeIndex), nil until made
+	byNode map[int]int // node id → index (nodeIndex), nil until made (like bodies)
 }
 
 func newWalkInfo(r *pagejs.SnapshotResult) *walkInfo {
@@ -390,9 +390,13 @@ func (s *Session) readForView(ctx context.Context, pg page) (*docSnap, uint64, e
 
 // delta is the difference between two views: indexes into the new walk's
 // elements (matched, appeared, changed) and keys of the old view (gone).
+// moved holds [new, old] index pairs of the same nodes under another ref key
+// (a selector that changed when a sibling was inserted before): their lines
+// are unchanged, but the refs they have must locate them anew.
 type delta struct {
 	matched, appeared, changed []int
 	gone                       []string
+	moved                      [][2]int
 }
 
 // diffViews compares the agent's last view with a new one. When both are
@@ -437,6 +441,8 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 			d.appeared = append(d.appeared, i)
 		case old.info.body(j, &old.res.Elements[j]) != w.body(i, e):
 			d.changed = append(d.changed, i)
+		case old.info.keys[j] != w.keys[i]:
+			d.moved = append(d.moved, [2]int{i, j})
 		}
 	}
 	if old != nil && nv.complete && old.info != w {
@@ -484,6 +490,11 @@ func (s *Session) deltaOf(pg page, gen uint64, doc *docSnap, o observeOpts) Obse
 	d := diffViews(old, nv, o.match)
 	ref := func(i int) string { return s.refLocked(pg, gen, r, nv.info, i) }
 	issued := func(j int) (string, bool) { return s.issuedRefLocked(old, j) }
+	for _, m := range d.moved {
+		if _, ok := issued(m[1]); ok {
+			ref(m[0]) // the ref's locator now has the element's new selector
+		}
+	}
 	return renderDelta(d, old, nv, r, ref, issued, o)
 }
 
@@ -547,23 +558,8 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 	} else {
 		section("changed:", d.changed, rest)
 		section("appeared:", d.appeared, max(0, rest-len(d.changed)))
-		budget := max(0, rest-len(d.changed)-len(d.appeared))
-		for n, k := range d.gone {
-			if n == 0 {
-				u.Line("gone:")
-			}
-			if n >= budget {
-				left += len(d.gone) - n
-				break
-			}
-			j := old.info.index[k]
-			prefix := "- "
-			if r, ok := issued(j); ok {
-				prefix += "[" + r + "] "
-			}
-			u.Line(prefix + old.info.body(j, &old.res.Elements[j]))
-			shown++
-		}
+		n, l := goneLines(u, d.gone, old, issued, max(0, rest-len(d.changed)-len(d.appeared)))
+		shown, left = shown+n, left+l
 	}
 	st["shown"] = shown
 	text := head + "\n" + u.String()
@@ -571,6 +567,28 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 		text += fmt.Sprintf("\n[%d more not shown; call snapshot_page to see the whole page]", left)
 	}
 	return Observation{text: text, st: st}
+}
+
+// goneLines writes the gone section (at most budget lines) of the elements
+// of the old view with these keys, each with the ref it had when it had
+// one; it returns how many it wrote and left out.
+func goneLines(u *Untrusted, gone []string, old *pageView, issued func(j int) (string, bool), budget int) (shown, left int) {
+	for n, k := range gone {
+		if n == 0 {
+			u.Line("gone:")
+		}
+		if n >= budget {
+			return shown, len(gone) - n
+		}
+		j := old.info.index[k]
+		prefix := "- "
+		if r, ok := issued(j); ok {
+			prefix += "[" + r + "] "
+		}
+		u.Line(prefix + old.info.body(j, &old.res.Elements[j]))
+		shown++
+	}
+	return shown, 0
 }
 
 // urlMoved is the line saying that the document's URL changed since the

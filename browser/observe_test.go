@@ -245,7 +245,6 @@ func TestObserveLongLivedRequests(t *testing.T) {
 		select {
 		case <-r.Context().Done():
 		case <-done:
-		case <-time.After(20 * time.Second):
 		}
 	}
 	mux := http.NewServeMux()
@@ -279,6 +278,17 @@ func TestObserveLongLivedRequests(t *testing.T) {
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load, then work"), "wait_after_ms": 3000})
 	if c := changes(t, res); c["settled"] != nil || c["appeared"] != 1 || !strings.Contains(res.Text, `button "Loaded after work"`) {
 		t.Errorf("a click whose request takes 300 ms, the page busy for 120 ms after it (cap 3 s): want the request waited for:\n%s", res.Text)
+	}
+	// An element inserted before the loaded buttons changes their selectors,
+	// not what they are: no line for them, and their refs still work.
+	loaded := ref(t, res.Text, "button", "Loaded after work")
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Prepend")})
+	if c := changes(t, res); c["appeared"] != 1 || c["changed"] != 0 || c["gone"] != 0 {
+		t.Errorf("prepend: want the new button alone:\n%s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": loaded})
+	if !strings.Contains(res.Text, "changed:\n["+loaded+`] button "Loaded after work, clicked"`) {
+		t.Errorf("a ref whose selector changed: want the click to reach it:\n%s", res.Text)
 	}
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load slowly")})
 	if c := changes(t, res); c["settled"] != false || !strings.Contains(res.Text, "(1 request of its own in flight)") {

@@ -19,7 +19,7 @@ type Op struct {
 	pg    page
 	l     *Locator
 	end   func()    // gives the lock back; nil when none is held
-	began time.Time // when the call took its hold (before it acted)
+	began time.Time // when the call had its hold (the lock, when it takes one), before it acted
 }
 
 // DefaultSettleCap is the longest an action waits for the page to be quiet
@@ -60,13 +60,14 @@ func (s *Session) Acting(ctx context.Context, ref string) (*Op, error) {
 }
 
 func (s *Session) hold(ctx context.Context, lock bool, sel func(context.Context) (page, error)) (*Op, error) {
-	o := &Op{s: s, began: time.Now()}
+	o := &Op{s: s}
 	if lock {
 		if err := s.lock(ctx); err != nil {
 			return nil, err
 		}
 		o.end = s.unlock
 	}
+	o.began = time.Now()
 	pg, err := sel(ctx)
 	if err != nil {
 		o.Release()

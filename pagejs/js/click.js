@@ -9,8 +9,8 @@ function click(win, args, lib) {
   if (lib.isFileInput(el)) lib.fail("unsupported_element", "file inputs open a file picker; use upload_files");
   if (!lib.visible(el)) lib.fail("element_not_interactable", "the element is not visible");
   // Where a user's click on it would land: another element that covers it (an overlay,
-  // a banner, a dialog's backdrop) would get that click. (An image map's area is hit
-  // as its image.)
+  // a banner, a dialog's backdrop) would get that click. (An image map's area is not
+  // hit-tested: hit-testing gives its image.)
   const p = el.localName === "area" ? null : lib.hitPoint(el);
   if (p && p.covered) {
     lib.fail("element_not_interactable", "another element covers it at every point tried (an overlay, a banner, a dialog?): " +

@@ -63,13 +63,16 @@ function libAct(win, env, lib) {
     for (let n = el; n; n = n.parentNode || n.host) {
       if (n.nodeType === 1 && n.hasAttribute("inert")) return true;
     }
-    let modal = null;
+    let modals = [];
     try {
-      modal = doc.querySelector("dialog:modal");
+      modals = doc.querySelectorAll("dialog:modal");
     } catch (e) {
-      modal = null; // (no :modal)
+      return false; // (no :modal)
     }
-    if (modal === null || inside(el, modal)) return false;
+    if (modals.length === 0) return false;
+    // Inside one of them (dialogs opened from dialogs: the topmost is not the first in
+    // tree order; hit-testing tells a lower one's elements from the top one's).
+    for (let i = 0; i < modals.length; i++) if (inside(el, modals[i])) return false;
     // A popover shown above the dialog (opened from it) is not blocked by it.
     for (let n = el; n; n = n.parentNode || n.host) {
       if (n.nodeType === 1 && n.hasAttribute("popover") && popoverOpen(n)) return false;
@@ -394,7 +397,8 @@ function libAct(win, env, lib) {
   function pointIn(el, at) {
     el.scrollIntoView({block: at, inline: at});
     const rects = el.getClientRects();
-    const r = rects.length > 0 ? rects[0] : el.getBoundingClientRect();
+    let r = rects.length > 0 ? rects[0] : el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) r = el.getBoundingClientRect(); // (an inline box around a block)
     const root = el.getRootNode();
     const from = typeof root.elementFromPoint === "function" ? root : doc;
     const fx = [0.5, 0.25, 0.75, 0.5, 0.5, 0.1, 0.9];
@@ -410,9 +414,12 @@ function libAct(win, env, lib) {
 
   // reaches tells whether a pointer event on node (what hit-testing found) reaches el: node
   // is el or inside it, or inside a label of el (a click on a label is a click on its
-  // control; custom checkboxes hide the input under their label).
+  // control; custom checkboxes hide the input under their label), or an ancestor of el
+  // below the body: nothing covers el there, it only takes no hit at that point (the
+  // unpainted part of an SVG icon's box, a ring chart's hole).
   function reaches(node, el) {
     if (inside(node, el)) return true;
+    if (node && node !== doc.body && node !== doc.documentElement && node.nodeType === 1 && inside(el, node)) return true;
     for (let n = node; n; n = n.parentNode || n.host) {
       if (n.nodeType === 1 && isHTML(n) && n.localName === "label" && n.control === el) return true;
     }

@@ -65,24 +65,7 @@ async function settle(win, args, lib, env) {
   // read counts. A time the clock here disagrees with, later than now or more than ten
   // minutes ago, turns this off. The moment is sent rather than the time since, which
   // would move later by however long this evaluation waited to run.)
-  const old = new Set();
-  if (group && Number.isInteger(args.began) && args.began <= Date.now() && args.began > Date.now() - 600000) {
-    try {
-      const from = args.began * 1000;
-      for (const r of group.requests) {
-        if (!r.isPending()) continue;
-        let at = 0;
-        try {
-          at = r.QueryInterface(env.Ci.nsITimedChannel).asyncOpenTime;
-        } catch (e) {
-          at = 0;
-        }
-        if (at > 0 && at < from) old.add(r);
-      }
-    } catch (e) {
-      old.clear();
-    }
-  }
+  const old = group && Number.isInteger(args.began) ? requestsBefore(group, args.began, env) : new Set();
   let entries = typeof perf.getEntriesByType === "function" ? perf.getEntriesByType("resource").length : 0;
   const requests = () => {
     if (group) {
@@ -199,4 +182,27 @@ async function settle(win, args, lib, env) {
   // The address when the wait ended: the action's caller reads it anyway.
   return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, older: old.size, requests: group !== null, frames,
     url: String(win.location.href)};
+
+  // requestsBefore is the set of the load group's requests in flight whose channel opened
+  // before began (ms since the epoch), or none when the clock here disagrees with began.
+  function requestsBefore(group, began, env) {
+    const out = new Set();
+    if (!(began <= Date.now() && began > Date.now() - 600000)) return out;
+    try {
+      const from = began * 1000;
+      for (const r of group.requests) {
+        if (!r.isPending()) continue;
+        let at = 0;
+        try {
+          at = r.QueryInterface(env.Ci.nsITimedChannel).asyncOpenTime;
+        } catch (e) {
+          at = 0;
+        }
+        if (at > 0 && at < from) out.add(r);
+      }
+    } catch (e) {
+      out.clear();
+    }
+    return out;
+  }
 }
