@@ -592,9 +592,10 @@ func goneLines(u *Untrusted, gone []string, old *pageView, issued func(j int) (s
 }
 
 // urlMoved is the line saying that the document's URL changed since the
-// last view without a new document (history.pushState, a fragment: an
-// application's route), with the URL as the page gives it; "" when it did
-// not. st gets url_changed and url.
+// last view of the same generation (the page changed it by itself, outside
+// an action: after an action the changed URL starts a new generation, see
+// afterSeen), with the URL as the page gives it; "" when it did not. st
+// gets url_changed and url.
 func urlMoved(old *pageView, r *pagejs.SnapshotResult, st map[string]any) string {
 	if old == nil || old.res.URL == r.URL || r.URL == "" {
 		return ""

@@ -372,6 +372,24 @@ var PressKeys = []string{"Enter", "Tab", "Escape", "Space", "ArrowUp", "ArrowDow
 	"Backspace", "Delete", "Insert", "Home", "End", "PageUp", "PageDown",
 	"F1", "F2", "F3", "F4", "F5", "F6", "F7", "F8", "F9", "F10", "F11", "F12"}
 
+// Address is where an action's page was: URL when the action's evaluation
+// ended, URLBefore when it began ("": not told).
+type Address struct {
+	URL       string `json:"url"`
+	URLBefore string `json:"urlBefore,omitempty"`
+}
+
+// Before is the address before the action (URLBefore, else URL): an action
+// after which the address differs changed the application's page, even when
+// the page changed it while the action ran (history.pushState in a click
+// handler).
+func (a Address) Before() string {
+	if a.URLBefore != "" {
+		return a.URLBefore
+	}
+	return a.URL
+}
+
 // ActionResult is the value of Click, Fill, TypeText, PressKey and Hover. Trusted tells whether
 // the input went through Firefox's trusted path (isolated realm). Value (Fill, TypeText)
 // is the control's resulting value, capped, never for passwords; Focused (PressKey)
@@ -380,8 +398,8 @@ var PressKeys = []string{"Enter", "Tab", "Escape", "Space", "ArrowUp", "ArrowDow
 // that the click reached a file input (a label, or a page handler calling input.click())
 // and was default-prevented so that no OS file picker opened: use upload_files.
 type ActionResult struct {
-	Trusted   bool    `json:"trusted"`
-	URL       string  `json:"url"`
+	Trusted bool `json:"trusted"`
+	Address
 	Value     *string `json:"value,omitempty"`
 	Focused   string  `json:"focused,omitempty"`
 	Submitted bool    `json:"submitted,omitempty"`
@@ -418,8 +436,8 @@ type SelectOptionItem struct {
 // lists (at most 30 of SelectedTotal) the selected options after the change events,
 // and Kept tells whether they are exactly the ones asked for.
 type SelectOptionResult struct {
-	Trusted       bool               `json:"trusted"`
-	URL           string             `json:"url"`
+	Trusted bool `json:"trusted"`
+	Address
 	Missing       []string           `json:"missing,omitempty"`
 	Available     []SelectOptionItem `json:"available,omitempty"`
 	Total         int                `json:"total,omitempty"`
@@ -813,11 +831,11 @@ type DragArgs struct {
 // (dragstart), Dropped whether a drop was dispatched where the page accepted it,
 // Cancelled whether the page cancelled the dragstart (page realm).
 type DragResult struct {
-	Trusted   bool   `json:"trusted"`
-	URL       string `json:"url"`
-	HTML5     bool   `json:"html5"`
-	Dropped   bool   `json:"dropped"`
-	Cancelled bool   `json:"cancelled,omitempty"`
+	Trusted bool `json:"trusted"`
+	Address
+	HTML5     bool `json:"html5"`
+	Dropped   bool `json:"dropped"`
+	Cancelled bool `json:"cancelled,omitempty"`
 }
 
 // CaptureRectArgs are CaptureRect's arguments: no Sel for the viewport, or

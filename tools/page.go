@@ -223,7 +223,7 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 		return clickOut{}, err
 	}
 	wait := time.Duration(a.WaitAfterMS) * time.Millisecond
-	urlNow, nav, obs, tabs, err := op.EndOpened(ctx, r.URL, wait, a.Observe, openers)
+	urlNow, nav, obs, tabs, err := op.EndOpened(ctx, r.Before(), wait, a.Observe, openers)
 	if err != nil {
 		return clickOut{}, err
 	}
@@ -301,7 +301,7 @@ func (tb *Table) fill(ctx context.Context, a *fillArgs, _ browser.Progress) (fil
 	urlNow, nav := r.URL, false
 	var obs *browser.Observation
 	if submit || a.Observe {
-		if urlNow, nav, obs, err = op.End(ctx, r.URL, browser.DefaultSettleCap, a.Observe); err != nil {
+		if urlNow, nav, obs, err = op.End(ctx, r.Before(), browser.DefaultSettleCap, a.Observe); err != nil {
 			return fillOut{}, err
 		}
 	}
@@ -401,7 +401,7 @@ func (tb *Table) typeText(ctx context.Context, a *typeTextArgs, p browser.Progre
 	if a.Observe {
 		limit = browser.DefaultSettleCap
 	}
-	urlNow, nav, obs, err := op.End(ctx, r.URL, limit, a.Observe)
+	urlNow, nav, obs, err := op.End(ctx, r.Before(), limit, a.Observe)
 	if err != nil {
 		return typeTextOut{}, err
 	}
@@ -466,7 +466,7 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 	if err != nil {
 		return pressKeyOut{}, err
 	}
-	urlNow, nav, obs, err := op.End(ctx, r.URL, browser.DefaultSettleCap, a.Observe)
+	urlNow, nav, obs, err := op.End(ctx, r.Before(), browser.DefaultSettleCap, a.Observe)
 	if err != nil {
 		return pressKeyOut{}, err
 	}

@@ -39,7 +39,7 @@ func (tb *Table) hover(ctx context.Context, a *hoverArgs, _ browser.Progress) (h
 	}
 	// Menus often open on a short timer after mouseenter: the settle waits for them (up to its cap),
 	// and what changed ends the answer.
-	urlNow, nav, obs, err := op.End(ctx, r.URL, browser.DefaultSettleCap, true)
+	urlNow, nav, obs, err := op.End(ctx, r.Before(), browser.DefaultSettleCap, true)
 	if err != nil {
 		return hoverOut{}, err
 	}
@@ -100,7 +100,7 @@ func (tb *Table) drag(ctx context.Context, a *dragArgs, _ browser.Progress) (dra
 	}
 	// Libraries animate and re-render on a timer after the drop: the settle waits for them (up to its cap),
 	// and what changed ends the answer.
-	urlNow, nav, obs, err := op.End(ctx, r.URL, browser.DefaultSettleCap, true)
+	urlNow, nav, obs, err := op.End(ctx, r.Before(), browser.DefaultSettleCap, true)
 	if err != nil {
 		return dragOut{}, err
 	}

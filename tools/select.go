@@ -52,7 +52,7 @@ func (tb *Table) selectOption(ctx context.Context, a *selectOptionArgs, _ browse
 	if len(r.Missing) > 0 {
 		return selectOptionOut{}, optionNotFound(a.Element, &r)
 	}
-	urlNow, nav, obs, err := op.End(ctx, r.URL, browser.DefaultSettleCap, a.Observe)
+	urlNow, nav, obs, err := op.End(ctx, r.Before(), browser.DefaultSettleCap, a.Observe)
 	if err != nil {
 		return selectOptionOut{}, err
 	}

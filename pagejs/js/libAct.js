@@ -5,6 +5,9 @@ function libAct(win, env, lib) {
   // sends (and compiles) small. Like lib.js, it reaches the page only through win.
   const doc = win.document;
   const isolated = env.realm === "isolated";
+  // The address before the action (this lib is made as its evaluation begins): an
+  // action after which it differs changed the application's page (result's urlBefore).
+  const urlBefore = String(win.location.href);
   const {fail, collapse, cap, attr, attrsOf, isHTML, isFileInput, visible, disabled, resolve, fields, fingerprint,
     editingHost, NAME_MAX} = lib;
   const TEXT_INPUTS = new Set(["text", "search", "email", "url", "tel", "password", "number"]);
@@ -453,7 +456,7 @@ function libAct(win, env, lib) {
   }
 
   function result(trusted, extra) {
-    const r = {trusted, url: String(win.location.href)};
+    const r = {trusted, url: String(win.location.href), urlBefore};
     if (extra) for (const k of Object.keys(extra)) r[k] = extra[k];
     return r;
   }
