@@ -4,9 +4,9 @@ async function settle(win, args, lib, env) {
   // args.capMs at most. Requests: in the isolated realm the document's load group
   // (fetch, XHR, images, scripts of this document: its requests still pending, counted
   // one by one, since fetch and XHR are background requests that activeCount leaves
-  // out), which the page cannot see or fake; in the page realm only completions are
-  // visible (resource timing entries), so a request still in flight counts as quiet
-  // there.
+  // out; not event streams, which stay open), which the page cannot see or fake; in the
+  // page realm only completions are visible (resource timing entries), so a request
+  // still in flight counts as quiet there.
   // With args.longMs (> quietMs), quiet after quietMs also needs an animation frame that
   // began after the last change, and the 0 ms timers the page set in it to have run (the
   // page's own timer queue keeps them in order), since frameworks defer work to the next
@@ -72,7 +72,7 @@ async function settle(win, args, lib, env) {
       try {
         let n = 0;
         for (const r of group.requests) {
-          if (r.isPending() && !old.has(r)) n++;
+          if (r.isPending() && !old.has(r) && !stream(r)) n++;
         }
         return n;
       } catch (e) {
@@ -182,6 +182,16 @@ async function settle(win, args, lib, env) {
   // The address when the wait ended: the action's caller reads it anyway.
   return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, older: old.size, requests: group !== null, frames,
     url: String(win.location.href)};
+
+  // stream tells whether a request is an event stream (an EventSource's): it stays open
+  // for as long as the page lives, and its events are not answers to wait for.
+  function stream(r) {
+    try {
+      return r.QueryInterface(env.Ci.nsIChannel).contentType === "text/event-stream";
+    } catch (e) {
+      return false;
+    }
+  }
 
   // requestsBefore is the set of the load group's requests in flight whose channel opened
   // before began (ms since the epoch), or none when the clock here disagrees with began.
