@@ -9,7 +9,8 @@ async function settle(win, args, lib, env) {
   // still in flight counts as quiet there.
   // With args.longMs (> quietMs), quiet after quietMs also needs an animation frame that
   // began after the last change, and the 0 ms timers the page set in it to have run (the
-  // page's own timer queue keeps them in order), since frameworks defer work to the next
+  // page's own timer queue keeps them in order; two turns of it, see onFrame), since
+  // frameworks defer work to the next
   // frame (Preact runs effects, and so their fetches, after it; an rAF-batched render);
   // and the page must have changed at most once (one burst of mutations) during the
   // wait: a page that changes again and again, or shows no frame (hidden, throttled),
@@ -105,13 +106,19 @@ async function settle(win, args, lib, env) {
     if (done) return;
     frames++;
     const at = now();
+    // Two timer turns: what the page's own frame callbacks deferred by a timer (Preact
+    // runs its effects so, and they start requests) has run by the second, whichever
+    // frame callback was queued first.
     win.setTimeout(() => {
       if (done) return;
-      poll();
-      if (at >= last) {
-        settledFrame = now();
-        if (wake) wake();
-      }
+      win.setTimeout(() => {
+        if (done) return;
+        poll();
+        if (at >= last) {
+          settledFrame = now();
+          if (wake) wake();
+        }
+      }, 0);
     }, 0);
     raf = win.requestAnimationFrame(onFrame);
   };
