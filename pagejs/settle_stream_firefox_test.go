@@ -12,7 +12,9 @@ import (
 
 // TestFirefoxSettleEventStream: an EventSource's request stays open as long
 // as the page lives; the settle does not wait for it (isolated realm: the
-// load group), while a request of the page's own still counts.
+// load group), while a request of the page's own still counts, unless it
+// opened before the action began (Began); a Began the page's clock disagrees
+// with (later than now) turns that rule off.
 func TestFirefoxSettleEventStream(t *testing.T) {
 	done := make(chan struct{})
 	mux := http.NewServeMux()
@@ -30,7 +32,11 @@ func TestFirefoxSettleEventStream(t *testing.T) {
 		}
 	})
 	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(400 * time.Millisecond)
+		select {
+		case <-r.Context().Done():
+		case <-done:
+		case <-time.After(3 * time.Second):
+		}
 		fmt.Fprint(w, "{}")
 	})
 	srv := httptest.NewServer(mux)
@@ -46,8 +52,22 @@ func TestFirefoxSettleEventStream(t *testing.T) {
 		t.Errorf("with the event stream open: %+v, want quiet, nothing pending", res)
 	}
 	p.js(`(fetch("/slow"), 1)`)
-	p.must(isolatedRealm, pagejs.Settle, pagejs.SettleArgs{QuietMS: 10, CapMS: 150, LongMS: 30}, &res)
+	began := time.Now()
+	capped := pagejs.SettleArgs{QuietMS: 10, CapMS: 150, LongMS: 30}
+	p.must(isolatedRealm, pagejs.Settle, capped, &res)
 	if res.Quiet || res.Pending != 1 {
 		t.Errorf("with a request of the page's own in flight: %+v, want the cap, one pending", res)
+	}
+	// The request opened before the action began: not the action's.
+	since := capped
+	since.Began = began.UnixMilli()
+	p.must(isolatedRealm, pagejs.Settle, since, &res)
+	if !res.Quiet || res.Pending != 0 {
+		t.Errorf("the request opened before Began: %+v, want quiet, nothing pending", res)
+	}
+	since.Began = time.Now().Add(time.Hour).UnixMilli()
+	p.must(isolatedRealm, pagejs.Settle, since, &res)
+	if res.Quiet || res.Pending != 1 {
+		t.Errorf("a Began later than the page's clock: %+v, want the rule off (the cap, one pending)", res)
 	}
 }

@@ -499,7 +499,6 @@ type SettleResult struct {
 	WaitedMS  int    `json:"waitedMs"`
 	Mutations int    `json:"mutations"`
 	Pending   int    `json:"pending"`
-	Older     int    `json:"older"` // requests in flight since before the action, not counted (Began)
 	Requests  bool   `json:"requests"`
 	Frames    int    `json:"frames"` // animation frames seen during the wait
 	URL       string `json:"url,omitempty"`

@@ -10,8 +10,8 @@ async function settle(win, args, lib, env) {
   // With args.longMs (> quietMs), quiet after quietMs also needs an animation frame that
   // began after the last change, and the 0 ms timers the page set in it to have run (the
   // page's own timer queue keeps them in order; two turns of it, see onFrame), since
-  // frameworks defer work to the next
-  // frame (Preact runs effects, and so their fetches, after it; an rAF-batched render);
+  // frameworks defer work to the next frame (Preact runs effects, and so their fetches,
+  // after it; an rAF-batched render);
   // and the page must have changed at most once (one burst of mutations) during the
   // wait: a page that changes again and again, or shows no frame (hidden, throttled),
   // is quiet only after longMs.
@@ -66,7 +66,7 @@ async function settle(win, args, lib, env) {
   // read counts. A time the clock here disagrees with, later than now or more than ten
   // minutes ago, turns this off. The moment is sent rather than the time since, which
   // would move later by however long this evaluation waited to run.)
-  const old = group && Number.isInteger(args.began) ? requestsBefore(group, args.began, env) : new Set();
+  const old = group && Number.isInteger(args.began) ? requestsBefore(args.began) : new Set();
   let entries = typeof perf.getEntriesByType === "function" ? perf.getEntriesByType("resource").length : 0;
   const requests = () => {
     if (group) {
@@ -187,8 +187,7 @@ async function settle(win, args, lib, env) {
     }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, older: old.size, requests: group !== null, frames,
-    url: String(win.location.href)};
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, url: String(win.location.href)};
 
   // stream tells whether a request is an event stream (an EventSource's): it stays open
   // for as long as the page lives, and its events are not answers to wait for.
@@ -202,7 +201,7 @@ async function settle(win, args, lib, env) {
 
   // requestsBefore is the set of the load group's requests in flight whose channel opened
   // before began (ms since the epoch), or none when the clock here disagrees with began.
-  function requestsBefore(group, began, env) {
+  function requestsBefore(began) {
     const out = new Set();
     if (!(began <= Date.now() && began > Date.now() - 600000)) return out;
     try {
