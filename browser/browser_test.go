@@ -420,7 +420,7 @@ func TestUnknownAndOldRefs(t *testing.T) {
 }
 
 // TestNavigationInstallsResident: a navigation, even one not observed, and a
-// reload install the snapshot's resident while the new document settles, so
+// reload install the snapshot's resident while the new document loads, so
 // the document's first snapshot is already the resident's walk, kept for the
 // next read, instead of the whole script (whose walk is not kept).
 func TestNavigationInstallsResident(t *testing.T) {

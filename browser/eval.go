@@ -407,8 +407,8 @@ func (s *Session) awaitInstall(ctx context.Context, sl residentSlot, console, na
 }
 
 // prepareResident starts installing script's resident in document t, in
-// the background, unless it has one: a navigation does so once the new
-// document is ready, while the page settles, so that the document's first
+// the background, unless it has one: a navigation does so as soon as the
+// new document is there (readyNow), while it loads, so that the document's first
 // read is a call of the resident (which keeps that walk for the next read)
 // rather than the whole script.
 func (s *Session) prepareResident(pg page, t rdp.Target, script pagejs.Script) {

@@ -499,6 +499,11 @@ func (s *Session) readyNow(ctx context.Context, pg page, state string, prev int6
 				pause.Stop()
 				continue
 			}
+			// The new document is there: its snapshot resident is compiled
+			// while it loads, not after (≈5 ms of its main thread, and as
+			// much again waiting behind the load), so that its first read
+			// finds it.
+			s.prepareResident(pg, t, pagejs.Snapshot)
 			var r pagejs.LoadStateResult
 			args := pagejs.LoadStateArgs{Until: state, WaitMS: int(readyWait.Milliseconds())}
 			if _, err := s.execOn(rctx, pg, t, ReadRealm, pagejs.LoadState, args, &r, nil); err == nil &&
