@@ -194,6 +194,7 @@ type Observation struct {
 	// read (a read that succeeded: a dialog opened during it would have held
 	// it back).
 	noDialog bool
+	moved    string // the lines saying the URL changed (urlMoved), part of text
 }
 
 // dropTabs leaves the opened tabs out: the action's own result names them.
@@ -530,11 +531,12 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 		head += fmt.Sprintf(" Only the top document was compared, not its %s (snapshot_page lists their elements).", Plural(o.frames, "frame", "frames"))
 		st["frames_not_compared"] = o.frames
 	}
-	if moved := urlMoved(old, r, st); moved != "" {
+	moved := urlMoved(old, r, st)
+	if moved != "" {
 		head = moved + "\n" + head
 	}
 	if len(d.matched)+len(d.appeared)+len(d.changed)+len(d.gone) == 0 {
-		return Observation{text: head, st: st}
+		return Observation{text: head, st: st, moved: moved}
 	}
 	u := NewUntrusted()
 	shown, left := 0, 0
@@ -566,7 +568,7 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 	if left > 0 {
 		text += fmt.Sprintf("\n[%d more not shown; call snapshot_page to see the whole page]", left)
 	}
-	return Observation{text: text, st: st}
+	return Observation{text: text, st: st, moved: moved}
 }
 
 // goneLines writes the gone section (at most budget lines) of the elements
@@ -611,7 +613,7 @@ func urlMoved(old *pageView, r *pagejs.SnapshotResult, st map[string]any) string
 // limit), reads where the page is (after, with the URL the settle ended on)
 // and, when on, observes what changed. The element actions end with it
 // (click, fill, type_text, press_key, select_option, hover, drag,
-// upload_files; scroll waits instead), the tool table adding the
+// upload_files, scroll), the tool table adding the
 // observation's text and changes to their answers.
 //
 // alongside, when set, runs once the page has settled, while the page is

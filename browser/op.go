@@ -360,5 +360,26 @@ func (o *Observation) Changes() map[string]any {
 	return o.st
 }
 
+// Unchanged reports whether the observation could tell and saw no element
+// appear, change or go since the last view.
+func (o *Observation) Unchanged() bool {
+	if o == nil || o.st["known"] != true {
+		return false
+	}
+	return o.st["appeared"] == 0 && o.st["changed"] == 0 && o.st["gone"] == 0
+}
+
+// Follow makes o, an observation made right after earlier in the same
+// call (whose view it compares with), also say the URL change earlier saw
+// and o then could not.
+func (o *Observation) Follow(earlier *Observation) {
+	if o == nil || earlier == nil || earlier.moved == "" || o.moved != "" || o.st == nil {
+		return
+	}
+	o.moved = earlier.moved
+	o.text = earlier.moved + "\n" + o.text
+	o.st["url_changed"], o.st["url"] = true, earlier.st["url"]
+}
+
 // DropTabs leaves the opened tabs out: the action's own result names them.
 func (o *Observation) DropTabs() { o.dropTabs() }

@@ -148,12 +148,12 @@ func BenchmarkObserveLargeLean(b *testing.B) {
 	}
 	snapshot := func() string { return c.call(b, "snapshot_page", map[string]any{"max_elements": 5000}) }
 	load()
-	snap := snapshot()
+	snapshot()
 	b.Run("snapshot-first", func(b *testing.B) { benchutil.Run(b, load, func() { snapshot() }) })
 	b.Run("snapshot-first-settled", func(b *testing.B) {
 		benchutil.Run(b, func() { load(); time.Sleep(700 * time.Millisecond) }, func() { snapshot() })
 	})
-	snap = snapshot()
+	snap := snapshot()
 	button := ref(b, snap, "button", "Action 1")
 	b.Run("snapshot-unchanged", func(b *testing.B) {
 		var txt string

@@ -414,7 +414,7 @@ func (tb *Table) typeText(ctx context.Context, a *typeTextArgs, p browser.Progre
 
 var pressKeyTool = tool[pressKeyArgs, pressKeyOut]{
 	Name: "press_key", Title: "Press key",
-	Description: "Press a key on a ref or the focused element: a named key (Enter, Tab, Escape, Space, Backspace, Delete, Insert, arrows such as ArrowDown, Home, End, PageUp, PageDown, F1-F12) or one character, with modifiers joined by + (Control+k, Shift+Tab). Tab- and window-closing shortcuts are refused. Trusted where available. Ends with the focus and what changed.",
+	Description: "Press a key on a ref or the focused element: a named key or one character (see key), with modifiers joined by + (Control+k, Shift+Tab). Tab- and window-closing shortcuts are refused. Trusted where available. Ends with the focus and what changed.",
 	Annotations: Annotations{Destructive: true, OpenWorld: true},
 	Run:         (*Table).pressKey,
 }

@@ -12,7 +12,7 @@ import (
 
 var scrollTool = tool[scrollArgs, scrollOut]{
 	Name: "scroll", Title: "Scroll",
-	Description: "Scroll the page or an element's container by pages like a mouse wheel (lazy feeds load more), or to top/bottom; element alone scrolls it into view. Reports positions, whether it can go further, and what loaded.",
+	Description: "Scroll the page or an element's container by pages like a mouse wheel (lazy feeds load more), or to top/bottom; element alone scrolls it into view. Reports positions, whether it can go further, and what changed.",
 	Annotations: Annotations{OpenWorld: true},
 	Run:         (*Table).scroll,
 }
@@ -24,12 +24,14 @@ type scrollArgs struct {
 	Direction *string `json:"direction" enum:"up,down,left,right" desc:"which way; default down"`
 	Pages     *int    `json:"pages" min:"1" max:"20" desc:"viewport pages; default 1"`
 	To        *string `json:"to" enum:"top,bottom" desc:"instead of direction"`
+	Observe   bool    `json:"observe" default:"true" desc:"false: omit what changed"`
 }
 
 // scrollOut is scroll's result, by pages or to an end; into view fills
 // only element, moved, in_view, url and navigated.
 type scrollOut struct {
 	said
+	observed
 	Element          string            `json:"element,omitempty"`
 	Container        *browser.Page     `json:"container,omitempty"`
 	Direction        string            `json:"direction,omitempty"`
@@ -45,8 +47,9 @@ type scrollOut struct {
 	Navigated        bool              `json:"navigated"`
 }
 
-// scrollSettle is how long scroll lets the page react (lazy loading, virtual
-// lists) before measuring the container again.
+// scrollSettle is the longest scroll lets the page react (lazy loading,
+// virtual lists) before measuring the container again and telling what
+// changed: the settle ends as soon as the page is quiet.
 const scrollSettle = 300 * time.Millisecond
 
 // scrollMode turns the arguments into the page script's, or says what is
@@ -102,19 +105,18 @@ func (tb *Table) scroll(ctx context.Context, a *scrollArgs, _ browser.Progress) 
 		return scrollOut{}, err
 	}
 	if args.Mode == "into" {
-		return scrolledIntoView(ctx, op, *a.Element, &r)
+		urlNow, nav, obs, err := op.End(ctx, "", scrollSettle, a.Observe)
+		if err != nil {
+			return scrollOut{}, err
+		}
+		out := scrolledIntoView(*a.Element, &r, urlNow, nav, obs)
+		addObs(obs, &out.said, &out.observed)
+		return out, nil
 	}
-	if err := browser.Sleep(ctx, scrollSettle); err != nil {
+	urlNow, nav, obs, later, err := settleScroll(ctx, op, args, &r, a.Observe)
+	if err != nil {
 		return scrollOut{}, err
 	}
-	later := r.After
-	margs := args
-	margs.Mode = "measure"
-	var m pagejs.ScrollResult
-	if _, err := op.Run(ctx, browser.ReadRealm, pagejs.Scroll, margs, &m); err == nil {
-		later = m.After
-	}
-	urlNow, nav := op.After(ctx, r.URL)
 	u := browser.NewUntrusted()
 	if r.Container != "" {
 		what = "the scrollable container of " + *a.Element + " (named below)"
@@ -122,7 +124,7 @@ func (tb *Table) scroll(ctx context.Context, a *scrollArgs, _ browser.Progress) 
 	}
 	text := scrollText(what, args, &r, info, later)
 	if nav {
-		text += " The page changed (its URL is below): all refs are now stale, take a new snapshot."
+		text += navNote(obs)
 		u.Field("URL", urlNow, 300)
 	}
 	if !u.Empty() {
@@ -135,7 +137,53 @@ func (tb *Table) scroll(ctx context.Context, a *scrollArgs, _ browser.Progress) 
 		CanScrollFurther: &further, URL: browser.PageStr(urlNow), Navigated: nav,
 	}
 	out.text = text
+	addObs(obs, &out.said, &out.observed)
 	return out, nil
+}
+
+// settleScroll waits, after a scroll that moved, until the page is quiet
+// (at most scrollSettle), reads where it is and what changed (End), and
+// measures the container again (later). A page that showed no change by
+// then may load more on a timer (a throttled scroll handler): it is given
+// the rest of scrollSettle to start changing, and read again if it did.
+// Only a new document is a new generation: a URL the page changes as it is
+// scrolled (a table of contents that follows the reading position) is no
+// route of the agent's, and the observation says it.
+func settleScroll(ctx context.Context, op *browser.Op, args pagejs.ScrollArgs, r *pagejs.ScrollResult, observe bool) (urlNow string, nav bool, obs *browser.Observation, later pagejs.ScrollPos, err error) {
+	start := time.Now()
+	measure := func() pagejs.ScrollPos {
+		margs := args
+		margs.Mode = "measure"
+		var m pagejs.ScrollResult
+		if _, err := op.Run(ctx, browser.ReadRealm, pagejs.Scroll, margs, &m); err == nil {
+			return m.After
+		}
+		return r.After
+	}
+	for pass := 0; ; pass++ {
+		first := obs
+		if urlNow, nav, obs, err = op.End(ctx, "", scrollSettle, observe); err != nil {
+			return
+		}
+		obs.Follow(first)
+		later = measure()
+		left := scrollSettle - time.Since(start)
+		if pass > 0 || nav || r.After.Pos == r.Before.Pos || later.Size > r.After.Size || obs != nil && !obs.Unchanged() || left <= 0 {
+			return
+		}
+		if err = op.PauseForChange(ctx, left); err != nil {
+			return
+		}
+	}
+}
+
+// navNote is the sentence a scroll after which the page changed (a new
+// generation) adds.
+func navNote(obs *browser.Observation) string {
+	if obs != nil {
+		return " The page changed (its URL is below): all earlier refs are now stale; the new page's elements follow."
+	}
+	return " The page changed (its URL is below): all earlier refs are now stale, take a new snapshot."
 }
 
 func canGoOn(dir string, p pagejs.ScrollPos) bool {
@@ -173,8 +221,13 @@ func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info b
 		t = fmt.Sprintf("Scrolled %s %s %s: %s %d → %d of %d (view %d px, content %d px).",
 			what, step, how, axis, r.Before.Pos, r.After.Pos, r.After.Max, r.After.View, r.After.Size)
 	}
+	if later.Pos != r.After.Pos && later.Size == r.After.Size && r.After.Pos != r.Before.Pos {
+		// Firefox keeps in view an element scrolled into view by script (an
+		// earlier action's) across the page's reflows until a user scrolls.
+		t += fmt.Sprintf(" Then it moved to %s %d, not by this scroll (the page's script, or Firefox keeping in view an element an earlier action scrolled to).", axis, later.Pos)
+	}
 	if later.Size > r.After.Size {
-		t += fmt.Sprintf(" More content loaded: it grew from %d to %d px within %d ms.", r.After.Size, later.Size, scrollSettle.Milliseconds())
+		t += fmt.Sprintf(" More content loaded: it grew from %d to %d px while the page settled.", r.After.Size, later.Size)
 	}
 	if canGoOn(a.Direction, later) {
 		t += " It can scroll further " + a.Direction + "."
@@ -184,8 +237,7 @@ func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info b
 	return t
 }
 
-func scrolledIntoView(ctx context.Context, op *browser.Op, ref string, r *pagejs.ScrollResult) (scrollOut, error) {
-	urlNow, nav := op.After(ctx, r.URL)
+func scrolledIntoView(ref string, r *pagejs.ScrollResult, urlNow string, nav bool, obs *browser.Observation) scrollOut {
 	var t string
 	switch {
 	case r.Moved:
@@ -199,9 +251,9 @@ func scrolledIntoView(ctx context.Context, op *browser.Op, ref string, r *pagejs
 		t += " It is still outside the viewport (a fixed or clipped layout)."
 	}
 	if nav {
-		t += " The page changed (its URL is below): all refs are now stale, take a new snapshot.\n" + browser.Marked("URL", urlNow, 300)
+		t += navNote(obs) + "\n" + browser.Marked("URL", urlNow, 300)
 	}
 	out := scrollOut{Element: ref, Moved: r.Moved, InView: &r.InView, URL: browser.PageStr(urlNow), Navigated: nav}
 	out.text = t
-	return out, nil
+	return out
 }
