@@ -384,15 +384,23 @@ func (s *Session) callResident(ctx context.Context, pg page, t rdp.Target, conso
 // stopped answering is not waited for on every call).
 const installWait = 250 * time.Millisecond
 
-// awaitInstall waits (until installWait after its start) while the resident
+// installGrace is how long a read waits at least for an installation still
+// pending (awaitInstall).
+const installGrace = 50 * time.Millisecond
+
+// awaitInstall waits (until installWait after its start, installGrace at least) while the resident
 // name of the document whose console is console is being installed.
 func (s *Session) awaitInstall(ctx context.Context, sl residentSlot, console, name string) error {
 	s.mu.Lock()
 	r := (*sl.residents)[name]
 	pending := *sl.console == console && r.state == residentPending && r.ready != nil
 	s.mu.Unlock()
-	left := installWait - time.Since(r.since)
-	if !pending || left <= 0 {
+	// From the installation's start, which may be early in the document's
+	// load, but a pending one is given a moment whatever its age: a page
+	// whose load kept its main thread busy delays the installation and this
+	// read alike.
+	left := max(installWait-time.Since(r.since), installGrace)
+	if !pending {
 		return nil
 	}
 	t := time.NewTimer(left)

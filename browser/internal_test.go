@@ -250,3 +250,40 @@ func TestElementLine(t *testing.T) {
 		t.Errorf("unsafe line: %s", got)
 	}
 }
+
+// TestObservationFollow: a second look in the same call (scroll's) says the
+// URL change the first one saw, after the lines that lead an observation
+// (busy, dialog), unless it is the first view of a page that navigated
+// since; Unchanged is true only for a known observation without changes.
+func TestObservationFollow(t *testing.T) {
+	moved := "The URL changed since your last view, in the same document (refs still work):\n[URL]"
+	first := &Observation{text: moved + "\nNo change.", st: map[string]any{"known": true, "url_changed": true, "url": PageStr("http://a/#b")}, moved: moved}
+	busy := "The page was still busy.\n"
+	second := &Observation{text: busy + "Changes since your last view: 1 appeared.", pre: len(busy),
+		st: map[string]any{"known": true, "first_view": false, "appeared": 1, "changed": 0, "gone": 0}}
+	second.Follow(first)
+	if want := busy + moved + "\nChanges since your last view: 1 appeared."; second.text != want || second.st["url_changed"] != true || second.st["url"] != PageStr("http://a/#b") {
+		t.Errorf("Follow: %q, %v; want %q", second.text, second.st, want)
+	}
+	fresh := &Observation{text: "No earlier view of this page.", st: map[string]any{"known": true, "first_view": true}}
+	fresh.Follow(first)
+	unknown := &Observation{text: "Could not tell what changed.", st: map[string]any{"known": false}}
+	unknown.Follow(first)
+	if fresh.text != "No earlier view of this page." || fresh.st["url_changed"] != nil || unknown.st["url_changed"] != nil {
+		t.Errorf("Follow after a navigation or an unknown look: %q %v, %v", fresh.text, fresh.st, unknown.st)
+	}
+	var none *Observation
+	none.Follow(first)
+	second.Follow(nil)
+	for _, c := range []struct {
+		o    *Observation
+		want bool
+	}{
+		{nil, false}, {unknown, false}, {second, false},
+		{&Observation{st: map[string]any{"known": true, "appeared": 0, "changed": 0, "gone": 0}}, true},
+	} {
+		if got := c.o.Unchanged(); got != c.want {
+			t.Errorf("Unchanged(%v) = %v, want %v", c.o, got, c.want)
+		}
+	}
+}

@@ -22,9 +22,9 @@ type Navigation struct {
 // Navigate loads u in the Op's tab and waits for wait ("none", "dom" or
 // "complete") at most timeout. Refs die with the old page state, whatever
 // happens next. A load that fails is navigation_failed with Firefox's
-// reason; a dialog while loading is dialog_open at once. A new document that
-// loaded gets the snapshot's resident installed in the background, for its
-// first read.
+// reason; a dialog while loading is dialog_open at once. A new document gets
+// the snapshot's resident installed in the background as soon as it is
+// there (readyNow; here again when that did not happen), for its first read.
 func (o *Op) Navigate(ctx context.Context, u *url.URL, wait string, timeout time.Duration) (Navigation, error) {
 	s, pg := o.s, o.pg
 	from, sameDoc, err := s.startNavigation(ctx, pg, u)

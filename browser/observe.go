@@ -195,6 +195,7 @@ type Observation struct {
 	// it back).
 	noDialog bool
 	moved    string // the lines saying the URL changed (urlMoved), part of text
+	pre      int    // how many bytes of text come before the delta's (dialog, busy)
 }
 
 // dropTabs leaves the opened tabs out: the action's own result names them.
@@ -287,11 +288,12 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		obs.st["new_tabs"] = list
 	}
 	if d.Open {
-		obs.text = "A dialog is open: " + dialogError(d.DialogStateResult).Text() + "\n" + obs.text
+		line := "A dialog is open: " + dialogError(d.DialogStateResult).Text() + "\n"
+		obs.text, obs.pre = line+obs.text, obs.pre+len(line)
 		obs.st["dialog"] = map[string]any{"type": dialogKind(d.Type), "text": PageStrN(d.Text, 2000)}
 	}
 	if b := busyNote(o.settled); b != "" {
-		obs.text = b + "\n" + obs.text
+		obs.text, obs.pre = b+"\n"+obs.text, obs.pre+len(b)+1
 		obs.st["settled"] = false
 	}
 	return obs

@@ -371,13 +371,14 @@ func (o *Observation) Unchanged() bool {
 
 // Follow makes o, an observation made right after earlier in the same
 // call (whose view it compares with), also say the URL change earlier saw
-// and o then could not.
+// and o then could not; not when o is the first view of a new page (a
+// navigation since: the old URL is no news).
 func (o *Observation) Follow(earlier *Observation) {
-	if o == nil || earlier == nil || earlier.moved == "" || o.moved != "" || o.st == nil {
+	if o == nil || earlier == nil || earlier.moved == "" || o.moved != "" || o.st == nil || o.st["first_view"] != false {
 		return
 	}
 	o.moved = earlier.moved
-	o.text = earlier.moved + "\n" + o.text
+	o.text = o.text[:o.pre] + earlier.moved + "\n" + o.text[o.pre:]
 	o.st["url_changed"], o.st["url"] = true, earlier.st["url"]
 }
 

@@ -50,9 +50,11 @@ func TestScrollObserves(t *testing.T) {
 		t.Fatalf("the page did not start with the first rows and one page of posts:\n%s", snap)
 	}
 
-	// The page, one page down: the feed's end stays out of view; a scroll
-	// handler throttled to 100 ms shows a button (nothing else changes),
-	// and the page keeps its URL in step.
+	// The page, one page down: the feed's end stays out of view (the
+	// headless window is 682 px high: the sentinel stays ≈170 px below it);
+	// a scroll handler throttled to 100 ms shows a button (nothing else
+	// changes: the wheel's point, the middle of the view, is below the
+	// list), and the page keeps its URL in step.
 	res := must(t, s, "scroll", map[string]any{"direction": "down"})
 	for _, want := range []string{"appeared:\n[", `button "Back to top"`, "The URL changed since your last view", `#reading"`} {
 		if !strings.Contains(res.Text, want) {

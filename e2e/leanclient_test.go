@@ -45,7 +45,14 @@ func startLean(t testing.TB, bin string, env ...string) *leanClient {
 	}
 	t.Cleanup(func() {
 		c.in.Close()
-		c.cmd.Wait()
+		done := make(chan struct{})
+		go func() { c.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			c.cmd.Process.Kill()
+			<-done
+		}
 	})
 	c.out = bufio.NewReaderSize(stdout, 1<<20)
 	var init struct {
@@ -143,21 +150,21 @@ func sameLines(a, b string) bool {
 func BenchmarkObserveLargeLean(b *testing.B) {
 	c := startLean(b, binary, "FIREFOX_MCP_MAX_ELEMENTS=5000", "FIREFOX_MCP_MAX_TEXT_CHARS=300000")
 	c.call(b, "select_tab", map[string]any{"index": 0})
-	load := func() {
+	load := func(b testing.TB) {
 		c.call(b, "navigate", map[string]any{"url": fx.URL + "/large.html", "wait": "complete", "observe": false})
 	}
-	snapshot := func() string { return c.call(b, "snapshot_page", map[string]any{"max_elements": 5000}) }
-	load()
-	snapshot()
-	b.Run("snapshot-first", func(b *testing.B) { benchutil.Run(b, load, func() { snapshot() }) })
+	snapshot := func(b testing.TB) string { return c.call(b, "snapshot_page", map[string]any{"max_elements": 5000}) }
+	load(b)
+	snapshot(b)
+	b.Run("snapshot-first", func(b *testing.B) { benchutil.Run(b, func() { load(b) }, func() { snapshot(b) }) })
 	b.Run("snapshot-first-settled", func(b *testing.B) {
-		benchutil.Run(b, func() { load(); time.Sleep(700 * time.Millisecond) }, func() { snapshot() })
+		benchutil.Run(b, func() { load(b); time.Sleep(700 * time.Millisecond) }, func() { snapshot(b) })
 	})
-	snap := snapshot()
+	snap := snapshot(b)
 	button := ref(b, snap, "button", "Action 1")
 	b.Run("snapshot-unchanged", func(b *testing.B) {
 		var txt string
-		benchutil.Run(b, nil, func() { txt = snapshot() })
+		benchutil.Run(b, nil, func() { txt = snapshot(b) })
 		benchutil.ReportLines(b, txt)
 		if !sameLines(txt, snap) {
 			b.Fatalf("the unchanged page's snapshot changed:\n%.500s\nwas\n%.500s", txt, snap)
@@ -168,7 +175,7 @@ func BenchmarkObserveLargeLean(b *testing.B) {
 			c.call(b, "click", map[string]any{"element": button, "wait_after_ms": 0, "observe": false})
 		}
 		var txt string
-		benchutil.Run(b, flip, func() { txt = snapshot() })
+		benchutil.Run(b, flip, func() { txt = snapshot(b) })
 		if !strings.Contains(txt, "["+button+"] button \"Action 1\" expanded") && !strings.Contains(txt, "["+button+"] button \"Action 1\" collapsed") {
 			b.Fatalf("snapshot after the click: no expanded state on %s:\n%.2000s", button, txt)
 		}

@@ -145,12 +145,16 @@ func (tb *Table) scroll(ctx context.Context, a *scrollArgs, _ browser.Progress) 
 // (at most scrollSettle), reads where it is and what changed (End), and
 // measures the container again (later). A page that showed no change by
 // then may load more on a timer (a throttled scroll handler): it is given
-// the rest of scrollSettle to start changing, and read again if it did.
-// Only a new document is a new generation: a URL the page changes as it is
-// scrolled (a table of contents that follows the reading position) is no
-// route of the agent's, and the observation says it.
+// the rest of scrollSettle to start changing, and read again (all waits
+// together stay within scrollSettle). Without the observation nothing
+// tells that there was no change, and there is no second look. Only a new
+// document is a new generation: a URL the page changes as it is scrolled
+// (a table of contents that follows the reading position) is no route of
+// the agent's, and the observation says it. (A call cancelled during the
+// second look loses the first one's news of a URL change.)
 func settleScroll(ctx context.Context, op *browser.Op, args pagejs.ScrollArgs, r *pagejs.ScrollResult, observe bool) (urlNow string, nav bool, obs *browser.Observation, later pagejs.ScrollPos, err error) {
 	start := time.Now()
+	limit := scrollSettle
 	measure := func() pagejs.ScrollPos {
 		margs := args
 		margs.Mode = "measure"
@@ -162,18 +166,19 @@ func settleScroll(ctx context.Context, op *browser.Op, args pagejs.ScrollArgs, r
 	}
 	for pass := 0; ; pass++ {
 		first := obs
-		if urlNow, nav, obs, err = op.End(ctx, "", scrollSettle, observe); err != nil {
+		if urlNow, nav, obs, err = op.End(ctx, "", limit, observe); err != nil {
 			return
 		}
 		obs.Follow(first)
 		later = measure()
 		left := scrollSettle - time.Since(start)
-		if pass > 0 || nav || r.After.Pos == r.Before.Pos || later.Size > r.After.Size || obs != nil && !obs.Unchanged() || left <= 0 {
+		if pass > 0 || nav || r.After.Pos == r.Before.Pos || later.Size > r.After.Size || !obs.Unchanged() || left <= 0 {
 			return
 		}
 		if err = op.PauseForChange(ctx, left); err != nil {
 			return
 		}
+		limit = max(scrollSettle-time.Since(start), 0)
 	}
 }
 
