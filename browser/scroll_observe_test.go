@@ -99,6 +99,13 @@ func TestScrollObserves(t *testing.T) {
 	if newIndex < 10 {
 		t.Fatalf("no row scrolled into range is listed as appeared:\n%s", res.Text)
 	}
+	// Right after, with the pointer left on a row (hover), the page one page
+	// down: the wheel goes to the page, not to the list under the pointer.
+	must(t, s, "hover", map[string]any{"element": newRow})
+	res = must(t, s, "scroll", map[string]any{"direction": "down"})
+	if st := res.Structured.(map[string]any); st["how"] != "wheel" || strings.Contains(res.Text, `button "Row `) {
+		t.Errorf("scroll the page right after the list: want the page wheeled and the list left alone:\n%s", res.Text)
+	}
 	must(t, s, "click", map[string]any{"element": newRow, "observe": false})
 	waitText(t, s, "clicked Row "+strconv.Itoa(newIndex))
 	_, e := call(t, s, "click", map[string]any{"element": row0})
