@@ -32,7 +32,7 @@ func BenchmarkSnapshotLargeFramesMCP(b *testing.B) {
 	settled := settle(b)
 	var txt string
 	b.Run("snapshot", func(b *testing.B) {
-		benchutil.Run(b, nil, func() {
+		benchutil.RunClean(b, nil, func() {
 			txt, _ = s.must(b, ctx, "snapshot_page", map[string]any{"max_elements": 5000})
 		})
 		if n := strings.Count(txt, "--- frame "); n != 2 {
@@ -47,7 +47,7 @@ func BenchmarkSnapshotLargeFramesMCP(b *testing.B) {
 		b.Run(fmt.Sprintf("click-in-frame-wait0/observe=%v", observe), func(b *testing.B) {
 			frame := txt[strings.Index(txt, "--- frame "):]
 			button := firstRef(b, frame, "button")
-			benchutil.Run(b, nil, func() {
+			benchutil.RunClean(b, nil, func() {
 				s.must(b, ctx, "click", map[string]any{"element": button, "wait_after_ms": 0, "observe": observe})
 			})
 		})

@@ -156,15 +156,15 @@ func BenchmarkObserveLargeLean(b *testing.B) {
 	snapshot := func(b testing.TB) string { return c.call(b, "snapshot_page", map[string]any{"max_elements": 5000}) }
 	load(b)
 	snapshot(b)
-	b.Run("snapshot-first", func(b *testing.B) { benchutil.Run(b, func() { load(b) }, func() { snapshot(b) }) })
+	b.Run("snapshot-first", func(b *testing.B) { benchutil.RunClean(b, func() { load(b) }, func() { snapshot(b) }) })
 	b.Run("snapshot-first-settled", func(b *testing.B) {
-		benchutil.Run(b, func() { load(b); time.Sleep(700 * time.Millisecond) }, func() { snapshot(b) })
+		benchutil.RunClean(b, func() { load(b); time.Sleep(700 * time.Millisecond) }, func() { snapshot(b) })
 	})
 	snap := snapshot(b)
 	button := ref(b, snap, "button", "Action 1")
 	b.Run("snapshot-unchanged", func(b *testing.B) {
 		var txt string
-		benchutil.Run(b, nil, func() { txt = snapshot(b) })
+		benchutil.RunClean(b, nil, func() { txt = snapshot(b) })
 		benchutil.ReportLines(b, txt)
 		if !sameLines(txt, snap) {
 			b.Fatalf("the unchanged page's snapshot changed:\n%.500s\nwas\n%.500s", txt, snap)
@@ -175,7 +175,7 @@ func BenchmarkObserveLargeLean(b *testing.B) {
 			c.call(b, "click", map[string]any{"element": button, "wait_after_ms": 0, "observe": false})
 		}
 		var txt string
-		benchutil.Run(b, flip, func() { txt = snapshot(b) })
+		benchutil.RunClean(b, flip, func() { txt = snapshot(b) })
 		if !strings.Contains(txt, "["+button+"] button \"Action 1\" expanded") && !strings.Contains(txt, "["+button+"] button \"Action 1\" collapsed") {
 			b.Fatalf("snapshot after the click: no expanded state on %s:\n%.2000s", button, txt)
 		}

@@ -22,7 +22,7 @@ func BenchmarkNewTabMCP(b *testing.B) {
 			opened = ""
 		}
 	}
-	benchutil.Run(b, closeIt, func() {
+	benchutil.RunClean(b, closeIt, func() {
 		_, st := s.must(b, ctx, "new_tab", map[string]any{"url": fx.URL + "/labels.html"})
 		if st["ready_state"] != "complete" {
 			b.Fatalf("new_tab returned before the page was complete: %v", st)
@@ -46,7 +46,7 @@ func BenchmarkHistoryMCP(b *testing.B) {
 		b.Run("back-wait="+wait, func(b *testing.B) {
 			forward := func() { s.must(b, ctx, "navigate", map[string]any{"history": "forward", "wait": "complete"}) }
 			first := true
-			benchutil.Run(b, func() {
+			benchutil.RunClean(b, func() {
 				if !first {
 					forward()
 				}

@@ -32,24 +32,24 @@ func BenchmarkObserveLargeMCP(b *testing.B) {
 		load := func() {
 			s.must(b, ctx, "navigate", map[string]any{"url": fx.URL + "/large.html", "wait": "complete", "observe": false})
 		}
-		benchutil.Run(b, load, func() { snapshot() })
+		benchutil.RunClean(b, load, func() { snapshot() })
 	})
 	snap = snapshot()
 	button = ref(b, snap, "button", "Action 1")
 	b.Run("snapshot-unchanged", func(b *testing.B) {
 		var txt string
-		benchutil.Run(b, nil, func() { txt = snapshot() })
+		benchutil.RunClean(b, nil, func() { txt = snapshot() })
 		benchutil.ReportLines(b, txt)
 	})
 	b.Run("snapshot-one-change", func(b *testing.B) {
 		flip := func() {
 			s.must(b, ctx, "click", map[string]any{"element": button, "wait_after_ms": 0, "observe": false})
 		}
-		benchutil.Run(b, flip, func() { snapshot() })
+		benchutil.RunClean(b, flip, func() { snapshot() })
 	})
 	b.Run("click-one-line", func(b *testing.B) {
 		var txt string
-		benchutil.Run(b, nil, func() {
+		benchutil.RunClean(b, nil, func() {
 			txt, _ = s.must(b, ctx, "click", map[string]any{"element": button})
 		})
 		if !strings.Contains(txt, "changed:\n["+button+"] button \"Action 1\"") || strings.Count(txt, "\n[e") != 1 {

@@ -35,7 +35,7 @@ func BenchmarkSnapshotLargeMCP(b *testing.B) {
 	s.open(b, ctx, "/large.html")
 	settled := settle(b)
 	var txt string
-	benchutil.Run(b, nil, func() {
+	benchutil.RunClean(b, nil, func() {
 		txt, _ = s.must(b, ctx, "snapshot_page", map[string]any{"max_elements": 5000})
 	})
 	benchutil.ReportLines(b, txt)
@@ -70,7 +70,7 @@ func BenchmarkSnapshotPagingMCP(b *testing.B) {
 	})
 	b.Run("query", func(b *testing.B) {
 		var txt string
-		benchutil.Run(b, nil, func() { txt, _ = s.must(b, ctx, "snapshot_page", map[string]any{"query": "item 1236 details"}) })
+		benchutil.RunClean(b, nil, func() { txt, _ = s.must(b, ctx, "snapshot_page", map[string]any{"query": "item 1236 details"}) })
 		benchutil.ReportLines(b, txt)
 	})
 }
@@ -83,16 +83,16 @@ func BenchmarkActionsMCP(b *testing.B) {
 	field := firstRef(b, snap, "textbox")
 	settle(b)
 	b.Run("click-wait0", func(b *testing.B) {
-		benchutil.Run(b, nil, func() { s.must(b, ctx, "click", map[string]any{"element": button, "wait_after_ms": 0}) })
+		benchutil.RunClean(b, nil, func() { s.must(b, ctx, "click", map[string]any{"element": button, "wait_after_ms": 0}) })
 	})
 	b.Run("click-default", func(b *testing.B) {
-		benchutil.Run(b, nil, func() { s.must(b, ctx, "click", map[string]any{"element": button}) })
+		benchutil.RunClean(b, nil, func() { s.must(b, ctx, "click", map[string]any{"element": button}) })
 	})
 	b.Run("fill", func(b *testing.B) {
-		benchutil.Run(b, nil, func() { s.must(b, ctx, "fill", map[string]any{"element": field, "value": "Ada Lovelace"}) })
+		benchutil.RunClean(b, nil, func() { s.must(b, ctx, "fill", map[string]any{"element": field, "value": "Ada Lovelace"}) })
 	})
 	b.Run("type100", func(b *testing.B) {
-		benchutil.Run(b, func() { s.must(b, ctx, "fill", map[string]any{"element": field, "value": ""}) },
+		benchutil.RunClean(b, func() { s.must(b, ctx, "fill", map[string]any{"element": field, "value": ""}) },
 			func() {
 				s.must(b, ctx, "type_text", map[string]any{"element": field, "text": strings.Repeat("abcdefghij", 10)})
 			})
@@ -147,7 +147,7 @@ func BenchmarkUpload(b *testing.B) {
 			idle := func() {
 				s.must(b, ctx, "wait_for", map[string]any{"selector": `body:not([data-pending]), body[data-pending="0"]`})
 			}
-			d := benchutil.Run(b, idle, func() {
+			d := benchutil.RunClean(b, idle, func() {
 				s.must(b, ctx, "upload_files", map[string]any{"element": input, "paths": []string{p}})
 			})
 			b.ReportMetric(float64(tc.size)/(1<<20)/(benchutil.MedianMS(d)/1000), "MiB/s")

@@ -123,9 +123,9 @@ func BenchmarkScreenshotMCP(b *testing.B) {
 			}
 		}
 	}
-	b.Run("viewport", func(b *testing.B) { benchutil.Run(b, nil, shoot(map[string]any{})) })
-	b.Run("element", func(b *testing.B) { benchutil.Run(b, nil, shoot(map[string]any{"element": red})) })
-	b.Run("full_page", func(b *testing.B) { benchutil.Run(b, nil, shoot(map[string]any{"full_page": true})) })
+	b.Run("viewport", func(b *testing.B) { benchutil.RunClean(b, nil, shoot(map[string]any{})) })
+	b.Run("element", func(b *testing.B) { benchutil.RunClean(b, nil, shoot(map[string]any{"element": red})) })
+	b.Run("full_page", func(b *testing.B) { benchutil.RunClean(b, nil, shoot(map[string]any{"full_page": true})) })
 }
 
 // fill loads the fixture that logs and fetches n times in the selected tab
@@ -165,7 +165,7 @@ func BenchmarkBufferedListsMCP(b *testing.B) {
 	}{{"console_messages", 50}, {"console_messages", 500}, {"network_requests", 50}, {"network_requests", 500}} {
 		b.Run(tc.tool+"/limit="+strconv.Itoa(tc.limit), func(b *testing.B) {
 			var txt string
-			benchutil.Run(b, nil, func() { txt, _ = s.must(b, ctx, tc.tool, map[string]any{"limit": tc.limit}) })
+			benchutil.RunClean(b, nil, func() { txt, _ = s.must(b, ctx, tc.tool, map[string]any{"limit": tc.limit}) })
 			b.ReportMetric(float64(len(txt)), "chars")
 		})
 	}

@@ -75,7 +75,7 @@ func BenchmarkUploadTrigger(b *testing.B) {
 		// of what changed (the page reads the file back meanwhile).
 		for _, observe := range []bool{false, true} {
 			b.Run(fmt.Sprintf("%s/observe=%v", tc.name, observe), func(b *testing.B) {
-				benchutil.Run(b, idle, func() {
+				benchutil.RunClean(b, idle, func() {
 					s.must(b, ctx, "upload_files", map[string]any{"element": el, "paths": []string{p}, "observe": observe})
 				})
 			})
