@@ -219,8 +219,10 @@ func (s *Session) settledGeneration(pg page) uint64 {
 // startNavigation asks the selected tab to load u and returns the
 // navigation count from before. The request goes to the current document's
 // target; if that document is replaced before the request lands (a load
-// already under way), it goes to the new one (loading a URL twice is
-// harmless). A tab with no document the debugger can reach is loaded from
+// already under way, which may pass through more than one document: a
+// fresh Firefox still loading its start page), it goes to the new one, at
+// most navigateTries times in all (loading a URL twice is harmless). A tab
+// with no document the debugger can reach is loaded from
 // the parent process instead; a target that does not answer is a page stuck
 // in a script.
 func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (from navStart, sameDoc bool, err error) {
@@ -249,11 +251,14 @@ func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (fro
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			return navStart{}, false, pageUnresponsive()
 		}
-		if e, ok := AsError(s.Classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
+		if e, ok := AsError(s.Classify(ctx, err)); attempt+1 >= navigateTries || !ok || e.Code != errcode.TargetReplaced {
 			return navStart{}, false, err
 		}
 	}
 }
+
+// navigateTries bounds how often startNavigation sends its request.
+const navigateTries = 4
 
 // navStart is where a navigation started: the watch's navigation count and
 // the document being replaced (its inner window, 0 when unknown), read

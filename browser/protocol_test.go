@@ -293,3 +293,47 @@ func TestFakeInstallNeverAnswered(t *testing.T) {
 		t.Errorf("installation pending %v, %d held, want one pending", s.InstallPending(), held.Load())
 	}
 }
+
+// TestFakeNavigateWhileTheTabLoads: a tab still going through documents of
+// its own (a fresh Firefox loading its start page) has each navigateTo land
+// on a document already gone, three times over; navigate sends it to each
+// new one and loads the URL.
+func TestFakeNavigateWhileTheTabLoads(t *testing.T) {
+	f, s, _, _ := newFakeSession(t)
+	var tries atomic.Int32
+	f.setHook(func(p *rdptest.Peer, m map[string]any) bool {
+		if m["type"] != "navigateTo" {
+			return false
+		}
+		n := fakeDoc(tries.Add(1))
+		if m["to"] != n.target() {
+			t.Errorf("navigateTo %d went to %v, want the current document %s", n, m["to"], n.target())
+		}
+		replace := func() { // the tab's next document
+			f.mu.Lock()
+			f.doc = n + 1
+			f.mu.Unlock()
+			send(p, `{"type":"target-destroyed-form","target":{"actor":%q,"innerWindowId":%d,"isTopLevelTarget":true},"options":{},"from":%q}`,
+				n.target(), n.innerWindow(), fakeWatcher)
+			send(p, `{"type":"target-available-form","target":%s,"from":%q}`, fakeTargetForm(n+1), fakeWatcher)
+			fakeLoaded(p, n+1)
+		}
+		if n <= 3 { // gone before the request landed
+			replace()
+			send(p, `{"error":"noSuchActor","message":"no such actor","from":%q}`, m["to"])
+			return true
+		}
+		send(p, `{"from":%q}`, m["to"]) // the load asked for
+		go func() {
+			time.Sleep(50 * time.Millisecond)
+			replace()
+		}()
+		return true
+	})
+	if _, e := call(t, s, "navigate", map[string]any{"url": fakeURL, "wait": "complete", "observe": false}); e != nil {
+		t.Fatalf("navigate after %d tries: %v", tries.Load(), e)
+	}
+	if n := tries.Load(); n != 4 {
+		t.Errorf("navigateTo sent %d times, want 4", n)
+	}
+}
