@@ -227,9 +227,9 @@ func scrollText(what string, a pagejs.ScrollArgs, r *pagejs.ScrollResult, info b
 			what, step, how, axis, r.Before.Pos, r.After.Pos, r.After.Max, r.After.View, r.After.Size)
 	}
 	if later.Pos != r.After.Pos && later.Size == r.After.Size && r.After.Pos != r.Before.Pos {
-		// Firefox keeps in view an element scrolled into view by script (an
-		// earlier action's) across the page's reflows until a user scrolls.
-		t += fmt.Sprintf(" Then it moved to %s %d, not by this scroll (the page's script, or Firefox keeping in view an element an earlier action scrolled to).", axis, later.Pos)
+		// Seen on a page with a virtualized list: back to where an earlier
+		// action had scrolled it (cause not pinned down; not on plain pages).
+		t += fmt.Sprintf(" Then it moved to %s %d by itself, not by this scroll.", axis, later.Pos)
 	}
 	if later.Size > r.After.Size {
 		t += fmt.Sprintf(" More content loaded: it grew from %d to %d px while the page settled.", r.After.Size, later.Size)
