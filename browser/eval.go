@@ -388,8 +388,9 @@ const installWait = 250 * time.Millisecond
 // pending (awaitInstall).
 const installGrace = 50 * time.Millisecond
 
-// awaitInstall waits (until installWait after its start, installGrace at least) while the resident
-// name of the document whose console is console is being installed.
+// awaitInstall waits while the resident name of the document whose console
+// is console is being installed: until installWait after the installation's
+// start, and installGrace at least.
 func (s *Session) awaitInstall(ctx context.Context, sl residentSlot, console, name string) error {
 	s.mu.Lock()
 	r := (*sl.residents)[name]
