@@ -389,8 +389,10 @@ func selfClosingPopup(t *testing.T, h *harness, site *hostilePages) {
 	h.select_(t, opener)
 	// observe: false, so that the snapshot below is the new document's first
 	// read (a navigate's delta would read it, and install the resident, first).
-	must(t, s, "navigate", map[string]any{"url": site.url("/ok"), "observe": false})
+	// (Counted before: the new document's resident is installed as soon as
+	// the document is there, often before navigate answers.)
 	installs := s.Installs()
+	must(t, s, "navigate", map[string]any{"url": site.url("/ok"), "observe": false})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // the fault cost 15–30 s
 	defer cancel()
 	start := time.Now()
