@@ -45,6 +45,9 @@ type appTrial struct {
 	DoneAt float64      `json:"doneAt"`
 	Muts   []float64    `json:"muts"`
 	Reqs   [][2]float64 `json:"reqs"`
+	// SettledBy is when, at the latest, the settle had ended (page clock, ms
+	// after the click), read right after it.
+	SettledBy string `json:"-"`
 }
 
 // idleGap is the longest stretch without activity (a mutation, a request in flight)
@@ -91,6 +94,7 @@ func appTrialRun(t testing.TB, p *page, k int, mode string, args pagejs.SettleAr
 	p.js(`__begin(` + strconv.Itoa(k) + `, "` + mode + `")`)
 	var res pagejs.SettleResult
 	p.must(isolatedRealm, pagejs.Settle, args, &res)
+	by := p.js(`__since()`)
 	report := `__report(` + strconv.Itoa(k) + `)`
 	var tr appTrial
 	if err := json.Unmarshal([]byte(p.js(report)), &tr); err != nil {
@@ -108,6 +112,7 @@ func appTrialRun(t testing.TB, p *page, k int, mode string, args pagejs.SettleAr
 		t.Fatalf("%s: trial %d never rendered its result", mode, k)
 	}
 	time.Sleep(60 * time.Millisecond) // the page quiet again before the next click
+	tr.SettledBy = by
 	return res, covered, tr
 }
 
@@ -128,7 +133,8 @@ func TestFirefoxSettleFrames(t *testing.T) {
 			for k := 1; k <= 3; k++ {
 				res, covered, tr := appTrialRun(t, p, k, c.mode, args)
 				if !res.Quiet || res.Frames == 0 || !covered {
-					t.Errorf("trial %d: %+v, result rendered before the settle ended: %v (rendered at %.1f ms)", k, res, covered, tr.DoneAt)
+					t.Errorf("trial %d: %+v, result rendered before the settle ended: %v (rendered at %.1f ms; settled by %s ms; mutations at %v; requests %v)",
+						k, res, covered, tr.DoneAt, tr.SettledBy, tr.Muts, tr.Reqs)
 				}
 			}
 		})

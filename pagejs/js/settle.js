@@ -90,10 +90,16 @@ async function settle(win, args, lib, env) {
     return 0;
   };
   let pending = 0;
-  // A request in flight is activity (not a change: wait_for's pause ends on its end).
+  // A request in flight is activity (not a change: wait_for's pause ends on its end),
+  // and so is its end, when a poll first sees it: the page handles the answer in the
+  // tasks that follow (reads the body, renders, or starts the next request), and the
+  // end is later than the last poll that saw it in flight, by up to a tick (a quiet
+  // window counted from that poll ended in the 4 ms between one request's end and the
+  // next one's start, on a loaded machine).
   const poll = () => {
+    const was = pending;
     pending = requests();
-    if (pending > 0 && !change) last = now();
+    if ((pending > 0 || pending < was) && !change) last = now();
   };
   // frames counts the animation frames seen; settledFrame is when the timers of the
   // last frame that began after the last change had run (-1: none yet).
