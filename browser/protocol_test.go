@@ -294,6 +294,49 @@ func TestFakeInstallNeverAnswered(t *testing.T) {
 	}
 }
 
+// TestFakeLateInstallIsUsed: an installation still pending long after it
+// began (past installWait: a page whose load kept its main thread busy) is
+// given installGrace when a read comes; answered within it, the read is the
+// resident's call, not the whole script.
+func TestFakeLateInstallIsUsed(t *testing.T) {
+	f := newFakeBrowser(t)
+	s := f.session()
+	type held struct {
+		p  *rdptest.Peer
+		m  map[string]any
+		id string
+	}
+	install := make(chan held, 1)
+	var whole, calls atomic.Int32
+	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+		text, _ := m["text"].(string)
+		switch {
+		case strings.HasPrefix(text, `(function () { "use strict"; `):
+			install <- held{p, m, f.ack(p, m)} // answered below
+			return
+		case strings.HasPrefix(text, `(typeof _self === "function"`):
+			calls.Add(1)
+		case strings.Contains(text, "function snapshot("):
+			whole.Add(1)
+		}
+		f.answer(p, m)
+	})
+	snapshotGen(t, s) // starts the installation, waits installWait, reads with the whole script
+	h := <-install
+	if whole.Load() != 1 || calls.Load() != 0 {
+		t.Fatalf("first snapshot: %d whole scripts, %d resident calls, want 1 and 0", whole.Load(), calls.Load())
+	}
+	time.Sleep(300 * time.Millisecond) // the installation is now older than installWait
+	go func() {
+		time.Sleep(10 * time.Millisecond) // the read below waits for it
+		f.result(h.p, h.m, h.id, fakeResult(t, h.m))
+	}()
+	snapshotGen(t, s)
+	if whole.Load() != 1 || calls.Load() != 1 {
+		t.Errorf("snapshot with the installation answered 10 ms in: %d whole scripts, %d resident calls, want 1 and 1", whole.Load(), calls.Load())
+	}
+}
+
 // TestFakeNavigateWhileTheTabLoads: a tab still going through documents of
 // its own (a fresh Firefox loading its start page) has each navigateTo land
 // on a document already gone, three times over; navigate sends it to each
