@@ -187,7 +187,7 @@ func BenchmarkSettleWindow(b *testing.B) {
 	cases := []struct{ lib, mode string }{
 		{"react", "handler"}, {"react", "effect"}, {"react", "chain"},
 		{"preact", "handler"}, {"preact", "effect"}, {"preact", "chain"},
-		{"raf", "raf"}, {"raf", "raf2"},
+		{"raf", "raf"}, {"raf", "raf2"}, {"raf", "timer8"},
 	}
 	pages := map[string]*page{}
 	k := 0
