@@ -547,3 +547,33 @@ func sameLines(a, b string) bool {
 	}
 	return strip(a) == strip(b)
 }
+
+// TestNavigateNormalizedURL: a URL that Firefox reports in another form
+// than it was given (dot segments, a space in the query) is the page asked
+// for, not a redirect to wait past. The page goes on to another by itself
+// 150 ms after its load: a navigate still waiting for a redirect (500 ms)
+// ended there. A fragment-only move given so, within the document, is no
+// new load to wait for (it timed out).
+func TestNavigateNormalizedURL(t *testing.T) {
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	for _, c := range []struct{ asked, reported string }{
+		{pages.URL + "/./selfnav.html", pages.URL + "/selfnav.html"},
+		{pages.URL + "/selfnav.html?q=a b", pages.URL + "/selfnav.html?q=a%20b"},
+	} {
+		res := must(t, s, "navigate", map[string]any{"url": c.asked, "wait": "complete", "observe": false})
+		if st, _ := res.Structured.(map[string]any); st["url"] != browser.PageStr(c.reported) {
+			t.Errorf("navigate %q ended on %v, want %s:\n%s", c.asked, st["url"], c.reported, res.Text)
+		}
+		// The page's own move, before the next navigate (which it would supersede).
+		must(t, s, "wait_for", map[string]any{"url_contains": "/other.html", "timeout_ms": 10000, "observe": false})
+	}
+	open(t, s, "form.html")
+	res, e := call(t, s, "navigate", map[string]any{"url": pages.URL + "/./form.html#second", "timeout_ms": 5000, "observe": false})
+	if e != nil {
+		t.Fatalf("fragment move: %v", e)
+	}
+	if st, _ := res.Structured.(map[string]any); st["url"] != browser.PageStr(pages.URL+"/form.html#second") {
+		t.Errorf("fragment move ended on %v:\n%s", st["url"], res.Text)
+	}
+}

@@ -41,6 +41,8 @@ func (o *Op) Navigate(ctx context.Context, u *url.URL, wait string, timeout time
 		if !sameDoc {
 			nav.URL, nav.Title = t.URL, t.Title
 			s.prepareResident(pg, t.Target, pagejs.Snapshot)
+		} else if t.URL != "" {
+			nav.URL = t.URL // as the document has it
 		}
 		load, err := s.loadState(ctx, pg, t.state)
 		if err != nil {
@@ -70,7 +72,7 @@ func (o *Op) GoHistory(ctx context.Context, action, wait string, timeout time.Du
 		defer cancel()
 		var werr error
 		if hr.SameDocument {
-			werr = s.pollURL(wctx, pg, hr.URL)
+			_, werr = s.pollURL(wctx, pg, hr.URL)
 		} else {
 			state := map[string]string{"dom": "interactive", "complete": "complete"}[wait]
 			t, err := s.waitLoaded(wctx, pg, from, hr.URL, state)

@@ -295,7 +295,7 @@ func (s *Session) waitNavigation(ctx context.Context, pg page, u *url.URL, from 
 	var t loaded
 	var err error
 	if sameDoc {
-		err = s.pollURL(sctx, pg, u.String())
+		t.URL, err = s.pollURL(sctx, pg, u.String())
 	} else {
 		state := map[string]string{"dom": "interactive", "complete": "complete"}[wait]
 		t, err = s.waitLoaded(sctx, pg, from, u.String(), state)
@@ -401,9 +401,7 @@ func sameDocument(current string, u *url.URL) bool {
 	if err != nil || u.Fragment == "" && u.RawFragment == "" {
 		return false
 	}
-	a, b := *cu, *u
-	a.Fragment, a.RawFragment, b.Fragment, b.RawFragment = "", "", "", ""
-	return a.String() == b.String()
+	return canonicalURL(cu, false) == canonicalURL(u, false)
 }
 
 // redirectGrace is how long a navigation that ended on another URL than
@@ -428,7 +426,7 @@ func (s *Session) waitLoaded(ctx context.Context, pg page, from navStart, want, 
 			return loaded{}, err
 		}
 		t, err := s.readyNow(ctx, pg, state, prev)
-		if err != nil || t.URL == want {
+		if err != nil || sameURL(t.URL, want) {
 			return t, err
 		}
 		before = w.Navigations()
@@ -538,14 +536,17 @@ func waitNavigated(ctx context.Context, w TabWatch, before uint64) error {
 	return nil
 }
 
-func (s *Session) pollURL(ctx context.Context, pg page, want string) error {
+// pollURL waits until the document's URL is want (sameURL), and returns it
+// as the document reports it: a move within the document loads nothing to
+// be told of.
+func (s *Session) pollURL(ctx context.Context, pg page, want string) (string, error) {
 	for {
 		var info pagejs.PageInfoResult
-		if _, err := s.exec(ctx, pg, ReadRealm, pagejs.PageInfo, struct{}{}, &info); err == nil && info.URL == want {
-			return nil
+		if _, err := s.exec(ctx, pg, ReadRealm, pagejs.PageInfo, struct{}{}, &info); err == nil && sameURL(info.URL, want) {
+			return info.URL, nil
 		}
 		if err := Sleep(ctx, 30*time.Millisecond); err != nil {
-			return err
+			return "", err
 		}
 	}
 }

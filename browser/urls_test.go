@@ -1,0 +1,63 @@
+package browser
+
+import (
+	"net/url"
+	"testing"
+)
+
+// TestSameURL: the URL the server asked for and the one Firefox reports for
+// it compare equal across Firefox's normalizations (the right-hand forms are
+// what Firefox ESR 153 reported, checked in TestNavigateNormalizedURL), and
+// other addresses do not.
+func TestSameURL(t *testing.T) {
+	for _, c := range []struct {
+		asked, got string
+		same       bool
+	}{
+		{"http://127.0.0.1:8080", "http://127.0.0.1:8080/", true},
+		{"https://Example.COM/a", "https://example.com/a", true},
+		{"https://example.com:443/a", "https://example.com/a", true},
+		{"http://example.com:80/", "http://example.com/", true},
+		{"http://example.com/./a/../b.html", "http://example.com/b.html", true},
+		{"http://example.com/s?q=a b", "http://example.com/s?q=a%20b", true},
+		{`http://example.com/s?q="<é>'`, "http://example.com/s?q=%22%3C%C3%A9%3E%27", true},
+		{"http://example.com/p#sec", "http://example.com/p#sec", true},
+		{"http://example.com/", "http://example.com/other", false},
+		{"http://example.com/s?q=a+b", "http://example.com/s?q=a%20b", false},
+		{"http://example.com/s?q=a%2Bb", "http://example.com/s?q=a+b", false},
+		{"http://example.com/p#a", "http://example.com/p#b", false},
+		{"http://example.com/p", "http://example.com/p?", true},
+		{"http://example.com:8080/", "http://example.com/", false},
+		{"https://example.com/", "http://example.com/", false},
+		{"http://example.com/", "about:blank", false},
+		{"http://example.com/%zz", "http://example.com/%zz", true},
+	} {
+		if got := sameURL(c.asked, c.got); got != c.same {
+			t.Errorf("sameURL(%q, %q) = %v, want %v", c.asked, c.got, got, c.same)
+		}
+	}
+}
+
+// TestSameDocument: a navigation that changes only the fragment, whatever
+// the form of the rest.
+func TestSameDocument(t *testing.T) {
+	for _, c := range []struct {
+		current, to string
+		same        bool
+	}{
+		{"http://example.com/p", "http://example.com/p#a", true},
+		{"http://example.com/", "http://EXAMPLE.com#a", true},
+		{"http://example.com/p#a", "http://example.com/p#b", true},
+		{"http://example.com/p", "http://example.com/p", false}, // no fragment: a reload
+		{"http://example.com/p", "http://example.com/q#a", false},
+		{"http://example.com/p?x=1", "http://example.com/p?x=2#a", false},
+	} {
+		u, err := url.Parse(c.to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sameDocument(c.current, u); got != c.same {
+			t.Errorf("sameDocument(%q, %q) = %v, want %v", c.current, c.to, got, c.same)
+		}
+	}
+}
