@@ -576,4 +576,11 @@ func TestNavigateNormalizedURL(t *testing.T) {
 	if st, _ := res.Structured.(map[string]any); st["url"] != browser.PageStr(pages.URL+"/form.html#second") {
 		t.Errorf("fragment move ended on %v:\n%s", st["url"], res.Text)
 	}
+	// wait_for's url_contains matches the URL with its escapes decoded too.
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/form.html?q=remote jobs&c=a%2Fb", "observe": false})
+	for _, sub := range []string{"q=remote jobs", "q=remote%20jobs", "c=a%2Fb"} {
+		must(t, s, "wait_for", map[string]any{"url_contains": sub, "timeout_ms": 0, "observe": false})
+	}
+	_, e = call(t, s, "wait_for", map[string]any{"url_contains": "c=a/b", "timeout_ms": 0, "observe": false})
+	wantCode(t, e, errcode.WaitTimeout)
 }

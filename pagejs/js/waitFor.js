@@ -13,7 +13,10 @@ async function waitFor(win, args, lib) {
     let present = true;
     let el = null;
     if (typeof args.urlContains === "string" && args.urlContains !== "") {
-      present = present && String(win.location.href).includes(args.urlContains);
+      // The URL as the browser writes it ("q=remote%20jobs") or with its escapes decoded
+      // ("q=remote jobs"; decodeURI leaves the escapes of "/", "?", "&", "#" and the like).
+      const href = String(win.location.href);
+      present = present && (href.includes(args.urlContains) || decoded(href).includes(args.urlContains));
     }
     if (typeof args.selector === "string" && args.selector !== "") {
       try {
@@ -111,4 +114,14 @@ async function waitFor(win, args, lib) {
     }
     setDue(start + gap * 4);
   });
+
+  // decoded is URL s with its escapes decoded as decodeURI does, or s when one is
+  // malformed.
+  function decoded(s) {
+    try {
+      return decodeURI(s);
+    } catch (e) {
+      return s;
+    }
+  }
 }
