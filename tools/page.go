@@ -524,8 +524,13 @@ func (a *navigateArgs) waits() (wait string, timeout time.Duration) {
 func checkURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	switch {
+	case hostFirst(raw, u, err):
+		// "example.com/jobs", "localhost:8080/x": a host with no scheme.
+		return nil, browser.Errorf(errcode.InvalidArguments, "url needs its scheme: %s", browser.Quote("https://"+raw, 300))
 	case err != nil:
 		return nil, browser.Errorf(errcode.InvalidArguments, "url is not a valid URL: %v", err)
+	case u.Scheme == "":
+		return nil, browser.Errorf(errcode.InvalidArguments, "url must be absolute, like https://example.com/path")
 	case u.Scheme != "http" && u.Scheme != "https":
 		return nil, browser.Errorf(errcode.InvalidArguments, "only http and https URLs can be opened, not %q", browser.Truncate(u.Scheme, 20)+":")
 	case u.Host == "" || u.Opaque != "":
@@ -534,6 +539,26 @@ func checkURL(raw string) (*url.URL, error) {
 		return nil, browser.Errorf(errcode.InvalidArguments, "url must not carry a user name or password")
 	}
 	return u, nil
+}
+
+// hostFirst tells whether raw (parsed as u, or failing with err) is a host
+// written without a scheme: a first path segment with a dot
+// ("example.com/jobs"), or a host and a port ("localhost:8080/x", which
+// parses as a scheme, and "127.0.0.1:8080", which does not parse).
+func hostFirst(raw string, u *url.URL, err error) bool {
+	if err == nil && u.Scheme == "" && u.Host == "" {
+		first, _, _ := strings.Cut(u.Path, "/")
+		return strings.Contains(first, ".") && !strings.HasPrefix(first, ".")
+	}
+	if err == nil && (u.Opaque == "" || u.Host != "") {
+		return false
+	}
+	v, perr := url.Parse("https://" + raw)
+	if perr != nil || v.Host == "" || v.Port() == "" {
+		return false
+	}
+	_, aerr := strconv.Atoi(v.Port())
+	return aerr == nil
 }
 
 func (tb *Table) navigate(ctx context.Context, a *navigateArgs, p browser.Progress) (navigateOut, error) {

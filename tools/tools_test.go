@@ -121,6 +121,20 @@ func TestCheckURL(t *testing.T) {
 			t.Errorf("%s accepted (err %v)", bad, err)
 		}
 	}
+	// A host written without its scheme is refused with the URL it may have meant.
+	for raw, want := range map[string]string{
+		"example.com/jobs":     `"https://example.com/jobs"`,
+		"www.example.com":      `"https://www.example.com"`,
+		"localhost:8080/x":     `"https://localhost:8080/x"`,
+		"127.0.0.1:8080":       `"https://127.0.0.1:8080"`,
+		"/relative/page.html":  "must be absolute",
+		"mailto:a@example.com": "only http and https",
+	} {
+		_, err := checkURL(raw)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want it to contain %s", raw, err, want)
+		}
+	}
 }
 
 // TestOutputSchemas: every tool has an output schema (type object, no
