@@ -526,7 +526,7 @@ func checkURL(raw string) (*url.URL, error) {
 	switch {
 	case hostFirst(raw, u, err):
 		// "example.com/jobs", "localhost:8080/x": a host with no scheme.
-		return nil, browser.Errorf(errcode.InvalidArguments, "url needs its scheme: %s", browser.Quote("https://"+raw, 300))
+		return nil, browser.Errorf(errcode.InvalidArguments, "url needs its scheme: %s (or http://)", browser.Quote("https://"+raw, 300))
 	case err != nil:
 		return nil, browser.Errorf(errcode.InvalidArguments, "url is not a valid URL: %v", err)
 	case u.Scheme == "":
