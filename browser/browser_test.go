@@ -389,6 +389,8 @@ func TestWaitFor(t *testing.T) {
 		t.Errorf("wait_for = %v", res.Structured)
 	}
 	must(t, s, "wait_for", map[string]any{"text": "Loading", "state": "absent", "timeout_ms": 1000})
+	// Text is matched ignoring case and runs of white space.
+	must(t, s, "wait_for", map[string]any{"text": "results  ARE ready", "timeout_ms": 0})
 	must(t, s, "wait_for", map[string]any{"url_contains": "delayed.html", "timeout_ms": 0})
 	_, e := call(t, s, "wait_for", map[string]any{"text": "never shown", "timeout_ms": 300, "poll_ms": 50})
 	wantCode(t, e, errcode.WaitTimeout)

@@ -614,7 +614,7 @@ var waitForTool = tool[waitForArgs, waitForOut]{
 }
 
 type waitForArgs struct {
-	Text        *string  `json:"text" min:"1" max:"1000" desc:"visible text"`
+	Text        *string  `json:"text" min:"1" max:"1000" desc:"visible text, any case"`
 	Selector    *string  `json:"selector" min:"1" max:"1000" desc:"CSS selector"`
 	URLContains *string  `json:"url_contains" min:"1" max:"2048" desc:"URL substring, e.g. /checkout (escapes decoded or not)"`
 	State       string   `json:"state" enum:"present,absent" default:"present" desc:"absent: until it no longer holds"`

@@ -27,12 +27,14 @@ async function waitFor(win, args, lib) {
       present = present && el !== null;
     }
     if (typeof args.text === "string" && args.text !== "") {
-      const needle = lib.collapse(args.text);
+      // Ignoring case, as the answer's matching elements are found (and as a person
+      // reads "Application submitted" on a page that shows "Application Submitted").
+      const needle = lib.collapse(args.text).toLowerCase();
       const body = doc.body || doc.documentElement;
       // textContent is cheap and a superset of the visible text: only when it matches
       // is the layout-dependent innerText consulted.
-      present = present && !!body && lib.collapse(body.textContent).includes(needle) &&
-        lib.collapse(body.innerText).includes(needle);
+      present = present && !!body && lib.collapse(body.textContent).toLowerCase().includes(needle) &&
+        lib.collapse(body.innerText).toLowerCase().includes(needle);
     }
     let matched;
     if (want === "present" && present && el) {
