@@ -616,7 +616,7 @@ var waitForTool = tool[waitForArgs, waitForOut]{
 type waitForArgs struct {
 	Text        *string  `json:"text" min:"1" max:"1000" desc:"visible text, any case"`
 	Selector    *string  `json:"selector" min:"1" max:"1000" desc:"CSS selector"`
-	URLContains *string  `json:"url_contains" min:"1" max:"2048" desc:"URL substring, e.g. /checkout (escapes decoded or not)"`
+	URLContains *string  `json:"url_contains" min:"1" max:"2048" desc:"URL substring, e.g. /checkout (decoded or not)"`
 	State       string   `json:"state" enum:"present,absent" default:"present" desc:"absent: until it no longer holds"`
 	TimeoutMS   int      `json:"timeout_ms" min:"0" max:"120000" default:"30000" desc:"then wait_timeout; 0 checks once"`
 	PollMS      int      `json:"poll_ms" min:"50" max:"2000" default:"250" desc:"ms between checks"`
