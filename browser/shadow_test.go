@@ -62,3 +62,22 @@ func TestShoelaceComponents(t *testing.T) {
 		t.Errorf("the form was submitted:\n%s", txt)
 	}
 }
+
+// TestWaitForShadowText: wait_for finds text a component renders in its open
+// shadow root, at any depth (a Shoelace input's label attribute, rendered
+// in its shadow tree, too), and not the hidden text or the style sheet
+// there.
+func TestWaitForShadowText(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "shadow-text.html")
+	for _, text := range []string{"Shown in the shadow", "nested SHADOW text"} {
+		must(t, s, "wait_for", map[string]any{"text": text, "timeout_ms": 2000, "observe": false})
+	}
+	for _, text := range []string{"Hidden in the shadow", "css-only-text"} {
+		_, e := call(t, s, "wait_for", map[string]any{"text": text, "timeout_ms": 0, "observe": false})
+		wantCode(t, e, errcode.WaitTimeout)
+	}
+	srv := shoelaceServer(t)
+	must(t, s, "navigate", map[string]any{"url": srv.URL + "/shoelace.html", "wait": "complete", "observe": false})
+	must(t, s, "wait_for", map[string]any{"text": "Full name", "timeout_ms": 5000, "observe": false})
+}

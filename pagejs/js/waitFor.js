@@ -29,12 +29,7 @@ async function waitFor(win, args, lib) {
     if (typeof args.text === "string" && args.text !== "") {
       // Ignoring case, as the answer's matching elements are found (and as a person
       // reads "Application submitted" on a page that shows "Application Submitted").
-      const needle = lib.collapse(args.text).toLowerCase();
-      const body = doc.body || doc.documentElement;
-      // textContent is cheap and a superset of the visible text: only when it matches
-      // is the layout-dependent innerText consulted.
-      present = present && !!body && lib.collapse(body.textContent).toLowerCase().includes(needle) &&
-        lib.collapse(body.innerText).toLowerCase().includes(needle);
+      present = present && textShown(lib.collapse(args.text).toLowerCase());
     }
     let matched;
     if (want === "present" && present && el) {
@@ -109,13 +104,46 @@ async function waitFor(win, args, lib) {
     };
     const opts = {subtree: true, childList: true, attributes: true, characterData: true};
     mo.observe(doc, opts);
-    const all = doc.querySelectorAll("*");
-    for (let i = 0; i < all.length; i++) {
-      const sr = all[i].shadowRoot;
-      if (sr) mo.observe(sr, opts);
-    }
+    const roots = shadowRoots(doc, []);
+    for (let i = 0; i < roots.length; i++) mo.observe(roots[i], opts);
     setDue(start + gap * 4);
   });
+
+  // textShown tells whether the visible text of the document or of one of its open
+  // shadow roots (at any depth) contains needle (lower case). textContent is cheap and a
+  // superset of the visible text: only where it matches is the layout-dependent
+  // innerText consulted. A shadow root has no innerText: its rendered children's are
+  // (text a component renders in its shadow tree is in neither of the body's).
+  function textShown(needle) {
+    const body = doc.body || doc.documentElement;
+    if (!body) return false;
+    if (lib.collapse(body.textContent).toLowerCase().includes(needle) &&
+        lib.collapse(body.innerText).toLowerCase().includes(needle)) return true;
+    const roots = shadowRoots(doc, []);
+    for (let i = 0; i < roots.length; i++) {
+      if (!lib.collapse(roots[i].textContent).toLowerCase().includes(needle)) continue;
+      for (let c = roots[i].firstElementChild; c; c = c.nextElementSibling) {
+        // (innerText of an element not rendered is its textContent: a style sheet, a
+        // hidden panel.)
+        if (c.localName === "style" || c.localName === "script" || !lib.visible(c)) continue;
+        if (lib.collapse(c.innerText).toLowerCase().includes(needle)) return true;
+      }
+    }
+    return false;
+  }
+
+  // shadowRoots adds the open shadow roots in root, at any depth, to out.
+  function shadowRoots(root, out) {
+    const all = root.querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) {
+      const sr = all[i].shadowRoot;
+      if (sr) {
+        out.push(sr);
+        shadowRoots(sr, out);
+      }
+    }
+    return out;
+  }
 
   // decoded is URL s with its escapes decoded as decodeURI does, or s when one is
   // malformed.
