@@ -2,6 +2,7 @@ package browser_test
 
 import (
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestShoelaceComponents(t *testing.T) {
 // TestWaitForShadowText: wait_for finds text a component renders in its open
 // shadow root, at any depth (a Shoelace input's label attribute, rendered
 // in its shadow tree, too), and not the hidden text or the style sheet
-// there.
+// there; a selector matches in shadow roots too.
 func TestWaitForShadowText(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "shadow-text.html")
@@ -77,7 +78,18 @@ func TestWaitForShadowText(t *testing.T) {
 		_, e := call(t, s, "wait_for", map[string]any{"text": text, "timeout_ms": 0, "observe": false})
 		wantCode(t, e, errcode.WaitTimeout)
 	}
+	// A selector is matched in each tree, the shadow roots' too.
+	for _, sel := range []string{"x-card", "section > x-inner", "span"} {
+		must(t, s, "wait_for", map[string]any{"selector": sel, "timeout_ms": 0, "observe": false})
+	}
+	_, e := call(t, s, "wait_for", map[string]any{"selector": "x-card span", "timeout_ms": 0, "observe": false})
+	wantCode(t, e, errcode.WaitTimeout) // (no selector crosses a shadow root's edge)
 	srv := shoelaceServer(t)
 	must(t, s, "navigate", map[string]any{"url": srv.URL + "/shoelace.html", "wait": "complete", "observe": false})
 	must(t, s, "wait_for", map[string]any{"text": "Full name", "timeout_ms": 5000, "observe": false})
+	// The answer lists the match in the shadow tree as a snapshot line with a ref.
+	res := must(t, s, "wait_for", map[string]any{"selector": "input.input__control", "timeout_ms": 5000})
+	if !regexp.MustCompile(`\[e\d+\] textbox "Full name"`).MatchString(res.Text) {
+		t.Errorf("wait_for's answer lacks the shadow tree's input:\n%s", res.Text)
+	}
 }

@@ -19,10 +19,16 @@ async function waitFor(win, args, lib) {
       present = present && (href.includes(args.urlContains) || decoded(href).includes(args.urlContains));
     }
     if (typeof args.selector === "string" && args.selector !== "") {
+      // In the document, else in an open shadow root (at any depth; a selector does not
+      // cross a shadow root's edge).
       try {
         el = doc.querySelector(args.selector);
       } catch (e) {
         lib.fail("invalid_selector", "invalid CSS selector");
+      }
+      if (el === null) {
+        const roots = shadowRoots(doc, []);
+        for (let i = 0; i < roots.length && el === null; i++) el = roots[i].querySelector(args.selector);
       }
       present = present && el !== null;
     }
@@ -36,8 +42,11 @@ async function waitFor(win, args, lib) {
       // The first few matches, for the answer to list (as snapshot lines when they are
       // actionable elements).
       matched = [];
-      const all = doc.querySelectorAll(args.selector);
-      for (let i = 0; i < all.length && matched.length < 10; i++) matched.push(lib.selector(all[i]));
+      const trees = [doc].concat(shadowRoots(doc, []));
+      for (let t = 0; t < trees.length && matched.length < 10; t++) {
+        const all = trees[t].querySelectorAll(args.selector);
+        for (let i = 0; i < all.length && matched.length < 10; i++) matched.push(lib.selector(all[i]));
+      }
     }
     const met = want === "present" ? present : !present;
     return matched ? {met, matched} : {met};
