@@ -93,3 +93,20 @@ func TestWaitForShadowText(t *testing.T) {
 		t.Errorf("wait_for's answer lacks the shadow tree's input:\n%s", res.Text)
 	}
 }
+
+// TestAllTextShadow: include_all_text has the text components render in
+// open shadow roots (after the document's own), not their hidden text or
+// style sheets.
+func TestAllTextShadow(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "shadow-text.html")
+	text := must(t, s, "snapshot_page", map[string]any{"include_all_text": true}).Text
+	if !strings.Contains(text, "Shown in the shadow Nested shadow text") {
+		t.Errorf("page text lacks the shadow trees' text:\n%s", text)
+	}
+	for _, hidden := range []string{"Hidden in the shadow", "css-only-text"} {
+		if strings.Contains(text, hidden) {
+			t.Errorf("page text has %q:\n%s", hidden, text)
+		}
+	}
+}

@@ -769,6 +769,34 @@ function lib(win, env) {
     return hosts;
   }
 
+  // shadowRoots adds the open shadow roots in root, at any depth, to out (tree order,
+  // a root before those inside it), and returns out.
+  function shadowRoots(root, out) {
+    const all = root.querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) {
+      const sr = all[i].shadowRoot;
+      if (sr) {
+        out.push(sr);
+        shadowRoots(sr, out);
+      }
+    }
+    return out;
+  }
+
+  // shadowText is the visible text of shadow root r, collapsed: its rendered children's
+  // innerText (a shadow root has none of its own, and the light tree's leaves it out),
+  // without the roots inside it. (innerText of an element not rendered is its
+  // textContent: style sheets and hidden panels are left out.)
+  function shadowText(r) {
+    const parts = [];
+    for (let c = r.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.localName === "style" || c.localName === "script" || !visible(c)) continue;
+      const t = collapse(c.innerText);
+      if (t) parts.push(t);
+    }
+    return parts.join(" ");
+  }
+
   function walk(root, out, cands0, hostsOf, statics) {
     const cands = root.querySelectorAll(cands0);
     const hosts = (hostsOf && hostsOf.get(root)) || hostsIn(root);
@@ -786,6 +814,7 @@ function lib(win, env) {
 
   return {
     env, isolated, fail, collapse, cap, collect, shown, ids, infos, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
+    shadowRoots, shadowText,
     VALUE_MAX, NAME_MAX,
     // for libAct.js
     attr, attrsOf, isHTML, fields, fingerprint, editingHost,

@@ -91,7 +91,12 @@ async function snapshot(win, args, lib, env) {
   if (pinned()) pin(els);
   if (args.includeAllText) {
     const body = doc.body || doc.documentElement;
-    const text = body ? lib.collapse(body.innerText) : "";
+    // Text components render in open shadow roots is in no innerText of the light tree:
+    // it follows the document's, root by root in tree order.
+    const parts = [body ? lib.collapse(body.innerText) : ""];
+    const roots = lib.shadowRoots(doc, []);
+    for (let i = 0; i < roots.length; i++) parts.push(lib.shadowText(roots[i]));
+    const text = parts.filter((p) => p !== "").join(" ");
     out.textTotal = text.length;
     out.text = maxText === 0 ? "" : lib.cap(text, maxText);
   } else {

@@ -27,7 +27,7 @@ async function waitFor(win, args, lib) {
         lib.fail("invalid_selector", "invalid CSS selector");
       }
       if (el === null) {
-        const roots = shadowRoots(doc, []);
+        const roots = lib.shadowRoots(doc, []);
         for (let i = 0; i < roots.length && el === null; i++) el = roots[i].querySelector(args.selector);
       }
       present = present && el !== null;
@@ -42,7 +42,7 @@ async function waitFor(win, args, lib) {
       // The first few matches, for the answer to list (as snapshot lines when they are
       // actionable elements).
       matched = [];
-      const trees = [doc].concat(shadowRoots(doc, []));
+      const trees = [doc].concat(lib.shadowRoots(doc, []));
       for (let t = 0; t < trees.length && matched.length < 10; t++) {
         const all = trees[t].querySelectorAll(args.selector);
         for (let i = 0; i < all.length && matched.length < 10; i++) matched.push(lib.selector(all[i]));
@@ -113,7 +113,7 @@ async function waitFor(win, args, lib) {
     };
     const opts = {subtree: true, childList: true, attributes: true, characterData: true};
     mo.observe(doc, opts);
-    const roots = shadowRoots(doc, []);
+    const roots = lib.shadowRoots(doc, []);
     for (let i = 0; i < roots.length; i++) mo.observe(roots[i], opts);
     setDue(start + gap * 4);
   });
@@ -121,37 +121,19 @@ async function waitFor(win, args, lib) {
   // textShown tells whether the visible text of the document or of one of its open
   // shadow roots (at any depth) contains needle (lower case). textContent is cheap and a
   // superset of the visible text: only where it matches is the layout-dependent
-  // innerText consulted. A shadow root has no innerText: its rendered children's are
-  // (text a component renders in its shadow tree is in neither of the body's).
+  // innerText consulted (for a shadow root, lib.shadowText: text a component renders in
+  // its shadow tree is in neither of the body's).
   function textShown(needle) {
     const body = doc.body || doc.documentElement;
     if (!body) return false;
     if (lib.collapse(body.textContent).toLowerCase().includes(needle) &&
         lib.collapse(body.innerText).toLowerCase().includes(needle)) return true;
-    const roots = shadowRoots(doc, []);
+    const roots = lib.shadowRoots(doc, []);
     for (let i = 0; i < roots.length; i++) {
-      if (!lib.collapse(roots[i].textContent).toLowerCase().includes(needle)) continue;
-      for (let c = roots[i].firstElementChild; c; c = c.nextElementSibling) {
-        // (innerText of an element not rendered is its textContent: a style sheet, a
-        // hidden panel.)
-        if (c.localName === "style" || c.localName === "script" || !lib.visible(c)) continue;
-        if (lib.collapse(c.innerText).toLowerCase().includes(needle)) return true;
-      }
+      if (lib.collapse(roots[i].textContent).toLowerCase().includes(needle) &&
+          lib.shadowText(roots[i]).toLowerCase().includes(needle)) return true;
     }
     return false;
-  }
-
-  // shadowRoots adds the open shadow roots in root, at any depth, to out.
-  function shadowRoots(root, out) {
-    const all = root.querySelectorAll("*");
-    for (let i = 0; i < all.length; i++) {
-      const sr = all[i].shadowRoot;
-      if (sr) {
-        out.push(sr);
-        shadowRoots(sr, out);
-      }
-    }
-    return out;
   }
 
   // decoded is URL s with its escapes decoded as decodeURI does, or s when one is
