@@ -123,7 +123,8 @@ type lineOrErr struct {
 // EOF or ctx is done; then cancels in-flight calls, waits for them, and
 // returns (nil on clean EOF, ctx's error when ctx ended it, otherwise the
 // read or write error; a failed write after input EOF, to a client that has
-// gone, only ends the session).
+// gone, or just before it, from a client closing both ends, only ends the
+// session).
 //
 // Reading happens on a goroutine of its own. If ctx ends Serve while that
 // goroutine is blocked in in.Read, it stays blocked until in is closed or
@@ -162,6 +163,9 @@ loop:
 			result = ctx.Err()
 			break loop
 		case <-c.writeDone:
+			// A client closing both ends may close the one it reads first: its
+			// input then ends at once, and the session ended cleanly.
+			eof = inputEnds(lines, closeGrace)
 			break loop
 		case item := <-lines:
 			if item.err != nil {
@@ -190,6 +194,27 @@ loop:
 	}
 	c.log.Debug("mcp session ended", "err", result)
 	return result
+}
+
+// closeGrace is how long Serve waits, once a write failed, for the input's
+// end that tells a client closing both ends from a failed output.
+const closeGrace = 250 * time.Millisecond
+
+// inputEnds reports whether the input reaches EOF within d, dropping the
+// lines that come before it (no answer can be written any more).
+func inputEnds(lines <-chan lineOrErr, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case item := <-lines:
+			if item.err != nil {
+				return errors.Is(item.err, io.EOF)
+			}
+		case <-t.C:
+			return false
+		}
+	}
 }
 
 func (c *conn) currentWriteErr() error {

@@ -346,6 +346,22 @@ func TestWriteErrorEndsServe(t *testing.T) {
 	}
 }
 
+// TestClientClosingBothEnds: a client that closes the end it reads first,
+// then its input, as the Go SDK's client may, ended the session cleanly: the
+// failed write is no error (TestGoSDKClient failed so, once).
+func TestClientClosingBothEnds(t *testing.T) {
+	s := NewServer(fakeHandler{}, Options{})
+	inR, inW := io.Pipe()
+	go func() {
+		io.WriteString(inW, initLine+"\n")
+		time.Sleep(20 * time.Millisecond) // the answer's write has failed
+		inW.Close()
+	}()
+	if err := s.Serve(context.Background(), inR, failingWriter{}); err != nil {
+		t.Fatalf("Serve = %v, want nil", err)
+	}
+}
+
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
