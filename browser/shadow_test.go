@@ -71,7 +71,7 @@ func TestShoelaceComponents(t *testing.T) {
 func TestWaitForShadowText(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "shadow-text.html")
-	for _, text := range []string{"Shown in the shadow", "nested SHADOW text"} {
+	for _, text := range []string{"Shown in the shadow", "nested SHADOW text", "3 new messages", "no more news", "Order confirmed"} {
 		must(t, s, "wait_for", map[string]any{"text": text, "timeout_ms": 2000, "observe": false})
 	}
 	for _, text := range []string{"Hidden in the shadow", "css-only-text"} {
@@ -101,7 +101,7 @@ func TestAllTextShadow(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "shadow-text.html")
 	text := must(t, s, "snapshot_page", map[string]any{"include_all_text": true}).Text
-	if !strings.Contains(text, "Shown in the shadow Nested shadow text") {
+	if !strings.Contains(text, "Shown in the shadow Nested shadow text") || !strings.Contains(text, "3 new messages No more news") {
 		t.Errorf("page text lacks the shadow trees' text:\n%s", text)
 	}
 	for _, hidden := range []string{"Hidden in the shadow", "css-only-text"} {

@@ -34,12 +34,22 @@ func sameURL(a, b string) bool {
 // needs, with its fragment when withFragment.
 func canonicalURL(u *url.URL, withFragment bool) string {
 	scheme := strings.ToLower(u.Scheme)
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	if scheme == "http" && port == "80" || scheme == "https" && port == "443" {
-		port = ""
+	if scheme != "http" && scheme != "https" || u.Opaque != "" {
+		// (about:blank, data:…: as they are, without the fragment when asked.)
+		v := *u
+		if !withFragment {
+			v.Fragment, v.RawFragment = "", ""
+		}
+		return v.String()
 	}
-	if port != "" {
-		host += ":" + port
+	host := strings.ToLower(u.Host)
+	if scheme == "http" {
+		host = strings.TrimSuffix(host, ":80")
+	} else {
+		host = strings.TrimSuffix(host, ":443")
+	}
+	if u.User != nil {
+		host = u.User.String() + "@" + host
 	}
 	// ResolveReference with an empty reference removes dot segments.
 	path := u.ResolveReference(&url.URL{}).EscapedPath()
@@ -47,8 +57,8 @@ func canonicalURL(u *url.URL, withFragment bool) string {
 		path = "/"
 	}
 	out := scheme + "://" + host + path
-	if u.RawQuery != "" {
-		out += "?" + queryEncoded(u.RawQuery)
+	if u.RawQuery != "" || u.ForceQuery {
+		out += "?" + queryEncoded(u.RawQuery) // ("/p?" is another address than "/p")
 	}
 	if withFragment && u.Fragment != "" {
 		out += "#" + u.EscapedFragment()

@@ -26,7 +26,13 @@ func TestSameURL(t *testing.T) {
 		{"http://example.com/s?q=a+b", "http://example.com/s?q=a%20b", false},
 		{"http://example.com/s?q=a%2Bb", "http://example.com/s?q=a+b", false},
 		{"http://example.com/p#a", "http://example.com/p#b", false},
-		{"http://example.com/p", "http://example.com/p?", true},
+		{"http://example.com/p", "http://example.com/p?", false},
+		{"http://[::1]:8080/", "http://[::1:8080]/", false},
+		{"http://[::1]:80/a", "http://[::1]/a", true},
+		{"https://u@example.com/", "https://example.com/", false},
+		{"about:blank", "about:srcdoc", false},
+		{"about:blank", "about:blank#x", false},
+		{"data:text/html,a", "data:text/html,b", false},
 		{"http://example.com:8080/", "http://example.com/", false},
 		{"https://example.com/", "http://example.com/", false},
 		{"http://example.com/", "about:blank", false},
@@ -51,6 +57,8 @@ func TestSameDocument(t *testing.T) {
 		{"http://example.com/p", "http://example.com/p", false}, // no fragment: a reload
 		{"http://example.com/p", "http://example.com/q#a", false},
 		{"http://example.com/p?x=1", "http://example.com/p?x=2#a", false},
+		{"http://example.com/p", "http://example.com/p?#a", false}, // a new document
+		{"about:blank", "about:blank#a", true},
 	} {
 		u, err := url.Parse(c.to)
 		if err != nil {

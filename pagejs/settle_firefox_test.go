@@ -63,6 +63,16 @@ func TestFirefoxSettle(t *testing.T) {
 			if !woke.Quiet || woke.WaitedMS >= 4000 {
 				t.Errorf("change after a late answer: %+v, want an early wake", woke)
 			}
+			// A change inside a shadow root inside a shadow root is a change too.
+			p.js(`(() => { const outer = document.createElement("div"); document.body.append(outer);
+				const inner = document.createElement("span"); outer.attachShadow({mode: "open"}).append(inner);
+				const deep = inner.attachShadow({mode: "open"}); window.__deep = deep; return 1; })()`)
+			p.js(`(() => { setTimeout(() => { window.__deep.textContent = "deep change"; }, 30); return 1; })()`)
+			var deep pagejs.SettleResult
+			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 1, CapMS: 1500, Change: true}, &deep)
+			if !deep.Quiet || deep.Mutations == 0 {
+				t.Errorf("change in a nested shadow root: %+v, want it seen (mutations > 0)", deep)
+			}
 			// change with a calm: after the change, quietMs without a mutation, at most
 			// gapMs after it: a page that keeps changing ends the pause long before the cap.
 			p.js(`(() => { setTimeout(() => { document.body.dataset.calm = "1"; }, 30); return 1; })()`)

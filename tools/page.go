@@ -526,7 +526,11 @@ func checkURL(raw string) (*url.URL, error) {
 	switch {
 	case hostFirst(raw, u, err):
 		// "example.com/jobs", "localhost:8080/x": a host with no scheme.
-		return nil, browser.Errorf(errcode.InvalidArguments, "url needs its scheme: %s (or http://)", browser.Quote("https://"+raw, 300))
+		first, other := "https://", "http://"
+		if loopback(raw) {
+			first, other = other, first
+		}
+		return nil, browser.Errorf(errcode.InvalidArguments, "url needs its scheme: %s (or %s)", browser.Quote(first+raw, 300), other)
 	case err != nil:
 		return nil, browser.Errorf(errcode.InvalidArguments, "url is not a valid URL: %v", err)
 	case u.Scheme == "":
@@ -554,11 +558,23 @@ func hostFirst(raw string, u *url.URL, err error) bool {
 		return false
 	}
 	v, perr := url.Parse("https://" + raw)
-	if perr != nil || v.Host == "" || v.Port() == "" {
+	if perr != nil || v.Host == "" || v.Port() == "" || v.User != nil {
 		return false
 	}
-	_, aerr := strconv.Atoi(v.Port())
-	return aerr == nil
+	port, aerr := strconv.Atoi(v.Port())
+	h := v.Hostname()
+	return aerr == nil && port > 0 && port <= 65535 && (strings.Contains(h, ".") || h == "localhost" || strings.Contains(h, ":"))
+}
+
+// loopback tells whether raw, a URL without its scheme, names this machine
+// (where servers mostly speak plain http).
+func loopback(raw string) bool {
+	v, err := url.Parse("http://" + raw)
+	if err != nil {
+		return false
+	}
+	h := v.Hostname()
+	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
 }
 
 func (tb *Table) navigate(ctx context.Context, a *navigateArgs, p browser.Progress) (navigateOut, error) {

@@ -125,8 +125,9 @@ func TestCheckURL(t *testing.T) {
 	for raw, want := range map[string]string{
 		"example.com/jobs":     `"https://example.com/jobs"`,
 		"www.example.com":      `"https://www.example.com"`,
-		"localhost:8080/x":     `"https://localhost:8080/x"`,
-		"127.0.0.1:8080":       `"https://127.0.0.1:8080"`,
+		"localhost:8080/x":     `"http://localhost:8080/x" (or https://)`,
+		"127.0.0.1:8080":       `"http://127.0.0.1:8080" (or https://)`,
+		"tel:5551234":          "only http and https",
 		"/relative/page.html":  "must be absolute",
 		"mailto:a@example.com": "only http and https",
 	} {

@@ -785,16 +785,37 @@ function lib(win, env) {
 
   // shadowText is the visible text of shadow root r, collapsed: its rendered children's
   // innerText (a shadow root has none of its own, and the light tree's leaves it out),
-  // without the roots inside it. (innerText of an element not rendered is its
-  // textContent: style sheets and hidden panels are left out.)
+  // its own text nodes that are rendered, and what the children of an element without a
+  // box of its own show (display: contents, a <slot> and its fallback content); without
+  // the roots inside it. (innerText of an element not rendered is its textContent:
+  // style sheets and hidden panels are left out.)
   function shadowText(r) {
     const parts = [];
-    for (let c = r.firstElementChild; c; c = c.nextElementSibling) {
-      if (c.localName === "style" || c.localName === "script" || !visible(c)) continue;
-      const t = collapse(c.innerText);
-      if (t) parts.push(t);
-    }
+    shownIn(r, parts, 0);
     return parts.join(" ");
+  }
+
+  function shownIn(node, parts, depth) {
+    for (let c = node.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) {
+        if (/\S/.test(c.data) && rendered(c)) parts.push(collapse(c.data));
+        continue;
+      }
+      if (c.nodeType !== 1 || c.localName === "style" || c.localName === "script" || c.localName === "template") continue;
+      if (visible(c)) {
+        const t = collapse(c.innerText);
+        if (t) parts.push(t);
+      } else if (depth < 8 && typeof win.getComputedStyle === "function" && win.getComputedStyle(c).display === "contents") {
+        shownIn(c, parts, depth + 1);
+      }
+    }
+  }
+
+  // rendered tells whether text node t has a box (a range over it has client rects).
+  function rendered(t) {
+    const range = doc.createRange();
+    range.selectNodeContents(t);
+    return range.getClientRects().length > 0;
   }
 
   function walk(root, out, cands0, hostsOf, statics) {

@@ -45,10 +45,17 @@ async function settle(win, args, lib, env) {
   });
   const opts = {subtree: true, childList: true, attributes: true, characterData: true};
   mo.observe(doc, opts);
-  const all = doc.querySelectorAll("*");
-  for (let i = 0; i < all.length; i++) {
-    const r = all[i].shadowRoot;
-    if (r) mo.observe(r, opts);
+  // Every open shadow root, at any depth (a component inside a component).
+  const trees = [doc];
+  for (let t = 0; t < trees.length; t++) {
+    const all = trees[t].querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) {
+      const r = all[i].shadowRoot;
+      if (r) {
+        mo.observe(r, opts);
+        trees.push(r);
+      }
+    }
   }
   let group = null;
   if (env.realm === "isolated") {

@@ -12,6 +12,9 @@ async function waitFor(win, args, lib) {
   const check = () => {
     let present = true;
     let el = null;
+    // The open shadow roots, listed once per check when one is needed.
+    let rootList = null;
+    const roots = () => rootList || (rootList = lib.shadowRoots(doc, []));
     if (typeof args.urlContains === "string" && args.urlContains !== "") {
       // The URL as the browser writes it ("q=remote%20jobs") or with its escapes decoded
       // ("q=remote jobs"; decodeURI leaves the escapes of "/", "?", "&", "#" and the like).
@@ -27,22 +30,22 @@ async function waitFor(win, args, lib) {
         lib.fail("invalid_selector", "invalid CSS selector");
       }
       if (el === null) {
-        const roots = lib.shadowRoots(doc, []);
-        for (let i = 0; i < roots.length && el === null; i++) el = roots[i].querySelector(args.selector);
+        const rs = roots();
+        for (let i = 0; i < rs.length && el === null; i++) el = rs[i].querySelector(args.selector);
       }
       present = present && el !== null;
     }
     if (typeof args.text === "string" && args.text !== "") {
       // Ignoring case, as the answer's matching elements are found (and as a person
       // reads "Application submitted" on a page that shows "Application Submitted").
-      present = present && textShown(lib.collapse(args.text).toLowerCase());
+      present = present && textShown(lib.collapse(args.text).toLowerCase(), roots);
     }
     let matched;
     if (want === "present" && present && el) {
       // The first few matches, for the answer to list (as snapshot lines when they are
       // actionable elements).
       matched = [];
-      const trees = [doc].concat(lib.shadowRoots(doc, []));
+      const trees = [doc].concat(roots());
       for (let t = 0; t < trees.length && matched.length < 10; t++) {
         const all = trees[t].querySelectorAll(args.selector);
         for (let i = 0; i < all.length && matched.length < 10; i++) matched.push(lib.selector(all[i]));
@@ -119,21 +122,27 @@ async function waitFor(win, args, lib) {
   });
 
   // textShown tells whether the visible text of the document or of one of its open
-  // shadow roots (at any depth) contains needle (lower case). textContent is cheap and a
-  // superset of the visible text: only where it matches is the layout-dependent
-  // innerText consulted (for a shadow root, lib.shadowText: text a component renders in
-  // its shadow tree is in neither of the body's).
-  function textShown(needle) {
+  // shadow roots (roots(): at any depth) contains needle (lower case). textContent is
+  // cheap and, white space aside, a superset of the visible text (innerText puts a space
+  // or a line break between blocks, cells and at <br> where textContent has none): only
+  // where it matches with all white space left out is the layout-dependent innerText
+  // consulted (for a shadow root, lib.shadowText: text a component renders in its
+  // shadow tree is in neither of the body's).
+  function textShown(needle, roots) {
     const body = doc.body || doc.documentElement;
     if (!body) return false;
-    if (lib.collapse(body.textContent).toLowerCase().includes(needle) &&
-        lib.collapse(body.innerText).toLowerCase().includes(needle)) return true;
-    const roots = lib.shadowRoots(doc, []);
-    for (let i = 0; i < roots.length; i++) {
-      if (lib.collapse(roots[i].textContent).toLowerCase().includes(needle) &&
-          lib.shadowText(roots[i]).toLowerCase().includes(needle)) return true;
+    const bare = squeezed(needle);
+    if (squeezed(body.textContent).includes(bare) && lib.collapse(body.innerText).toLowerCase().includes(needle)) return true;
+    const rs = roots();
+    for (let i = 0; i < rs.length; i++) {
+      if (squeezed(rs[i].textContent).includes(bare) && lib.shadowText(rs[i]).toLowerCase().includes(needle)) return true;
     }
     return false;
+  }
+
+  // squeezed is s in lower case without white space.
+  function squeezed(s) {
+    return String(s || "").replace(/\s+/g, "").toLowerCase();
   }
 
   // decoded is URL s with its escapes decoded as decodeURI does, or s when one is
