@@ -9,12 +9,14 @@ async function waitFor(win, args, lib) {
   // end.
   const doc = win.document;
   const want = args.state === "absent" ? "absent" : "present";
+  // The open shadow roots as the last check listed them (null: it did not need them).
+  let listed = null;
   const check = () => {
     let present = true;
     let el = null;
-    // The open shadow roots, listed once per check when one is needed.
-    let rootList = null;
-    const roots = () => rootList || (rootList = lib.shadowRoots(doc, []));
+    // Listed once per check, when one is needed.
+    listed = null;
+    const roots = () => listed || (listed = lib.shadowRoots(doc, []));
     if (typeof args.urlContains === "string" && args.urlContains !== "") {
       // The URL as the browser writes it ("q=remote%20jobs") or with its escapes decoded
       // ("q=remote jobs"; decodeURI leaves the escapes of "/", "?", "&", "#" and the like).
@@ -116,7 +118,8 @@ async function waitFor(win, args, lib) {
     };
     const opts = {subtree: true, childList: true, attributes: true, characterData: true};
     mo.observe(doc, opts);
-    const roots = lib.shadowRoots(doc, []);
+    // (The first check's list, when it made one: nothing ran in between.)
+    const roots = listed || lib.shadowRoots(doc, []);
     for (let i = 0; i < roots.length; i++) mo.observe(roots[i], opts);
     setDue(start + gap * 4);
   });
