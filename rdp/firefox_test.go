@@ -334,11 +334,10 @@ func TestFirefoxPendingEvalAcrossNavigation(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
+	at := srv.URL + "/page/Wait"
 	for _, url := range []string{srv.URL + "/page/SameProcess", strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/page/OtherProcess"} {
-		cur, err := w.WaitReady(ctx, "complete")
-		if err != nil {
-			t.Fatal(err)
-		}
+		cur := readyAt(t, ctx, w, at)
+		at = url
 		pending := make(chan error, 1)
 		go func() {
 			_, err := c.EvaluateString(ctx, cur.ConsoleActor, "new Promise(() => {})", EvalOptions{Await: true})
@@ -359,6 +358,32 @@ func TestFirefoxPendingEvalAcrossNavigation(t *testing.T) {
 		}
 		if _, err := w.WaitNavigation(ctx, n, "complete"); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// readyAt waits until w's document is the one at url and complete: a new
+// tab's first document (about:blank, complete at once) may still be the
+// current one when it is first asked (CI: its console was gone by the next
+// request).
+func readyAt(t *testing.T, ctx context.Context, w *TabWatch, url string) Target {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		changed := w.Changed()
+		cur, err := w.WaitReady(ctx, "complete")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cur.URL == url {
+			return cur
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tab shows %s, not %s", cur.URL, url)
+		}
+		select {
+		case <-changed:
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }
