@@ -400,6 +400,10 @@ type delta struct {
 	matched, appeared, changed []int
 	gone                       []string
 	moved                      [][2]int
+	// A renewed view (renewed): same lists the elements neither appeared nor
+	// changed, which the other views leave out.
+	renewed bool
+	same    []int
 }
 
 // diffViews compares the agent's last view with a new one. When both are
@@ -486,12 +490,18 @@ func (s *Session) deltaOf(pg page, gen uint64, doc *docSnap, o observeOpts) Obse
 		return unknownChange("the page changed while it was being read; take a snapshot")
 	}
 	old := pg.sel.view
+	nv := s.rememberLocked(pg.sel, gen, r, s.boundWalkInfoLocked(pg.sel, doc))
+	ref := func(i int) string { return s.refLocked(pg, gen, r, nv.info, i) }
 	if old != nil && old.generation != gen {
+		if bound(old.info, nv.info) {
+			// The same document in a new generation (an application's route, a
+			// fragment navigated to): every ref is new, and the elements the
+			// last view lacked are listed first.
+			return renderDelta(renewed(diffViews(old, nv, o.match), nv), old, nv, r, ref, nil, o)
+		}
 		old = nil
 	}
-	nv := s.rememberLocked(pg.sel, gen, r, s.boundWalkInfoLocked(pg.sel, doc))
 	d := diffViews(old, nv, o.match)
-	ref := func(i int) string { return s.refLocked(pg, gen, r, nv.info, i) }
 	issued := func(j int) (string, bool) { return s.issuedRefLocked(old, j) }
 	for _, m := range d.moved {
 		if _, ok := issued(m[1]); ok {
@@ -499,6 +509,27 @@ func (s *Session) deltaOf(pg page, gen uint64, doc *docSnap, o observeOpts) Obse
 		}
 	}
 	return renderDelta(d, old, nv, r, ref, issued, o)
+}
+
+// renewed turns d, the comparison of a view with the last one of the same
+// document in an earlier generation, into the listing of a renewed view:
+// every element has a new ref, those that appeared or changed since that
+// view first, then the others (same) in page order; gone is only counted.
+func renewed(d delta, nv *pageView) delta {
+	d.renewed = true
+	d.moved = nil
+	listed := make(map[int]bool, len(d.matched)+len(d.appeared)+len(d.changed))
+	for _, set := range [][]int{d.matched, d.appeared, d.changed} {
+		for _, i := range set {
+			listed[i] = true
+		}
+	}
+	for i := range nv.info.keys {
+		if !listed[i] {
+			d.same = append(d.same, i)
+		}
+	}
+	return d
 }
 
 // renderDelta writes a delta: a summary line, the element lines between
@@ -510,8 +541,14 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 	if o.match != nil {
 		st["matching"] = len(d.matched)
 	}
+	if d.renewed {
+		st["renewed"] = true
+	}
 	var head string
 	switch {
+	case d.renewed:
+		head = fmt.Sprintf("The same document as your last view, every element with a new ref: %d appeared, %d changed, %d gone since that view. Its actionable elements (%d), those that appeared or changed first:",
+			len(d.appeared), len(d.changed), len(d.gone), r.Total)
 	case old == nil:
 		head = fmt.Sprintf("No earlier view of this page to compare with; its actionable elements (%d):", r.Total)
 	case len(d.appeared)+len(d.changed)+len(d.gone) == 0:
@@ -533,23 +570,26 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 		head += fmt.Sprintf(" Only the top document was compared, not its %s (snapshot_page lists their elements).", Plural(o.frames, "frame", "frames"))
 		st["frames_not_compared"] = o.frames
 	}
-	moved := urlMoved(old, r, st)
+	moved := ""
+	if !d.renewed { // (the action's answer gives the new URL)
+		moved = urlMoved(old, r, st)
+	}
 	if moved != "" {
 		head = moved + "\n" + head
 	}
-	if len(d.matched)+len(d.appeared)+len(d.changed)+len(d.gone) == 0 {
+	if len(d.matched)+len(d.appeared)+len(d.changed)+len(d.gone)+len(d.same) == 0 {
 		return Observation{text: head, st: st, moved: moved}
 	}
 	u := NewUntrusted()
 	shown, left := 0, 0
 	section := func(title string, idx []int, budget int) {
 		for n, i := range idx {
-			if n == 0 && title != "" {
-				u.Line(title)
-			}
 			if n >= budget {
 				left += len(idx) - n
 				return
+			}
+			if n == 0 && title != "" {
+				u.Line(title)
 			}
 			u.Line("[" + ref(i) + "] " + nv.info.body(i, &r.Elements[i]))
 			shown++
@@ -557,9 +597,14 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 	}
 	section("matching:", d.matched, matchLines)
 	rest := deltaLines
-	if old == nil {
+	switch {
+	case d.renewed:
+		section("appeared:", d.appeared, rest)
+		section("changed:", d.changed, max(0, rest-len(d.appeared)))
+		section("as before:", d.same, max(0, rest-len(d.appeared)-len(d.changed)))
+	case old == nil:
 		section("", d.appeared, rest)
-	} else {
+	default:
 		section("changed:", d.changed, rest)
 		section("appeared:", d.appeared, max(0, rest-len(d.changed)))
 		n, l := goneLines(u, d.gone, old, issued, max(0, rest-len(d.changed)-len(d.appeared)))

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -127,12 +128,21 @@ func observeApp(t *testing.T, s *session, url string) {
 
 	// A click whose handler changes the URL (the app's route) changed the
 	// application's page: a new generation, as a navigation; the answer lists
-	// the page's elements (an effect fetched the details, 600 ms), and the
-	// earlier refs are stale.
+	// the page's elements, what appeared since the last view first (an effect
+	// fetched the details, 600 ms: its Apply button comes after 50 others in
+	// the page), and the earlier refs are stale.
 	res = must(t, s, "click", map[string]any{"element": gamma, "wait_after_ms": 3000})
 	if st, _ := res.Structured.(map[string]any); st["navigated"] != true || !strings.Contains(res.Text, "The page changed") ||
-		!strings.Contains(res.Text, "job=ml%20Gamma") || !strings.Contains(res.Text, `button "Apply to ml Gamma"`) {
-		t.Errorf("open: want a new generation and the page's elements:\n%s", res.Text)
+		!strings.Contains(res.Text, "job=ml%20Gamma") {
+		t.Errorf("open: want a new generation:\n%s", res.Text)
+	}
+	want("open", res, 1, 0, 0, "The same document as your last view, every element with a new ref", "\nas before:\n[",
+		"[21 more not shown; call snapshot_page to see the whole page]")
+	if c := changes(t, res); c["renewed"] != true || c["first_view"] != false {
+		t.Errorf("open: want a renewed view (renewed %v, first_view %v)", c["renewed"], c["first_view"])
+	}
+	if !regexp.MustCompile(`appeared:\n\[e\d+\] button "Apply to ml Gamma"\n`).MatchString(res.Text) {
+		t.Errorf("open: want the Apply button first, as appeared:\n%s", res.Text)
 	}
 	_, e = call(t, s, "click", map[string]any{"element": menu})
 	wantCode(t, e, errcode.StaleElement)

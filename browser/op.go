@@ -374,7 +374,7 @@ func (o *Observation) Unchanged() bool {
 // and o then could not; not when o is the first view of a new page (a
 // navigation since: the old URL is no news).
 func (o *Observation) Follow(earlier *Observation) {
-	if o == nil || earlier == nil || earlier.moved == "" || o.moved != "" || o.st == nil || o.st["first_view"] != false {
+	if o == nil || earlier == nil || earlier.moved == "" || o.moved != "" || o.st == nil || o.st["first_view"] != false || o.st["renewed"] == true {
 		return
 	}
 	o.moved = earlier.moved
