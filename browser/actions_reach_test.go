@@ -17,6 +17,9 @@ func TestActionsReachWhatUsersReach(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "covered.html")
 	snap := snapshot(t, s)
+	if !strings.Contains(snap, "1 element is inert: a modal dialog (or an inert region) keeps users from it") {
+		t.Errorf("the snapshot does not count the inert region's button:\n%s", snap)
+	}
 	search := ref(t, snap, "button", "Search")
 	_, e := call(t, s, "click", map[string]any{"element": search})
 	wantCode(t, e, errcode.ElementNotInteractable)
@@ -28,8 +31,16 @@ func TestActionsReachWhatUsersReach(t *testing.T) {
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "checkbox", "Newsletter")})
 
 	// Behind a modal dialog: clicks and typing are refused until it closes.
-	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Open dialog")})
+	// The answers count the elements behind it (still listed, not gone), and
+	// say when it closed.
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Open dialog")})
+	if c := changes(t, res); c["gone"] != 0 || c["inert"] == nil || c["inert"].(int) < 5 || !strings.Contains(res.Text, " elements are inert: ") {
+		t.Errorf("the modal dialog opened: %v\n%s", c, res.Text)
+	}
 	snap = snapshot(t, s)
+	if !strings.Contains(snap, " elements are inert: ") {
+		t.Errorf("the snapshot behind the modal dialog does not say it:\n%s", snap)
+	}
 	_, e = call(t, s, "click", map[string]any{"element": search})
 	wantCode(t, e, errcode.ElementNotInteractable)
 	if !strings.Contains(e.Message, "inert") {
@@ -37,7 +48,10 @@ func TestActionsReachWhatUsersReach(t *testing.T) {
 	}
 	_, e = call(t, s, "fill", map[string]any{"element": ref(t, snap, "textbox", "Name"), "value": "Ada"})
 	wantCode(t, e, errcode.ElementNotInteractable)
-	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Close")})
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Close")})
+	if c := changes(t, res); c["inert"] != 1 || c["appeared"] != 0 {
+		t.Errorf("the modal dialog closed: %v\n%s", c, res.Text)
+	}
 	must(t, s, "fill", map[string]any{"element": ref(t, snap, "textbox", "Name"), "value": "Ada"})
 	_, e = call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Inert button")})
 	wantCode(t, e, errcode.ElementNotInteractable)

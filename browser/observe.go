@@ -148,6 +148,22 @@ type pageView struct {
 	complete   bool // the walk saw every element (not cut at the limit)
 }
 
+// inert is how many elements of the view are inert (0 for no view).
+func (v *pageView) inert() int {
+	if v == nil {
+		return 0
+	}
+	return v.res.Inert
+}
+
+// InertNote says that n of the elements listed are inert.
+func InertNote(n int) string {
+	if n == 1 {
+		return "1 element is inert: a modal dialog (or an inert region) keeps users from it; actions on it are refused."
+	}
+	return fmt.Sprintf("%d elements are inert: a modal dialog (or an inert region) keeps users from them; actions on them are refused.", n)
+}
+
 // rememberLocked makes a walk the agent's view (caller holds s.mu).
 func (s *Session) rememberLocked(sel *selection, gen uint64, r *pagejs.SnapshotResult, w *walkInfo) *pageView {
 	v := &pageView{generation: gen, res: r, info: w, complete: len(r.Elements) >= r.Total}
@@ -569,6 +585,14 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 	if o.frames > 0 {
 		head += fmt.Sprintf(" Only the top document was compared, not its %s (snapshot_page lists their elements).", Plural(o.frames, "frame", "frames"))
 		st["frames_not_compared"] = o.frames
+	}
+	if n := nv.res.Inert; n != old.inert() || (old == nil && n > 0) {
+		st["inert"] = n
+		if n > 0 {
+			head += "\n" + InertNote(n)
+		} else {
+			head += "\nNo element is inert any more (a modal dialog closed, an inert region ended)."
+		}
 	}
 	moved := ""
 	if !d.renewed { // (the action's answer gives the new URL)

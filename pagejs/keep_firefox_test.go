@@ -100,6 +100,17 @@ var keepSteps = []struct{ name, js string }{
 	{"class removed, with an aria change", `(() => { document.getElementById("q3").className = ""; document.getElementById("q3").setAttribute("aria-expanded", "false"); return 1; })()`},
 	{"class a :has() rule names", `document.getElementById("q1").classList.add("closer")`},
 	{"class a rule names escaped", `document.getElementById("q8").classList.add("a:b")`},
+	// Inert elements are counted (users cannot reach them).
+	{"inert region", `document.getElementById("region").inert = true`},
+	{"inert region again", `document.getElementById("region").inert = false`},
+	{"inert shadow host", `document.querySelector("x-late").inert = true`},
+	{"shadow host reachable again", `document.querySelector("x-late").removeAttribute("inert")`},
+	{"dialog shown, not modal", `document.getElementById("dlg").show()`},
+	{"dialog closed", `document.getElementById("dlg").close()`},
+	{"modal dialog", `document.getElementById("dlg").showModal()`},
+	{"popover above the modal dialog", `document.getElementById("dlg-pop").showPopover()`},
+	{"popover hidden", `document.getElementById("dlg-pop").hidePopover()`},
+	{"modal dialog closed", `document.getElementById("dlg").close()`},
 	{"closed shadow host inserted", `(() => { const h = document.createElement("x-shut"); h.innerHTML = '<button type="button">In a closed host</button>'; h.attachShadow({mode: "closed"}).innerHTML = '<style>:host([data-shut]) { display: none }</style><slot></slot>'; document.getElementById("main").append(h); return 1; })()`},
 	{"closed shadow root's :host() rule on a data attribute", `document.querySelector("x-shut").setAttribute("data-shut", "")`},
 }
@@ -219,5 +230,44 @@ func TestFirefoxSnapshotKeepLarge(t *testing.T) {
 		if got.Same != 0 || !reflect.DeepEqual(got, want) {
 			t.Fatalf("change %d: the walk that reused entries differs from a full walk", i)
 		}
+	}
+}
+
+// TestFirefoxSnapshotInert: elements users cannot reach are counted (and still
+// listed), in either realm: a region with the inert attribute (a shadow host's tree
+// with it), and everything outside a modal dialog but a popover shown above it.
+func TestFirefoxSnapshotInert(t *testing.T) {
+	for _, r := range realms {
+		t.Run(string(r), func(t *testing.T) {
+			p := open(t, "/mutate.html")
+			snap := func() pagejs.SnapshotResult {
+				var s pagejs.SnapshotResult
+				p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 5000}, &s)
+				return s
+			}
+			s := snap()
+			n := len(s.Elements)
+			if s.Inert != 0 {
+				t.Fatalf("before: inert %d", s.Inert)
+			}
+			p.js(`(() => { document.getElementById("region").inert = true; document.getElementById("host").inert = true; return 1; })()`)
+			if s := snap(); s.Inert != 2 || len(s.Elements) != n {
+				t.Errorf("inert region and host: inert %d, %d of %d elements", s.Inert, len(s.Elements), n)
+			}
+			p.js(`(() => { document.getElementById("region").inert = false; document.getElementById("host").inert = false; document.getElementById("dlg").showModal(); return 1; })()`)
+			if s := snap(); s.Inert != n || len(s.Elements) != n+1 {
+				t.Errorf("modal dialog: inert %d of %d elements, want %d of %d", s.Inert, len(s.Elements), n, n+1)
+			}
+			p.js(`document.getElementById("dlg-pop").showPopover()`)
+			if s := snap(); s.Inert != n || len(s.Elements) != n+2 {
+				t.Errorf("popover above the dialog: inert %d of %d elements, want %d of %d", s.Inert, len(s.Elements), n, n+2)
+			}
+			// Only the rows asked for are counted.
+			var page pagejs.SnapshotResult
+			p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 3}, &page)
+			if page.Inert != 3 {
+				t.Errorf("the first 3 rows, all outside the dialog: inert %d", page.Inert)
+			}
+		})
 	}
 }

@@ -284,6 +284,8 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 			out.All, err = r.integer()
 		case "truncatedElements":
 			out.TruncatedElements, err = r.integer()
+		case "inert":
+			out.Inert, err = r.integer()
 		case "textTotal":
 			out.TextTotal, err = r.integer()
 		case "seq":

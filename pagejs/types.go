@@ -167,8 +167,11 @@ type SnapshotResult struct {
 	Total             int       `json:"total"` // elements (matching the query, when one was given)
 	All               int       `json:"all"`   // elements before the query's filter
 	TruncatedElements int       `json:"truncatedElements"`
-	Text              *string   `json:"text,omitempty"`
-	TextTotal         int       `json:"textTotal"`
+	// Inert counts the elements of Elements users cannot reach (listed all the
+	// same): outside the modal dialog the document shows, or in an inert region.
+	Inert     int     `json:"inert,omitempty"`
+	Text      *string `json:"text,omitempty"`
+	TextTotal int     `json:"textTotal"`
 	// Seq numbers a resident's result (0: not from a resident); Same, when not 0, says
 	// that the result numbered Same is still current, and nothing else is set.
 	Seq  int `json:"seq,omitempty"`

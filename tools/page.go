@@ -46,6 +46,7 @@ type snapshotOut struct {
 	TextChars      *int         `json:"text_chars,omitempty"`
 	TotalTextChars *int         `json:"total_text_chars,omitempty"`
 	TextTruncated  *bool        `json:"text_truncated,omitempty"`
+	InertElements  int          `json:"inert_elements,omitempty"`
 }
 
 func (tb *Table) snapshotPage(ctx context.Context, a *snapshotArgs, _ browser.Progress) (snapshotOut, error) {
@@ -80,7 +81,11 @@ func (tb *Table) snapshotResult(snap *browser.Snapshot, args pagejs.SnapshotArgs
 		u.Text(text)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.\n", snap.TabID, snap.Generation, shownElements(args, snap.Shown, snap.Total, snap.All))
+	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.", snap.TabID, snap.Generation, shownElements(args, snap.Shown, snap.Total, snap.All))
+	if r.Inert > 0 {
+		b.WriteString(" " + browser.InertNote(r.Inert))
+	}
+	b.WriteString("\n")
 	b.WriteString(u.String())
 	next := args.Offset + snap.Shown
 	truncated := next < snap.Total
@@ -99,6 +104,7 @@ func (tb *Table) snapshotResult(snap *browser.Snapshot, args pagejs.SnapshotArgs
 	st := snapshotOut{
 		TabID: snap.TabID, Generation: snap.Generation, Title: browser.PageStr(r.Title), URL: browser.PageStr(r.URL),
 		Elements: snap.Shown, TotalElements: snap.Total, Truncated: truncated, Offset: args.Offset, Frames: snap.Frames,
+		InertElements: r.Inert,
 	}
 	if args.Query != "" {
 		st.Query, st.AllElements = args.Query, &snap.All

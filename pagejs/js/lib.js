@@ -718,6 +718,75 @@ function lib(win, env) {
 
   // ---- collection (snapshot order: DOM order, open shadow roots after their host) ----
 
+  // ---- reach ----
+  // inert tells whether el is inert, as users meet it: in an element with the inert
+  // attribute (shadow hosts included), or outside the modal dialog the document shows
+  // (modals: doc's dialog:modal, as modalsOf finds them), which makes the rest of the
+  // document inert but for popovers shown above it. (A modal dialog inside a shadow
+  // root is not looked for.)
+  function inert(el, modals) {
+    for (let n = el; n; n = n.parentNode || n.host) {
+      if (n.nodeType === 1 && n.hasAttribute("inert")) return true;
+    }
+    if (modals === undefined) modals = modalsOf();
+    if (modals.length === 0) return false;
+    // Inside one of them (dialogs opened from dialogs: the topmost is not the first in
+    // tree order; hit-testing tells a lower one's elements from the top one's).
+    for (let i = 0; i < modals.length; i++) if (inside(el, modals[i])) return false;
+    // A popover shown above the dialog (opened from it) is not blocked by it.
+    for (let n = el; n; n = n.parentNode || n.host) {
+      if (n.nodeType === 1 && n.hasAttribute("popover") && popoverOpen(n)) return false;
+    }
+    return true;
+  }
+
+  function modalsOf() {
+    try {
+      return doc.querySelectorAll("dialog:modal");
+    } catch (e) {
+      return []; // (no :modal)
+    }
+  }
+
+  function popoverOpen(n) {
+    try {
+      return n.matches(":popover-open");
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // inside tells whether node is el or in it, shadow hosts included.
+  function inside(node, el) {
+    for (let n = node; n; n = n.parentNode || n.host) if (n === el) return true;
+    return false;
+  }
+
+  // inertAmong counts the elements of list users cannot reach (inert). A page with
+  // neither a modal dialog nor an inert attribute in the trees of list (the usual
+  // case) costs a query per tree.
+  function inertAmong(list) {
+    const modals = modalsOf();
+    if (modals.length === 0 && !inertIn(list)) return 0;
+    let n = 0;
+    for (let i = 0; i < list.length; i++) if (inert(list[i], modals)) n++;
+    return n;
+  }
+
+  // inertIn tells whether an element has the inert attribute in the document or in a
+  // shadow tree that holds an element of list, or a host of one.
+  function inertIn(list) {
+    if (doc.querySelector("[inert]") !== null) return true;
+    const trees = new Set([doc]);
+    for (let i = 0; i < list.length; i++) {
+      for (let r = list[i].getRootNode(); r !== doc && !trees.has(r); r = r.host ? r.host.getRootNode() : doc) {
+        trees.add(r);
+        if (r.querySelector && r.querySelector("[inert]") !== null) return true;
+      }
+    }
+    return false;
+  }
+
   // collect lists the elements a snapshot shows; with frames, visible frames too (the
   // server puts each frame's own snapshot in their place). hostsOf, when given, maps
   // each tree (document, open shadow root) to its shadow hosts in tree order, as found
@@ -834,7 +903,7 @@ function lib(win, env) {
   }
 
   return {
-    env, isolated, fail, collapse, cap, collect, shown, ids, infos, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
+    env, isolated, fail, collapse, cap, collect, shown, inertAmong, inert, inside, ids, infos, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
     shadowRoots, shadowText,
     VALUE_MAX, NAME_MAX,
     // for libAct.js

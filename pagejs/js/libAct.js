@@ -8,7 +8,7 @@ function libAct(win, env, lib) {
   // The address before the action (this lib is made as its evaluation begins): an
   // action after which it differs changed the application's page (result's urlBefore).
   const urlBefore = String(win.location.href);
-  const {fail, collapse, cap, attr, attrsOf, isHTML, isFileInput, visible, disabled, resolve, fields, fingerprint,
+  const {fail, collapse, cap, attr, attrsOf, isHTML, isFileInput, visible, disabled, inert, inside, resolve, fields, fingerprint,
     editingHost, NAME_MAX} = lib;
   const TEXT_INPUTS = new Set(["text", "search", "email", "url", "tel", "password", "number"]);
 
@@ -55,39 +55,6 @@ function libAct(win, env, lib) {
     if (inert(el)) {
       fail("element_not_interactable", "the element is inert: a modal dialog (or an inert region) keeps users from it; " +
         "close the dialog first");
-    }
-  }
-
-  // inert tells whether el is inert, as users meet it: in an element with the inert
-  // attribute (shadow hosts included), or outside the modal dialog the document shows,
-  // which makes the rest of the document inert but for popovers shown above it. (A
-  // modal dialog inside a shadow root is not looked for.)
-  function inert(el) {
-    for (let n = el; n; n = n.parentNode || n.host) {
-      if (n.nodeType === 1 && n.hasAttribute("inert")) return true;
-    }
-    let modals = [];
-    try {
-      modals = doc.querySelectorAll("dialog:modal");
-    } catch (e) {
-      return false; // (no :modal)
-    }
-    if (modals.length === 0) return false;
-    // Inside one of them (dialogs opened from dialogs: the topmost is not the first in
-    // tree order; hit-testing tells a lower one's elements from the top one's).
-    for (let i = 0; i < modals.length; i++) if (inside(el, modals[i])) return false;
-    // A popover shown above the dialog (opened from it) is not blocked by it.
-    for (let n = el; n; n = n.parentNode || n.host) {
-      if (n.nodeType === 1 && n.hasAttribute("popover") && popoverOpen(n)) return false;
-    }
-    return true;
-  }
-
-  function popoverOpen(n) {
-    try {
-      return n.matches(":popover-open");
-    } catch (e) {
-      return false;
     }
   }
 
@@ -429,10 +396,6 @@ function libAct(win, env, lib) {
     return false;
   }
 
-  function inside(node, el) {
-    for (let n = node; n; n = n.parentNode || n.host) if (n === el) return true;
-    return false;
-  }
 
   // mouse returns a function (type, x, y, buttons) that synthesizes a trusted mouse
   // event at a viewport point through Firefox's widget-event path (Window's chrome-only

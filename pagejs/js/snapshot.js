@@ -80,7 +80,11 @@ async function snapshot(win, args, lib, env) {
   };
   // The elements of the rows, in order. A resident remembers them with the result's
   // number, for the binding of a later {same} answer.
-  const els = keep || pinned() ? listed || (offset === 0 && n === all.length ? all : all.slice(offset, offset + n)) : null;
+  const els = listed || (offset === 0 && n === all.length ? all : all.slice(offset, offset + n));
+  // Elements users cannot reach are listed (an action on one is refused, saying why),
+  // and counted: a delta compares what the page shows, inert or not.
+  const inert = lib.inertAmong(els);
+  if (inert > 0) out.inert = inert;
   if (keep) {
     keep.done(out);
     snapshot.last = {seq: out.seq, els};
