@@ -552,48 +552,7 @@ func renewed(d delta, nv *pageView) delta {
 // the untrusted markers (matching, changed, appeared, gone; at most
 // matchLines + deltaLines), and a line saying what was left out.
 func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(int) string, issued func(j int) (string, bool), o observeOpts) Observation {
-	st := map[string]any{"known": true, "appeared": len(d.appeared), "changed": len(d.changed), "gone": len(d.gone),
-		"complete": nv.complete && (old == nil || old.complete), "first_view": old == nil}
-	if o.match != nil {
-		st["matching"] = len(d.matched)
-	}
-	if d.renewed {
-		st["renewed"] = true
-	}
-	var head string
-	switch {
-	case d.renewed:
-		head = fmt.Sprintf("The same document as your last view, every element with a new ref: %d appeared, %d changed, %d gone since that view. Its actionable elements (%d), those that appeared or changed first:",
-			len(d.appeared), len(d.changed), len(d.gone), r.Total)
-	case old == nil:
-		head = fmt.Sprintf("No earlier view of this page to compare with; its actionable elements (%d):", r.Total)
-	case len(d.appeared)+len(d.changed)+len(d.gone) == 0:
-		head = "No change to the actionable elements since your last view, as the page reports them"
-		if o.frames > 0 {
-			head = "No change to the top document's actionable elements since your last view, as the page reports them"
-		}
-		if !nv.complete || !old.complete {
-			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
-		}
-		head += "."
-	default:
-		head = fmt.Sprintf("Changes since your last view: %d appeared, %d changed, %d gone.", len(d.appeared), len(d.changed), len(d.gone))
-	}
-	if old != nil && !nv.complete {
-		head += fmt.Sprintf(" The page has %d actionable elements; only the first %d were read, so elements that went away are not reported.", r.Total, len(r.Elements))
-	}
-	if o.frames > 0 {
-		head += fmt.Sprintf(" Only the top document was compared, not its %s (snapshot_page lists their elements).", Plural(o.frames, "frame", "frames"))
-		st["frames_not_compared"] = o.frames
-	}
-	if n := nv.res.Inert; n != old.inert() || (old == nil && n > 0) {
-		st["inert"] = n
-		if n > 0 {
-			head += "\n" + InertNote(n)
-		} else {
-			head += "\nNo element is inert any more (a modal dialog closed, an inert region ended)."
-		}
-	}
+	head, st := deltaHead(d, old, nv, o)
 	moved := ""
 	if !d.renewed { // (the action's answer gives the new URL)
 		moved = urlMoved(old, r, st)
@@ -640,6 +599,54 @@ func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(
 		text += fmt.Sprintf("\n[%d more not shown; call snapshot_page to see the whole page]", left)
 	}
 	return Observation{text: text, st: st, moved: moved}
+}
+
+// deltaHead is a delta's summary (its first lines) and structured changes.
+func deltaHead(d delta, old, nv *pageView, o observeOpts) (string, map[string]any) {
+	r := nv.res
+	st := map[string]any{"known": true, "appeared": len(d.appeared), "changed": len(d.changed), "gone": len(d.gone),
+		"complete": nv.complete && (old == nil || old.complete), "first_view": old == nil}
+	if o.match != nil {
+		st["matching"] = len(d.matched)
+	}
+	if d.renewed {
+		st["renewed"] = true
+	}
+	var head string
+	switch {
+	case d.renewed:
+		head = fmt.Sprintf("The same document as your last view, every element with a new ref: %d appeared, %d changed, %d gone since that view. Its actionable elements (%d), those that appeared or changed first:",
+			len(d.appeared), len(d.changed), len(d.gone), r.Total)
+	case old == nil:
+		head = fmt.Sprintf("No earlier view of this page to compare with; its actionable elements (%d):", r.Total)
+	case len(d.appeared)+len(d.changed)+len(d.gone) == 0:
+		head = "No change to the actionable elements since your last view, as the page reports them"
+		if o.frames > 0 {
+			head = "No change to the top document's actionable elements since your last view, as the page reports them"
+		}
+		if !nv.complete || !old.complete {
+			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
+		}
+		head += "."
+	default:
+		head = fmt.Sprintf("Changes since your last view: %d appeared, %d changed, %d gone.", len(d.appeared), len(d.changed), len(d.gone))
+	}
+	if old != nil && !nv.complete {
+		head += fmt.Sprintf(" The page has %d actionable elements; only the first %d were read, so elements that went away are not reported.", r.Total, len(r.Elements))
+	}
+	if o.frames > 0 {
+		head += fmt.Sprintf(" Only the top document was compared, not its %s (snapshot_page lists their elements).", Plural(o.frames, "frame", "frames"))
+		st["frames_not_compared"] = o.frames
+	}
+	if n := nv.res.Inert; n != old.inert() || (old == nil && n > 0) {
+		st["inert"] = n
+		if n > 0 {
+			head += "\n" + InertNote(n)
+		} else {
+			head += "\nNo element is inert any more (a modal dialog closed, an inert region ended)."
+		}
+	}
+	return head, st
 }
 
 // goneLines writes the gone section (at most budget lines) of the elements

@@ -148,13 +148,20 @@ async function waitFor(win, args, lib) {
     return String(s || "").replace(/\s+/g, "").toLowerCase();
   }
 
-  // decoded is URL s with its escapes decoded as decodeURI does, or s when one is
-  // malformed.
+  // decoded is URL s with its escapes decoded as decodeURI does; when one is malformed
+  // (a stray "%", half a UTF-8 sequence), each run of escapes that decodes is decoded
+  // and the others are left as they are.
   function decoded(s) {
     try {
       return decodeURI(s);
     } catch (e) {
-      return s;
+      return s.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+        try {
+          return decodeURI(run);
+        } catch (e2) {
+          return run;
+        }
+      });
     }
   }
 }
