@@ -84,3 +84,22 @@ func BenchmarkActions(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFrameActions: a click inside a cross-origin frame (the portal's
+// application form, beside three other visible frames), without and with
+// the delta (which compares the frames' documents too).
+func BenchmarkFrameActions(b *testing.B) {
+	s := benchSession(b, "isolated")
+	openPortal(b, s)
+	waitText(b, s, "apply ready")
+	waitText(b, s, "consent ready")
+	verify := ref(b, snapshot(b, s), "button", "Verify email")
+	b.Run("click-wait0-no-delta", func(b *testing.B) {
+		benchutil.Run(b, nil, func() {
+			must(b, s, "click", map[string]any{"element": verify, "wait_after_ms": 0, "observe": false})
+		})
+	})
+	b.Run("click-wait0-delta", func(b *testing.B) {
+		benchutil.Run(b, nil, func() { must(b, s, "click", map[string]any{"element": verify, "wait_after_ms": 0}) })
+	})
+}

@@ -168,6 +168,7 @@ type snapLines struct {
 	lines             []string
 	shown, total, all int
 	frames            int
+	inert             int // shown elements users cannot reach (pagejs.SnapshotResult.Inert)
 	// open frame lines not yet written: a frame's line is written with its
 	// first shown element (paging), and its end line only after it
 	pending []string
@@ -189,13 +190,16 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 	}
 	out = snapLines{lines: make([]string, 0, len(top.r.Elements)+8)}
 	query := strings.ToLower(args.Query)
-	var emit func(d *docSnap, depth int)
-	emit = func(d *docSnap, depth int) {
+	// above: d is in a frame whose element is inert (so is all of d).
+	var emit func(d *docSnap, depth int, above bool)
+	emit = func(d *docSnap, depth int, above bool) {
 		w := s.docInfoLocked(pg.sel, d)
+		in := d.r.InertRows()
 		for i := range d.r.Elements {
 			e := &d.r.Elements[i]
-			if e.Tag == "iframe" || e.Tag == "frame" {
-				s.renderFrame(&out, d, i, frames, depth, emit)
+			inert := above || (in != nil && in[i])
+			if isFrameRow(e) {
+				s.renderFrame(&out, d, i, frames, depth, func(fd *docSnap, depth int) { emit(fd, depth, inert) })
 				continue
 			}
 			out.all++
@@ -209,10 +213,19 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 			out.flush()
 			out.lines = append(out.lines, "["+s.refFor(pg, gen, d, w, i)+"] "+w.body(i, e))
 			out.shown++
+			if inert {
+				out.inert++
+			}
 		}
 	}
-	emit(top, 0)
+	emit(top, 0, false)
 	return out
+}
+
+// isFrameRow tells whether a walk's element is a frame (a walk with frames
+// lists them; snapshot_page puts the frame's document in its place).
+func isFrameRow(e *pagejs.Element) bool {
+	return e.Tag == "iframe" || e.Tag == "frame"
 }
 
 // renderTopLocked is renderLocked for a read of the top document alone: one
@@ -224,9 +237,10 @@ func (s *Session) renderTopLocked(pg page, gen uint64, top *docSnap, args pagejs
 	k := &pg.sel.kept
 	w := s.docInfoLocked(pg.sel, top)
 	locs := make([]*Locator, len(top.r.Elements))
+	in := top.r.InertRows()
 	for i := range top.r.Elements {
 		e := &top.r.Elements[i]
-		if e.Tag == "iframe" || e.Tag == "frame" {
+		if isFrameRow(e) {
 			s.renderFrame(&out, top, i, nil, 0, nil)
 			locs = nil
 			continue
@@ -245,6 +259,9 @@ func (s *Session) renderTopLocked(pg page, gen uint64, top *docSnap, args pagejs
 			}
 		}
 		out.shown++
+		if in != nil && in[i] {
+			out.inert++
+		}
 	}
 	s.keepRenderedLocked(pg.sel, gen, top, args, out, locs)
 	return out
@@ -287,10 +304,7 @@ func (s *Session) renderFrame(out *snapLines, d *docSnap, i int, frames map[int6
 	e := &d.r.Elements[i]
 	id, known := d.b.frames[i]
 	fd := frames[id]
-	head := "--- frame"
-	if e.Name != "" {
-		head += " " + Quote(e.Name, 80)
-	}
+	head := frameHead(e)
 	switch {
 	case !known || fd == nil:
 		out.flush()
@@ -306,13 +320,7 @@ func (s *Session) renderFrame(out *snapLines, d *docSnap, i int, frames map[int6
 		return
 	}
 	out.frames++
-	origin, inherited := frameOrigin(fd), ""
-	if strings.HasPrefix(origin, "about:") {
-		// about:blank and about:srcdoc documents take their parent's origin
-		// (unless sandboxed, which the walk does not see).
-		origin, inherited = frameOrigin(d), " ("+Quote(fd.r.URL, 40)+", inherited)"
-	}
-	out.pending = append(out.pending, head+" origin="+Quote(origin, 200)+inherited+" ---")
+	out.pending = append(out.pending, frameLine(d, fd, e))
 	depthAt := len(out.pending) + out.opened
 	emit(fd, depth+1)
 	if len(out.pending)+out.opened == depthAt && len(out.pending) > 0 {
@@ -321,6 +329,64 @@ func (s *Session) renderFrame(out *snapLines, d *docSnap, i int, frames map[int6
 	}
 	out.opened--
 	out.lines = append(out.lines, "--- end of frame ---")
+}
+
+// frameHead is the start of the line of frame element e.
+func frameHead(e *pagejs.Element) string {
+	head := "--- frame"
+	if e.Name != "" {
+		head += " " + Quote(e.Name, 80)
+	}
+	return head
+}
+
+// frameLine is the line that names frame element e of document d, whose
+// document fd is: its name and origin.
+func frameLine(d, fd *docSnap, e *pagejs.Element) string {
+	origin, inherited := frameOrigin(fd), ""
+	if strings.HasPrefix(origin, "about:") {
+		// about:blank and about:srcdoc documents take their parent's origin
+		// (unless sandboxed, which the walk does not see).
+		origin, inherited = frameOrigin(d), " ("+Quote(fd.r.URL, 40)+", inherited)"
+	}
+	return frameHead(e) + " origin=" + Quote(origin, 200) + inherited + " ---"
+}
+
+// frameDoc is a frame's document as a view takes it: a visible frame (its
+// element listed in its parent's walk) whose document was read.
+type frameDoc struct {
+	id    int64  // browsing context
+	line  string // frameLine
+	d     *docSnap
+	inert bool // its frame element is inert, and so is all of it
+}
+
+// visibleFrames lists the frames whose elements top's walk and its frames'
+// walks list (as snapshot_page shows them), in page order, and those whose
+// document could not be read (or nested too deep): unread, by browsing
+// context (0: not known).
+func visibleFrames(top *docSnap, frames map[int64]*docSnap) (list []frameDoc, unread []int64) {
+	var visit func(d *docSnap, depth int, above bool)
+	visit = func(d *docSnap, depth int, above bool) {
+		in := d.r.InertRows()
+		for i := range d.r.Elements {
+			e := &d.r.Elements[i]
+			if !isFrameRow(e) {
+				continue
+			}
+			id, known := d.b.frames[i]
+			fd := frames[id]
+			if !known || fd == nil || fd.err != nil || depth+1 > maxFrameDepth {
+				unread = append(unread, id)
+				continue
+			}
+			inert := above || (in != nil && in[i])
+			list = append(list, frameDoc{id: id, line: frameLine(d, fd, e), d: fd, inert: inert})
+			visit(fd, depth+1, inert)
+		}
+	}
+	visit(top, 0, false)
+	return list, unread
 }
 
 // frameOrigin is the origin of a frame's document (page-derived: its URL).

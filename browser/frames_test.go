@@ -19,7 +19,7 @@ import (
 // otherSite serves testdata from another site: another port, reached as
 // localhost (the fixture pages are on 127.0.0.1: a different site, which
 // Fission puts in another content process).
-func otherSite(t *testing.T) string {
+func otherSite(t testing.TB) string {
 	t.Helper()
 	srv := httptest.NewServer(http.FileServer(http.Dir("testdata")))
 	t.Cleanup(srv.Close)
@@ -30,7 +30,7 @@ func otherSite(t *testing.T) string {
 // openPortal selects the first tab and loads the job portal fixture in it,
 // with its application form served from another site, whose origin it
 // returns.
-func openPortal(t *testing.T, s *session) string {
+func openPortal(t testing.TB, s *session) string {
 	t.Helper()
 	other := otherSite(t)
 	must(t, s, "select_tab", map[string]any{"index": 0})
@@ -96,6 +96,10 @@ func TestCrossOriginFrames(t *testing.T) {
 	if st := res.Structured.(map[string]any); st["trusted"] != true || st["ref_check"] != "node" || !strings.Contains(res.Text, `Frame origin: "`+other+`"`) {
 		t.Errorf("fill in the frame: %v %s", st, res.Text)
 	}
+	// Its answer shows the change in the frame, under the frame's line.
+	if !strings.Contains(res.Text, "--- frame \"Application form\" origin=\""+other+"\" ---\nchanged:\n["+name+`] textbox "Full name" value="Ada"`) {
+		t.Errorf("fill in the frame: its delta lacks the field's change in the frame:\n%s", res.Text)
+	}
 	waitText(t, s, "name=Ada")
 	must(t, s, "press_key", map[string]any{"key": "Tab", "element": name})
 	waitText(t, s, "focus email")
@@ -118,8 +122,18 @@ func TestCrossOriginFrames(t *testing.T) {
 	waitText(t, s, "consent clicked trusted=true")
 
 	// The form's frame navigates: only its refs go stale.
-	must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Next step"), "wait_after_ms": 0})
-	waitText(t, s, "step 2 ready")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Next step"), "wait_after_ms": 0, "observe": false})
+	res = must(t, s, "wait_for", map[string]any{"text": "step 2 ready", "timeout_ms": 5000, "poll_ms": 50})
+	// The answer lists the frame's new document: its field appeared with a
+	// new ref, the form's elements are gone with theirs, and so are those of
+	// the consent frame the form held.
+	step2 := regexp.MustCompile(`appeared:\n\[(e\d+)\] textbox "Full name"\n`).FindStringSubmatch(res.Text)
+	if !strings.Contains(res.Text, "1 frame shows a new document: the earlier refs into it are stale.") || step2 == nil || step2[1] == name ||
+		!strings.Contains(res.Text, "gone:\n- ["+name+`] textbox "Full name" value="Ada"`) ||
+		!strings.Contains(res.Text, "1 frame is no longer shown: its elements are gone.") ||
+		!strings.Contains(res.Text, "--- frame \"Consent\" origin=\""+pages.URL+"\" ---\ngone:\n- ["+ref(t, snap, "button", "Accept cookies")+`] button "Accept cookies"`) {
+		t.Errorf("the form's frame navigated: want its new document in the answer:\n%s", res.Text)
+	}
 	_, e := call(t, s, "fill", map[string]any{"element": name, "value": "Bob"})
 	wantCode(t, e, errcode.StaleElement)
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Save search"), "wait_after_ms": 0})
@@ -213,14 +227,19 @@ func TestFrameElementScrollAndScreenshot(t *testing.T) {
 // TestPressKeyFollowsFocusIntoFrames: press_key without a ref reaches the
 // focused element when it is inside a cross-origin frame (a key once went
 // to the top document, whose focus is the frame element: the text was lost
-// and Tab left the frame), and the delta says the frames were not compared.
+// and Tab left the frame), and the delta shows the field changed in its
+// frame, under the frame's line, with the snapshot's ref.
 func TestPressKeyFollowsFocusIntoFrames(t *testing.T) {
 	s := newSession(t)
 	openPortal(t, s)
 	waitText(t, s, "apply ready")
-	must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "textbox", "Full name")})
+	name := ref(t, snapshot(t, s), "textbox", "Full name")
+	must(t, s, "click", map[string]any{"element": name})
 	res := must(t, s, "press_key", map[string]any{"key": "a"})
-	if !strings.Contains(res.Text, `Focus: "textbox \"Full name\""`) || !strings.Contains(res.Text, "Only the top document was compared") {
+	if !strings.Contains(res.Text, `Focus: "textbox \"Full name\""`) ||
+		!strings.Contains(res.Text, "--- frame \"Application form\" origin=\"http://localhost:") ||
+		!strings.Contains(res.Text, "changed:\n["+name+`] textbox "Full name" value="a"`+"\n--- end of frame ---") ||
+		strings.Contains(res.Text, "not compared") {
 		t.Errorf("press a:\n%s", res.Text)
 	}
 	if res = must(t, s, "press_key", map[string]any{"key": "Tab"}); !strings.Contains(res.Text, `Focus: "textbox \"Email\""`) {

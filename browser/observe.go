@@ -139,38 +139,6 @@ func (s *Session) issuedRefLocked(v *pageView, j int) (string, bool) {
 	return ref, ok
 }
 
-// pageView is the agent's last view of the selected document: the elements
-// of the last walk and their walk info.
-type pageView struct {
-	generation uint64
-	res        *pagejs.SnapshotResult
-	info       *walkInfo
-	complete   bool // the walk saw every element (not cut at the limit)
-}
-
-// inert is how many elements of the view are inert (0 for no view).
-func (v *pageView) inert() int {
-	if v == nil {
-		return 0
-	}
-	return v.res.Inert
-}
-
-// InertNote says that n of the elements listed are inert.
-func InertNote(n int) string {
-	if n == 1 {
-		return "1 element is inert: a modal dialog (or an inert region) keeps users from it; actions on it are refused."
-	}
-	return fmt.Sprintf("%d elements are inert: a modal dialog (or an inert region) keeps users from them; actions on them are refused.", n)
-}
-
-// rememberLocked makes a walk the agent's view (caller holds s.mu).
-func (s *Session) rememberLocked(sel *selection, gen uint64, r *pagejs.SnapshotResult, w *walkInfo) *pageView {
-	v := &pageView{generation: gen, res: r, info: w, complete: len(r.Elements) >= r.Total}
-	sel.view = v
-	return v
-}
-
 // settle waits until the page is quiet, at most limit (nothing when 0). It
 // returns a dialog_open error when the page opened a dialog meanwhile; other
 // failures only shorten the wait (logged).
@@ -234,9 +202,11 @@ type observeOpts struct {
 	settled *pagejs.SettleResult
 	// match, when set, picks the elements a met wait_for condition names.
 	match func(e *pagejs.Element) bool
-	// frames is how many frame documents the page has: the view is of the
-	// top document, so a delta does not compare them, and says so.
-	frames int
+	// unread is how many of the page's frames the read for the view could not
+	// read (framesSkipped: none was, for want of the isolated realm or node
+	// binding), which a delta says it did not compare.
+	unread        int
+	framesSkipped bool
 }
 
 // observe reads the page, compares it with the agent's last view, issues
@@ -274,7 +244,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		}
 		tabs <- list
 	}()
-	r, gen, err := s.readForView(ctx, pg)
+	vr, gen, err := s.readForView(ctx, pg)
 	d := <-dialogs
 	opened := s.newTabs(pg, <-tabs)
 	if err != nil {
@@ -292,8 +262,8 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		}
 		return unknownChange("the page could not be read (" + code + "); take a snapshot")
 	}
-	o.frames = len(pg.sel.watch.Frames())
-	obs := s.deltaOf(pg, gen, r, o)
+	o.unread, o.framesSkipped = len(vr.unread)+vr.skipped, vr.skipped > 0
+	obs := s.deltaOf(pg, gen, vr, o)
 	obs.noDialog = d.known && !d.Open
 	if len(opened) > 0 {
 		obs.tabs = tabsNote(opened)
@@ -375,316 +345,47 @@ func (s *Session) dialogObservation(err error) Observation {
 	return Observation{text: "A dialog is open: " + e.Text(), st: st}
 }
 
-// readForView walks the selected document with the server's element limit,
-// reading once more when it navigated under the walk; gen is the generation
-// the result belongs to.
-func (s *Session) readForView(ctx context.Context, pg page) (*docSnap, uint64, error) {
+// viewRead is a read of the page for the agent's view: the top document and
+// its visible frames' documents.
+type viewRead struct {
+	top     *docSnap
+	frames  []frameDoc
+	unread  []int64 // visible frames whose documents could not be read (visibleFrames)
+	skipped int     // frames not read at all (readAll's framesSkipped)
+}
+
+// readForView walks the selected document and its visible frames with the
+// server's element limit, reading once more when it navigated under the
+// walk; gen is the generation the result belongs to.
+func (s *Session) readForView(ctx context.Context, pg page) (*viewRead, uint64, error) {
 	args := pagejs.SnapshotArgs{MaxElements: s.opts.MaxElements}
 	pg.frame = nil // the view is of the top document, also after an action in a frame
 	for attempt := 0; ; attempt++ {
-		t, err := s.current(ctx, pg)
-		if err != nil {
-			return nil, 0, err
-		}
-		r := s.readDoc(ctx, pg, t, args) // with its refs bound, as snapshot_page reads it
-		err = r.err
+		top, frames, skipped := s.readAll(ctx, pg, args) // with refs bound, as snapshot_page reads
+		err := top.err
 		if err == nil {
 			s.mu.Lock()
 			stale := s.sel != pg.sel || s.syncLocked(pg.sel)
 			gen := s.generation
 			s.mu.Unlock()
 			if !stale {
-				return r, gen, nil
+				vr := &viewRead{top: top}
+				if skipped != "" {
+					vr.skipped = len(pg.sel.watch.Frames())
+				} else {
+					vr.frames, vr.unread = visibleFrames(top, frames)
+				}
+				return vr, gen, nil
 			}
 			err = Errorf(errcode.TargetReplaced, "the page navigated while it was being read")
 		}
 		if e, ok := AsError(s.Classify(ctx, err)); attempt > 0 || !ok || e.Code != errcode.TargetReplaced {
-			return r, 0, err
+			return nil, 0, err
 		}
 		if _, err := pg.sel.watch.Current(ctx); err != nil {
-			return r, 0, err
+			return nil, 0, err
 		}
 	}
-}
-
-// delta is the difference between two views: indexes into the new walk's
-// elements (matched, appeared, changed) and keys of the old view (gone).
-// moved holds [new, old] index pairs of the same nodes under another ref key
-// (a selector that changed when a sibling was inserted before): their lines
-// are unchanged, but the refs they have must locate them anew.
-type delta struct {
-	matched, appeared, changed []int
-	gone                       []string
-	moved                      [][2]int
-	// A renewed view (renewed): same lists the elements neither appeared nor
-	// changed, which the other views leave out.
-	renewed bool
-	same    []int
-}
-
-// diffViews compares the agent's last view with a new one. When both are
-// bound to the nodes of one document, an element is the same one when it is
-// the same node, as its ref is: an element the page rendered again as a new
-// node that looks the same (a framework's list under new keys) has a new
-// ref, so it appeared, and the old one, whose ref is now stale, is gone;
-// one whose selector changed (a sibling inserted before it) is still
-// itself. Otherwise elements are matched by their ref key (selector and
-// fingerprint).
-func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
-	var d delta
-	r, w := nv.res, nv.info
-	if old != nil && old.info == w && match == nil {
-		return d // the same walk (kept): nothing changed
-	}
-	var find func(i int) (j int, ok bool) // the old view's element that is new element i
-	var kept func(j int) bool             // whether old element j is in the new view
-	switch {
-	case old == nil:
-	case bound(old.info, w):
-		was, is := old.info.nodeIndex(), w.nodeIndex()
-		find = func(i int) (int, bool) { j, ok := was[w.ids[i]]; return j, ok }
-		kept = func(j int) bool { _, ok := is[old.info.ids[j]]; return ok }
-	default:
-		find = func(i int) (int, bool) { j, ok := old.info.index[w.keys[i]]; return j, ok }
-		kept = func(j int) bool { _, ok := w.index[old.info.keys[j]]; return ok }
-	}
-	for i := range w.keys {
-		e := &r.Elements[i]
-		if match != nil && match(e) {
-			d.matched = append(d.matched, i)
-			continue
-		}
-		if old == nil {
-			d.appeared = append(d.appeared, i)
-			continue
-		}
-		j, ok := find(i)
-		switch {
-		case !ok:
-			d.appeared = append(d.appeared, i)
-		case old.info.body(j, &old.res.Elements[j]) != w.body(i, e):
-			d.changed = append(d.changed, i)
-		case old.info.keys[j] != w.keys[i]:
-			d.moved = append(d.moved, [2]int{i, j})
-		}
-	}
-	if old != nil && nv.complete && old.info != w {
-		for j, k := range old.info.keys {
-			if !kept(j) {
-				d.gone = append(d.gone, k)
-			}
-		}
-	}
-	return d
-}
-
-// bound tells whether the walks a and b are both bound to the nodes of one
-// document (the same window).
-func bound(a, b *walkInfo) bool {
-	return a.ids != nil && b.ids != nil && a.window == b.window
-}
-
-// nodeIndex maps a bound walk's node ids to element indexes, made once per
-// walk info (by the call that holds the page-operation lock).
-func (w *walkInfo) nodeIndex() map[int]int {
-	if w.byNode == nil {
-		w.byNode = make(map[int]int, len(w.ids))
-		for i, id := range w.ids {
-			w.byNode[id] = i
-		}
-	}
-	return w.byNode
-}
-
-// deltaOf compares a walk with the agent's last view, makes it the view,
-// issues refs for the lines it shows and renders them.
-func (s *Session) deltaOf(pg page, gen uint64, doc *docSnap, o observeOpts) Observation {
-	r := &doc.r
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.sel != pg.sel || s.generation != gen {
-		return unknownChange("the page changed while it was being read; take a snapshot")
-	}
-	old := pg.sel.view
-	nv := s.rememberLocked(pg.sel, gen, r, s.boundWalkInfoLocked(pg.sel, doc))
-	ref := func(i int) string { return s.refLocked(pg, gen, r, nv.info, i) }
-	if old != nil && old.generation != gen {
-		if bound(old.info, nv.info) {
-			// The same document in a new generation (an application's route, a
-			// fragment navigated to): every ref is new, and the elements the
-			// last view lacked are listed first.
-			return renderDelta(renewed(diffViews(old, nv, o.match), nv), old, nv, r, ref, nil, o)
-		}
-		old = nil
-	}
-	d := diffViews(old, nv, o.match)
-	issued := func(j int) (string, bool) { return s.issuedRefLocked(old, j) }
-	for _, m := range d.moved {
-		if _, ok := issued(m[1]); ok {
-			ref(m[0]) // the ref's locator now has the element's new selector
-		}
-	}
-	return renderDelta(d, old, nv, r, ref, issued, o)
-}
-
-// renewed turns d, the comparison of a view with the last one of the same
-// document in an earlier generation, into the listing of a renewed view:
-// every element has a new ref, those that appeared or changed since that
-// view first, then the others (same) in page order; gone is only counted.
-func renewed(d delta, nv *pageView) delta {
-	d.renewed = true
-	d.moved = nil
-	listed := make(map[int]bool, len(d.matched)+len(d.appeared)+len(d.changed))
-	for _, set := range [][]int{d.matched, d.appeared, d.changed} {
-		for _, i := range set {
-			listed[i] = true
-		}
-	}
-	for i := range nv.info.keys {
-		if !listed[i] {
-			d.same = append(d.same, i)
-		}
-	}
-	return d
-}
-
-// renderDelta writes a delta: a summary line, the element lines between
-// the untrusted markers (matching, changed, appeared, gone; at most
-// matchLines + deltaLines), and a line saying what was left out.
-func renderDelta(d delta, old, nv *pageView, r *pagejs.SnapshotResult, ref func(int) string, issued func(j int) (string, bool), o observeOpts) Observation {
-	head, st := deltaHead(d, old, nv, o)
-	moved := ""
-	if !d.renewed { // (the action's answer gives the new URL)
-		moved = urlMoved(old, r, st)
-	}
-	if moved != "" {
-		head = moved + "\n" + head
-	}
-	if len(d.matched)+len(d.appeared)+len(d.changed)+len(d.gone)+len(d.same) == 0 {
-		return Observation{text: head, st: st, moved: moved}
-	}
-	u := NewUntrusted()
-	shown, left := 0, 0
-	section := func(title string, idx []int, budget int) {
-		for n, i := range idx {
-			if n >= budget {
-				left += len(idx) - n
-				return
-			}
-			if n == 0 && title != "" {
-				u.Line(title)
-			}
-			u.Line("[" + ref(i) + "] " + nv.info.body(i, &r.Elements[i]))
-			shown++
-		}
-	}
-	section("matching:", d.matched, matchLines)
-	rest := deltaLines
-	switch {
-	case d.renewed:
-		section("appeared:", d.appeared, rest)
-		section("changed:", d.changed, max(0, rest-len(d.appeared)))
-		section("as before:", d.same, max(0, rest-len(d.appeared)-len(d.changed)))
-	case old == nil:
-		section("", d.appeared, rest)
-	default:
-		section("changed:", d.changed, rest)
-		section("appeared:", d.appeared, max(0, rest-len(d.changed)))
-		n, l := goneLines(u, d.gone, old, issued, max(0, rest-len(d.changed)-len(d.appeared)))
-		shown, left = shown+n, left+l
-	}
-	st["shown"] = shown
-	text := head + "\n" + u.String()
-	if left > 0 {
-		text += fmt.Sprintf("\n[%d more not shown; call snapshot_page to see the whole page]", left)
-	}
-	return Observation{text: text, st: st, moved: moved}
-}
-
-// deltaHead is a delta's summary (its first lines) and structured changes.
-func deltaHead(d delta, old, nv *pageView, o observeOpts) (string, map[string]any) {
-	r := nv.res
-	st := map[string]any{"known": true, "appeared": len(d.appeared), "changed": len(d.changed), "gone": len(d.gone),
-		"complete": nv.complete && (old == nil || old.complete), "first_view": old == nil}
-	if o.match != nil {
-		st["matching"] = len(d.matched)
-	}
-	if d.renewed {
-		st["renewed"] = true
-	}
-	var head string
-	switch {
-	case d.renewed:
-		head = fmt.Sprintf("The same document as your last view, every element with a new ref: %d appeared, %d changed, %d gone since that view. Its actionable elements (%d), those that appeared or changed first:",
-			len(d.appeared), len(d.changed), len(d.gone), r.Total)
-	case old == nil:
-		head = fmt.Sprintf("No earlier view of this page to compare with; its actionable elements (%d):", r.Total)
-	case len(d.appeared)+len(d.changed)+len(d.gone) == 0:
-		head = "No change to the actionable elements since your last view, as the page reports them"
-		if o.frames > 0 {
-			head = "No change to the top document's actionable elements since your last view, as the page reports them"
-		}
-		if !nv.complete || !old.complete {
-			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
-		}
-		head += "."
-	default:
-		head = fmt.Sprintf("Changes since your last view: %d appeared, %d changed, %d gone.", len(d.appeared), len(d.changed), len(d.gone))
-	}
-	if old != nil && !nv.complete {
-		head += fmt.Sprintf(" The page has %d actionable elements; only the first %d were read, so elements that went away are not reported.", r.Total, len(r.Elements))
-	}
-	if o.frames > 0 {
-		head += fmt.Sprintf(" Only the top document was compared, not its %s (snapshot_page lists their elements).", Plural(o.frames, "frame", "frames"))
-		st["frames_not_compared"] = o.frames
-	}
-	if n := nv.res.Inert; n != old.inert() || (old == nil && n > 0) {
-		st["inert"] = n
-		if n > 0 {
-			head += "\n" + InertNote(n)
-		} else {
-			head += "\nNo element is inert any more (a modal dialog closed, an inert region ended)."
-		}
-	}
-	return head, st
-}
-
-// goneLines writes the gone section (at most budget lines) of the elements
-// of the old view with these keys, each with the ref it had when it had
-// one; it returns how many it wrote and left out.
-func goneLines(u *Untrusted, gone []string, old *pageView, issued func(j int) (string, bool), budget int) (shown, left int) {
-	for n, k := range gone {
-		if n == 0 {
-			u.Line("gone:")
-		}
-		if n >= budget {
-			return shown, len(gone) - n
-		}
-		j := old.info.index[k]
-		prefix := "- "
-		if r, ok := issued(j); ok {
-			prefix += "[" + r + "] "
-		}
-		u.Line(prefix + old.info.body(j, &old.res.Elements[j]))
-		shown++
-	}
-	return shown, 0
-}
-
-// urlMoved is the line saying that the document's URL changed since the
-// last view of the same generation (the page changed it by itself, outside
-// an action: after an action the changed URL starts a new generation, see
-// afterSeen), with the URL as the page gives it; "" when it did not. st
-// gets url_changed and url.
-func urlMoved(old *pageView, r *pagejs.SnapshotResult, st map[string]any) string {
-	if old == nil || old.res.URL == r.URL || r.URL == "" {
-		return ""
-	}
-	st["url_changed"] = true
-	st["url"] = PageStr(r.URL)
-	u := NewUntrusted()
-	u.Field("URL", r.URL, 300)
-	return "The URL changed since your last view, in the same document (refs still work):\n" + u.String()
 }
 
 // endAction ends an action (Op.End): it lets the page settle (at most

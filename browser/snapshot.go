@@ -19,7 +19,10 @@ type Snapshot struct {
 	Shown, Total, All, Frames int
 	// FramesSkipped names the frames that could not be read ("" for none).
 	FramesSkipped string
-	Result        *pagejs.SnapshotResult
+	// Inert is how many of the shown elements users cannot reach (behind a
+	// modal dialog, in an inert region or frame).
+	Inert  int
+	Result *pagejs.SnapshotResult
 }
 
 // Snapshot reads the selected tab and its frames, issues refs for the
@@ -64,12 +67,13 @@ func (s *Session) readSnapshot(ctx context.Context, pg page, args pagejs.Snapsho
 	}
 	gen := s.generation
 	out := s.renderLocked(pg, gen, top, frames, args)
-	if frames == nil && args.Offset == 0 && args.Query == "" {
-		// The agent's view, for the next delta: the whole top document (a
-		// page or a filter of it is not a view of it).
-		s.rememberLocked(pg.sel, gen, &r, s.boundWalkInfoLocked(pg.sel, top))
+	if args.Offset == 0 && args.Query == "" {
+		// The agent's view, for the next delta: the whole page, its visible
+		// frames' documents too (a page or a filter of it is not a view of it).
+		list, _ := visibleFrames(top, frames)
+		s.viewLocked(pg.sel, gen, top, list)
 	}
 	return Snapshot{TabID: TabID(pg.sel.tab.BrowserID), Generation: gen, Lines: out.lines,
 		Shown: out.shown, Total: out.total, All: out.all, Frames: out.frames,
-		FramesSkipped: skipped, Result: &r}, nil
+		FramesSkipped: skipped, Inert: out.inert, Result: &r}, nil
 }

@@ -108,8 +108,8 @@ var keepSteps = []struct{ name, js string }{
 	{"dialog shown, not modal", `document.getElementById("dlg").show()`},
 	{"dialog closed", `document.getElementById("dlg").close()`},
 	{"modal dialog", `document.getElementById("dlg").showModal()`},
-	{"popover above the modal dialog", `document.getElementById("dlg-pop").showPopover()`},
-	{"popover hidden", `document.getElementById("dlg-pop").hidePopover()`},
+	{"popover above the modal dialog", `document.getElementById("pop").showPopover()`},
+	{"popover hidden", `document.getElementById("pop").hidePopover()`},
 	{"modal dialog closed", `document.getElementById("dlg").close()`},
 	{"closed shadow host inserted", `(() => { const h = document.createElement("x-shut"); h.innerHTML = '<button type="button">In a closed host</button>'; h.attachShadow({mode: "closed"}).innerHTML = '<style>:host([data-shut]) { display: none }</style><slot></slot>'; document.getElementById("main").append(h); return 1; })()`},
 	{"closed shadow root's :host() rule on a data attribute", `document.querySelector("x-shut").setAttribute("data-shut", "")`},
@@ -233,40 +233,45 @@ func TestFirefoxSnapshotKeepLarge(t *testing.T) {
 	}
 }
 
-// TestFirefoxSnapshotInert: elements users cannot reach are counted (and still
-// listed), in either realm: a region with the inert attribute (a shadow host's tree
-// with it), and everything outside a modal dialog but a popover shown above it.
+// TestFirefoxSnapshotInert: the elements users cannot reach are named by their row
+// (and still listed), in either realm: a region with the inert attribute (a shadow
+// host's tree with it), and everything outside a modal dialog but a popover shown
+// above it (opened after it).
 func TestFirefoxSnapshotInert(t *testing.T) {
 	for _, r := range realms {
 		t.Run(string(r), func(t *testing.T) {
 			p := open(t, "/mutate.html")
-			snap := func() pagejs.SnapshotResult {
+			snap := func(max int) (pagejs.SnapshotResult, map[string]bool) {
 				var s pagejs.SnapshotResult
-				p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 5000}, &s)
-				return s
+				p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: max}, &s)
+				inert := map[string]bool{}
+				for i, in := range s.InertRows() {
+					if in {
+						inert[s.Elements[i].Name] = true
+					}
+				}
+				return s, inert
 			}
-			s := snap()
+			s, inert := snap(5000)
 			n := len(s.Elements)
-			if s.Inert != 0 {
-				t.Fatalf("before: inert %d", s.Inert)
+			if len(inert) != 0 {
+				t.Fatalf("before: inert %v", inert)
 			}
 			p.js(`(() => { document.getElementById("region").inert = true; document.getElementById("host").inert = true; return 1; })()`)
-			if s := snap(); s.Inert != 2 || len(s.Elements) != n {
-				t.Errorf("inert region and host: inert %d, %d of %d elements", s.Inert, len(s.Elements), n)
+			if s, inert := snap(5000); len(s.Inert) != 2 || !inert["In a region made inert"] || !inert["Shadow one"] || len(s.Elements) != n {
+				t.Errorf("inert region and host: inert %v, %d of %d elements", inert, len(s.Elements), n)
 			}
 			p.js(`(() => { document.getElementById("region").inert = false; document.getElementById("host").inert = false; document.getElementById("dlg").showModal(); return 1; })()`)
-			if s := snap(); s.Inert != n || len(s.Elements) != n+1 {
-				t.Errorf("modal dialog: inert %d of %d elements, want %d of %d", s.Inert, len(s.Elements), n, n+1)
+			if s, inert := snap(5000); len(s.Inert) != n || len(s.Elements) != n+1 || inert["In the dialog"] {
+				t.Errorf("modal dialog: %d inert of %d elements, want %d of %d (%v)", len(s.Inert), len(s.Elements), n, n+1, inert)
 			}
-			p.js(`document.getElementById("dlg-pop").showPopover()`)
-			if s := snap(); s.Inert != n || len(s.Elements) != n+2 {
-				t.Errorf("popover above the dialog: inert %d of %d elements, want %d of %d", s.Inert, len(s.Elements), n, n+2)
+			p.js(`document.getElementById("pop").showPopover()`)
+			if s, inert := snap(5000); len(s.Inert) != n || len(s.Elements) != n+2 || inert["In the popover"] {
+				t.Errorf("popover above the dialog: %d inert of %d elements, want %d of %d (%v)", len(s.Inert), len(s.Elements), n, n+2, inert)
 			}
-			// Only the rows asked for are counted.
-			var page pagejs.SnapshotResult
-			p.must(r, pagejs.Snapshot, pagejs.SnapshotArgs{MaxElements: 3}, &page)
-			if page.Inert != 3 {
-				t.Errorf("the first 3 rows, all outside the dialog: inert %d", page.Inert)
+			// Only the rows asked for are named.
+			if s, _ := snap(3); len(s.Inert) != 3 {
+				t.Errorf("the first 3 rows, all outside the dialog: inert %v", s.Inert)
 			}
 		})
 	}

@@ -285,7 +285,7 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 		case "truncatedElements":
 			out.TruncatedElements, err = r.integer()
 		case "inert":
-			out.Inert, err = r.integer()
+			out.Inert, err = r.ints()
 		case "textTotal":
 			out.TextTotal, err = r.integer()
 		case "seq":

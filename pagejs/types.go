@@ -167,9 +167,10 @@ type SnapshotResult struct {
 	Total             int       `json:"total"` // elements (matching the query, when one was given)
 	All               int       `json:"all"`   // elements before the query's filter
 	TruncatedElements int       `json:"truncatedElements"`
-	// Inert counts the elements of Elements users cannot reach (listed all the
-	// same): outside the modal dialog the document shows, or in an inert region.
-	Inert     int     `json:"inert,omitempty"`
+	// Inert lists the indexes in Elements of the elements users cannot reach
+	// (listed all the same): outside the modal dialog the document shows, or in
+	// an inert region. Page-provided: see InertRows.
+	Inert     []int   `json:"inert,omitempty"`
 	Text      *string `json:"text,omitempty"`
 	TextTotal int     `json:"textTotal"`
 	// Seq numbers a resident's result (0: not from a resident); Same, when not 0, says
@@ -182,6 +183,21 @@ type SnapshotResult struct {
 	// start, then the next fresh elements of Elements (see ApplyPatch).
 	Base int   `json:"base,omitempty"`
 	Runs []int `json:"runs,omitempty"`
+}
+
+// InertRows tells for each element of Elements whether it is inert (Inert),
+// indexes out of range ignored; nil when none is.
+func (r *SnapshotResult) InertRows() []bool {
+	var out []bool
+	for _, i := range r.Inert {
+		if i >= 0 && i < len(r.Elements) {
+			if out == nil {
+				out = make([]bool, len(r.Elements))
+			}
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // ErrPatch is returned by ApplyPatch for a patch that does not fit its base.

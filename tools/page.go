@@ -82,8 +82,8 @@ func (tb *Table) snapshotResult(snap *browser.Snapshot, args pagejs.SnapshotArgs
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.", snap.TabID, snap.Generation, shownElements(args, snap.Shown, snap.Total, snap.All))
-	if r.Inert > 0 {
-		b.WriteString(" " + browser.InertNote(r.Inert))
+	if snap.Inert > 0 {
+		b.WriteString(" " + browser.InertNote(snap.Inert))
 	}
 	b.WriteString("\n")
 	b.WriteString(u.String())
@@ -104,7 +104,7 @@ func (tb *Table) snapshotResult(snap *browser.Snapshot, args pagejs.SnapshotArgs
 	st := snapshotOut{
 		TabID: snap.TabID, Generation: snap.Generation, Title: browser.PageStr(r.Title), URL: browser.PageStr(r.URL),
 		Elements: snap.Shown, TotalElements: snap.Total, Truncated: truncated, Offset: args.Offset, Frames: snap.Frames,
-		InertElements: r.Inert,
+		InertElements: snap.Inert,
 	}
 	if args.Query != "" {
 		st.Query, st.AllElements = args.Query, &snap.All

@@ -762,15 +762,15 @@ function lib(win, env) {
     return false;
   }
 
-  // inertAmong counts the elements of list users cannot reach (inert). A page with
-  // neither a modal dialog nor an inert attribute in the trees of list (the usual
-  // case) costs a query per tree.
-  function inertAmong(list) {
+  // inertRows lists the indices of the elements of list users cannot reach (inert). A
+  // page with neither a modal dialog nor an inert attribute in the trees of list (the
+  // usual case) costs a query per tree.
+  function inertRows(list) {
+    const out = [];
     const modals = modalsOf();
-    if (modals.length === 0 && !inertIn(list)) return 0;
-    let n = 0;
-    for (let i = 0; i < list.length; i++) if (inert(list[i], modals)) n++;
-    return n;
+    if (modals.length === 0 && !inertIn(list)) return out;
+    for (let i = 0; i < list.length; i++) if (inert(list[i], modals)) out.push(i);
+    return out;
   }
 
   // inertIn tells whether an element has the inert attribute in the document or in a
@@ -903,7 +903,7 @@ function lib(win, env) {
   }
 
   return {
-    env, isolated, fail, collapse, cap, collect, shown, inertAmong, inert, inside, ids, infos, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
+    env, isolated, fail, collapse, cap, collect, shown, inertRows, inert, inside, ids, infos, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
     shadowRoots, shadowText,
     VALUE_MAX, NAME_MAX,
     // for libAct.js

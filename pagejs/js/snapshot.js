@@ -82,9 +82,13 @@ async function snapshot(win, args, lib, env) {
   // number, for the binding of a later {same} answer.
   const els = listed || (offset === 0 && n === all.length ? all : all.slice(offset, offset + n));
   // Elements users cannot reach are listed (an action on one is refused, saying why),
-  // and counted: a delta compares what the page shows, inert or not.
-  const inert = lib.inertAmong(els);
-  if (inert > 0) out.inert = inert;
+  // and named by their row: a delta compares what the page shows, inert or not. A
+  // resident's walk that reused the last walk's elements as shown (calm: no change
+  // since could have made one inert) reuses its rows.
+  let inert = snapshot.inert && snapshot.inert.els === els && keep && keep.calm() ? snapshot.inert.rows : null;
+  if (inert === null) inert = lib.inertRows(els);
+  if (keep) snapshot.inert = {els, rows: inert};
+  if (inert.length > 0) out.inert = inert;
   if (keep) {
     keep.done(out);
     snapshot.last = {seq: out.seq, els};

@@ -612,5 +612,6 @@ function snapshotKeep() {
     return out;
   }
 
-  return {begin, entry, reused, only, done, collect, seq: () => st.seq};
+  // calm tells whether the walk under way shows the last walk's elements again (seen).
+  return {begin, entry, reused, only, done, collect, calm: () => seen, seq: () => st.seq};
 }

@@ -149,19 +149,38 @@ async function waitFor(win, args, lib) {
   }
 
   // decoded is URL s with its escapes decoded as decodeURI does; when one is malformed
-  // (a stray "%", half a UTF-8 sequence), each run of escapes that decodes is decoded
-  // and the others are left as they are.
+  // (half a UTF-8 sequence), each UTF-8 sequence of escapes that decodes is decoded and
+  // the others are left as they are.
   function decoded(s) {
     try {
       return decodeURI(s);
     } catch (e) {
-      return s.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
-        try {
-          return decodeURI(run);
-        } catch (e2) {
-          return run;
-        }
-      });
+      return s.replace(/(?:%[0-9A-Fa-f]{2})+/g, decodedRun);
     }
+  }
+
+  // decodedRun decodes a run of escapes sequence by sequence: a lead byte's escape and
+  // as many after it as its sequence takes, else that one escape as it is.
+  function decodedRun(run) {
+    let out = "";
+    for (let i = 0; i < run.length;) {
+      const b = parseInt(run.slice(i + 1, i + 3), 16);
+      const n = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+      const seq = run.slice(i, i + 3 * n);
+      let d = null;
+      try {
+        d = decodeURI(seq);
+      } catch (e) {
+        d = null;
+      }
+      if (d !== null) {
+        out += d;
+        i += seq.length;
+      } else {
+        out += run.slice(i, i + 3);
+        i += 3;
+      }
+    }
+    return out;
   }
 }
