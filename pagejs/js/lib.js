@@ -722,8 +722,9 @@ function lib(win, env) {
   // inert tells whether el is inert, as users meet it: in an element with the inert
   // attribute (shadow hosts included), or outside the modal dialog the document shows
   // (modals: doc's dialog:modal, as modalsOf finds them), which makes the rest of the
-  // document inert but for popovers shown above it. (A modal dialog inside a shadow
-  // root is not looked for.)
+  // document inert: a popover opened from the dialog is in it, one outside it is inert
+  // even when shown above it (Firefox's hit-testing passes through it to the dialog,
+  // measured). (A modal dialog inside a shadow root is not looked for.)
   function inert(el, modals) {
     for (let n = el; n; n = n.parentNode || n.host) {
       if (n.nodeType === 1 && n.hasAttribute("inert")) return true;
@@ -733,10 +734,6 @@ function lib(win, env) {
     // Inside one of them (dialogs opened from dialogs: the topmost is not the first in
     // tree order; hit-testing tells a lower one's elements from the top one's).
     for (let i = 0; i < modals.length; i++) if (inside(el, modals[i])) return false;
-    // A popover shown above the dialog (opened from it) is not blocked by it.
-    for (let n = el; n; n = n.parentNode || n.host) {
-      if (n.nodeType === 1 && n.hasAttribute("popover") && popoverOpen(n)) return false;
-    }
     return true;
   }
 
@@ -745,14 +742,6 @@ function lib(win, env) {
       return doc.querySelectorAll("dialog:modal");
     } catch (e) {
       return []; // (no :modal)
-    }
-  }
-
-  function popoverOpen(n) {
-    try {
-      return n.matches(":popover-open");
-    } catch (e) {
-      return false;
     }
   }
 
