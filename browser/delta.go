@@ -26,10 +26,10 @@ type pageView struct {
 
 // frameView is the view of a visible frame's document.
 type frameView struct {
-	id   int64  // browsing context
-	line string // the frame's line (frameLine)
-	doc  *docSnap
-	view *pageView
+	id, parent int64  // browsing contexts: the frame's, and its element's document's (0: top)
+	line       string // the frame's line (frameLine)
+	doc        *docSnap
+	view       *pageView
 }
 
 // newView is the view of walk r (info w); above: its frame element is inert,
@@ -84,16 +84,53 @@ func InertNote(n int) string {
 	return fmt.Sprintf("%d elements are inert: a modal dialog (or an inert region) keeps users from them; clicks and typing on them are refused.", n)
 }
 
-// viewLocked makes a read the agent's view: top's walk with those of its
-// visible frames (caller holds s.mu).
-func (s *Session) viewLocked(sel *selection, gen uint64, top *docSnap, frames []frameDoc) *pageView {
-	v := newView(gen, &top.r, s.boundWalkInfoLocked(sel, top), false)
-	for _, f := range frames {
+// viewLocked makes a read the agent's view: the top document's walk with
+// those of its visible frames (caller holds s.mu). Of the last view's frames
+// the read lacks, those it could not tell about (unread: a frame whose
+// document could not be read, one inside it, or any when the read could not
+// place the frames) are kept in the view as they were, to be compared when
+// read again; the others are gone (returned).
+func (s *Session) viewLocked(sel *selection, gen uint64, vr *viewRead) (old, nv *pageView, gone []*frameView) {
+	old = sel.view
+	nv = newView(gen, &vr.top.r, s.boundWalkInfoLocked(sel, vr.top), false)
+	for _, f := range vr.frames {
 		fv := newView(gen, &f.d.r, s.boundWalkInfoLocked(sel, f.d), f.inert)
-		v.frames = append(v.frames, &frameView{id: f.id, line: f.line, doc: f.d, view: fv})
+		nv.frames = append(nv.frames, &frameView{id: f.id, parent: f.parent, line: f.line, doc: f.d, view: fv})
 	}
-	sel.view = v
-	return v
+	sel.view = nv
+	if old == nil || !bound(old.info, nv.info) {
+		return old, nv, nil // (another document: its frames are no more)
+	}
+	unknown := vr.skipped > 0 || slices.Contains(vr.unread, 0)
+	for _, f := range old.frames {
+		if nv.frame(f.id) != nil {
+			continue
+		}
+		if unknown || unreadIn(old, f, vr.unread) {
+			nv.frames = append(nv.frames, f)
+		} else {
+			gone = append(gone, f)
+		}
+	}
+	return old, nv, gone
+}
+
+// unreadIn tells whether frame f of view v, or a frame holding it, is in
+// unread.
+func unreadIn(v *pageView, f *frameView, unread []int64) bool {
+	for depth := 0; f != nil && depth <= maxFrameDepth; depth++ {
+		if slices.Contains(unread, f.id) {
+			return true
+		}
+		var up *frameView
+		for _, g := range v.frames {
+			if g.id == f.parent {
+				up = g
+			}
+		}
+		f = up
+	}
+	return false
 }
 
 // delta is the difference between two views of one document: indexes into
@@ -124,7 +161,7 @@ type delta struct {
 func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 	var d delta
 	r, w := nv.res, nv.info
-	if old != nil && old.info == w && match == nil {
+	if old != nil && match == nil && sameWalk(old, nv) {
 		return d // the same walk (kept): nothing changed
 	}
 	var find func(i int) (j int, ok bool) // the old view's element that is new element i
@@ -171,6 +208,16 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 	return d
 }
 
+// sameWalk tells whether two views are of one walk (the resident's kept
+// result, answered {same}) with one binding.
+func sameWalk(a, b *pageView) bool {
+	if a.info == b.info {
+		return true
+	}
+	ea, eb := a.res.Elements, b.res.Elements
+	return len(ea) > 0 && len(ea) == len(eb) && &ea[0] == &eb[0] && a.info.window == b.info.window && slices.Equal(a.info.ids, b.info.ids)
+}
+
 // bound tells whether the walks a and b are both bound to the nodes of one
 // document (the same window).
 func bound(a, b *walkInfo) bool {
@@ -209,31 +256,27 @@ func (s *Session) deltaOf(pg page, gen uint64, vr *viewRead, o observeOpts) Obse
 	if s.sel != pg.sel || s.generation != gen {
 		return unknownChange("the page changed while it was being read; take a snapshot")
 	}
-	old := pg.sel.view
-	nv := s.viewLocked(pg.sel, gen, vr.top, vr.frames)
+	old, nv, gone := s.viewLocked(pg.sel, gen, vr)
 	// The same document in a new generation (an application's route, a
 	// fragment navigated to): every ref is new, and the elements the last
 	// view lacked are listed first.
 	renew := false
 	if old != nil && old.generation != gen {
 		if renew = bound(old.info, nv.info); !renew {
-			old = nil
+			old, gone = nil, nil
 		}
 	}
+	// (wait_for's match names the top document's elements.)
 	parts := []docDelta{s.docDeltaLocked(pg, gen, vr.top, old, nv, renew, o.match)}
-	for _, f := range nv.frames {
-		p := s.docDeltaLocked(pg, gen, f.doc, old.frame(f.id), f.view, renew, o.match)
+	for _, f := range nv.frames[:len(vr.frames)] {
+		p := s.docDeltaLocked(pg, gen, f.doc, old.frame(f.id), f.view, renew, nil)
 		p.frame = f.line
 		parts = append(parts, p)
 	}
-	if old != nil {
-		// Frames of the last view no longer shown (removed, hidden, or in a
-		// frame that navigated), unless their documents could not be read.
-		for _, f := range old.frames {
-			if nv.frame(f.id) == nil && !slices.Contains(vr.unread, f.id) {
-				parts = append(parts, s.goneFrameLocked(f, renew))
-			}
-		}
+	// Frames of the last view no longer shown (removed, hidden, or in a
+	// frame that navigated).
+	for _, f := range gone {
+		parts = append(parts, s.goneFrameLocked(f, renew))
 	}
 	return renderDelta(parts, o)
 }
@@ -365,9 +408,10 @@ func renderDelta(parts []docDelta, o observeOpts) Observation {
 		return Observation{text: head, st: st, moved: moved}
 	}
 	u := NewUntrusted()
-	l := deltaListing{u: u, room: deltaLines, matchRoom: matchLines}
-	for _, p := range parts {
-		l.part(p, top.old == nil)
+	l := deltaListing{u: u}
+	l.plan(parts, top.old == nil, top.d.renewed)
+	for k, p := range parts {
+		l.part(k, p)
 	}
 	st["shown"] = l.shown
 	text := head + "\n" + u.String()
@@ -377,80 +421,105 @@ func renderDelta(parts []docDelta, o observeOpts) Observation {
 	return Observation{text: text, st: st, moved: moved}
 }
 
-// deltaListing writes the element lines of a delta's parts, within its
-// bounds (room: lines left for elements; matchRoom: for matching ones).
+// deltaListing writes the element lines of a delta's parts in page order,
+// at most matchLines matching ones and deltaLines others, shared out by
+// rank first (plan): what changed and appeared in any document before what
+// went away or stayed as before.
 type deltaListing struct {
-	u               *Untrusted
-	room, matchRoom int
-	shown, left     int
-	opened          bool // the part's frame line is written
+	u           *Untrusted
+	secs        [][]deltaSection // per part
+	shown, left int
+	opened      bool // the part's frame line is written
 }
 
-// part writes one document's lines; first: the page has no earlier view.
-func (l *deltaListing) part(p docDelta, first bool) {
+// deltaSection is one section of a part: its title, its elements (new view
+// indexes; gone: the old view's keys), its rank and the lines it may write.
+type deltaSection struct {
+	title string
+	idx   []int
+	gone  []string
+	rank  int
+	lines int
+}
+
+// plan lays out each part's sections and shares the bounds out among them;
+// first: the page has no earlier view; renewed: every ref is new (what went
+// away is only counted).
+func (l *deltaListing) plan(parts []docDelta, first, renewed bool) {
+	l.secs = make([][]deltaSection, len(parts))
+	for k, p := range parts {
+		ss := []deltaSection{{title: "matching:", idx: p.d.matched, rank: -1}}
+		switch {
+		case p.d.renewed:
+			ss = append(ss, deltaSection{title: "appeared:", idx: p.d.appeared}, deltaSection{title: "changed:", idx: p.d.changed},
+				deltaSection{title: "as before:", idx: p.d.same, rank: 2})
+		case first:
+			ss = append(ss, deltaSection{idx: p.d.appeared})
+		default:
+			ss = append(ss, deltaSection{title: "changed:", idx: p.d.changed}, deltaSection{title: "appeared:", idx: p.d.appeared, rank: 1})
+			if !renewed {
+				ss = append(ss, deltaSection{title: "gone:", gone: p.d.gone, rank: 2})
+			}
+		}
+		l.secs[k] = ss
+	}
+	matchRoom, room := matchLines, deltaLines
+	for rank := -1; rank <= 2; rank++ {
+		for _, ss := range l.secs {
+			for i := range ss {
+				sc := &ss[i]
+				if sc.rank != rank {
+					continue
+				}
+				r := &room
+				if rank < 0 {
+					r = &matchRoom
+				}
+				sc.lines = min(*r, len(sc.idx)+len(sc.gone))
+				*r -= sc.lines
+				l.left += len(sc.idx) + len(sc.gone) - sc.lines
+			}
+		}
+	}
+}
+
+// part writes part k's lines, its frame's line and end line around them.
+func (l *deltaListing) part(k int, p docDelta) {
 	l.opened = false
-	l.section(p, "matching:", p.d.matched, &l.matchRoom)
-	switch {
-	case p.d.renewed:
-		l.section(p, "appeared:", p.d.appeared, &l.room)
-		l.section(p, "changed:", p.d.changed, &l.room)
-		l.section(p, "as before:", p.d.same, &l.room)
-	case first:
-		l.section(p, "", p.d.appeared, &l.room)
-	default:
-		l.section(p, "changed:", p.d.changed, &l.room)
-		l.section(p, "appeared:", p.d.appeared, &l.room)
-		l.goneLines(p)
+	for _, sc := range l.secs[k] {
+		for n := range sc.lines {
+			if !l.opened && p.frame != "" {
+				l.u.Line(p.frame)
+				l.opened = true
+			}
+			if n == 0 && sc.title != "" {
+				l.u.Line(sc.title)
+			}
+			if sc.gone != nil {
+				l.u.Line(goneLine(p, sc.gone[n]))
+			} else {
+				i := sc.idx[n]
+				l.u.Line("[" + p.ref(i) + "] " + p.nv.info.body(i, &p.nv.res.Elements[i]))
+			}
+			l.shown++
+		}
 	}
 	if l.opened {
 		l.u.Line("--- end of frame ---")
 	}
 }
 
-// open writes the part's frame line before its first element line.
-func (l *deltaListing) open(p docDelta, title string, n int) {
-	if !l.opened && p.frame != "" {
-		l.u.Line(p.frame)
-		l.opened = true
-	}
-	if n == 0 && title != "" {
-		l.u.Line(title)
-	}
-}
-
-func (l *deltaListing) section(p docDelta, title string, idx []int, room *int) {
-	for n, i := range idx {
-		if *room <= 0 {
-			l.left += len(idx) - n
-			return
+// goneLine is the line of the old view's element with key k, with the ref it
+// had when it had one.
+func goneLine(p docDelta, k string) string {
+	j := p.old.info.index[k]
+	prefix := "- "
+	if p.issued != nil {
+		if r, ok := p.issued(j); ok {
+			prefix += "[" + r + "] "
 		}
-		l.open(p, title, n)
-		l.u.Line("[" + p.ref(i) + "] " + p.nv.info.body(i, &p.nv.res.Elements[i]))
-		l.shown++
-		*room--
 	}
-}
-
-// goneLines writes the gone section of a part: the elements of the old
-// view with these keys, each with the ref it had when it had one.
-func (l *deltaListing) goneLines(p docDelta) {
-	for n, k := range p.d.gone {
-		if l.room <= 0 {
-			l.left += len(p.d.gone) - n
-			return
-		}
-		l.open(p, "gone:", n)
-		j := p.old.info.index[k]
-		prefix := "- "
-		if p.issued != nil {
-			if r, ok := p.issued(j); ok {
-				prefix += "[" + r + "] "
-			}
-		}
-		l.u.Line(prefix + p.old.info.body(j, &p.old.res.Elements[j]))
-		l.shown++
-		l.room--
-	}
+	return prefix + p.old.info.body(j, &p.old.res.Elements[j])
 }
 
 // deltaHead is a delta's summary (its first lines) and structured changes.
@@ -467,8 +536,8 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 	if o.match != nil {
 		st["matching"] = c.matched
 	}
-	if len(parts) > 1 {
-		st["frames"] = len(parts) - 1
+	if n := len(parts) - 1 - c.goneFrames; n > 0 {
+		st["frames"] = n // (the frames' documents compared)
 	}
 	var head string
 	switch {
@@ -485,13 +554,18 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 		}
 		if !nv.complete || !old.complete {
 			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
+		} else if !complete {
+			head += " (a frame's document was read only in part)"
 		}
 		head += "."
 	default:
 		head = fmt.Sprintf("Changes since your last view: %d appeared, %d changed, %d gone.", c.appeared, c.changed, c.gone)
 	}
-	if old != nil && !nv.complete {
+	switch {
+	case old != nil && !nv.complete:
 		head += fmt.Sprintf(" The page has %d actionable elements; only the first %d were read, so elements that went away are not reported.", r.Total, len(r.Elements))
+	case old != nil && !complete:
+		head += " A frame's document has more elements than were read, so those that went away from it are not reported."
 	}
 	if c.newDocs > 0 {
 		head += fmt.Sprintf(" %s a new document: the earlier refs into %s are stale.", Plural(c.newDocs, "frame shows", "frames show"), pick(c.newDocs, "it", "them"))

@@ -1,11 +1,14 @@
 package browser
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
 // testView is a bound view of n buttons named prefix 1…n (node ids from
@@ -61,6 +64,18 @@ func TestRenderDeltaBounds(t *testing.T) {
 		!strings.Contains(obs.text, "1 frame is no longer shown: its elements are gone.") || !strings.Contains(obs.text, "[13 more not shown;") {
 		t.Errorf("a gone frame past the bound:\n%s", obs.text)
 	}
+	// What changed in a frame comes before what went away at the top.
+	shrunk := testView("Top", 10, 0, 1) // 30 of 40 gone
+	was := testView("Top", 40, 0, 1)
+	top = docDelta{d: diffViews(was, shrunk, nil), old: was, nv: shrunk, ref: testRef, issued: func(int) (string, bool) { return "", false }}
+	fOld, fNew := testView("Frame", 3, 100, 2), testView("Frame", 3, 100, 2)
+	fNew.res.Elements[1].Name = "Frame 2, renamed"
+	frame = docDelta{frame: `--- frame "Form" ---`, d: diffViews(fOld, fNew, nil), old: fOld, nv: fNew, ref: testRef}
+	obs = renderDelta([]docDelta{top, frame}, observeOpts{})
+	if !strings.Contains(obs.text, "--- frame \"Form\" ---\nchanged:\n[e1] button \"Frame 2, renamed\"\n--- end of frame ---") ||
+		strings.Count(obs.text, "\n- button \"Top ") != 29 || !strings.Contains(obs.text, "[1 more not shown;") {
+		t.Errorf("a frame's change past the top's gone lines:\n%s", obs.text)
+	}
 	// A renewed view: appeared first, then as before, within the bound.
 	nv := testView("Top", 22, 0, 1)
 	r := renewed(diffViews(oldTop, nv, nil), nv)
@@ -68,5 +83,64 @@ func TestRenderDeltaBounds(t *testing.T) {
 	if !strings.Contains(obs.text, "appeared:\n[e20] button \"Top 21\"\n[e21] button \"Top 22\"\nas before:\n[e0] button \"Top 1\"\n") ||
 		obs.st["renewed"] != true || obs.st["shown"] != 22 || strings.Contains(obs.text, "more not shown") {
 		t.Errorf("renewed:\n%s\n%v", obs.text, obs.st)
+	}
+}
+
+// testDoc is a read document of window win (a frame's when frame is set)
+// with buttons named prefix 1…n and, after them, frame elements whose
+// browsing contexts are frames.
+func testDoc(prefix string, n int, win int64, frame bool, frames ...int64) *docSnap {
+	v := testView(prefix, n, int(win)*1000, win)
+	d := &docSnap{t: rdp.Target{InnerWindowID: win, BrowsingContextID: win, Frame: frame}, r: *v.res, b: binding{ids: v.info.ids, frames: map[int]int64{}}}
+	for k, id := range frames {
+		d.r.Elements = append(d.r.Elements, pagejs.Element{Tag: "iframe", Sel: pagejs.Sel{fmt.Sprintf("#f%d", k)}, FP: pagejs.Fingerprint{Tag: "iframe"}})
+		d.r.Total++
+		d.b.ids = append(d.b.ids, int(win)*1000+n+k)
+		d.b.frames[n+k] = id
+	}
+	return d
+}
+
+// TestViewKeepsUnreadFrames: a frame of the last view that a read could not
+// tell about (its document unread, a frame inside one, or frames the read
+// could not place) stays in the view and is not gone; one its parent's
+// document no longer shows is gone.
+func TestViewKeepsUnreadFrames(t *testing.T) {
+	s := New(Options{})
+	sel := &selection{}
+	read := func(top *docSnap, docs ...*docSnap) *viewRead {
+		m := map[int64]*docSnap{}
+		for _, d := range docs {
+			m[d.t.BrowsingContextID] = d
+		}
+		vr := &viewRead{top: top}
+		vr.frames, vr.unread = visibleFrames(top, m)
+		return vr
+	}
+	top := testDoc("Top", 2, 1, false, 10, 20) // frames A (10, holding C: 30) and B (20)
+	a, b, c := testDoc("A", 1, 10, true, 30), testDoc("B", 1, 20, true), testDoc("C", 1, 30, true)
+	ids := func(v *pageView) (out []int64) {
+		for _, f := range v.frames {
+			out = append(out, f.id)
+		}
+		return out
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, nv, gone := s.viewLocked(sel, 1, read(top, a, b, c)); !slices.Equal(ids(nv), []int64{10, 30, 20}) || gone != nil {
+		t.Fatalf("first view: frames %v, gone %d", ids(nv), len(gone))
+	}
+	failed := testDoc("A", 1, 10, true, 30)
+	failed.err = errors.New("unreadable")
+	if _, nv, gone := s.viewLocked(sel, 1, read(top, failed, b, c)); len(gone) != 0 || !slices.Contains(ids(nv), 10) || !slices.Contains(ids(nv), 30) {
+		t.Errorf("A unread: frames %v, %d gone; want A and C kept", ids(nv), len(gone))
+	}
+	unplaced := testDoc("Top", 2, 1, false, 10, 20)
+	unplaced.b.frames = map[int]int64{} // (the top's binding did not say which frames its elements are)
+	if _, nv, gone := s.viewLocked(sel, 1, read(unplaced, a, b, c)); len(gone) != 0 || len(nv.frames) != 3 {
+		t.Errorf("frames not placed: frames %v, %d gone; want all kept", ids(nv), len(gone))
+	}
+	if _, nv, gone := s.viewLocked(sel, 1, read(top, testDoc("A", 1, 10, true), b)); len(gone) != 1 || gone[0].id != 30 || slices.Contains(ids(nv), 30) {
+		t.Errorf("C no longer in A: frames %v, gone %v; want C gone", ids(nv), gone)
 	}
 }

@@ -355,19 +355,20 @@ func frameLine(d, fd *docSnap, e *pagejs.Element) string {
 // frameDoc is a frame's document as a view takes it: a visible frame (its
 // element listed in its parent's walk) whose document was read.
 type frameDoc struct {
-	id    int64  // browsing context
-	line  string // frameLine
-	d     *docSnap
-	inert bool // its frame element is inert, and so is all of it
+	id     int64  // browsing context
+	parent int64  // the browsing context of the document holding its element (0: the top one)
+	line   string // frameLine
+	d      *docSnap
+	inert  bool // its frame element is inert, and so is all of it
 }
 
 // visibleFrames lists the frames whose elements top's walk and its frames'
 // walks list (as snapshot_page shows them), in page order, and those whose
-// document could not be read (or nested too deep): unread, by browsing
-// context (0: not known).
+// document could not be read with its refs bound (or nested too deep):
+// unread, by browsing context (0: not known).
 func visibleFrames(top *docSnap, frames map[int64]*docSnap) (list []frameDoc, unread []int64) {
-	var visit func(d *docSnap, depth int, above bool)
-	visit = func(d *docSnap, depth int, above bool) {
+	var visit func(d *docSnap, parent int64, depth int, above bool)
+	visit = func(d *docSnap, parent int64, depth int, above bool) {
 		in := d.r.InertRows()
 		for i := range d.r.Elements {
 			e := &d.r.Elements[i]
@@ -376,16 +377,16 @@ func visibleFrames(top *docSnap, frames map[int64]*docSnap) (list []frameDoc, un
 			}
 			id, known := d.b.frames[i]
 			fd := frames[id]
-			if !known || fd == nil || fd.err != nil || depth+1 > maxFrameDepth {
+			if !known || fd == nil || fd.err != nil || fd.b.ids == nil || depth+1 > maxFrameDepth {
 				unread = append(unread, id)
 				continue
 			}
 			inert := above || (in != nil && in[i])
-			list = append(list, frameDoc{id: id, line: frameLine(d, fd, e), d: fd, inert: inert})
-			visit(fd, depth+1, inert)
+			list = append(list, frameDoc{id: id, parent: parent, line: frameLine(d, fd, e), d: fd, inert: inert})
+			visit(fd, id, depth+1, inert)
 		}
 	}
-	visit(top, 0, false)
+	visit(top, 0, 0, false)
 	return list, unread
 }
 
