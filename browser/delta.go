@@ -32,17 +32,9 @@ type frameView struct {
 	view       *pageView
 }
 
-// newView is the view of walk r (info w); above: its frame element is inert,
-// and so are all of its elements.
-func newView(gen uint64, r *pagejs.SnapshotResult, w *walkInfo, above bool) *pageView {
-	v := &pageView{generation: gen, res: r, info: w, complete: len(r.Elements) >= r.Total, inert: r.InertRows()}
-	if above {
-		v.inert = make([]bool, len(r.Elements))
-		for i := range v.inert {
-			v.inert[i] = true
-		}
-	}
-	return v
+// newView is the view of walk r (info w).
+func newView(gen uint64, r *pagejs.SnapshotResult, w *walkInfo) *pageView {
+	return &pageView{generation: gen, res: r, info: w, complete: len(r.Elements) >= r.Total, inert: r.InertRows()}
 }
 
 // frame is the view of frame id in v, nil when v has none.
@@ -92,16 +84,17 @@ func InertNote(n int) string {
 // read again; the others are gone (returned).
 func (s *Session) viewLocked(sel *selection, gen uint64, vr *viewRead) (old, nv *pageView, gone []*frameView) {
 	old = sel.view
-	nv = newView(gen, &vr.top.r, s.boundWalkInfoLocked(sel, vr.top), false)
+	nv = newView(gen, &vr.top.r, s.boundWalkInfoLocked(sel, vr.top))
 	for _, f := range vr.frames {
-		fv := newView(gen, &f.d.r, s.boundWalkInfoLocked(sel, f.d), f.inert)
+		fv := newView(gen, &f.d.r, s.boundWalkInfoLocked(sel, f.d))
 		nv.frames = append(nv.frames, &frameView{id: f.id, parent: f.parent, line: f.line, doc: f.d, view: fv})
 	}
 	sel.view = nv
-	if old == nil || !bound(old.info, nv.info) {
+	if old == nil || old.info.window != nv.info.window {
 		return old, nv, nil // (another document: its frames are no more)
 	}
-	unknown := vr.skipped > 0 || slices.Contains(vr.unread, 0)
+	// (A read without its refs bound could not place its frames.)
+	unknown := vr.skipped > 0 || slices.Contains(vr.unread, 0) || nv.info.ids == nil
 	for _, f := range old.frames {
 		if nv.frame(f.id) != nil {
 			continue
@@ -269,7 +262,10 @@ func (s *Session) deltaOf(pg page, gen uint64, vr *viewRead, o observeOpts) Obse
 	// (wait_for's match names the top document's elements.)
 	parts := []docDelta{s.docDeltaLocked(pg, gen, vr.top, old, nv, renew, o.match)}
 	for _, f := range nv.frames[:len(vr.frames)] {
-		p := s.docDeltaLocked(pg, gen, f.doc, old.frame(f.id), f.view, renew, nil)
+		// (A frame's last view can be of an earlier generation than the top's:
+		// one kept while its document could not be read.)
+		fo := old.frame(f.id)
+		p := s.docDeltaLocked(pg, gen, f.doc, fo, f.view, renew || (fo != nil && fo.generation != gen), nil)
 		p.frame = f.line
 		parts = append(parts, p)
 	}
@@ -421,10 +417,10 @@ func renderDelta(parts []docDelta, o observeOpts) Observation {
 	return Observation{text: text, st: st, moved: moved}
 }
 
-// deltaListing writes the element lines of a delta's parts in page order,
-// at most matchLines matching ones and deltaLines others, shared out by
-// rank first (plan): what changed and appeared in any document before what
-// went away or stayed as before.
+// deltaListing writes the element lines of a delta's parts, document by
+// document in page order, at most matchLines matching ones and deltaLines
+// others, shared out by rank (plan): what changed and appeared in any
+// document takes the lines before what went away or stayed as before.
 type deltaListing struct {
 	u           *Untrusted
 	secs        [][]deltaSection // per part
@@ -527,9 +523,10 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 	top := parts[0]
 	old, nv := top.old, top.nv
 	r := nv.res
-	complete := true
-	for _, p := range parts {
+	complete, framesCut := true, false
+	for k, p := range parts {
 		complete = complete && p.nv.complete && (p.old == nil || p.old.complete)
+		framesCut = framesCut || (k > 0 && !p.goneFrame && !p.nv.complete)
 	}
 	st := map[string]any{"known": true, "appeared": c.appeared, "changed": c.changed, "gone": c.gone,
 		"complete": complete, "first_view": old == nil}
@@ -554,7 +551,7 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 		}
 		if !nv.complete || !old.complete {
 			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
-		} else if !complete {
+		} else if framesCut {
 			head += " (a frame's document was read only in part)"
 		}
 		head += "."
@@ -564,7 +561,7 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 	switch {
 	case old != nil && !nv.complete:
 		head += fmt.Sprintf(" The page has %d actionable elements; only the first %d were read, so elements that went away are not reported.", r.Total, len(r.Elements))
-	case old != nil && !complete:
+	case old != nil && framesCut:
 		head += " A frame's document has more elements than were read, so those that went away from it are not reported."
 	}
 	if c.newDocs > 0 {

@@ -25,7 +25,7 @@ func testView(prefix string, n, id0 int, win int64) *pageView {
 	for i := range n {
 		w.ids = append(w.ids, id0+i)
 	}
-	return newView(1, r, w, false)
+	return newView(1, r, w)
 }
 
 func testRef(i int) string { return fmt.Sprintf("e%d", i) }
@@ -134,6 +134,11 @@ func TestViewKeepsUnreadFrames(t *testing.T) {
 	failed.err = errors.New("unreadable")
 	if _, nv, gone := s.viewLocked(sel, 1, read(top, failed, b, c)); len(gone) != 0 || !slices.Contains(ids(nv), 10) || !slices.Contains(ids(nv), 30) {
 		t.Errorf("A unread: frames %v, %d gone; want A and C kept", ids(nv), len(gone))
+	}
+	unbound := testDoc("Top", 2, 1, false)
+	unbound.b = binding{} // (the top's refs could not be bound: its frames not placed)
+	if _, nv, gone := s.viewLocked(sel, 1, read(unbound)); len(gone) != 0 || len(nv.frames) != 3 {
+		t.Errorf("top unbound: frames %v, %d gone; want all kept", ids(nv), len(gone))
 	}
 	unplaced := testDoc("Top", 2, 1, false, 10, 20)
 	unplaced.b.frames = map[int]int64{} // (the top's binding did not say which frames its elements are)

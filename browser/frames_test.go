@@ -233,6 +233,7 @@ func TestPressKeyFollowsFocusIntoFrames(t *testing.T) {
 	s := newSession(t)
 	openPortal(t, s)
 	waitText(t, s, "apply ready")
+	waitText(t, s, "consent ready") // (every frame read: none left uncompared)
 	name := ref(t, snapshot(t, s), "textbox", "Full name")
 	must(t, s, "click", map[string]any{"element": name})
 	res := must(t, s, "press_key", map[string]any{"key": "a"})

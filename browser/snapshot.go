@@ -26,8 +26,8 @@ type Snapshot struct {
 }
 
 // Snapshot reads the selected tab and its frames, issues refs for the
-// elements it lists and, for a whole unfiltered read of a page without
-// frames, makes it the agent's view for the next delta. Reading is safe to
+// elements it lists and, for an unfiltered read from the page's start, makes
+// it (its frames' documents included) the agent's view for the next delta. Reading is safe to
 // repeat: when the page navigates under the walk, the new document is read
 // once more.
 func (s *Session) Snapshot(ctx context.Context, args pagejs.SnapshotArgs) (Snapshot, error) {
