@@ -250,3 +250,30 @@ func TestPressKeyFollowsFocusIntoFrames(t *testing.T) {
 		t.Errorf("the key did not reach the frame's field:\n%s", snap)
 	}
 }
+
+// TestFrameBehindModal: while the page shows a modal dialog, an element in a
+// frame behind it is refused as a user's click would be (the frame element
+// is inert in the page); once the dialog closes, it is clicked.
+func TestFrameBehindModal(t *testing.T) {
+	s := newSession(t)
+	other := otherSite(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/frame-modal.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	waitText(t, s, "apply ready")
+	snap := snapshot(t, s)
+	verify, name := ref(t, snap, "button", "Verify email"), ref(t, snap, "textbox", "Full name")
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Open notice")})
+	_, e := call(t, s, "click", map[string]any{"element": verify})
+	wantCode(t, e, errcode.ElementNotInteractable)
+	if e != nil && !strings.Contains(e.Message, "in a frame that is inert") {
+		t.Errorf("click in the frame behind the dialog: %s", e.Message)
+	}
+	_, e = call(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
+	wantCode(t, e, errcode.ElementNotInteractable)
+	must(t, s, "click", map[string]any{"element": ref(t, res.Text, "button", "Close notice")})
+	must(t, s, "click", map[string]any{"element": verify})
+	waitText(t, s, "verify clicked trusted=true")
+	if _, e := call(t, s, "wait_for", map[string]any{"text": "name=Ada", "state": "absent", "timeout_ms": 0, "observe": false}); e != nil {
+		t.Errorf("the refused fill reached the field: %v", e)
+	}
+}

@@ -97,6 +97,69 @@ func (o *Op) Use(ref string) (*Locator, error) {
 	return l, nil
 }
 
+// ReachFrame refuses an action on the Op's element when it is in a frame
+// whose frame element users cannot reach in the document that holds it:
+// inert there (behind that document's modal dialog, in an inert region), as
+// the element would be in its own document (element_not_interactable). It
+// checks up the chain of frames the agent's view knows, in each parent's
+// isolated realm; a frame the view does not place, or a check that cannot
+// be made, is not refused.
+func (o *Op) ReachFrame(ctx context.Context) error {
+	if o.pg.frame == nil {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	id := o.pg.frame.id
+	for range maxFrameDepth {
+		parent, ok := o.s.frameParent(o.pg.sel, id)
+		if !ok {
+			return nil
+		}
+		pp := o.pg
+		pp.frame = nil
+		t, err := o.s.current(cctx, pp)
+		if parent != 0 {
+			ft, known := o.pg.sel.watch.Frame(parent)
+			if !known {
+				return nil
+			}
+			pp.frame, t, err = &frameLoc{parent, ft.InnerWindowID}, ft, nil
+		}
+		var r pagejs.FrameReachResult
+		if err != nil {
+			return nil
+		}
+		if _, err := o.s.execOn(cctx, pp, t, ReadRealm, pagejs.FrameReach, pagejs.FrameReachArgs{Frame: id}, &r, nil); err != nil {
+			return nil
+		}
+		if r.Found && r.Inert {
+			return Errorf(errcode.ElementNotInteractable, "the element is in a frame that is inert: a modal dialog of the page (or an inert region) keeps users from it; close the dialog first")
+		}
+		if parent == 0 {
+			return nil
+		}
+		id = parent
+	}
+	return nil
+}
+
+// frameParent is the browsing context of the document holding frame id's
+// element (0: the top document), as the agent's view has it.
+func (s *Session) frameParent(sel *selection, id int64) (int64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sel.view == nil {
+		return 0, false
+	}
+	for _, f := range sel.view.frames {
+		if f.id == id {
+			return f.parent, true
+		}
+	}
+	return 0, false
+}
+
 // maxFocusDepth bounds how many frames deep UseFocus follows the focus.
 const maxFocusDepth = 8
 

@@ -71,7 +71,7 @@ func goldenCases() []goldenCase {
 		page(UploadChunk, chunk), iso(UploadChunk, chunk),
 		page(UploadFinish, finish), iso(UploadFinish, finish),
 		page(UploadAbort, abort), iso(UploadAbort, abort), cached(UploadAbort, abort),
-		iso(Probe, nil), iso(FocusedFrame, nil),
+		iso(Probe, nil), iso(FocusedFrame, nil), iso(FrameReach, FrameReachArgs{Frame: 42}),
 		iso(BindRefs, BindRefsArgs{Key: strings.Repeat("ab", 16), Max: 500, WaitMS: 5000}),
 		chrome(DialogState, DialogStateArgs{BrowserID: 9}),
 		chrome(DialogAnswer, DialogAnswerArgs{BrowserID: 9, Action: "accept", Text: &text}),

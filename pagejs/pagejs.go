@@ -211,6 +211,10 @@ var (
 	// (isolated realm only: browsingContext is chrome-only); args nil, result
 	// FocusedFrameResult.
 	FocusedFrame = Script{name: "focusedFrame", src: mustRead("focusedFrame"), realms: realmIsolated, noLib: true}
+	// FrameReach tells whether users can reach a frame element of the document (not
+	// inert; isolated realm only: browsingContext is chrome-only); args FrameReachArgs,
+	// result FrameReachResult.
+	FrameReach = Script{name: "frameReach", src: mustRead("frameReach"), realms: realmIsolated, read: true}
 	// Probe feature-detects the privileged APIs (isolated realm only); args nil, result ProbeResult.
 	Probe = Script{name: "probe", src: mustRead("probe"), realms: realmIsolated, noLib: true}
 )
@@ -246,7 +250,7 @@ var (
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
-		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, BindRefs,
+		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, BindRefs,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance}
 }

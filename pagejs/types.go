@@ -560,6 +560,18 @@ type FocusedFrameResult struct {
 	Frame int64 `json:"frame"`
 }
 
+// FrameReachArgs are FrameReach's arguments: the frame's browsing context.
+type FrameReachArgs struct {
+	Frame int64 `json:"frame"`
+}
+
+// FrameReachResult is FrameReach's value: whether the document has the frame's
+// element, and whether that element is inert.
+type FrameReachResult struct {
+	Found bool `json:"found"`
+	Inert bool `json:"inert"`
+}
+
 // PageInfoResult is PageInfo's value.
 type PageInfoResult struct {
 	URL        string `json:"url"`

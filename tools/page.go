@@ -218,6 +218,9 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 		return clickOut{}, err
 	}
 	defer op.Release()
+	if err := op.ReachFrame(ctx); err != nil {
+		return clickOut{}, err
+	}
 	l := op.Element()
 	openers := op.ActivateWithOpeners(ctx)
 	var r pagejs.ActionResult
@@ -293,6 +296,9 @@ func (tb *Table) fill(ctx context.Context, a *fillArgs, _ browser.Progress) (fil
 		return fillOut{}, err
 	}
 	defer op.Release()
+	if err := op.ReachFrame(ctx); err != nil {
+		return fillOut{}, err
+	}
 	l := op.Element()
 	submit := a.Submit
 	op.Activate(ctx)
@@ -372,6 +378,9 @@ func (tb *Table) typeText(ctx context.Context, a *typeTextArgs, p browser.Progre
 		return typeTextOut{}, err
 	}
 	defer op.Release()
+	if err := op.ReachFrame(ctx); err != nil {
+		return typeTextOut{}, err
+	}
 	l := op.Element()
 	delay := a.DelayMS
 	size := typeChunk
@@ -455,6 +464,9 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 	var l *browser.Locator
 	if a.Element != nil {
 		if l, err = op.Use(*a.Element); err != nil {
+			return pressKeyOut{}, err
+		}
+		if err := op.ReachFrame(ctx); err != nil {
 			return pressKeyOut{}, err
 		}
 		fp := l.FP()

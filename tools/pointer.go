@@ -88,6 +88,9 @@ func (tb *Table) drag(ctx context.Context, a *dragArgs, _ browser.Progress) (dra
 		return dragOut{}, err
 	}
 	defer op.Release()
+	if err := op.ReachFrame(ctx); err != nil {
+		return dragOut{}, err
+	}
 	l := op.Element()
 	dst, err := op.Locate(a.To)
 	if err != nil {

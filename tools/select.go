@@ -43,6 +43,9 @@ func (tb *Table) selectOption(ctx context.Context, a *selectOptionArgs, _ browse
 		return selectOptionOut{}, err
 	}
 	defer op.Release()
+	if err := op.ReachFrame(ctx); err != nil {
+		return selectOptionOut{}, err
+	}
 	l := op.Element()
 	var r pagejs.SelectOptionResult
 	info, err := op.Run(ctx, browser.ActionRealm, pagejs.SelectOption, pagejs.SelectOptionArgs{Sel: l.Sel(), FP: l.FP(), Options: a.Options, Ref: l.Node()}, &r)
