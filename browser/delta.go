@@ -32,9 +32,18 @@ type frameView struct {
 	view       *pageView
 }
 
-// newView is the view of walk r (info w).
-func newView(gen uint64, r *pagejs.SnapshotResult, w *walkInfo) *pageView {
-	return &pageView{generation: gen, res: r, info: w, complete: len(r.Elements) >= r.Total, inert: r.InertRows()}
+// newView is the view of walk r (info w); above: its frame element is inert,
+// and so are all of its elements (an action on them is refused,
+// Op.ReachFrame).
+func newView(gen uint64, r *pagejs.SnapshotResult, w *walkInfo, above bool) *pageView {
+	v := &pageView{generation: gen, res: r, info: w, complete: len(r.Elements) >= r.Total, inert: r.InertRows()}
+	if above {
+		v.inert = make([]bool, len(r.Elements))
+		for i := range v.inert {
+			v.inert[i] = true
+		}
+	}
+	return v
 }
 
 // frame is the view of frame id in v, nil when v has none.
@@ -84,9 +93,9 @@ func InertNote(n int) string {
 // read again; the others are gone (returned).
 func (s *Session) viewLocked(sel *selection, gen uint64, vr *viewRead) (old, nv *pageView, gone []*frameView) {
 	old = sel.view
-	nv = newView(gen, &vr.top.r, s.boundWalkInfoLocked(sel, vr.top))
+	nv = newView(gen, &vr.top.r, s.boundWalkInfoLocked(sel, vr.top), false)
 	for _, f := range vr.frames {
-		fv := newView(gen, &f.d.r, s.boundWalkInfoLocked(sel, f.d))
+		fv := newView(gen, &f.d.r, s.boundWalkInfoLocked(sel, f.d), f.inert)
 		nv.frames = append(nv.frames, &frameView{id: f.id, parent: f.parent, line: f.line, doc: f.d, view: fv})
 	}
 	sel.view = nv

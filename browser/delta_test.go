@@ -25,7 +25,7 @@ func testView(prefix string, n, id0 int, win int64) *pageView {
 	for i := range n {
 		w.ids = append(w.ids, id0+i)
 	}
-	return newView(1, r, w)
+	return newView(1, r, w, false)
 }
 
 func testRef(i int) string { return fmt.Sprintf("e%d", i) }

@@ -190,17 +190,17 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 	}
 	out = snapLines{lines: make([]string, 0, len(top.r.Elements)+8)}
 	query := strings.ToLower(args.Query)
-	// (Inert counts what each document says of its own elements: an action in a
-	// frame is checked in the frame's document, so the elements of a frame whose
-	// element is inert are not counted.)
-	var emit func(d *docSnap, depth int)
-	emit = func(d *docSnap, depth int) {
+	// above: d is in a frame whose element is inert (so is all of d: an action
+	// there is refused, Op.ReachFrame).
+	var emit func(d *docSnap, depth int, above bool)
+	emit = func(d *docSnap, depth int, above bool) {
 		w := s.docInfoLocked(pg.sel, d)
 		in := d.r.InertRows()
 		for i := range d.r.Elements {
 			e := &d.r.Elements[i]
+			inert := above || (in != nil && in[i])
 			if isFrameRow(e) {
-				s.renderFrame(&out, d, i, frames, depth, emit)
+				s.renderFrame(&out, d, i, frames, depth, func(fd *docSnap, depth int) { emit(fd, depth, inert) })
 				continue
 			}
 			out.all++
@@ -214,12 +214,12 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 			out.flush()
 			out.lines = append(out.lines, "["+s.refFor(pg, gen, d, w, i)+"] "+w.body(i, e))
 			out.shown++
-			if in != nil && in[i] {
+			if inert {
 				out.inert++
 			}
 		}
 	}
-	emit(top, 0)
+	emit(top, 0, false)
 	return out
 }
 
@@ -360,6 +360,7 @@ type frameDoc struct {
 	parent int64  // the browsing context of the document holding its element (0: the top one)
 	line   string // frameLine
 	d      *docSnap
+	inert  bool // its frame element is inert, and so is all of it
 }
 
 // visibleFrames lists the frames whose elements top's walk and its frames'
@@ -367,8 +368,9 @@ type frameDoc struct {
 // document could not be read with its refs bound (or nested too deep):
 // unread, by browsing context (0: not known).
 func visibleFrames(top *docSnap, frames map[int64]*docSnap) (list []frameDoc, unread []int64) {
-	var visit func(d *docSnap, parent int64, depth int)
-	visit = func(d *docSnap, parent int64, depth int) {
+	var visit func(d *docSnap, parent int64, depth int, above bool)
+	visit = func(d *docSnap, parent int64, depth int, above bool) {
+		in := d.r.InertRows()
 		for i := range d.r.Elements {
 			e := &d.r.Elements[i]
 			if !isFrameRow(e) {
@@ -380,11 +382,12 @@ func visibleFrames(top *docSnap, frames map[int64]*docSnap) (list []frameDoc, un
 				unread = append(unread, id)
 				continue
 			}
-			list = append(list, frameDoc{id: id, parent: parent, line: frameLine(d, fd, e), d: fd})
-			visit(fd, id, depth+1)
+			inert := above || (in != nil && in[i])
+			list = append(list, frameDoc{id: id, parent: parent, line: frameLine(d, fd, e), d: fd, inert: inert})
+			visit(fd, id, depth+1, inert)
 		}
 	}
-	visit(top, 0, 0)
+	visit(top, 0, 0, false)
 	return list, unread
 }
 

@@ -263,6 +263,10 @@ func TestFrameBehindModal(t *testing.T) {
 	snap := snapshot(t, s)
 	verify, name := ref(t, snap, "button", "Verify email"), ref(t, snap, "textbox", "Full name")
 	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Open notice")})
+	// The answer counts the frame's elements as inert with the page's.
+	if c := changes(t, res); c["inert"] == nil || c["inert"].(int) < 5 {
+		t.Errorf("the dialog opened: inert %v, want the button and the frame's elements:\n%s", c["inert"], res.Text)
+	}
 	_, e := call(t, s, "click", map[string]any{"element": verify})
 	wantCode(t, e, errcode.ElementNotInteractable)
 	if e != nil && !strings.Contains(e.Message, "in a frame that is inert") {
