@@ -253,9 +253,11 @@ func TestPressKeyFollowsFocusIntoFrames(t *testing.T) {
 
 // TestFrameBehindModal: while the page shows a modal dialog, an element in a
 // frame behind it is refused as a user's click would be (the frame element
-// is inert in the page); once the dialog closes, it is clicked.
+// is inert in the page): click, fill, upload; once the dialog closes, it is
+// clicked.
 func TestFrameBehindModal(t *testing.T) {
-	s := newSession(t)
+	files := &memFiles{files: map[string][]byte{"/u/cv.pdf": []byte("%PDF-1.4 cv")}, handles: map[uint32][]byte{}}
+	s := newSession(t, func(o *browser.Options) { o.Files = files })
 	other := otherSite(t)
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/frame-modal.html?other=" + url.QueryEscape(other), "wait": "complete"})
@@ -273,6 +275,8 @@ func TestFrameBehindModal(t *testing.T) {
 		t.Errorf("click in the frame behind the dialog: %s", e.Message)
 	}
 	_, e = call(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
+	wantCode(t, e, errcode.ElementNotInteractable)
+	_, e = call(t, s, "upload_files", map[string]any{"element": ref(t, snap, "file", "Upload CV"), "paths": []string{"/u/cv.pdf"}})
 	wantCode(t, e, errcode.ElementNotInteractable)
 	must(t, s, "click", map[string]any{"element": ref(t, res.Text, "button", "Close notice")})
 	must(t, s, "click", map[string]any{"element": verify})

@@ -103,10 +103,14 @@ func (o *Op) Use(ref string) (*Locator, error) {
 // the element would be in its own document (element_not_interactable). It
 // checks up the chain of frames the agent's view knows, in each parent's
 // isolated realm; a frame the view does not place, or a check that cannot
-// be made, is not refused.
+// be made, is not refused. (upload_files checks it too: it may click a
+// button that opens the file picker.)
 func (o *Op) ReachFrame(ctx context.Context) error {
 	if o.pg.frame == nil {
 		return nil
+	}
+	if t, ok := o.pg.sel.watch.Frame(o.pg.frame.id); !ok || t.InnerWindowID != o.pg.frame.window {
+		return nil // (the frame navigated: the action says the ref is stale)
 	}
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
@@ -118,19 +122,21 @@ func (o *Op) ReachFrame(ctx context.Context) error {
 		}
 		pp := o.pg
 		pp.frame = nil
-		t, err := o.s.current(cctx, pp)
-		if parent != 0 {
+		var t rdp.Target
+		if parent == 0 {
+			var err error
+			if t, err = o.s.current(cctx, pp); err != nil {
+				return nil
+			}
+		} else {
 			ft, known := o.pg.sel.watch.Frame(parent)
 			if !known {
 				return nil
 			}
-			pp.frame, t, err = &frameLoc{parent, ft.InnerWindowID}, ft, nil
+			pp.frame, t = &frameLoc{parent, ft.InnerWindowID}, ft
 		}
 		var r pagejs.FrameReachResult
-		if err != nil {
-			return nil
-		}
-		if _, err := o.s.execOn(cctx, pp, t, ReadRealm, pagejs.FrameReach, pagejs.FrameReachArgs{Frame: id}, &r, nil); err != nil {
+		if _, err := o.s.execOn(cctx, pp, t, ActionRealm, pagejs.FrameReach, pagejs.FrameReachArgs{Frame: id}, &r, nil); err != nil {
 			return nil
 		}
 		if r.Found && r.Inert {

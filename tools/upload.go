@@ -50,6 +50,9 @@ func (tb *Table) uploadFiles(ctx context.Context, a *uploadArgs, p browser.Progr
 		return uploadOut{}, err
 	}
 	defer op.Release()
+	if err := op.ReachFrame(ctx); err != nil {
+		return uploadOut{}, err
+	}
 	up, err := op.Upload(ctx, a.Paths, p)
 	if err != nil {
 		return uploadOut{}, err
