@@ -258,6 +258,7 @@ func (s *Session) deltaOf(pg page, gen uint64, vr *viewRead, o observeOpts) Obse
 	if s.sel != pg.sel || s.generation != gen {
 		return unknownChange("the page changed while it was being read; take a snapshot")
 	}
+	o.unread, o.framesSkipped = len(vr.unread)+vr.skipped, vr.skipped > 0
 	old, nv, gone := s.viewLocked(pg.sel, gen, vr)
 	// The same document in a new generation (an application's route, a
 	// fragment navigated to): every ref is new, and the elements the last

@@ -204,7 +204,7 @@ type observeOpts struct {
 	match func(e *pagejs.Element) bool
 	// unread is how many of the page's frames the read for the view could not
 	// read (framesSkipped: none was, for want of the isolated realm or node
-	// binding), which a delta says it did not compare.
+	// binding), which a delta says it did not compare; deltaOf sets them.
 	unread        int
 	framesSkipped bool
 }
@@ -262,7 +262,6 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		}
 		return unknownChange("the page could not be read (" + code + "); take a snapshot")
 	}
-	o.unread, o.framesSkipped = len(vr.unread)+vr.skipped, vr.skipped > 0
 	obs := s.deltaOf(pg, gen, vr, o)
 	obs.noDialog = d.known && !d.Open
 	if len(opened) > 0 {
@@ -354,6 +353,17 @@ type viewRead struct {
 	skipped int     // frames not read at all (readAll's framesSkipped)
 }
 
+// newViewRead is readAll's read (top, frames, skipped) for the view.
+func newViewRead(pg page, top *docSnap, frames map[int64]*docSnap, skipped string) *viewRead {
+	vr := &viewRead{top: top}
+	if skipped != "" {
+		vr.skipped = len(pg.sel.watch.Frames())
+	} else {
+		vr.frames, vr.unread = visibleFrames(top, frames)
+	}
+	return vr
+}
+
 // readForView walks the selected document and its visible frames with the
 // server's element limit, reading once more when it navigated under the
 // walk; gen is the generation the result belongs to.
@@ -369,13 +379,7 @@ func (s *Session) readForView(ctx context.Context, pg page) (*viewRead, uint64, 
 			gen := s.generation
 			s.mu.Unlock()
 			if !stale {
-				vr := &viewRead{top: top}
-				if skipped != "" {
-					vr.skipped = len(pg.sel.watch.Frames())
-				} else {
-					vr.frames, vr.unread = visibleFrames(top, frames)
-				}
-				return vr, gen, nil
+				return newViewRead(pg, top, frames, skipped), gen, nil
 			}
 			err = Errorf(errcode.TargetReplaced, "the page navigated while it was being read")
 		}

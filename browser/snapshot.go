@@ -70,13 +70,7 @@ func (s *Session) readSnapshot(ctx context.Context, pg page, args pagejs.Snapsho
 	if args.Offset == 0 && args.Query == "" {
 		// The agent's view, for the next delta: the whole page, its visible
 		// frames' documents too (a page or a filter of it is not a view of it).
-		vr := &viewRead{top: top}
-		if skipped != "" {
-			vr.skipped = len(pg.sel.watch.Frames())
-		} else {
-			vr.frames, vr.unread = visibleFrames(top, frames)
-		}
-		s.viewLocked(pg.sel, gen, vr)
+		s.viewLocked(pg.sel, gen, newViewRead(pg, top, frames, skipped))
 	}
 	return Snapshot{TabID: TabID(pg.sel.tab.BrowserID), Generation: gen, Lines: out.lines,
 		Shown: out.shown, Total: out.total, All: out.all, Frames: out.frames,
