@@ -285,3 +285,52 @@ func TestFrameBehindModal(t *testing.T) {
 		t.Errorf("the refused fill reached the field: %v", e)
 	}
 }
+
+// TestFrameUnderOverlay: a click in a cross-origin frame that the page covers
+// where the click would land (a cookie wall over everything, a banner over
+// the frame's first line) is refused, as a user's click would reach the
+// page's element, also in a frame nested in it; where the frame shows, it
+// goes through.
+func TestFrameUnderOverlay(t *testing.T) {
+	s := newSession(t)
+	other := otherSite(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/frame-modal.html?other=" + url.QueryEscape(other) + "&nested=" + url.QueryEscape(pages.URL+"/frame-nested.html"), "wait": "complete"})
+	waitText(t, s, "apply ready")
+	waitText(t, s, "consent ready")
+	snap := snapshot(t, s)
+	verify, name, consent := ref(t, snap, "button", "Verify email"), ref(t, snap, "textbox", "Full name"), ref(t, snap, "button", "Accept cookies")
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Show cookie wall")})
+	for _, c := range []struct{ tool, ref string }{{"click", verify}, {"hover", verify}, {"click", consent}} {
+		_, e := call(t, s, c.tool, map[string]any{"element": c.ref})
+		wantCode(t, e, errcode.ElementNotInteractable)
+		if e != nil && !strings.Contains(e.Message, "covers the frame") {
+			t.Errorf("%s %s in a frame under the cookie wall: %s", c.tool, c.ref, e.Message)
+		}
+	}
+	must(t, s, "click", map[string]any{"element": ref(t, res.Text, "button", "Accept all")})
+	must(t, s, "click", map[string]any{"element": consent, "observe": false})
+	waitText(t, s, "consent clicked trusted=true")
+	must(t, s, "click", map[string]any{"element": verify})
+	waitText(t, s, "verify clicked trusted=true")
+
+	banner := ref(t, snap, "button", "Show banner")
+	must(t, s, "click", map[string]any{"element": banner})
+	_, e := call(t, s, "click", map[string]any{"element": name})
+	wantCode(t, e, errcode.ElementNotInteractable)
+	if e != nil && !strings.Contains(e.Message, "covers the frame") {
+		t.Errorf("click in the frame under the banner: %s", e.Message)
+	}
+	// Below the banner the frame shows: the click goes through.
+	must(t, s, "click", map[string]any{"element": verify, "observe": false})
+	waitText(t, s, "verify clicked trusted=true verify clicked trusted=true")
+
+	// The form out of the page's view: the page is scrolled to it, as a user
+	// would scroll, and checked there (the banner, shown again, follows it).
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Move the form down")})
+	must(t, s, "click", map[string]any{"element": verify, "observe": false})
+	waitText(t, s, "verify clicked trusted=true verify clicked trusted=true verify clicked trusted=true")
+	must(t, s, "click", map[string]any{"element": banner}) // (scrolls the page back up to the button)
+	_, e = call(t, s, "click", map[string]any{"element": name})
+	wantCode(t, e, errcode.ElementNotInteractable)
+}

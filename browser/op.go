@@ -97,15 +97,29 @@ func (o *Op) Use(ref string) (*Locator, error) {
 	return l, nil
 }
 
+// Reach is what ReachFrame checks in the documents above a frame.
+type Reach uint8
+
+const (
+	// ReachKeys: that the frame element is not inert (actions that type or
+	// set values, which hit-test nothing in their own document either).
+	ReachKeys Reach = iota
+	// ReachPointer: that, and that no element of those documents covers the
+	// frame where the pointer would land on the Op's element (click, hover,
+	// drag, an upload's trigger), as a user's click would reach that one.
+	ReachPointer
+)
+
 // ReachFrame refuses an action on the Op's element when it is in a frame
-// whose frame element users cannot reach in the document that holds it:
-// inert there (behind that document's modal dialog, in an inert region), as
-// the element would be in its own document (element_not_interactable). It
-// checks up the chain of frames the agent's view knows, in each parent's
-// isolated realm; a frame the view does not place, or a check that cannot
-// be made, is not refused. (upload_files checks it too: it may click a
-// button that opens the file picker.)
-func (o *Op) ReachFrame(ctx context.Context) error {
+// that users cannot reach there from the documents that hold it: its frame
+// element inert (behind that document's modal dialog, in an inert region),
+// as the element would be in its own document, or, with ReachPointer,
+// covered where the pointer would land (element_not_interactable). It checks
+// up the chain of frames the agent's view knows, in each parent's isolated
+// realm; a frame the view does not place, or a check that cannot be made, is
+// not refused (an element that shows no point in its frame: only the
+// inertness is checked; the action itself says why).
+func (o *Op) ReachFrame(ctx context.Context, what Reach) error {
 	if o.pg.frame == nil {
 		return nil
 	}
@@ -114,40 +128,66 @@ func (o *Op) ReachFrame(ctx context.Context) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
+	var at *pagejs.ViewPoint
+	if what == ReachPointer && o.l != nil {
+		at = o.framePoint(cctx)
+	}
 	id := o.pg.frame.id
 	for range maxFrameDepth {
-		parent, ok := o.s.frameParent(o.pg.sel, id)
+		pp, t, ok := o.parentDoc(cctx, id)
 		if !ok {
 			return nil
 		}
-		pp := o.pg
-		pp.frame = nil
-		var t rdp.Target
-		if parent == 0 {
-			var err error
-			if t, err = o.s.current(cctx, pp); err != nil {
-				return nil
-			}
-		} else {
-			ft, known := o.pg.sel.watch.Frame(parent)
-			if !known {
-				return nil
-			}
-			pp.frame, t = &frameLoc{parent, ft.InnerWindowID}, ft
-		}
 		var r pagejs.FrameReachResult
-		if _, err := o.s.execOn(cctx, pp, t, ActionRealm, pagejs.FrameReach, pagejs.FrameReachArgs{Frame: id}, &r, nil); err != nil {
+		if _, err := o.s.execOn(cctx, pp, t, ActionRealm, pagejs.FrameReach, pagejs.FrameReachArgs{Frame: id, At: at}, &r, nil); err != nil {
 			return nil
 		}
-		if r.Found && r.Inert {
+		switch {
+		case r.Found && r.Inert:
 			return Errorf(errcode.ElementNotInteractable, "the element is in a frame that is inert: a modal dialog of the page (or an inert region) keeps users from it; close the dialog first")
+		case r.Found && r.Covered:
+			return Errorf(errcode.ElementNotInteractable, "another element of the page covers the frame where the pointer would land on this element (an overlay, a banner, a cookie notice?): "+
+				"a user's click would reach that one; take a snapshot and deal with it first")
 		}
-		if parent == 0 {
+		if pp.frame == nil {
 			return nil
 		}
-		id = parent
+		id, at = pp.frame.id, r.At
 	}
 	return nil
+}
+
+// framePoint is where a pointer action on the Op's element would land in
+// its frame's viewport (nil: it shows none, or it could not be told).
+func (o *Op) framePoint(ctx context.Context) *pagejs.ViewPoint {
+	var r pagejs.FramePointResult
+	info, err := o.s.exec(ctx, o.pg, ActionRealm, pagejs.FramePoint, pagejs.ClickArgs{Sel: o.l.Sel(), FP: o.l.FP(), Ref: o.l.Node()}, &r)
+	if err != nil || !info.isolated || !r.Ok {
+		return nil
+	}
+	return r.At
+}
+
+// parentDoc is the document holding frame id's element, as the agent's view
+// places it: the Op's page with that document's frame (none for the top
+// document), and its target.
+func (o *Op) parentDoc(ctx context.Context, id int64) (page, rdp.Target, bool) {
+	parent, ok := o.s.frameParent(o.pg.sel, id)
+	if !ok {
+		return page{}, rdp.Target{}, false
+	}
+	pp := o.pg
+	pp.frame = nil
+	if parent == 0 {
+		t, err := o.s.current(ctx, pp)
+		return pp, t, err == nil
+	}
+	ft, known := o.pg.sel.watch.Frame(parent)
+	if !known {
+		return page{}, rdp.Target{}, false
+	}
+	pp.frame = &frameLoc{parent, ft.InnerWindowID}
+	return pp, ft, true
 }
 
 // frameParent is the browsing context of the document holding frame id's

@@ -215,6 +215,10 @@ var (
 	// inert; isolated realm only: browsingContext is chrome-only); args FrameReachArgs,
 	// result FrameReachResult.
 	FrameReach = Script{name: "frameReach", src: mustRead("frameReach"), realms: realmIsolated, read: true}
+	// FramePoint tells where a pointer action on an element would land in its frame's
+	// viewport, for FrameReach in the documents above (isolated realm only); args
+	// ClickArgs, result FramePointResult.
+	FramePoint = Script{name: "framePoint", src: mustRead("framePoint"), realms: realmIsolated}
 	// Probe feature-detects the privileged APIs (isolated realm only); args nil, result ProbeResult.
 	Probe = Script{name: "probe", src: mustRead("probe"), realms: realmIsolated, noLib: true}
 )
@@ -250,7 +254,7 @@ var (
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
-		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, BindRefs,
+		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, FramePoint, BindRefs,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance}
 }

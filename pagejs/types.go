@@ -560,16 +560,38 @@ type FocusedFrameResult struct {
 	Frame int64 `json:"frame"`
 }
 
-// FrameReachArgs are FrameReach's arguments: the frame's browsing context.
+// FrameReachArgs are FrameReach's arguments: the frame's browsing context and,
+// for a pointer action, where in the frame's viewport it would land.
 type FrameReachArgs struct {
-	Frame int64 `json:"frame"`
+	Frame int64      `json:"frame"`
+	At    *ViewPoint `json:"at,omitempty"`
 }
 
 // FrameReachResult is FrameReach's value: whether the document has the frame's
-// element, and whether that element is inert.
+// element, whether that element is inert, and (with At) whether another element
+// of the document covers the frame at that point; At is the point in this
+// document's viewport when it is not covered (nil when it could not be told).
 type FrameReachResult struct {
-	Found bool `json:"found"`
-	Inert bool `json:"inert"`
+	Found   bool       `json:"found"`
+	Inert   bool       `json:"inert"`
+	Covered bool       `json:"covered"`
+	At      *ViewPoint `json:"at,omitempty"`
+}
+
+// ViewPoint is a point of a document's viewport (CSS pixels) and that
+// viewport's size.
+type ViewPoint struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
+
+// FramePointResult is FramePoint's value: where a pointer action on the element
+// would land in its document's viewport (Ok false: it shows no point).
+type FramePointResult struct {
+	Ok bool       `json:"ok"`
+	At *ViewPoint `json:"at,omitempty"`
 }
 
 // PageInfoResult is PageInfo's value.

@@ -218,7 +218,7 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 		return clickOut{}, err
 	}
 	defer op.Release()
-	if err := op.ReachFrame(ctx); err != nil {
+	if err := op.ReachFrame(ctx, browser.ReachPointer); err != nil {
 		return clickOut{}, err
 	}
 	l := op.Element()
@@ -296,7 +296,7 @@ func (tb *Table) fill(ctx context.Context, a *fillArgs, _ browser.Progress) (fil
 		return fillOut{}, err
 	}
 	defer op.Release()
-	if err := op.ReachFrame(ctx); err != nil {
+	if err := op.ReachFrame(ctx, browser.ReachKeys); err != nil {
 		return fillOut{}, err
 	}
 	l := op.Element()
@@ -378,7 +378,7 @@ func (tb *Table) typeText(ctx context.Context, a *typeTextArgs, p browser.Progre
 		return typeTextOut{}, err
 	}
 	defer op.Release()
-	if err := op.ReachFrame(ctx); err != nil {
+	if err := op.ReachFrame(ctx, browser.ReachKeys); err != nil {
 		return typeTextOut{}, err
 	}
 	l := op.Element()
@@ -466,7 +466,7 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 		if l, err = op.Use(*a.Element); err != nil {
 			return pressKeyOut{}, err
 		}
-		if err := op.ReachFrame(ctx); err != nil {
+		if err := op.ReachFrame(ctx, browser.ReachKeys); err != nil {
 			return pressKeyOut{}, err
 		}
 		fp := l.FP()

@@ -31,6 +31,9 @@ func (tb *Table) hover(ctx context.Context, a *hoverArgs, _ browser.Progress) (h
 		return hoverOut{}, err
 	}
 	defer op.Release()
+	if err := op.ReachFrame(ctx, browser.ReachPointer); err != nil {
+		return hoverOut{}, err
+	}
 	l := op.Element()
 	var r pagejs.ActionResult
 	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Hover, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node()}, &r)
@@ -88,7 +91,7 @@ func (tb *Table) drag(ctx context.Context, a *dragArgs, _ browser.Progress) (dra
 		return dragOut{}, err
 	}
 	defer op.Release()
-	if err := op.ReachFrame(ctx); err != nil {
+	if err := op.ReachFrame(ctx, browser.ReachPointer); err != nil {
 		return dragOut{}, err
 	}
 	l := op.Element()

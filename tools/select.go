@@ -43,7 +43,7 @@ func (tb *Table) selectOption(ctx context.Context, a *selectOptionArgs, _ browse
 		return selectOptionOut{}, err
 	}
 	defer op.Release()
-	if err := op.ReachFrame(ctx); err != nil {
+	if err := op.ReachFrame(ctx, browser.ReachKeys); err != nil {
 		return selectOptionOut{}, err
 	}
 	l := op.Element()
