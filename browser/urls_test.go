@@ -2,6 +2,7 @@ package browser
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 )
 
@@ -37,6 +38,14 @@ func TestSameURL(t *testing.T) {
 		{"https://example.com/", "http://example.com/", false},
 		{"http://example.com/", "about:blank", false},
 		{"http://example.com/%zz", "http://example.com/%zz", true},
+		{"http://example.com/a/%2e%2E/b", "http://example.com/b", true},
+		{"http://example.com/a/.%2e/b/%2E", "http://example.com/b/", true},
+		{"http://example.com/%2e%2e/%2e%2e", "http://example.com/", true},
+		{"http://example.com/a%2eb", "http://example.com/a.b", false},
+		{"https://Bücher.example:8443/", "https://xn--bcher-kva.example:8443/", true},
+		{"https://münchen.de/", "https://xn--mnchen-3ya.de/", true},
+		{"https://bücher.de/", "https://xn--mnchen-3ya.de/", false},
+		{"https://xn--zz.de/", "https://xn--zz.de/", true},
 	} {
 		if got := sameURL(c.asked, c.got); got != c.same {
 			t.Errorf("sameURL(%q, %q) = %v, want %v", c.asked, c.got, got, c.same)
@@ -66,6 +75,31 @@ func TestSameDocument(t *testing.T) {
 		}
 		if got := sameDocument(c.current, u); got != c.same {
 			t.Errorf("sameDocument(%q, %q) = %v, want %v", c.current, c.to, got, c.same)
+		}
+	}
+}
+
+// TestPunycodeDecode: RFC 3492's samples and hosts, and what is no punycode.
+func TestPunycodeDecode(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{"bcher-kva", "bücher", true},
+		{"mnchen-3ya", "münchen", true},
+		{"egbpdaj6bu4bxfgehfvwxn", "ليهمابتكلموشعربي؟", true},
+		{"3B-ww4c5e180e575a65lsy2b", "3年B組金八先生", true},
+		{"-> $1.00 <--", "-> $1.00 <-", true},
+		{"ihqwcrb4cv8a8dqg056pqjye", "他们为什么不说中文", true},
+		{"", "", true},
+		{"zz", "", false},     // ends inside a number
+		{"b!cher", "", false}, // not a digit
+		{"ü-kva", "", false},  // non-ASCII before the delimiter
+		{strings.Repeat("9", 40), "", false},
+	} {
+		got, ok := punycodeDecode(c.in)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("punycodeDecode(%q) = %q, %v; want %q, %v", c.in, got, ok, c.want, c.ok)
 		}
 	}
 }
