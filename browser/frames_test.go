@@ -334,3 +334,20 @@ func TestFrameUnderOverlay(t *testing.T) {
 	_, e = call(t, s, "click", map[string]any{"element": name})
 	wantCode(t, e, errcode.ElementNotInteractable)
 }
+
+// TestSmoothScrollingPage: on a page that scrolls smoothly, an element below
+// the fold is scrolled to and clicked, in the page and in a frame far down
+// it (a hit test made mid-scroll found it off screen: refused as covered).
+func TestSmoothScrollingPage(t *testing.T) {
+	s := newSession(t)
+	other := otherSite(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/smooth-scroll.html?other=" + url.QueryEscape(other), "wait": "complete"})
+	waitText(t, s, "apply ready")
+	snap := snapshot(t, s)
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Far below")})
+	waitText(t, s, "far clicked trusted=true")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Near")})
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Verify email")})
+	waitText(t, s, "verify clicked trusted=true")
+}

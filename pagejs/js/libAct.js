@@ -153,7 +153,7 @@ function libAct(win, env, lib) {
       x = at.x;
       y = at.y;
     } else {
-      el.scrollIntoView({block: "nearest", inline: "nearest"});
+      el.scrollIntoView({block: "nearest", inline: "nearest", behavior: "instant"});
       const r = el.getBoundingClientRect();
       x = r.left + r.width / 2;
       y = r.top + r.height / 2;
@@ -365,7 +365,7 @@ function libAct(win, env, lib) {
   }
 
   function pointIn(el, at) {
-    el.scrollIntoView({block: at, inline: at});
+    el.scrollIntoView({block: at, inline: at, behavior: "instant"}); // (not smooth: hit-tested at once)
     const rects = el.getClientRects();
     let r = rects.length > 0 ? rects[0] : el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) r = el.getBoundingClientRect(); // (an inline box around a block)
