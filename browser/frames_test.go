@@ -321,15 +321,24 @@ func TestFrameUnderOverlay(t *testing.T) {
 	if e != nil && !strings.Contains(e.Message, "covers the frame") {
 		t.Errorf("click in the frame under the banner: %s", e.Message)
 	}
-	// Below the banner the frame shows: the click goes through.
+	// Below the banner the frame shows: the click goes through, also in the
+	// frame nested in it (its point mapped through the form's frame).
 	must(t, s, "click", map[string]any{"element": verify, "observe": false})
 	waitText(t, s, "verify clicked trusted=true verify clicked trusted=true")
+	must(t, s, "click", map[string]any{"element": consent, "observe": false})
+	waitText(t, s, "consent clicked trusted=true consent clicked trusted=true")
 
 	// The form out of the page's view: the page is scrolled to it, as a user
 	// would scroll, and checked there (the banner, shown again, follows it).
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Move the form down")})
 	must(t, s, "click", map[string]any{"element": verify, "observe": false})
 	waitText(t, s, "verify clicked trusted=true verify clicked trusted=true verify clicked trusted=true")
+	// A field scrolled to from below lands under the page's fixed header: it is
+	// scrolled to the middle of the view instead, as in a page of its own.
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Show header")})
+	must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Bottom")})
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "textbox", "Email"), "observe": false})
+	waitText(t, s, "focus email")
 	must(t, s, "click", map[string]any{"element": banner}) // (scrolls the page back up to the button)
 	_, e = call(t, s, "click", map[string]any{"element": name})
 	wantCode(t, e, errcode.ElementNotInteractable)

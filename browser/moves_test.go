@@ -2,7 +2,9 @@ package browser_test
 
 import (
 	"net/http/httptest"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -312,9 +314,15 @@ func TestScrollInfiniteFeed(t *testing.T) {
 	if after := res.Structured.(map[string]any)["after"]; after == nil || !strings.Contains(res.Text, "→ 0 of") {
 		t.Errorf("scroll to top: %s", res.Text)
 	}
+	wheels := func() string { return regexp.MustCompile(`wheels=\d+`).FindString(snapshot(t, s)) }
+	seen := wheels()
 	res = must(t, s, "scroll", map[string]any{"direction": "up"})
 	if res.Structured.(map[string]any)["moved"] != false || !strings.Contains(res.Text, "Could not scroll the page up") {
 		t.Errorf("scroll up at the top: %s", res.Text)
+	}
+	// The page got that wheel and did not move: it is not sent again.
+	if n, _ := strconv.Atoi(strings.TrimPrefix(seen, "wheels=")); wheels() != "wheels="+strconv.Itoa(n+1) {
+		t.Errorf("scroll up at the top: the page counted %s, then %s; want one wheel more", seen, wheels())
 	}
 
 	// An element's scrollable container, and scrolling an element into view.

@@ -20,6 +20,10 @@ type Op struct {
 	l     *Locator
 	end   func()    // gives the lock back; nil when none is held
 	began time.Time // when the call had its hold (the lock, when it takes one), before it acted
+	// at is the point ReachFrame found the documents above the frame leave
+	// uncovered (nil: none); covered, that its last check refused for a cover.
+	at      *pagejs.Point
+	covered bool
 }
 
 // DefaultSettleCap is the longest an action waits for the page to be quiet
@@ -101,12 +105,13 @@ func (o *Op) Use(ref string) (*Locator, error) {
 type Reach uint8
 
 const (
-	// ReachKeys: that the frame element is not inert (actions that type or
-	// set values, which hit-test nothing in their own document either).
+	// ReachKeys: that the frame element is not inert (actions that type, set
+	// values or assign files, which hit-test nothing in their own document
+	// either).
 	ReachKeys Reach = iota
-	// ReachPointer: that, and that no element of those documents covers the
-	// frame where the pointer would land on the Op's element (click, hover,
-	// drag, an upload's trigger), as a user's click would reach that one.
+	// ReachPointer: that, and that the documents leave the frame uncovered
+	// at a point the pointer could use on the Op's element (click, hover,
+	// drag's source), as a user's click would reach whatever covers it.
 	ReachPointer
 )
 
@@ -114,12 +119,15 @@ const (
 // that users cannot reach there from the documents that hold it: its frame
 // element inert (behind that document's modal dialog, in an inert region),
 // as the element would be in its own document, or, with ReachPointer,
-// covered where the pointer would land (element_not_interactable). It checks
-// up the chain of frames the agent's view knows, in each parent's isolated
-// realm; a frame the view does not place, or a check that cannot be made, is
-// not refused (an element that shows no point in its frame: only the
-// inertness is checked; the action itself says why).
+// covered at every point of the element the pointer could use, also once it
+// is scrolled to the middle of the view (a sticky header above the frame)
+// (element_not_interactable). A point they all leave uncovered is the one
+// the action uses (Point). It checks up the chain of frames the agent's view
+// knows, in each parent's isolated realm; a frame the view does not place,
+// or a check that cannot be made, is not refused (an element that shows no
+// point in its frame: only the inertness is checked; the action says why).
 func (o *Op) ReachFrame(ctx context.Context, what Reach) error {
+	o.at = nil
 	if o.pg.frame == nil {
 		return nil
 	}
@@ -128,45 +136,93 @@ func (o *Op) ReachFrame(ctx context.Context, what Reach) error {
 	}
 	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	var at *pagejs.ViewPoint
-	if what == ReachPointer && o.l != nil {
-		at = o.framePoint(cctx)
+	if what != ReachPointer || o.l == nil {
+		return o.reachUp(cctx, nil)
+	}
+	err := o.reachUp(cctx, o.framePoints(cctx, false))
+	if e, ok := AsError(err); ok && e.Code == errcode.ElementNotInteractable && o.covered {
+		err = o.reachUp(cctx, o.framePoints(cctx, true))
+	}
+	return err
+}
+
+// reachUp makes ReachFrame's checks up the chain with the frame's points
+// (nil: inertness only), keeping in o.at the first point all of them leave
+// uncovered; o.covered says whether a refusal was for a cover.
+func (o *Op) reachUp(ctx context.Context, pts *pagejs.ViewPoints) error {
+	o.covered = false
+	var first []pagejs.Point // pts' points, to name the one kept
+	var idx []int            // for each point still checked, its index in first
+	if pts != nil {
+		first = pts.Points
+		for i := range first {
+			idx = append(idx, i)
+		}
 	}
 	id := o.pg.frame.id
 	for range maxFrameDepth {
-		pp, t, ok := o.parentDoc(cctx, id)
+		pp, t, ok := o.parentDoc(ctx, id)
 		if !ok {
-			return nil
+			break
 		}
 		var r pagejs.FrameReachResult
-		if _, err := o.s.execOn(cctx, pp, t, ActionRealm, pagejs.FrameReach, pagejs.FrameReachArgs{Frame: id, At: at}, &r, nil); err != nil {
-			return nil
+		if _, err := o.s.execOn(ctx, pp, t, ActionRealm, pagejs.FrameReach, pagejs.FrameReachArgs{Frame: id, At: pts}, &r, nil); err != nil {
+			break
 		}
 		switch {
 		case r.Found && r.Inert:
 			return Errorf(errcode.ElementNotInteractable, "the element is in a frame that is inert: a modal dialog of the page (or an inert region) keeps users from it; close the dialog first")
-		case r.Found && r.Covered:
-			return Errorf(errcode.ElementNotInteractable, "another element of the page covers the frame where the pointer would land on this element (an overlay, a banner, a cookie notice?): "+
+		case r.Found && r.Covered && pts != nil:
+			o.covered = true
+			return Errorf(errcode.ElementNotInteractable, "another element of the page covers the frame wherever the pointer could land on this element (an overlay, a banner, a cookie notice?): "+
 				"a user's click would reach that one; take a snapshot and deal with it first")
 		}
+		pts, idx = keptPoints(pts, idx, r)
 		if pp.frame == nil {
-			return nil
+			break
 		}
-		id, at = pp.frame.id, r.At
+		id = pp.frame.id
+	}
+	if len(idx) > 0 {
+		p := first[idx[0]]
+		o.at = &p
 	}
 	return nil
 }
 
-// framePoint is where a pointer action on the Op's element would land in
-// its frame's viewport (nil: it shows none, or it could not be told).
-func (o *Op) framePoint(ctx context.Context) *pagejs.ViewPoint {
+// keptPoints is the points a document left uncovered, for the one above,
+// and their indexes among the frame's own; none once one could not tell.
+func keptPoints(pts *pagejs.ViewPoints, idx []int, r pagejs.FrameReachResult) (*pagejs.ViewPoints, []int) {
+	if pts == nil || r.At == nil || len(r.At.Points) != len(r.Keep) {
+		return nil, nil
+	}
+	var kept []int
+	for _, k := range r.Keep {
+		if k < 0 || k >= len(idx) {
+			return nil, nil
+		}
+		kept = append(kept, idx[k])
+	}
+	return r.At, kept
+}
+
+// framePoints are the points of its frame's viewport a pointer action on
+// the Op's element could use, scrolled to the nearest edge or the middle
+// (nil: it shows none, or it could not be told).
+func (o *Op) framePoints(ctx context.Context, center bool) *pagejs.ViewPoints {
 	var r pagejs.FramePointResult
-	info, err := o.s.exec(ctx, o.pg, ActionRealm, pagejs.FramePoint, pagejs.ClickArgs{Sel: o.l.Sel(), FP: o.l.FP(), Ref: o.l.Node()}, &r)
-	if err != nil || !info.isolated || !r.Ok {
+	args := pagejs.FramePointArgs{Sel: o.l.Sel(), FP: o.l.FP(), Ref: o.l.Node(), Center: center}
+	info, err := o.s.exec(ctx, o.pg, ActionRealm, pagejs.FramePoint, args, &r)
+	if err != nil || !info.isolated || !r.Ok || r.At == nil || len(r.At.Points) == 0 {
 		return nil
 	}
 	return r.At
 }
+
+// Point is where in its frame's viewport a pointer action on the Op's
+// element should land: one the documents above leave uncovered (ReachFrame),
+// nil for the action's own choice.
+func (o *Op) Point() *pagejs.Point { return o.at }
 
 // parentDoc is the document holding frame id's element, as the agent's view
 // places it: the Op's page with that document's frame (none for the top

@@ -215,9 +215,9 @@ var (
 	// inert; isolated realm only: browsingContext is chrome-only); args FrameReachArgs,
 	// result FrameReachResult.
 	FrameReach = Script{name: "frameReach", src: mustRead("frameReach"), realms: realmIsolated, read: true}
-	// FramePoint tells where a pointer action on an element would land in its frame's
+	// FramePoint lists where a pointer action on an element could land in its frame's
 	// viewport, for FrameReach in the documents above (isolated realm only); args
-	// ClickArgs, result FramePointResult.
+	// FramePointArgs, result FramePointResult.
 	FramePoint = Script{name: "framePoint", src: mustRead("framePoint"), realms: realmIsolated}
 	// Probe feature-detects the privileged APIs (isolated realm only); args nil, result ProbeResult.
 	Probe = Script{name: "probe", src: mustRead("probe"), realms: realmIsolated, noLib: true}

@@ -353,6 +353,9 @@ type ClickArgs struct {
 	Sel Sel         `json:"sel"`
 	FP  Fingerprint `json:"fp"`
 	Ref int         `json:"ref,omitempty"` // see [BindRefs]: isolated realm only
+	// At is the point to use while it still reaches the element: in a frame,
+	// one its parent documents leave uncovered (Op.ReachFrame).
+	At *Point `json:"at,omitempty"`
 }
 
 // FillArgs are Fill's arguments.
@@ -561,37 +564,53 @@ type FocusedFrameResult struct {
 }
 
 // FrameReachArgs are FrameReach's arguments: the frame's browsing context and,
-// for a pointer action, where in the frame's viewport it would land.
+// for a pointer action, the points of the frame's viewport it could use.
 type FrameReachArgs struct {
-	Frame int64      `json:"frame"`
-	At    *ViewPoint `json:"at,omitempty"`
+	Frame int64       `json:"frame"`
+	At    *ViewPoints `json:"at,omitempty"`
 }
 
 // FrameReachResult is FrameReach's value: whether the document has the frame's
 // element, whether that element is inert, and (with At) whether another element
-// of the document covers the frame at that point; At is the point in this
-// document's viewport when it is not covered (nil when it could not be told).
+// of the document covers the frame at every one of the points; At holds those
+// it leaves uncovered, in this document's viewport, and Keep their indexes in
+// the arguments' At (At nil: it could not be told).
 type FrameReachResult struct {
-	Found   bool       `json:"found"`
-	Inert   bool       `json:"inert"`
-	Covered bool       `json:"covered"`
-	At      *ViewPoint `json:"at,omitempty"`
+	Found   bool        `json:"found"`
+	Inert   bool        `json:"inert"`
+	Covered bool        `json:"covered"`
+	At      *ViewPoints `json:"at,omitempty"`
+	Keep    []int       `json:"keep,omitempty"`
 }
 
-// ViewPoint is a point of a document's viewport (CSS pixels) and that
+// ViewPoints are points of a document's viewport (CSS pixels) and that
 // viewport's size.
-type ViewPoint struct {
+type ViewPoints struct {
+	Points []Point `json:"points"`
+	W      float64 `json:"w"`
+	H      float64 `json:"h"`
+}
+
+// Point is a point of a viewport, in CSS pixels.
+type Point struct {
 	X float64 `json:"x"`
 	Y float64 `json:"y"`
-	W float64 `json:"w"`
-	H float64 `json:"h"`
 }
 
-// FramePointResult is FramePoint's value: where a pointer action on the element
-// would land in its document's viewport (Ok false: it shows no point).
+// FramePointArgs are FramePoint's arguments: the element, as ClickArgs name
+// it, and whether to scroll it to the middle of the view (else the nearest).
+type FramePointArgs struct {
+	Sel    Sel         `json:"sel"`
+	FP     Fingerprint `json:"fp"`
+	Ref    int         `json:"ref,omitempty"`
+	Center bool        `json:"center,omitempty"`
+}
+
+// FramePointResult is FramePoint's value: the points of its document's
+// viewport a pointer action on the element could use (Ok false: none).
 type FramePointResult struct {
-	Ok bool       `json:"ok"`
-	At *ViewPoint `json:"at,omitempty"`
+	Ok bool        `json:"ok"`
+	At *ViewPoints `json:"at,omitempty"`
 }
 
 // PageInfoResult is PageInfo's value.

@@ -224,7 +224,7 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 	l := op.Element()
 	openers := op.ActivateWithOpeners(ctx)
 	var r pagejs.ActionResult
-	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node()}, &r)
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node(), At: op.Point()}, &r)
 	if out, ok := dialogAnswer(op, "Clicked", a.Element, info, err); ok {
 		return clickOut{said: out.said, acted: out.acted, opened: out.opened}, nil
 	}

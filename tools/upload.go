@@ -50,7 +50,7 @@ func (tb *Table) uploadFiles(ctx context.Context, a *uploadArgs, p browser.Progr
 		return uploadOut{}, err
 	}
 	defer op.Release()
-	if err := op.ReachFrame(ctx, browser.ReachPointer); err != nil {
+	if err := op.ReachFrame(ctx, browser.ReachKeys); err != nil {
 		return uploadOut{}, err
 	}
 	up, err := op.Upload(ctx, a.Paths, p)

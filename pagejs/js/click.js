@@ -11,7 +11,7 @@ function click(win, args, lib) {
   // Where a user's click on it would land: another element that covers it (an overlay,
   // a banner, a dialog's backdrop) would get that click. (An image map's area is not
   // hit-tested: hit-testing gives its image.)
-  const p = el.localName === "area" ? null : lib.hitPoint(el);
+  const p = el.localName === "area" ? null : lib.hitPoint(el, args.at);
   if (p && p.covered) {
     lib.fail("element_not_interactable", "another element covers it at every point tried (an overlay, a banner, a dialog?): " +
       "a user's click would reach that one; take a snapshot and deal with it first");

@@ -1,11 +1,13 @@
 function framePoint(win, args, lib) {
-  // Where a pointer action on the element would land in this frame's viewport (lib.hitPoint,
-  // which scrolls it into view, as the action itself will), and the viewport's size: the
+  // Where a pointer action on the element could land in this frame's viewport: the points
+  // hit-testing gives to it once scrolled into view (args.center: to the middle of the
+  // view, as hitPoint does when the nearest scroll leaves it covered; not smooth: Firefox
+  // scrolls the documents above the frame with it), and the viewport's size. The
   // documents above the frame check that none of their own elements covers the frame
   // there (frameReach). ok is false when the element shows no point (the action says why).
   const el = lib.target(args);
   if (!lib.visible(el)) return {ok: false};
-  const p = lib.hitPoint(el);
-  if (p.covered) return {ok: false};
-  return {ok: true, at: {x: p.x, y: p.y, w: win.innerWidth, h: win.innerHeight}};
+  const points = lib.hitPoints(el, args.center ? "center" : "nearest");
+  if (points.length === 0) return {ok: false};
+  return {ok: true, at: {points, w: win.innerWidth, h: win.innerHeight}};
 }

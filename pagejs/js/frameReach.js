@@ -1,11 +1,13 @@
 function frameReach(win, args, lib) {
   // Whether users can reach the frame element of this document whose browsing context
   // is args.frame: found, inert (behind this document's modal dialog, in an inert
-  // region; see lib.inert) and, with args.at (a point in the frame's viewport, and that
-  // viewport's size), covered: another element of this document takes a pointer there.
-  // An uncovered point comes back as at, in this document's viewport, for the document
-  // above; none when it cannot be told (off screen). browsingContext is chrome-only:
-  // isolated realm.
+  // region; see lib.inert) and, with args.at (points of the frame's viewport, and that
+  // viewport's size), covered: another element of this document takes a pointer at each
+  // of them. The points left uncovered come back as at, in this document's viewport, for
+  // the document above, with keep, their indexes in args.at; at is left out when it
+  // cannot be told (the points off screen, or the frame element turned or skewed: only
+  // its own axis-aligned transforms, a scale or a translation, are mapped).
+  // browsingContext is chrome-only: isolated realm.
   const doc = win.document;
   const trees = [doc].concat(lib.shadowRoots(doc, []));
   for (const t of trees) {
@@ -19,25 +21,34 @@ function frameReach(win, args, lib) {
 
   function reach(fe) {
     const out = {found: true, inert: lib.inert(fe), covered: false};
-    if (out.inert || !args.at) return out;
-    // framePoint scrolled the element into view, and Firefox scrolls the documents above
-    // a frame with it (measured: TestFrameUnderOverlay); a point still off screen here
-    // cannot be told.
-    const q = pointOf(fe, args.at);
-    if (!inView(q)) return out;
+    const at = args.at;
+    if (out.inert || !at || !Array.isArray(at.points) || at.points.length === 0 || !axisAligned(fe)) return out;
     const root = fe.getRootNode();
     const from = typeof root.elementFromPoint === "function" ? root : doc;
-    if (from.elementFromPoint(q.x, q.y) !== fe) {
+    const points = [], keep = [];
+    let seen = false;
+    for (let i = 0; i < at.points.length && i < 16; i++) {
+      const q = pointOf(fe, at.points[i], at);
+      if (!inView(q)) continue;
+      seen = true;
+      if (from.elementFromPoint(q.x, q.y) === fe) {
+        points.push(q);
+        keep.push(i);
+      }
+    }
+    if (!seen) return out; // (framePoint scrolled the element into view, and this document with it)
+    if (points.length === 0) {
       out.covered = true;
       return out;
     }
-    out.at = {x: q.x, y: q.y, w: win.innerWidth, h: win.innerHeight};
+    out.at = {points, w: win.innerWidth, h: win.innerHeight};
+    out.keep = keep;
     return out;
   }
 
-  // pointOf maps a point of the frame's viewport to this document's viewport: the frame
-  // element's content box, scaled as a transform scales it.
-  function pointOf(fe, at) {
+  // pointOf maps a point of the frame's viewport (of size at.w × at.h) to this document's
+  // viewport: the frame element's content box, scaled as a transform scales it.
+  function pointOf(fe, p, at) {
     const r = fe.getBoundingClientRect();
     const cs = win.getComputedStyle(fe);
     const padL = parseFloat(cs.paddingLeft) || 0, padT = parseFloat(cs.paddingTop) || 0;
@@ -47,9 +58,22 @@ function frameReach(win, args, lib) {
     const ch = fe.clientHeight - padT - (parseFloat(cs.paddingBottom) || 0);
     const kx = cw > 0 && at.w > 0 ? cw / at.w : 1, ky = ch > 0 && at.h > 0 ? ch / at.h : 1;
     return {
-      x: r.left + (fe.clientLeft + padL + at.x * kx) * sx,
-      y: r.top + (fe.clientTop + padT + at.y * ky) * sy,
+      x: r.left + (fe.clientLeft + padL + p.x * kx) * sx,
+      y: r.top + (fe.clientTop + padT + p.y * ky) * sy,
     };
+  }
+
+  // axisAligned tells whether the frame element's own transform keeps its box's edges
+  // horizontal and vertical (none, a scale, a translation), which pointOf can map.
+  function axisAligned(fe) {
+    const t = win.getComputedStyle(fe).transform;
+    if (!t || t === "none") return true;
+    try {
+      const m = new win.DOMMatrixReadOnly(t);
+      return Math.abs(m.b) < 1e-9 && Math.abs(m.c) < 1e-9;
+    } catch (e) {
+      return false;
+    }
   }
 
   function inView(q) {

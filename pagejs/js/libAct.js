@@ -358,28 +358,49 @@ function libAct(win, env, lib) {
   // of its first box; covered when none is, so an action would reach another element.
   // When the nearest scroll leaves it covered at every point, it is scrolled to the
   // middle of the view and tried again: a sticky header or footer covers an element
-  // scrolled only as far as the edge.
-  function hitPoint(el) {
+  // scrolled only as far as the edge. With at (a point a frame's parent documents left
+  // uncovered, framePoint.js and frameReach.js), that point is used, without scrolling,
+  // while it still reaches el.
+  function hitPoint(el, at) {
+    if (at && Number.isFinite(at.x) && Number.isFinite(at.y)) {
+      const root = el.getRootNode();
+      const from = typeof root.elementFromPoint === "function" ? root : doc;
+      if (reaches(from.elementFromPoint(at.x, at.y), el)) return {x: at.x, y: at.y, covered: false};
+    }
     const p = pointIn(el, "nearest");
     return p.covered ? pointIn(el, "center") : p;
   }
 
   function pointIn(el, at) {
+    const list = hitPoints(el, at);
+    if (list.length > 0) return {x: list[0].x, y: list[0].y, covered: false};
+    const r = boxOf(el);
+    return {x: r.left + r.width / 2, y: r.top + r.height / 2, covered: true};
+  }
+
+  // hitPoints scrolls el into view (block and inline: at) and lists the points of its
+  // first box, of those tried (centre first), that hit-testing gives to el.
+  function hitPoints(el, at) {
     el.scrollIntoView({block: at, inline: at, behavior: "instant"}); // (not smooth: hit-tested at once)
-    const rects = el.getClientRects();
-    let r = rects.length > 0 ? rects[0] : el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) r = el.getBoundingClientRect(); // (an inline box around a block)
+    const r = boxOf(el);
     const root = el.getRootNode();
     const from = typeof root.elementFromPoint === "function" ? root : doc;
     const fx = [0.5, 0.25, 0.75, 0.5, 0.5, 0.1, 0.9];
     const fy = [0.5, 0.5, 0.5, 0.25, 0.75, 0.5, 0.5];
+    const out = [];
     for (let i = 0; i < fx.length; i++) {
       const x = r.left + r.width * fx[i];
       const y = r.top + r.height * fy[i];
       if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) continue;
-      if (reaches(from.elementFromPoint(x, y), el)) return {x, y, covered: false};
+      if (reaches(from.elementFromPoint(x, y), el)) out.push({x, y});
     }
-    return {x: r.left + r.width / 2, y: r.top + r.height / 2, covered: true};
+    return out;
+  }
+
+  function boxOf(el) {
+    const rects = el.getClientRects();
+    const r = rects.length > 0 ? rects[0] : el.getBoundingClientRect();
+    return r.width === 0 || r.height === 0 ? el.getBoundingClientRect() : r; // (an inline box around a block)
   }
 
   // reaches tells whether a pointer event on node (what hit-testing found) reaches el: node
@@ -426,6 +447,6 @@ function libAct(win, env, lib) {
 
   return {
     ...lib, target, requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, textEntry, caretToEnd, setValue,
-    fire, tip, presShellDispatch, focusedDescription, uploadTarget, result, hitPoint, inside, mouse, wait,
+    fire, tip, presShellDispatch, focusedDescription, uploadTarget, result, hitPoint, hitPoints, inside, mouse, wait,
   };
 }
