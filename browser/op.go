@@ -21,9 +21,10 @@ type Op struct {
 	end   func()    // gives the lock back; nil when none is held
 	began time.Time // when the call had its hold (the lock, when it takes one), before it acted
 	// at is the point ReachFrame found the documents above the frame leave
-	// uncovered (nil: none); covered, that its last check refused for a cover.
+	// uncovered (nil: none); covered and depth are its last check's (reachUp).
 	at      *pagejs.Point
 	covered bool
+	depth   int
 }
 
 // DefaultSettleCap is the longest an action waits for the page to be quiet
@@ -140,17 +141,29 @@ func (o *Op) ReachFrame(ctx context.Context, what Reach) error {
 		return o.reachUp(cctx, nil)
 	}
 	err := o.reachUp(cctx, o.framePoints(cctx, false))
-	if e, ok := AsError(err); ok && e.Code == errcode.ElementNotInteractable && o.covered {
-		err = o.reachUp(cctx, o.framePoints(cctx, true))
+	if e, ok := AsError(err); !ok || e.Code != errcode.ElementNotInteractable || !o.covered {
+		return err
 	}
-	return err
+	// Covered: once more with the element in the middle of the view. The
+	// refusal stands unless that check reaches as far up and finds a point.
+	refused, depth := err, o.depth
+	pts := o.framePoints(cctx, true)
+	if pts == nil {
+		return refused
+	}
+	if err := o.reachUp(cctx, pts); err != nil || o.at == nil || o.depth < depth {
+		o.at = nil
+		return refused
+	}
+	return nil
 }
 
 // reachUp makes ReachFrame's checks up the chain with the frame's points
 // (nil: inertness only), keeping in o.at the first point all of them leave
-// uncovered; o.covered says whether a refusal was for a cover.
+// uncovered; o.covered says whether a refusal was for a cover, o.depth how
+// many documents checked the points (the refusing one included).
 func (o *Op) reachUp(ctx context.Context, pts *pagejs.ViewPoints) error {
-	o.covered = false
+	o.covered, o.depth, o.at = false, 0, nil
 	var first []pagejs.Point // pts' points, to name the one kept
 	var idx []int            // for each point still checked, its index in first
 	if pts != nil {
@@ -168,6 +181,9 @@ func (o *Op) reachUp(ctx context.Context, pts *pagejs.ViewPoints) error {
 		var r pagejs.FrameReachResult
 		if _, err := o.s.execOn(ctx, pp, t, ActionRealm, pagejs.FrameReach, pagejs.FrameReachArgs{Frame: id, At: pts}, &r, nil); err != nil {
 			break
+		}
+		if pts != nil && r.Found {
+			o.depth++
 		}
 		switch {
 		case r.Found && r.Inert:

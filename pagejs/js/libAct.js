@@ -360,27 +360,30 @@ function libAct(win, env, lib) {
   // middle of the view and tried again: a sticky header or footer covers an element
   // scrolled only as far as the edge. With at (a point a frame's parent documents left
   // uncovered, framePoint.js and frameReach.js), that point is used, without scrolling,
-  // while it still reaches el.
+  // while it is still on el and reaches it (else the search above: the page moved).
   function hitPoint(el, at) {
     if (at && Number.isFinite(at.x) && Number.isFinite(at.y)) {
       const root = el.getRootNode();
       const from = typeof root.elementFromPoint === "function" ? root : doc;
-      if (reaches(from.elementFromPoint(at.x, at.y), el)) return {x: at.x, y: at.y, covered: false};
+      const r = el.getBoundingClientRect();
+      const onIt = at.x >= r.left && at.x < r.right && at.y >= r.top && at.y < r.bottom;
+      if (onIt && reaches(from.elementFromPoint(at.x, at.y), el)) return {x: at.x, y: at.y, covered: false};
     }
     const p = pointIn(el, "nearest");
     return p.covered ? pointIn(el, "center") : p;
   }
 
   function pointIn(el, at) {
-    const list = hitPoints(el, at);
+    const list = hitPoints(el, at, 1);
     if (list.length > 0) return {x: list[0].x, y: list[0].y, covered: false};
     const r = boxOf(el);
     return {x: r.left + r.width / 2, y: r.top + r.height / 2, covered: true};
   }
 
   // hitPoints scrolls el into view (block and inline: at) and lists the points of its
-  // first box, of those tried (centre first), that hit-testing gives to el.
-  function hitPoints(el, at) {
+  // first box, of those tried (centre first), that hit-testing gives to el: the first
+  // max of them (all without max).
+  function hitPoints(el, at, max) {
     el.scrollIntoView({block: at, inline: at, behavior: "instant"}); // (not smooth: hit-tested at once)
     const r = boxOf(el);
     const root = el.getRootNode();
@@ -393,6 +396,7 @@ function libAct(win, env, lib) {
       const y = r.top + r.height * fy[i];
       if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) continue;
       if (reaches(from.elementFromPoint(x, y), el)) out.push({x, y});
+      if (out.length === max) break;
     }
     return out;
   }
