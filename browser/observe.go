@@ -279,7 +279,11 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 	}
 	if b := busyNote(o.settled); b != "" {
 		obs.text, obs.pre = b+"\n"+obs.text, obs.pre+len(b)+1
-		obs.st["settled"] = false
+		if o.settled.Quiet {
+			obs.st["animating_ms"] = o.settled.AnimatingMS
+		} else {
+			obs.st["settled"] = false
+		}
 	}
 	return obs
 }
@@ -318,9 +322,13 @@ func tabsNote(opened []rdp.Tab) string {
 	return "A new tab opened: " + strings.Join(ids, ", ") + " (select_tab to work in it; this tab stays selected). Its title and URL:\n" + u.String()
 }
 
-// busyNote says that the page had not settled when the wait ended, so the
-// delta may not be the last word.
+// busyNote says that the page had not settled when the wait ended, or was
+// still animating something it may show or hide, so the delta may not be
+// the last word.
 func busyNote(r *pagejs.SettleResult) string {
+	if r != nil && r.Quiet && r.AnimatingMS > 0 {
+		return fmt.Sprintf("The page is still animating (about %d ms more): what it shows or hides may change after this answer; wait_for what you expect.", r.AnimatingMS)
+	}
 	if r == nil || r.Quiet {
 		return ""
 	}

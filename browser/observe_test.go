@@ -295,3 +295,43 @@ func TestObserveLongLivedRequests(t *testing.T) {
 		t.Errorf("a click whose request takes 600 ms: want the busy note, counting that request alone:\n%s", res.Text)
 	}
 }
+
+// TestSettleWaitsForAnimations: an action's answer waits for a transition
+// of the page's that shows or hides something when it ends within the wait
+// (a menu that fades out and is hidden at transitionend is gone in the
+// answer), says so when it outlasts the wait, and does not wait for a
+// button's hover transitions of colours and shadows or for an endless
+// spinner. Then Bootstrap 5's modal, which fades in and out.
+func TestSettleWaitsForAnimations(t *testing.T) {
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/fade.html", "wait": "complete"})
+	snap := snapshot(t, s)
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Does nothing")})
+	if changes(t, res)["animating_ms"] != nil || strings.Contains(res.Text, "still animating") || !strings.Contains(res.Text, "No change") {
+		t.Errorf("a click that changes nothing, on a button with hover transitions beside a spinner:\n%s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Close menu")})
+	if c := changes(t, res); c["gone"] != 2 || !strings.Contains(res.Text, `- [`+ref(t, snap, "link", "Item A")+`] link "Item A"`) {
+		t.Errorf("the menu fades out for 200 ms, then is hidden: want its two links gone:\n%s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Close panel")})
+	if ms, _ := changes(t, res)["animating_ms"].(int); ms <= 0 || !strings.Contains(res.Text, "The page is still animating") {
+		t.Errorf("the panel fades out for 700 ms: want the answer to say the page is still animating:\n%s", res.Text)
+	}
+
+	srv := vendorServer(t, []string{"bootstrap@5.3.8"}, nil)
+	must(t, s, "navigate", map[string]any{"url": srv.URL + "/bootstrap-modal.html", "wait": "complete"})
+	snap = snapshot(t, s)
+	// Its opening (a 150 ms fade, the dialog sliding in for 300 ms) is waited
+	// for within a longer wait: Bootstrap ignores a Cancel before it ends.
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Launch demo modal"), "wait_after_ms": 1000})
+	if strings.Contains(res.Text, "still animating") {
+		t.Errorf("Bootstrap's modal opening, with a wait that outlasts it:\n%s", res.Text)
+	}
+	save := ref(t, res.Text, "button", "Save search")
+	res = must(t, s, "click", map[string]any{"element": ref(t, res.Text, "button", "Cancel")})
+	if !strings.Contains(res.Text, "- ["+save+`] button "Save search"`) {
+		t.Errorf("Bootstrap's modal closes (a 150 ms fade, then hidden): want its buttons gone in the answer:\n%s", res.Text)
+	}
+}

@@ -517,13 +517,16 @@ type SettleArgs struct {
 // in flight could be seen at all (the isolated realm's load group). URL is the
 // document's address when the wait ended (what PageInfo would read then).
 type SettleResult struct {
-	Quiet     bool   `json:"quiet"`
-	WaitedMS  int    `json:"waitedMs"`
-	Mutations int    `json:"mutations"`
-	Pending   int    `json:"pending"`
-	Requests  bool   `json:"requests"`
-	Frames    int    `json:"frames"` // animation frames seen during the wait
-	URL       string `json:"url,omitempty"`
+	Quiet     bool `json:"quiet"`
+	WaitedMS  int  `json:"waitedMs"`
+	Mutations int  `json:"mutations"`
+	Pending   int  `json:"pending"`
+	Requests  bool `json:"requests"`
+	Frames    int  `json:"frames"` // animation frames seen during the wait
+	// AnimatingMS is how much longer a running transition or animation of the
+	// page's that can show or hide something goes on past the cap (0: none).
+	AnimatingMS int    `json:"animatingMs"`
+	URL         string `json:"url,omitempty"`
 }
 
 // LoadStateArgs are LoadState's arguments: Until ("interactive" or "complete"),

@@ -14,7 +14,10 @@ async function settle(win, args, lib, env) {
   // after it; an rAF-batched render);
   // and the page must have changed at most once (one burst of mutations) during the
   // wait: a page that changes again and again, or shows no frame (hidden, throttled),
-  // is quiet only after longMs.
+  // is quiet only after longMs. Then also no transition or animation of the page's that
+  // can show or hide something may be running (animationLeft): one that ends within the
+  // cap is waited for, with the quiet window after its end (a menu that fades out and
+  // is hidden at transitionend); one that outlasts it is reported (animatingMs).
   // With args.change it waits instead for the first sign of change (a mutation, woken
   // by the observer, or a request ending), then for quietMs without a mutation (the rest
   // of that render), but no longer than args.gapMs after the first change (a page that
@@ -150,11 +153,15 @@ async function settle(win, args, lib, env) {
     else win.setTimeout(resolve, ms);
   });
   const tick = Math.max(5, Math.min(15, Math.floor(quiet / 3)));
+  // Properties that change only how a thing looks, not whether or where it shows.
+  const LOOKS = /^(color|background(-color|-image|-position|-size)?|border(-(top|right|bottom|left))?-color|box-shadow|outline(-color|-width|-offset|-style)?|text-decoration(-color)?|text-shadow|fill|stroke|stroke-width|filter|backdrop-filter|caret-color|accent-color|column-rule-color|text-emphasis-color|font-weight|letter-spacing)$/;
   const isQuiet = (t) => {
     if (!framed) return t - last >= quiet;
     return t - last >= args.longMs || (t - last >= quiet && bursts <= 1 && settledFrame >= last);
   };
   const gap = Number.isInteger(args.gapMs) && args.gapMs > 0 ? args.gapMs : 0;
+  let animatingMs = 0;
+  const ANIMATION_GRACE = 20;
   let met = false;
   let changed = -1; // when the first change was seen
   let before = -1;
@@ -172,8 +179,17 @@ async function settle(win, args, lib, env) {
       }
       const t = now();
       if (!change && isQuiet(t)) {
-        met = true;
-        break;
+        const [within, beyond] = framed ? animationLeft(start + capMs - t) : [0, 0];
+        if (within > 0) {
+          // Quiet once they have ended and a little more (the page's own end of a fade, a
+          // timer of the transition's length, can come a few ms after it: Bootstrap's), and
+          // a frame after that.
+          last = t + within + ANIMATION_GRACE;
+        } else {
+          animatingMs = Math.round(beyond);
+          met = true;
+          break;
+        }
       }
       if (t - start >= capMs) break;
       let left = tick;
@@ -200,7 +216,46 @@ async function settle(win, args, lib, env) {
     }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, url: String(win.location.href)};
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, url: String(win.location.href)};
+
+  // animationLeft tells how long (ms) until the last of the page's running transitions
+  // and animations that can show or hide something ends, of those that end within
+  // budget ms, and of the others (0: none): finite ones, not only of properties that
+  // change only how a thing looks (colours, shadows, outlines: the hover and focus
+  // transitions of buttons), in the document and its shadow roots.
+  function animationLeft(budget) {
+    let within = 0, beyond = 0;
+    for (const t of trees) {
+      let list;
+      try {
+        list = typeof t.getAnimations === "function" ? t.getAnimations() : [];
+      } catch (e) {
+        list = [];
+      }
+      for (const a of list) {
+        try {
+          if (a.playState !== "running" || !(a.playbackRate > 0) || !a.effect || looksOnly(a)) continue;
+          const ct = a.effect.getComputedTiming();
+          if (!Number.isFinite(ct.endTime) || ct.localTime === null) continue;
+          const left = (ct.endTime - ct.localTime) / a.playbackRate;
+          if (left <= budget) within = Math.max(within, left);
+          else beyond = Math.max(beyond, left);
+        } catch (e) {}
+      }
+    }
+    return [within, beyond];
+  }
+
+  function looksOnly(a) {
+    if (typeof a.transitionProperty === "string") return LOOKS.test(a.transitionProperty);
+    const frames = a.effect.getKeyframes();
+    for (const f of frames) {
+      for (const k of Object.keys(f)) {
+        if (k !== "offset" && k !== "easing" && k !== "composite" && k !== "computedOffset" && !LOOKS.test(k.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase()))) return false;
+      }
+    }
+    return true;
+  }
 
   // stream tells whether a request is an event stream (an EventSource's): it stays open
   // for as long as the page lives, and its events are not answers to wait for.
