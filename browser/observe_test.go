@@ -299,9 +299,9 @@ func TestObserveLongLivedRequests(t *testing.T) {
 // TestSettleWaitsForAnimations: an action's answer waits for a transition
 // of the page's that shows or hides something when it ends within the wait
 // (a menu that fades out and is hidden at transitionend is gone in the
-// answer), says so when it outlasts the wait, and does not wait for a
-// button's hover transitions of colours and shadows or for an endless
-// spinner. Then Bootstrap 5's modal, which fades in and out.
+// answer), says so when it ends too late for the quiet after it, and does
+// not wait for a button's hover transitions of colours and shadows or for
+// an endless spinner. Then Bootstrap 5's modal, which fades in and out.
 func TestSettleWaitsForAnimations(t *testing.T) {
 	s := newSession(t)
 	must(t, s, "select_tab", map[string]any{"index": 0})
@@ -310,6 +310,20 @@ func TestSettleWaitsForAnimations(t *testing.T) {
 	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Does nothing")})
 	if changes(t, res)["animating_ms"] != nil || strings.Contains(res.Text, "still animating") || !strings.Contains(res.Text, "No change") {
 		t.Errorf("a click that changes nothing, on a button with hover transitions beside a spinner:\n%s", res.Text)
+	}
+	// The pointer on a button: its 400 ms colour and shadow transitions run.
+	res = must(t, s, "hover", map[string]any{"element": ref(t, snap, "button", "Does nothing")})
+	if strings.Contains(res.Text, "still animating") || strings.Contains(res.Text, "still busy") {
+		t.Errorf("hover on a button with colour and shadow transitions:\n%s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Ripple")})
+	if strings.Contains(res.Text, "still animating") || strings.Contains(res.Text, "still busy") {
+		t.Errorf("a click that draws a 550 ms ripple (an empty span that takes no pointer):\n%s", res.Text)
+	}
+	// A fade-in that ends too near the wait's end for the quiet after it: said.
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Show tip")})
+	if !strings.Contains(res.Text, "The page is still animating") || strings.Contains(res.Text, "still busy") || !strings.Contains(res.Text, `link "Tip link"`) {
+		t.Errorf("a 225 ms fade-in: want its link and the page said to be still animating, not busy:\n%s", res.Text)
 	}
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Close menu")})
 	if c := changes(t, res); c["gone"] != 2 || !strings.Contains(res.Text, `- [`+ref(t, snap, "link", "Item A")+`] link "Item A"`) {

@@ -15,9 +15,10 @@ async function settle(win, args, lib, env) {
   // and the page must have changed at most once (one burst of mutations) during the
   // wait: a page that changes again and again, or shows no frame (hidden, throttled),
   // is quiet only after longMs. Then also no transition or animation of the page's that
-  // can show or hide something may be running (animationLeft): one that ends within the
-  // cap is waited for, with the quiet window after its end (a menu that fades out and
-  // is hidden at transitionend); one that outlasts it is reported (animatingMs).
+  // can show or hide something may be running (animationLeft): one that ends early enough
+  // for the quiet window after it within the cap is waited for (a menu that fades out
+  // and is hidden at transitionend); one that ends later, within 5 s, is reported
+  // (animatingMs).
   // With args.change it waits instead for the first sign of change (a mutation, woken
   // by the observer, or a request ending), then for quietMs without a mutation (the rest
   // of that render), but no longer than args.gapMs after the first change (a page that
@@ -154,7 +155,7 @@ async function settle(win, args, lib, env) {
   });
   const tick = Math.max(5, Math.min(15, Math.floor(quiet / 3)));
   // Properties that change only how a thing looks, not whether or where it shows.
-  const LOOKS = /^(color|background(-color|-image|-position|-size)?|border(-(top|right|bottom|left))?-color|box-shadow|outline(-color|-width|-offset|-style)?|text-decoration(-color)?|text-shadow|fill|stroke|stroke-width|filter|backdrop-filter|caret-color|accent-color|column-rule-color|text-emphasis-color|font-weight|letter-spacing)$/;
+  const LOOKS = /^(color|background(-color|-image|-position(-x|-y)?|-size)?|border(-(top|right|bottom|left))?-color|box-shadow|outline(-color|-width|-offset|-style)?|text-decoration(-color|-thickness)?|text-underline-offset|text-shadow|fill|stroke|stroke-width|filter|backdrop-filter|caret-color|accent-color|column-rule-color|text-emphasis-color|font-weight|letter-spacing|--.*)$/;
   const isQuiet = (t) => {
     if (!framed) return t - last >= quiet;
     return t - last >= args.longMs || (t - last >= quiet && bursts <= 1 && settledFrame >= last);
@@ -162,6 +163,9 @@ async function settle(win, args, lib, env) {
   const gap = Number.isInteger(args.gapMs) && args.gapMs > 0 ? args.gapMs : 0;
   let animatingMs = 0;
   const ANIMATION_GRACE = 20;
+  const ANIMATION_FAR = 5000;
+  const judged = new WeakMap(); // animation → whether animationLeft leaves it out
+  const ACTIONABLE = "a[href],button,input,select,textarea,[role],[tabindex],[contenteditable]";
   let met = false;
   let changed = -1; // when the first change was seen
   let before = -1;
@@ -179,7 +183,8 @@ async function settle(win, args, lib, env) {
       }
       const t = now();
       if (!change && isQuiet(t)) {
-        const [within, beyond] = framed ? animationLeft(start + capMs - t) : [0, 0];
+        // (Not in a document that shows no frames: its animations stand still.)
+        const [within, beyond] = framed && frames > 0 ? animationLeft(start + capMs - t - ANIMATION_GRACE - args.longMs) : [0, 0];
         if (within > 0) {
           // Quiet once they have ended and a little more (the page's own end of a fade, a
           // timer of the transition's length, can come a few ms after it: Bootstrap's), and
@@ -220,9 +225,12 @@ async function settle(win, args, lib, env) {
 
   // animationLeft tells how long (ms) until the last of the page's running transitions
   // and animations that can show or hide something ends, of those that end within
-  // budget ms, and of the others (0: none): finite ones, not only of properties that
-  // change only how a thing looks (colours, shadows, outlines: the hover and focus
-  // transitions of buttons), in the document and its shadow roots.
+  // budget ms, and of the others that end within ANIMATION_FAR (0: none). Left out:
+  // endless ones (a spinner) and longer ones (a slow hero, a toast's progress bar);
+  // those of properties that change only how a thing looks (LOOKS: the hover and focus
+  // transitions of buttons); those of pseudo-elements, and of decorative elements (a
+  // click's ripple). In the document and its shadow roots; a reversed one ends at its
+  // start.
   function animationLeft(budget) {
     let within = 0, beyond = 0;
     for (const t of trees) {
@@ -234,16 +242,27 @@ async function settle(win, args, lib, env) {
       }
       for (const a of list) {
         try {
-          if (a.playState !== "running" || !(a.playbackRate > 0) || !a.effect || looksOnly(a)) continue;
+          const rate = a.playbackRate;
+          if (a.playState !== "running" || !rate || !a.effect) continue;
           const ct = a.effect.getComputedTiming();
           if (!Number.isFinite(ct.endTime) || ct.localTime === null) continue;
-          const left = (ct.endTime - ct.localTime) / a.playbackRate;
+          const left = rate > 0 ? (ct.endTime - ct.localTime) / rate : ct.localTime / -rate;
+          if (!(left > 0) || left > ANIMATION_FAR || ignored(a)) continue;
           if (left <= budget) within = Math.max(within, left);
           else beyond = Math.max(beyond, left);
         } catch (e) {}
       }
     }
     return [within, beyond];
+  }
+
+  function ignored(a) {
+    let v = judged.get(a);
+    if (v === undefined) {
+      v = a.effect.pseudoElement != null || looksOnly(a) || decorative(a.effect.target);
+      judged.set(a, v);
+    }
+    return v;
   }
 
   function looksOnly(a) {
@@ -255,6 +274,15 @@ async function settle(win, args, lib, env) {
       }
     }
     return true;
+  }
+
+  // decorative: an element that takes no pointer, with no text and nothing actionable in
+  // it: a click's ripple. (A backdrop takes the pointer: its fade's end can show a modal,
+  // Bootstrap's.)
+  function decorative(el) {
+    if (!el || el.nodeType !== 1) return true;
+    if (String(el.textContent).trim() !== "" || el.querySelector(ACTIONABLE)) return false;
+    return win.getComputedStyle(el).pointerEvents === "none";
   }
 
   // stream tells whether a request is an event stream (an EventSource's): it stays open
