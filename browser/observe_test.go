@@ -327,7 +327,7 @@ func TestSettleWaitsForAnimations(t *testing.T) {
 	}
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Close menu")})
 	if c := changes(t, res); c["gone"] != 2 || !strings.Contains(res.Text, `- [`+ref(t, snap, "link", "Item A")+`] link "Item A"`) {
-		t.Errorf("the menu fades out for 200 ms, then is hidden: want its two links gone:\n%s", res.Text)
+		t.Errorf("the menu fades out for 150 ms (as Bootstrap's .fade), then is hidden: want its two links gone:\n%s", res.Text)
 	}
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Close panel")})
 	if ms, _ := changes(t, res)["animating_ms"].(int); ms <= 0 || !strings.Contains(res.Text, "The page is still animating") {

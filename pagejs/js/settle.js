@@ -245,8 +245,11 @@ async function settle(win, args, lib, env) {
           const rate = a.playbackRate;
           if (a.playState !== "running" || !rate || !a.effect) continue;
           const ct = a.effect.getComputedTiming();
-          if (!Number.isFinite(ct.endTime) || ct.localTime === null) continue;
-          const left = rate > 0 ? (ct.endTime - ct.localTime) / rate : ct.localTime / -rate;
+          // (One the page just started is pending, without a time yet, until the next
+          // frame: all of it is left.)
+          const lt = ct.localTime === null && a.pending ? (rate > 0 ? 0 : ct.endTime) : ct.localTime;
+          if (!Number.isFinite(ct.endTime) || lt === null) continue;
+          const left = rate > 0 ? (ct.endTime - lt) / rate : lt / -rate;
           if (!(left > 0) || left > ANIMATION_FAR || ignored(a)) continue;
           if (left <= budget) within = Math.max(within, left);
           else beyond = Math.max(beyond, left);
