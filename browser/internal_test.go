@@ -287,3 +287,35 @@ func TestObservationFollow(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptPoints: the points a document leaves uncovered carry, for the
+// document above, their indexes among the frame's own points; a document
+// that could not tell, or answers inconsistently, ends the point checks.
+func TestKeptPoints(t *testing.T) {
+	pts := &pagejs.ViewPoints{Points: []pagejs.Point{{X: 1}, {X: 2}, {X: 3}}, W: 100, H: 100}
+	up := &pagejs.ViewPoints{Points: []pagejs.Point{{X: 12}, {X: 13}}, W: 200, H: 200}
+	// First level: the frame's points 0, 1, 2; the document keeps 1 and 2.
+	got, idx := keptPoints(pts, []int{0, 1, 2}, pagejs.FrameReachResult{Found: true, At: up, Keep: []int{1, 2}})
+	if got != up || len(idx) != 2 || idx[0] != 1 || idx[1] != 2 {
+		t.Fatalf("first level: %v %v", got, idx)
+	}
+	// Next level: of those two it keeps its second, the frame's point 2.
+	top := &pagejs.ViewPoints{Points: []pagejs.Point{{X: 23}}, W: 300, H: 300}
+	if got, idx := keptPoints(up, idx, pagejs.FrameReachResult{Found: true, At: top, Keep: []int{1}}); got != top || len(idx) != 1 || idx[0] != 2 {
+		t.Errorf("second level: %v %v, want the frame's point 2", got, idx)
+	}
+	for name, r := range map[string]pagejs.FrameReachResult{
+		"could not tell":       {Found: true},
+		"not found":            {},
+		"keep and at disagree": {Found: true, At: up, Keep: []int{1}},
+		"index out of range":   {Found: true, At: up, Keep: []int{1, 3}},
+		"negative index":       {Found: true, At: up, Keep: []int{-1, 0}},
+	} {
+		if got, idx := keptPoints(pts, []int{0, 1, 2}, r); got != nil || idx != nil {
+			t.Errorf("%s: %v %v, want none", name, got, idx)
+		}
+	}
+	if got, idx := keptPoints(nil, nil, pagejs.FrameReachResult{Found: true, At: up, Keep: []int{0, 1}}); got != nil || idx != nil {
+		t.Errorf("no points asked: %v %v", got, idx)
+	}
+}

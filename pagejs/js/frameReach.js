@@ -25,10 +25,11 @@ function frameReach(win, args, lib) {
     if (out.inert || !at || !Array.isArray(at.points) || at.points.length === 0 || !axisAligned(fe)) return out;
     const root = fe.getRootNode();
     const from = typeof root.elementFromPoint === "function" ? root : doc;
+    const map = mapping(fe, at);
     const points = [], keep = [];
     let seen = false;
     for (let i = 0; i < at.points.length && i < 16; i++) {
-      const q = pointOf(fe, at.points[i], at);
+      const q = map(at.points[i]);
       if (!inView(q)) continue;
       seen = true;
       if (from.elementFromPoint(q.x, q.y) === fe) {
@@ -46,9 +47,9 @@ function frameReach(win, args, lib) {
     return out;
   }
 
-  // pointOf maps a point of the frame's viewport (of size at.w × at.h) to this document's
-  // viewport: the frame element's content box, scaled as a transform scales it.
-  function pointOf(fe, p, at) {
+  // mapping maps points of the frame's viewport (of size at.w × at.h) to this document's
+  // viewport: through the frame element's content box, scaled as a transform scales it.
+  function mapping(fe, at) {
     const r = fe.getBoundingClientRect();
     const cs = win.getComputedStyle(fe);
     const padL = parseFloat(cs.paddingLeft) || 0, padT = parseFloat(cs.paddingTop) || 0;
@@ -57,14 +58,12 @@ function frameReach(win, args, lib) {
     const cw = fe.clientWidth - padL - (parseFloat(cs.paddingRight) || 0);
     const ch = fe.clientHeight - padT - (parseFloat(cs.paddingBottom) || 0);
     const kx = cw > 0 && at.w > 0 ? cw / at.w : 1, ky = ch > 0 && at.h > 0 ? ch / at.h : 1;
-    return {
-      x: r.left + (fe.clientLeft + padL + p.x * kx) * sx,
-      y: r.top + (fe.clientTop + padT + p.y * ky) * sy,
-    };
+    const x0 = r.left + (fe.clientLeft + padL) * sx, y0 = r.top + (fe.clientTop + padT) * sy;
+    return (p) => ({x: x0 + p.x * kx * sx, y: y0 + p.y * ky * sy});
   }
 
   // axisAligned tells whether the frame element's own transform keeps its box's edges
-  // horizontal and vertical (none, a scale, a translation), which pointOf can map.
+  // horizontal and vertical (none, a scale, a translation), which mapping can map.
   function axisAligned(fe) {
     const t = win.getComputedStyle(fe).transform;
     if (!t || t === "none") return true;

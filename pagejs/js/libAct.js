@@ -363,11 +363,9 @@ function libAct(win, env, lib) {
   // while it is still on el and reaches it (else the search above: the page moved).
   function hitPoint(el, at) {
     if (at && Number.isFinite(at.x) && Number.isFinite(at.y)) {
-      const root = el.getRootNode();
-      const from = typeof root.elementFromPoint === "function" ? root : doc;
       const r = el.getBoundingClientRect();
       const onIt = at.x >= r.left && at.x < r.right && at.y >= r.top && at.y < r.bottom;
-      if (onIt && reaches(from.elementFromPoint(at.x, at.y), el)) return {x: at.x, y: at.y, covered: false};
+      if (onIt && reaches(hitRoot(el).elementFromPoint(at.x, at.y), el)) return {x: at.x, y: at.y, covered: false};
     }
     const p = pointIn(el, "nearest");
     return p.covered ? pointIn(el, "center") : p;
@@ -386,8 +384,7 @@ function libAct(win, env, lib) {
   function hitPoints(el, at, max) {
     el.scrollIntoView({block: at, inline: at, behavior: "instant"}); // (not smooth: hit-tested at once)
     const r = boxOf(el);
-    const root = el.getRootNode();
-    const from = typeof root.elementFromPoint === "function" ? root : doc;
+    const from = hitRoot(el);
     const fx = [0.5, 0.25, 0.75, 0.5, 0.5, 0.1, 0.9];
     const fy = [0.5, 0.5, 0.5, 0.25, 0.75, 0.5, 0.5];
     const out = [];
@@ -399,6 +396,13 @@ function libAct(win, env, lib) {
       if (out.length === max) break;
     }
     return out;
+  }
+
+  // hitRoot is where to hit-test for el: its tree (a shadow root's hit test is retargeted
+  // to that tree), else the document.
+  function hitRoot(el) {
+    const root = el.getRootNode();
+    return typeof root.elementFromPoint === "function" ? root : doc;
   }
 
   function boxOf(el) {
