@@ -63,6 +63,11 @@ func TestFirefoxSettle(t *testing.T) {
 			if !woke.Quiet || woke.WaitedMS >= 4000 {
 				t.Errorf("change after a late answer: %+v, want an early wake", woke)
 			}
+			// (The page realm may wake at the request's end, before the answer's
+			// handler changed the page: that change must not land in the next wait.)
+			if got := p.waitJS(`document.body.dataset.late`, "1"); got != "1" {
+				t.Fatalf("the late answer never changed the page: %q", got)
+			}
 			// A change inside a shadow root inside a shadow root is a change too.
 			p.js(`(() => { const outer = document.createElement("div"); document.body.append(outer);
 				const inner = document.createElement("span"); outer.attachShadow({mode: "open"}).append(inner);
@@ -72,6 +77,9 @@ func TestFirefoxSettle(t *testing.T) {
 			p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 1, CapMS: 1500, Change: true}, &deep)
 			if !deep.Quiet || deep.Mutations == 0 {
 				t.Errorf("change in a nested shadow root: %+v, want it seen (mutations > 0)", deep)
+			}
+			if got := p.waitJS(`window.__deep.textContent`, "deep change"); got != "deep change" {
+				t.Fatalf("the nested shadow root never changed: %q", got)
 			}
 			// change with a calm: after the change, quietMs without a mutation, at most
 			// gapMs after it: a page that keeps changing ends the pause long before the cap.
