@@ -17,7 +17,7 @@ func TestActionsReachWhatUsersReach(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "covered.html")
 	snap := snapshot(t, s)
-	if !strings.Contains(snap, "1 element is inert: a modal dialog (or an inert region) keeps users from it") {
+	if !strings.Contains(snap, "1 element is inert: a modal dialog or menu (or an inert region) keeps users from it") {
 		t.Errorf("the snapshot does not count the inert region's button:\n%s", snap)
 	}
 	search := ref(t, snap, "button", "Search")
@@ -29,6 +29,9 @@ func TestActionsReachWhatUsersReach(t *testing.T) {
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Accept")})
 	must(t, s, "click", map[string]any{"element": search})
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "checkbox", "Newsletter")})
+	// An aria-hidden region while a banner says it is modal: not inert.
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Decorative")})
+	waitText(t, s, "deco clicked")
 
 	// Behind a modal dialog: clicks and typing are refused until it closes.
 	// The answers count the elements behind it (still listed, not gone), and
@@ -65,8 +68,8 @@ func TestActionsReachWhatUsersReach(t *testing.T) {
 	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Near the top")})
 
 	log := pageText(t, s)
-	if !strings.Contains(log, "search clicked newsletter true top clicked") {
-		t.Errorf("the page's log: want the search, the newsletter box and the top button, in that order:\n%s", log)
+	if !strings.Contains(log, "search clicked newsletter true deco clicked top clicked") {
+		t.Errorf("the page's log: want the search, the newsletter box, the decorative button and the top button, in that order:\n%s", log)
 	}
 	if snap := snapshot(t, s); !strings.Contains(snap, `textbox "Name" value="Ada"`) {
 		t.Errorf("the name after the dialog closed:\n%s", snap)

@@ -80,9 +80,9 @@ func (v *pageView) inertCount() int {
 // InertNote says that n of the elements listed are inert.
 func InertNote(n int) string {
 	if n == 1 {
-		return "1 element is inert: a modal dialog (or an inert region) keeps users from it; clicks and typing on it are refused."
+		return "1 element is inert: a modal dialog or menu (or an inert region) keeps users from it; clicks and typing on it are refused."
 	}
-	return fmt.Sprintf("%d elements are inert: a modal dialog (or an inert region) keeps users from them; clicks and typing on them are refused.", n)
+	return fmt.Sprintf("%d elements are inert: a modal dialog or menu (or an inert region) keeps users from them; clicks and typing on them are refused.", n)
 }
 
 // viewLocked makes a read the agent's view: the top document's walk with
@@ -593,7 +593,7 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 		if n > 0 {
 			head += "\n" + InertNote(n)
 		} else {
-			head += "\nNo element is inert any more (a modal dialog closed, an inert region ended)."
+			head += "\nNo element is inert any more."
 		}
 	}
 	return head, st

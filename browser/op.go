@@ -187,7 +187,7 @@ func (o *Op) reachUp(ctx context.Context, pts *pagejs.ViewPoints) error {
 		}
 		switch {
 		case r.Found && r.Inert:
-			return Errorf(errcode.ElementNotInteractable, "the element is in a frame that is inert: a modal dialog of the page (or an inert region) keeps users from it; close the dialog first")
+			return Errorf(errcode.ElementNotInteractable, "the element is in a frame that is inert: a modal dialog or menu of the page (or an inert region) keeps users from it; close that first (Escape often does)")
 		case r.Found && r.Covered && pts != nil:
 			o.covered = true
 			return Errorf(errcode.ElementNotInteractable, "another element of the page covers the frame wherever the pointer could land on this element (an overlay, a banner, a cookie notice?): "+

@@ -40,6 +40,7 @@ func TestFirefoxSnapshot(t *testing.T) {
 		`textbox "Name via wrapping" required`,
 		`textbox "Name via aria-label"`,
 		`textbox "Name via labelledby"`,
+		`combobox "Country France" collapsed`,
 		`link "Profile picture" href="/profile"`,
 		`button "Name via title"`,
 		`textbox "Name via placeholder"`,

@@ -12,7 +12,7 @@ async function drag(win, args, lib) {
   const STEPS = 12;
   const src = lib.target(args);
   const dst = lib.target(args.to || {});
-  lib.requireEnabled(src);
+  await lib.enabledWhenReachable(src);
   if (!lib.visible(src) || !lib.visible(dst)) lib.fail("element_not_interactable", "the element or the drop target is not visible");
   const b = lib.hitPoint(dst);
   const a = lib.hitPoint(src);

@@ -1,4 +1,4 @@
-function fill(win, args, lib) {
+async function fill(win, args, lib) {
   // Replaces the value of a text control, a select or a contenteditable element.
   // Inputs and textareas: the native value setter of their prototype (so a framework's
   // value tracker sees the change), then bubbling input and change. Selects: the option
@@ -6,7 +6,7 @@ function fill(win, args, lib) {
   // inputs are refused (click toggles; upload_files assigns files).
   // submit: true → form.requestSubmit() afterwards. Password values are never returned.
   const el = lib.target(args);
-  lib.requireEnabled(el);
+  await lib.enabledWhenReachable(el);
   const value = typeof args.value === "string" ? args.value : lib.fail("invalid_argument", "value must be a string");
   const kind = lib.textEntry(el);
   const tag = el.localName;

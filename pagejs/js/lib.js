@@ -300,6 +300,31 @@ function lib(win, env) {
     return collapse(parts.join(""));
   }
 
+  // ownValue is what an element that names itself in its aria-labelledby adds to its
+  // name (accname: a control embedded in its own label gives its value): a custom
+  // combobox its shown text, as Material UI's select does ("Country France"), a custom
+  // listbox its selected options' text, a <select> its chosen options' labels; another
+  // element nothing (a text field's value
+  // is shown as its value). Zero-width spaces (an empty select's placeholder) are left out.
+  function ownValue(el, tag, role) {
+    if (!isHTML(el)) return "";
+    if (tag === "select") {
+      const o = el.selectedOptions, parts = [];
+      for (let i = 0; o && i < o.length; i++) parts.push(collapse(o[i].label || o[i].textContent));
+      return collapse(parts.join(" "));
+    }
+    if (tag === "input" || tag === "textarea") return "";
+    let text = "";
+    if (role === "combobox") {
+      text = slotted(el) ? flatText(el, null) : collapse(el.textContent);
+    } else if (role === "listbox") {
+      const chosen = el.querySelectorAll('[role="option"][aria-selected="true"]'), parts = [];
+      for (let i = 0; i < chosen.length; i++) parts.push(collapse(chosen[i].textContent));
+      text = parts.join(" ");
+    }
+    return collapse(text.replace(/[\u200B-\u200D\uFEFF]/g, ""));
+  }
+
   function nameOf(el, tag, role, type, A) {
     let s = collapse(A["aria-label"]);
     if (s) return cap(s, NAME_MAX);
@@ -309,7 +334,7 @@ function lib(win, env) {
       const parts = [];
       for (const id of ids.split(" ")) {
         const t = typeof root.getElementById === "function" ? root.getElementById(id) : null;
-        if (t) parts.push(t === el ? "" : textOf(t, null));
+        if (t) parts.push(t === el ? ownValue(el, tag, role) : textOf(t, null));
       }
       s = collapse(parts.join(" "));
       if (s) return cap(s, NAME_MAX);
@@ -721,28 +746,92 @@ function lib(win, env) {
   // ---- reach ----
   // inert tells whether el is inert, as users meet it: in an element with the inert
   // attribute (shadow hosts included), or outside the modal dialog the document shows
-  // (modals: doc's dialog:modal, as modalsOf finds them), which makes the rest of the
-  // document inert: a popover opened from the dialog is in it, one outside it is inert
-  // even when shown above it (Firefox's hit-testing passes through it to the dialog,
-  // measured). (A modal dialog inside a shadow root is not looked for.)
+  // (modals: as modalsOf finds them). A native one (doc's dialog:modal) makes the rest
+  // of the document inert: a popover opened from the dialog is in it, one outside it is
+  // inert even when shown above it (Firefox's hit-testing passes through it to the
+  // dialog, measured). An ARIA popup shown (role dialog, alertdialog, menu or listbox,
+  // or aria-modal) makes inert what the page hid from assistive technology for it:
+  // elements in an aria-hidden="true" element outside it, when the page hid all the
+  // rest so (hidesRest), as Material UI and Radix do while their dialog or menu is open
+  // (a backdrop covers the page, focus is kept in the popup; a menu opened from a dialog
+  // hides the dialog too). aria-modal alone does not: consent banners that leave the
+  // page usable carry it. (A modal dialog inside a shadow root is not looked for.)
   function inert(el, modals) {
     for (let n = el; n; n = n.parentNode || n.host) {
       if (n.nodeType === 1 && n.hasAttribute("inert")) return true;
     }
     if (modals === undefined) modals = modalsOf();
-    if (modals.length === 0) return false;
     // Inside one of them (dialogs opened from dialogs: the topmost is not the first in
     // tree order; hit-testing tells a lower one's elements from the top one's).
-    for (let i = 0; i < modals.length; i++) if (inside(el, modals[i])) return false;
-    return true;
+    if (modals.native.length > 0) return !insideAny(el, modals.native);
+    if (modals.aria.length === 0) return false;
+    for (let n = el; n; n = n.parentNode || n.host) if (modals.hidden.has(n)) return !insideAny(el, modals.aria);
+    return false;
   }
 
+  function insideAny(el, list) {
+    for (let i = 0; i < list.length; i++) if (inside(el, list[i])) return true;
+    return false;
+  }
+
+  // modalsOf finds the document's modal dialogs: {native: its dialog:modal elements,
+  // aria: ARIA's popups shown, not aria-hidden themselves, for which the page hid the
+  // rest (hidesRest), hidden: the elements it hid so}; ARIA's are looked for only when
+  // some element is aria-hidden.
   function modalsOf() {
+    let native = [];
     try {
-      return doc.querySelectorAll("dialog:modal");
+      native = doc.querySelectorAll("dialog:modal");
     } catch (e) {
-      return []; // (no :modal)
+      native = []; // (no :modal)
     }
+    const aria = [], hidden = new Set();
+    if (doc.querySelector('[aria-hidden="true"]') !== null) {
+      const all = doc.querySelectorAll('[role="dialog"],[role="alertdialog"],[role="menu"],[role="listbox"],[aria-modal="true"]');
+      for (let i = 0; i < all.length; i++) {
+        if (hiddenUp(all[i]) || !visible(all[i])) continue;
+        const h = hidesRest(all[i]);
+        if (h.length === 0) continue;
+        aria.push(all[i]);
+        for (let j = 0; j < h.length; j++) hidden.add(h[j]);
+      }
+    }
+    return {native, aria, hidden};
+  }
+
+  // hidesRest lists the elements the page hid from assistive technology for popup p: at
+  // each level from p up to the body's children where every other element child of the
+  // parent is aria-hidden="true" (and one at least), those children, as Material UI
+  // hides the body's other children and Radix and React Aria the siblings of the popup's
+  // ancestors. Children that render nothing (scripts, styles) do not count, nor those a
+  // hiding library leaves shown: live regions (toasts, status lines) and other popups
+  // (the suggestions of a field inside the popup, in a layer of their own). Only what is
+  // listed is inert: an aria-hidden element elsewhere (an icon, a carousel's copies) is not.
+  const NO_CONTENT = new Set(["script", "style", "link", "template", "meta", "noscript"]);
+  const LEFT_SHOWN = '[aria-live],[role="status"],[role="alert"],[role="log"],[role="tooltip"]';
+  const LAYER = '[role="listbox"],[role="tooltip"],[role="menu"]';
+  function hidesRest(p) {
+    const out = [];
+    for (let b = p; b && b !== docBody && b.parentElement; b = b.parentElement) {
+      const level = [];
+      let shown = false;
+      for (let c = b.parentElement.firstElementChild; c && !shown; c = c.nextElementSibling) {
+        if (c === b || NO_CONTENT.has(c.localName)) continue;
+        if (c.getAttribute("aria-hidden") === "true") level.push(c);
+        else if (!c.matches(LEFT_SHOWN) && c.querySelector(LAYER) === null) shown = true;
+      }
+      if (!shown) for (let i = 0; i < level.length; i++) out.push(level[i]);
+    }
+    return out;
+  }
+
+  // hiddenUp tells whether el or an element it is in (shadow hosts included) is
+  // aria-hidden="true".
+  function hiddenUp(el) {
+    for (let n = el; n; n = n.parentNode || n.host) {
+      if (n.nodeType === 1 && n.getAttribute("aria-hidden") === "true") return true;
+    }
+    return false;
   }
 
   // inside tells whether node is el or in it, shadow hosts included.
@@ -757,7 +846,7 @@ function lib(win, env) {
   function inertRows(list) {
     const out = [];
     const modals = modalsOf();
-    if (modals.length === 0 && !inertIn(list)) return out;
+    if (modals.native.length === 0 && modals.aria.length === 0 && !inertIn(list)) return out;
     for (let i = 0; i < list.length; i++) if (inert(list[i], modals)) out.push(i);
     return out;
   }

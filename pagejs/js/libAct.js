@@ -53,8 +53,8 @@ function libAct(win, env, lib) {
   function requireEnabled(el) {
     if (disabled(el)) fail("element_not_interactable", "the element is disabled");
     if (inert(el)) {
-      fail("element_not_interactable", "the element is inert: a modal dialog (or an inert region) keeps users from it; " +
-        "close the dialog first");
+      fail("element_not_interactable", "the element is inert: a modal dialog or menu (or an inert region) keeps users from it; " +
+        "close that first (Escape often does)");
     }
   }
 
@@ -371,6 +371,63 @@ function libAct(win, env, lib) {
     return p.covered ? pointIn(el, "center") : p;
   }
 
+  // reachable waits, while the page moves, for el to become reachable: not inert and,
+  // with hit, not covered (hitPoint, asked again; it returns the last answer, or null
+  // without hit). A popup on its way out keeps the page from users until the page
+  // removes it: the invisible backdrop of a Material UI menu while the menu fades out
+  // (≈240 ms), the aria-hidden that its dialog leaves on the page until its fade ends, a
+  // modal's fading backdrop; the removal can come a few milliseconds after the fade has
+  // ended. It looks again every STILL_STEP ms while a finite animation of the document
+  // runs or the DOM changed in the last STILL_QUIET ms, for STILL_CAP ms at most; on a
+  // page that does not move (a cookie wall, an open dialog) it gives up after
+  // STILL_FIRST ms. The caller then refuses what is still blocked.
+  const STILL_STEP = 20, STILL_QUIET = 100, STILL_FIRST = 60, STILL_CAP = 1000;
+  async function reachable(el, at, hit) {
+    let p = hit ? hitPoint(el, at) : null;
+    const blocked = () => (p !== null && p.covered) || inert(el);
+    if (!blocked()) return p;
+    const now = () => win.performance.now();
+    const start = now();
+    let changed = start - STILL_QUIET + STILL_FIRST;
+    const mo = new win.MutationObserver(() => {
+      changed = now();
+    });
+    mo.observe(doc, {subtree: true, childList: true, attributes: true});
+    try {
+      for (;;) {
+        if (animating()) changed = now();
+        if (now() - start >= STILL_CAP || now() - changed >= STILL_QUIET) break;
+        await wait(STILL_STEP);
+        if (!el.isConnected) break;
+        if (hit) p = hitPoint(el, at);
+        if (!blocked()) break;
+      }
+    } finally {
+      mo.disconnect();
+    }
+    if (!el.isConnected) fail("element_not_found", "the element left the page while it could not be reached; take a new snapshot");
+    return p;
+  }
+
+  // enabledWhenReachable is reachable without a hit test, then requireEnabled: for actions
+  // that reach el by the keyboard (fill, typing, a key, a select).
+  async function enabledWhenReachable(el) {
+    await reachable(el, null, false);
+    requireEnabled(el);
+  }
+
+  // animating tells whether an animation or transition of the document that ends runs
+  // (or is about to: pending); a spinner's endless one does not count.
+  function animating() {
+    if (typeof doc.getAnimations !== "function") return false;
+    const list = doc.getAnimations();
+    for (let i = 0; i < list.length; i++) {
+      const a = list[i];
+      if ((a.playState === "running" || a.pending) && a.effect && Number.isFinite(a.effect.getComputedTiming().endTime)) return true;
+    }
+    return false;
+  }
+
   function pointIn(el, at) {
     const list = hitPoints(el, at, 1);
     if (list.length > 0) return {x: list[0].x, y: list[0].y, covered: false};
@@ -455,6 +512,6 @@ function libAct(win, env, lib) {
 
   return {
     ...lib, target, requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, textEntry, caretToEnd, setValue,
-    fire, tip, presShellDispatch, focusedDescription, uploadTarget, result, hitPoint, hitPoints, inside, mouse, wait,
+    fire, tip, presShellDispatch, focusedDescription, uploadTarget, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, wait,
   };
 }

@@ -1,4 +1,4 @@
-function pressKey(win, args, lib) {
+async function pressKey(win, args, lib) {
   // Presses one key, optionally with modifiers, on args.sel (verified against args.fp)
   // or on the focused element. args.key is a name from KEYS or one printable character;
   // args.mods a subset of MODS (the server parses the agent's text; this table is the
@@ -29,7 +29,7 @@ function pressKey(win, args, lib) {
   const doc = win.document;
   if (args.sel !== undefined && args.sel !== null) {
     const el = lib.target(args);
-    lib.requireEnabled(el);
+    await lib.enabledWhenReachable(el);
     lib.focus(el);
   }
   const tip = lib.tip();

@@ -1,11 +1,11 @@
-function selectOption(win, args, lib) {
+async function selectOption(win, args, lib) {
   // Selects the options of a <select> named in args.options (each by value, else by
   // visible label: exact, then case-insensitive), exactly those for a multiple select,
   // then fires input and change. An unknown name is not an error here: the result lists
   // what is missing and (bounded) what the select offers, so the server can say so.
   const MAX_LIST = 30;
   const el = lib.target(args);
-  lib.requireEnabled(el);
+  await lib.enabledWhenReachable(el);
   if (el.namespaceURI !== "http://www.w3.org/1999/xhtml" || el.localName !== "select") {
     lib.fail("unsupported_element", "select_option works on <select> elements; for custom drop-downs click the control, then the option");
   }

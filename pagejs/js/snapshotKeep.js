@@ -24,7 +24,8 @@ function snapshotKeep() {
   // could have changed it: nothing added, removed or moved, no attribute the test reads
   // changed (href, type, role, contenteditable, aria-hidden), the same shadow roots and
   // design mode. Visibility is judged anew, unless the only changes since the last walk
-  // are aria-* and data-* attributes and class names that no style sheet names (calm):
+  // are aria-* (but aria-hidden and aria-modal, which may make elements inert) and
+  // data-* attributes and class names that no style sheet names (calm):
   // then the elements shown are the last walk's, and the walk visits only the rows of
   // elements those changes touched, the caller's copy keeping the others in place (only).
   const st = {seq: 0, key: null, dirty: true, mo: null, roots: null, url: "", title: "", sig: "", sheets: [], design: "",
@@ -98,7 +99,7 @@ function snapshotKeep() {
     const t = rec.target;
     if (rec.type === "attributes") {
       const a = rec.attributeName;
-      if (rec.attributeNamespace !== null) loud = true;
+      if (rec.attributeNamespace !== null || a === "aria-hidden" || a === "aria-modal") loud = true; // (also what is inert: lib.inert)
       else if (a === "class") quiet.push(t, ["class"].concat(classesChanged(rec.oldValue, t.getAttribute("class"))));
       else if (QUIET.test(a)) quiet.push(t, [a]);
       else loud = true;

@@ -1,4 +1,4 @@
-function typeText(win, args, lib) {
+async function typeText(win, args, lib) {
   // Types one chunk of text at the caret, character by character; the server sends the
   // chunks (and can stop between them). args.firstChunk puts the caret at the end first.
   // Isolated realm: nsITextInputProcessor (trusted keydown/keypress/input/keyup, real
@@ -6,7 +6,7 @@ function typeText(win, args, lib) {
   // Newlines are Enter in textareas and editors and are dropped in single-line inputs
   // (which cannot hold them); \r is ignored.
   const el = lib.target(args);
-  lib.requireEnabled(el);
+  await lib.enabledWhenReachable(el);
   const text = typeof args.text === "string" ? args.text : lib.fail("invalid_argument", "text must be a string");
   const kind = lib.textEntry(el);
   if (!kind) lib.fail("unsupported_element", "type_text works on text inputs, textareas and contenteditable elements");
