@@ -55,8 +55,11 @@ var keepSteps = []struct{ name, js string }{
 	{"adopted sheet", `(() => { const s = new CSSStyleSheet(); s.replaceSync("button { display: none }"); document.getElementById("host-empty").shadowRoot.adoptedStyleSheets = [s]; return 1; })()`},
 	// What qualifies an element by itself (tag and attributes), which a walk takes from
 	// the last one when no mutation could have changed it.
-	{"aria-hidden set", `document.getElementById("b2").setAttribute("aria-hidden", "true")`},
-	{"aria-hidden removed", `document.getElementById("b2").removeAttribute("aria-hidden")`},
+	// (aria-hidden on the element itself leaves it out when it is out of the tab order.)
+	{"aria-hidden set", `(() => { const b = document.getElementById("b2"); b.tabIndex = -1; b.setAttribute("aria-hidden", "true"); return 1; })()`},
+	{"aria-hidden, back in the tab order", `document.getElementById("b2").removeAttribute("tabindex")`},
+	{"aria-hidden, out of the tab order", `document.getElementById("b2").setAttribute("tabindex", "-1")`},
+	{"aria-hidden removed", `(() => { const b = document.getElementById("b2"); b.removeAttribute("aria-hidden"); b.removeAttribute("tabindex"); return 1; })()`},
 	{"role added", `document.getElementById("lab-target").setAttribute("role", "button")`},
 	{"role removed", `document.getElementById("lab-target").removeAttribute("role")`},
 	{"input type hidden", `document.getElementById("name").type = "hidden"`},

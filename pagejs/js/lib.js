@@ -888,12 +888,15 @@ function lib(win, env) {
     return out;
   }
 
-  // An element marked aria-hidden="true" itself is left out: components use it for
-  // stand-in controls that only serve form validation (<sl-select>'s value input).
+  // An element marked aria-hidden="true" itself and out of the tab order is left out:
+  // components use such stand-in controls only for form validation or to keep the
+  // original control (<sl-select>'s value input, the <select> Select2 and Material UI
+  // replace). One in the tab order is listed: a popup's library hides the page's
+  // elements so while it is open (Alpine's x-trap.inert), and they are inert then.
   function consider(el, out, statics) {
     const html = isHTML(el);
     const tag = el.localName;
-    if (qualifies(el, html, tag) && el.getAttribute("aria-hidden") !== "true") {
+    if (qualifies(el, html, tag) && (el.getAttribute("aria-hidden") !== "true" || el.tabIndex >= 0)) {
       if (statics !== null) statics.push(el);
       // (isFileInput(el), its tag read once)
       if ((html && tag === "input" && String(el.type).toLowerCase() === "file") || visible(el)) out.push(el);

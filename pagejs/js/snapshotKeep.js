@@ -22,7 +22,7 @@ function snapshotKeep() {
   // then every entry is made afresh. Which elements qualify by what they are (tag and
   // attributes, lib.collect's statics) is taken from the last walk when no mutation
   // could have changed it: nothing added, removed or moved, no attribute the test reads
-  // changed (href, type, role, contenteditable, aria-hidden), the same shadow roots and
+  // changed (href, type, role, contenteditable, aria-hidden, tabindex), the same shadow roots and
   // design mode. Visibility is judged anew, unless the only changes since the last walk
   // are aria-* (but aria-hidden and aria-modal, which may make elements inert) and
   // data-* attributes and class names that no style sheet names (calm):
@@ -88,7 +88,7 @@ function snapshotKeep() {
   };
   const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
   const QUIET = /^(aria|data)-/; // attribute names with no effect on rendering but through style sheets
-  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden"]); // read by lib's consider
+  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex"]); // read by lib's consider
 
   function up(n) {
     return n.parentNode || n.host || null;
