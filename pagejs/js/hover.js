@@ -6,7 +6,7 @@ async function hover(win, args, lib) {
   // over/enter/move events (no leave events for the previous element; :hover does not apply).
   const el = lib.target(args);
   if (!lib.visible(el)) lib.fail("element_not_interactable", "the element is not visible");
-  const p = await lib.reachable(el, args.at, true);
+  const p = await lib.reachable(el, args.at, true, true); // (inert: hover does not refuse it)
   if (p.covered) lib.fail("element_not_interactable", "another element covers it at every point tried");
   const move = lib.mouse();
   if (move) {

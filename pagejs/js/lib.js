@@ -752,7 +752,7 @@ function lib(win, env) {
   // dialog, measured). An ARIA popup shown (role dialog, alertdialog, menu or listbox,
   // or aria-modal) makes inert what the page hid from assistive technology for it:
   // elements in an aria-hidden="true" element outside it, when the page hid all the
-  // rest so (hidesRest), as Material UI and Radix do while their dialog or menu is open
+  // rest so (hidesRest), as Material UI and Alpine do while their dialog or menu is open
   // (a backdrop covers the page, focus is kept in the popup; a menu opened from a dialog
   // hides the dialog too). aria-modal alone does not: consent banners that leave the
   // page usable carry it. (A modal dialog inside a shadow root is not looked for.)
@@ -799,28 +799,28 @@ function lib(win, env) {
     return {native, aria, hidden};
   }
 
-  // hidesRest lists the elements the page hid from assistive technology for popup p: at
-  // each level from p up to the body's children where every other element child of the
-  // parent is aria-hidden="true" (and one at least), those children, as Material UI
-  // hides the body's other children and Radix and React Aria the siblings of the popup's
-  // ancestors. Children that render nothing (scripts, styles) do not count, nor those a
-  // hiding library leaves shown: live regions (toasts, status lines) and other popups
-  // (the suggestions of a field inside the popup, in a layer of their own). Only what is
-  // listed is inert: an aria-hidden element elsewhere (an icon, a carousel's copies) is not.
-  const NO_CONTENT = new Set(["script", "style", "link", "template", "meta", "noscript"]);
+  // hidesRest lists the elements the page hid from assistive technology for popup p:
+  // when, at every level from p up to the body's children, each other element child of
+  // the parent is aria-hidden="true" (one at least, somewhere), those children, as
+  // Material UI hides the body's other children and Alpine's x-trap.inert the siblings
+  // of the popup and of each of its ancestors. Children that show nothing do not count
+  // (scripts, styles, an empty focus sentinel), nor those a hiding library leaves
+  // shown: live regions (toasts, status lines) and other popups (a field's suggestions,
+  // in a layer of their own). Only what is listed is inert: an aria-hidden element
+  // elsewhere (an icon, a carousel's copies) is not.
+  const NO_CONTENT = new Set(["script", "style", "link", "template", "meta", "noscript", "map", "picture", "slot", "source",
+    "track", "col", "colgroup", "param"]);
   const LEFT_SHOWN = '[aria-live],[role="status"],[role="alert"],[role="log"],[role="tooltip"]';
-  const LAYER = '[role="listbox"],[role="tooltip"],[role="menu"]';
+  const LAYER = '[role="listbox"],[role="tooltip"],[role="menu"],[aria-live],[role="status"],[role="alert"]';
   function hidesRest(p) {
     const out = [];
     for (let b = p; b && b !== docBody && b.parentElement; b = b.parentElement) {
-      const level = [];
-      let shown = false;
-      for (let c = b.parentElement.firstElementChild; c && !shown; c = c.nextElementSibling) {
+      for (let c = b.parentElement.firstElementChild; c; c = c.nextElementSibling) {
         if (c === b || NO_CONTENT.has(c.localName)) continue;
-        if (c.getAttribute("aria-hidden") === "true") level.push(c);
-        else if (!c.matches(LEFT_SHOWN) && c.querySelector(LAYER) === null) shown = true;
+        if (c.getAttribute("aria-hidden") === "true") out.push(c);
+        else if (!(c.firstElementChild === null && !/\S/.test(c.textContent)) && !c.matches(LEFT_SHOWN) &&
+          c.querySelector(LAYER) === null) return [];
       }
-      if (!shown) for (let i = 0; i < level.length; i++) out.push(level[i]);
     }
     return out;
   }

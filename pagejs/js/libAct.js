@@ -373,7 +373,7 @@ function libAct(win, env, lib) {
 
   // reachable waits, while the page moves, for el to become reachable: not inert and,
   // with hit, not covered (hitPoint, asked again; it returns the last answer, or null
-  // without hit). A popup on its way out keeps the page from users until the page
+  // without hit); with coverOnly, inertness is not waited for. A popup on its way out keeps the page from users until the page
   // removes it: the invisible backdrop of a Material UI menu while the menu fades out
   // (≈240 ms), the aria-hidden that its dialog leaves on the page until its fade ends, a
   // modal's fading backdrop; the removal can come a few milliseconds after the fade has
@@ -382,9 +382,9 @@ function libAct(win, env, lib) {
   // page that does not move (a cookie wall, an open dialog) it gives up after
   // STILL_FIRST ms. The caller then refuses what is still blocked.
   const STILL_STEP = 20, STILL_QUIET = 100, STILL_FIRST = 60, STILL_CAP = 1000;
-  async function reachable(el, at, hit) {
+  async function reachable(el, at, hit, coverOnly) {
     let p = hit ? hitPoint(el, at) : null;
-    const blocked = () => (p !== null && p.covered) || inert(el);
+    const blocked = () => (p !== null && p.covered) || (!coverOnly && inert(el));
     if (!blocked()) return p;
     const now = () => win.performance.now();
     const start = now();
@@ -405,7 +405,7 @@ function libAct(win, env, lib) {
     } finally {
       mo.disconnect();
     }
-    if (!el.isConnected) fail("element_not_found", "the element left the page while it could not be reached; take a new snapshot");
+    if (!el.isConnected) fail("stale_element", "the element left the page while it could not be reached; take a new snapshot");
     return p;
   }
 

@@ -99,7 +99,7 @@ function snapshotKeep() {
     const t = rec.target;
     if (rec.type === "attributes") {
       const a = rec.attributeName;
-      if (rec.attributeNamespace !== null || a === "aria-hidden" || a === "aria-modal") loud = true; // (also what is inert: lib.inert)
+      if (rec.attributeNamespace !== null || a === "aria-hidden" || a === "aria-modal" || a === "aria-live") loud = true; // (also what is inert: lib.inert)
       else if (a === "class") quiet.push(t, ["class"].concat(classesChanged(rec.oldValue, t.getAttribute("class"))));
       else if (QUIET.test(a)) quiet.push(t, [a]);
       else loud = true;
