@@ -41,6 +41,7 @@ func TestFirefoxSnapshot(t *testing.T) {
 		`textbox "Name via aria-label"`,
 		`textbox "Name via labelledby"`,
 		`combobox "Country France" collapsed`,
+		`combobox "Size" value="Large"`,
 		`link "Profile picture" href="/profile"`,
 		`button "Name via title"`,
 		`textbox "Name via placeholder"`,

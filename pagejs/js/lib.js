@@ -303,17 +303,12 @@ function lib(win, env) {
   // ownValue is what an element that names itself in its aria-labelledby adds to its
   // name (accname: a control embedded in its own label gives its value): a custom
   // combobox its shown text, as Material UI's select does ("Country France"), a custom
-  // listbox its selected options' text, a <select> its chosen options' labels; another
-  // element nothing (a text field's value
-  // is shown as its value). Zero-width spaces (an empty select's placeholder) are left out.
+  // listbox its selected options' text; another element nothing (a native control's
+  // value is shown as its value, and kept out of its name, which its ref's check
+  // reads). Zero-width spaces (an empty custom select's placeholder) are left out.
   function ownValue(el, tag, role) {
     if (!isHTML(el)) return "";
-    if (tag === "select") {
-      const o = el.selectedOptions, parts = [];
-      for (let i = 0; o && i < o.length; i++) parts.push(collapse(o[i].label || o[i].textContent));
-      return collapse(parts.join(" "));
-    }
-    if (tag === "input" || tag === "textarea") return "";
+    if (tag === "input" || tag === "textarea" || tag === "select") return "";
     let text = "";
     if (role === "combobox") {
       text = slotted(el) ? flatText(el, null) : collapse(el.textContent);
