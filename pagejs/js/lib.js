@@ -801,20 +801,18 @@ function lib(win, env) {
   // of the popup and of each of its ancestors. Children that show nothing do not count
   // (scripts, styles, an empty focus sentinel), nor those a hiding library leaves
   // shown: live regions (toasts, status lines) and other popups (a field's suggestions,
-  // in a layer of their own). Only what is listed is inert: an aria-hidden element
+  // in a layer of their own), or what holds one (APART). Only what is listed is inert: an aria-hidden element
   // elsewhere (an icon, a carousel's copies) is not.
   const NO_CONTENT = new Set(["script", "style", "link", "template", "meta", "noscript", "map", "picture", "slot", "source",
     "track", "col", "colgroup", "param"]);
-  const LEFT_SHOWN = '[aria-live],[role="status"],[role="alert"],[role="log"],[role="tooltip"]';
-  const LAYER = '[role="listbox"],[role="tooltip"],[role="menu"],[aria-live],[role="status"],[role="alert"]';
+  const APART = '[aria-live],[role="status"],[role="alert"],[role="log"],[role="tooltip"],[role="listbox"],[role="menu"]';
   function hidesRest(p) {
     const out = [];
     for (let b = p; b && b !== docBody && b.parentElement; b = b.parentElement) {
       for (let c = b.parentElement.firstElementChild; c; c = c.nextElementSibling) {
         if (c === b || NO_CONTENT.has(c.localName)) continue;
         if (c.getAttribute("aria-hidden") === "true") out.push(c);
-        else if (!(c.firstElementChild === null && !/\S/.test(c.textContent)) && !c.matches(LEFT_SHOWN) &&
-          c.querySelector(LAYER) === null) return [];
+        else if (!(c.firstElementChild === null && !/\S/.test(c.textContent)) && !c.matches(APART) && c.querySelector(APART) === null) return [];
       }
     }
     return out;

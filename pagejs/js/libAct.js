@@ -373,8 +373,8 @@ function libAct(win, env, lib) {
 
   // reachable waits, while the page moves, for el to become reachable: not inert and,
   // with hit, not covered (hitPoint, asked again; it returns the last answer, or null
-  // without hit); with coverOnly, inertness is not waited for. A popup on its way out keeps the page from users until the page
-  // removes it: the invisible backdrop of a Material UI menu while the menu fades out
+  // without hit); with coverOnly, inertness is not waited for. A popup on its way out
+  // keeps the page from users until the page removes it: the invisible backdrop of a Material UI menu while the menu fades out
   // (≈240 ms), the aria-hidden that its dialog leaves on the page until its fade ends, a
   // modal's fading backdrop; the removal can come a few milliseconds after the fade has
   // ended. It looks again every STILL_STEP ms while a finite animation of the document
@@ -410,7 +410,8 @@ function libAct(win, env, lib) {
   }
 
   // enabledWhenReachable is reachable without a hit test, then requireEnabled: for actions
-  // that reach el by the keyboard (fill, typing, a key, a select).
+  // that reach el by the keyboard (fill, typing, a key, a select) and for drag's source,
+  // whose points drag tests itself.
   async function enabledWhenReachable(el) {
     await reachable(el, null, false);
     requireEnabled(el);

@@ -24,7 +24,7 @@ function snapshotKeep() {
   // could have changed it: nothing added, removed or moved, no attribute the test reads
   // changed (href, type, role, contenteditable, aria-hidden, tabindex), the same shadow roots and
   // design mode. Visibility is judged anew, unless the only changes since the last walk
-  // are aria-* (but aria-hidden and aria-modal, which may make elements inert) and
+  // are aria-* (but aria-hidden, aria-modal and aria-live, which may make elements inert) and
   // data-* attributes and class names that no style sheet names (calm):
   // then the elements shown are the last walk's, and the walk visits only the rows of
   // elements those changes touched, the caller's copy keeping the others in place (only).
