@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -31,24 +32,9 @@ func TestMaterialUIApplication(t *testing.T) {
 	// Right away, while the menu fades out (≈240 ms, about the default wait's 250 ms)
 	// and its backdrop may still cover the page: the click waits for it to go
 	// (TestClickWaitsForLeavingCover makes sure of the case).
-	res = must(t, s, "click", map[string]any{"element": apply})
-	for _, want := range [][2]string{{"textbox", "Phone"}, {"combobox", "Country"}, {"combobox", "City"},
-		{"checkbox", "I agree to be contacted"}, {"button", "Cancel"}, {"button", "Submit application"}} {
-		ref(t, res.Text, want[0], want[1])
-	}
-	view := res.Text
-	if c := changes(t, res); c["inert"] != 3 {
-		t.Errorf("the open dialog: want the page's field and two buttons inert:\n%s", res.Text)
-	}
-	if _, e := call(t, s, "click", map[string]any{"element": sort}); e == nil || !strings.Contains(e.Message, "inert") {
-		t.Errorf("a click behind the dialog: %v, want it refused as inert", e)
-	}
-
-	phone := ref(t, view, "textbox", "Phone")
-	res = must(t, s, "fill", map[string]any{"element": phone, "value": "+49 30 1234567"})
-	if !strings.Contains(res.Text, "["+phone+`] textbox "Phone" value="+49 30 1234567"`) {
-		t.Errorf("fill: want the field's new value:\n%s", res.Text)
-	}
+	view := dialogOpens(t, s, apply, sort, [][2]string{{"textbox", "Phone"}, {"combobox", "Country"}, {"combobox", "City"},
+		{"checkbox", "I agree to be contacted"}, {"button", "Cancel"}, {"button", "Submit application"}})
+	phone := fills(t, s, view, "Phone", "+49 30 1234567")
 	// The select's listbox opens in a popover that hides the dialog too.
 	country := ref(t, view, "combobox", "Country")
 	res = must(t, s, "click", map[string]any{"element": country})
@@ -103,6 +89,37 @@ func TestMaterialUIApplication(t *testing.T) {
 	if !strings.Contains(res.Text, "["+search+`] textbox "Search jobs" value="go"`) {
 		t.Errorf("fill on the page as the dialog fades out:\n%s", res.Text)
 	}
+}
+
+// dialogOpens clicks the button that opens an application's modal dialog and
+// checks its answer: it lists the dialog's elements (role, name), counts the
+// page's three (a field, two buttons) inert, and a click on one of them, behind,
+// is refused. It returns the answer.
+func dialogOpens(t *testing.T, s *session, button, behind string, elements [][2]string) string {
+	t.Helper()
+	res := must(t, s, "click", map[string]any{"element": button})
+	for _, want := range elements {
+		ref(t, res.Text, want[0], want[1])
+	}
+	if c := changes(t, res); c["inert"] != 3 {
+		t.Errorf("the open dialog: want the page's field and two buttons inert:\n%s", res.Text)
+	}
+	if _, e := call(t, s, "click", map[string]any{"element": behind}); e == nil || !strings.Contains(e.Message, "inert") {
+		t.Errorf("a click behind the dialog: %v, want it refused as inert", e)
+	}
+	return res.Text
+}
+
+// fills fills the textbox of view with this name and checks that the answer
+// shows its new value; it returns the textbox's ref.
+func fills(t *testing.T, s *session, view, name, value string) string {
+	t.Helper()
+	field := ref(t, view, "textbox", name)
+	res := must(t, s, "fill", map[string]any{"element": field, "value": value})
+	if !strings.Contains(res.Text, "["+field+`] textbox `+strconv.Quote(name)+` value=`+strconv.Quote(value)) {
+		t.Errorf("fill: want the field's new value:\n%s", res.Text)
+	}
+	return field
 }
 
 // TestClickWaitsForLeavingCover: a menu's invisible backdrop covers the page

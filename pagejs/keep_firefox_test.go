@@ -71,6 +71,10 @@ var keepSteps = []struct{ name, js string }{
 	{"inserted input's value", `document.querySelector("input[placeholder=Late]").value = "typed"`},
 	{"setup: an empty custom element", `document.getElementById("main").append(document.createElement("x-late"))`},
 	{"custom element gets a shadow root", `document.querySelector("x-late").attachShadow({mode: "open"}).append(Object.assign(document.createElement("button"), {textContent: "In a custom element"}))`},
+	// A custom select shows its value as its content (Radix's button).
+	{"setup: a custom select", `(() => { const d = document.createElement("div"); d.innerHTML = '<label id="cs-l">Country</label><button type="button" role="combobox" aria-labelledby="cs-l" id="cs"><span>Pick one</span><span aria-hidden="true">▾</span></button>'; document.getElementById("main").append(d); return 1; })()`},
+	{"custom select's shown text", `document.querySelector("#cs span").firstChild.data = "France"`},
+	{"custom select's icon shown", `document.querySelector("#cs [aria-hidden]").removeAttribute("aria-hidden")`},
 	{"design mode on", `document.designMode = "on"`},
 	{"design mode off", `document.designMode = "off"`},
 	// Visibility, which a walk takes from the last one after attribute changes that no

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -58,4 +59,45 @@ func Dir(t headless.TB, libs ...string) string {
 		t.Fatalf("npmlibs: %v", err)
 	}
 	return mods
+}
+
+// esbuild bundles the pages whose libraries ship only as ES modules with bare
+// imports (Radix): it is fetched from npm like the libraries (its native
+// binary comes as the optional dependency @esbuild/<os>-<arch>, which needs
+// no install script).
+const esbuild = "esbuild@0.28.2"
+
+// Bundle bundles the page script entry (a file of the caller's testdata that
+// imports libs, each "name@exact-version") with esbuild into one classic
+// script, once per content of entry and libs, and returns the bundle's path
+// in the user cache. Like an application's build: React and the libraries'
+// production builds, JSX through React.createElement.
+func Bundle(t headless.TB, entry string, libs ...string) string {
+	t.Helper()
+	src, err := os.ReadFile(entry)
+	if err != nil {
+		t.Fatalf("npmlibs: %v", err)
+	}
+	mods := Dir(t, append([]string{esbuild}, libs...)...)
+	sum := sha256.Sum256(append([]byte(strings.Join(libs, "\n")+"\n\n"), src...))
+	out := filepath.Join(mods, ".bundles", filepath.Base(entry)+"-"+hex.EncodeToString(sum[:8])+".js")
+	if _, err := os.Stat(out); err == nil {
+		return out
+	}
+	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
+	bin := filepath.Join(mods, "@esbuild", runtime.GOOS+"-"+arch, "bin", "esbuild")
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("npmlibs: esbuild's binary for %s/%s: %v", runtime.GOOS, runtime.GOARCH, err)
+	}
+	cmd := exec.Command(bin, "--bundle", "--format=iife", "--loader=jsx", "--minify",
+		"--define:process.env.NODE_ENV=\"production\"", "--sourcefile="+filepath.Base(entry), "--outfile="+out+".part")
+	cmd.Dir = filepath.Dir(mods) // bare imports resolve from here: node_modules
+	cmd.Stdin = strings.NewReader(string(src))
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("esbuild %s: %v\n%s", entry, err, b)
+	}
+	if err := os.Rename(out+".part", out); err != nil {
+		t.Fatalf("npmlibs: %v", err)
+	}
+	return out
 }

@@ -124,19 +124,19 @@ async function drag(win, args, lib) {
       d = d.mozCloneForEvent(type);
       d.dropEffect = dt.dropEffect === "none" ? "move" : dt.dropEffect;
     }
-    return new win.DragEvent(type, {bubbles: true, cancelable: type !== "dragend" && type !== "dragleave", composed: true,
+    return new win.DragEvent(type, Object.assign({bubbles: true, cancelable: type !== "dragend" && type !== "dragleave", composed: true,
       view: win, clientX: p.x, clientY: p.y, buttons: type === "drop" || type === "dragend" ? 0 : 1,
-      dataTransfer: d, relatedTarget: related || null});
+      dataTransfer: d, relatedTarget: related || null}, lib.screenAt(p.x, p.y)));
   }
 
   function synthPointer(t, type, p, buttons) {
-    t.dispatchEvent(new win.PointerEvent(type, {bubbles: true, cancelable: true, composed: true, view: win,
-      clientX: p.x, clientY: p.y, button: 0, buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}));
+    t.dispatchEvent(new win.PointerEvent(type, Object.assign({bubbles: true, cancelable: true, composed: true, view: win,
+      clientX: p.x, clientY: p.y, button: 0, buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}, lib.screenAt(p.x, p.y))));
   }
 
   function synthMouse(t, type, p, buttons) {
-    t.dispatchEvent(new win.MouseEvent(type, {bubbles: true, cancelable: true, composed: true, view: win,
-      clientX: p.x, clientY: p.y, button: 0, buttons}));
+    t.dispatchEvent(new win.MouseEvent(type, Object.assign({bubbles: true, cancelable: true, composed: true, view: win,
+      clientX: p.x, clientY: p.y, button: 0, buttons}, lib.screenAt(p.x, p.y))));
   }
 
   function draggable(el) {

@@ -418,7 +418,7 @@ function lib(win, env) {
 
   // ---- values and states ----
 
-  function valueOf(el, tag, type, role) {
+  function valueOf(el, tag, type, role, A, name) {
     if (!isHTML(el)) return undefined;
     if (tag === "input") {
       if (type === "password" || type === "checkbox" || type === "radio" || type === "file" ||
@@ -433,7 +433,34 @@ function lib(win, env) {
       return cap(parts.join(", "), VALUE_MAX);
     }
     if (role === "textbox" && editingHost(el)) return cap(collapse(el.textContent), VALUE_MAX);
+    // A custom select (a combobox that is no text field: Radix's and Headless UI's
+    // buttons, APG's select-only combobox) shows its value as its content, as browsers
+    // expose it; one that names itself has it in its name already (ownValue).
+    if (role === "combobox" && !editingHost(el) && !selfLabelled(el, A)) {
+      const v = cap(shownText(el), VALUE_MAX);
+      return v === name ? undefined : v;
+    }
     return undefined;
+  }
+
+  function selfLabelled(el, A) {
+    const ids = A["aria-labelledby"];
+    return !!ids && el.id !== "" && collapse(ids).split(" ").indexOf(el.id) >= 0;
+  }
+
+  // shownText is el's text without what it hides from assistive technology (an icon's
+  // aria-hidden glyph, "▾") and without zero-width spaces.
+  function shownText(el) {
+    if (slotted(el) || el.querySelector('[aria-hidden="true"]') === null) return collapse(textOf(el, null).replace(/[\u200B-\u200D\uFEFF]/g, ""));
+    const parts = [];
+    const visit = (n) => {
+      for (let c = n.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 3) parts.push(c.data);
+        else if (c.nodeType === 1 && c.getAttribute("aria-hidden") !== "true" && !NO_CONTENT.has(c.localName)) visit(c);
+      }
+    };
+    visit(el);
+    return collapse(parts.join("").replace(/[\u200B-\u200D\uFEFF]/g, ""));
   }
 
   // fields computes what identifies an element: the fingerprint fields.
@@ -474,7 +501,7 @@ function lib(win, env) {
     if (type) e.type = type;
     if (f.name) e.name = f.name;
     let x = null; // the other fields, in the order Go's decoder was tested with (put)
-    const v = valueOf(el, tag, type, role);
+    const v = valueOf(el, tag, type, role, A, f.name);
     if (v !== undefined && v !== "") x = put(x, "value", v);
     if (disabledA(el, tag, A)) x = put(x, "disabled", true);
     if ((html && (tag === "input" || tag === "textarea") && el.readOnly) || A["aria-readonly"] === "true") x = put(x, "readonly", true);
@@ -801,8 +828,9 @@ function lib(win, env) {
   // of the popup and of each of its ancestors. Children that show nothing do not count
   // (scripts, styles, an empty focus sentinel), nor those a hiding library leaves
   // shown: live regions (toasts, status lines) and other popups (a field's suggestions,
-  // in a layer of their own), or what holds one (APART). Only what is listed is inert: an aria-hidden element
-  // elsewhere (an icon, a carousel's copies) is not.
+  // in a layer of their own: APART), or what holds one and hides all else (hiddenFor).
+  // Only what is listed is inert: an aria-hidden element elsewhere (an icon, a
+  // carousel's copies) is not.
   const NO_CONTENT = new Set(["script", "style", "link", "template", "meta", "noscript", "map", "picture", "slot", "source",
     "track", "col", "colgroup", "param"]);
   const APART = '[aria-live],[role="status"],[role="alert"],[role="log"],[role="tooltip"],[role="listbox"],[role="menu"]';
@@ -810,12 +838,27 @@ function lib(win, env) {
     const out = [];
     for (let b = p; b && b !== docBody && b.parentElement; b = b.parentElement) {
       for (let c = b.parentElement.firstElementChild; c; c = c.nextElementSibling) {
-        if (c === b || NO_CONTENT.has(c.localName)) continue;
-        if (c.getAttribute("aria-hidden") === "true") out.push(c);
-        else if (!(c.firstElementChild === null && !/\S/.test(c.textContent)) && !c.matches(APART) && c.querySelector(APART) === null) return [];
+        if (c !== b && !hiddenFor(c, out)) return [];
       }
     }
     return out;
+  }
+
+  // hiddenFor tells whether c is hidden as a hiding library hides what is not the popup
+  // (adding what it hid to out): aria-hidden, showing nothing, a live region or popup
+  // left shown, or holding one with every other child so (the aria-hidden package that
+  // Radix uses keeps a live region's ancestors shown and hides their other children:
+  // an app whose header holds a status line).
+  function hiddenFor(c, out) {
+    if (NO_CONTENT.has(c.localName)) return true;
+    if (c.getAttribute("aria-hidden") === "true") {
+      out.push(c);
+      return true;
+    }
+    if ((c.firstElementChild === null && !/\S/.test(c.textContent)) || c.matches(APART)) return true;
+    if (c.querySelector(APART) === null) return false;
+    for (let d = c.firstElementChild; d; d = d.nextElementSibling) if (!hiddenFor(d, out)) return false;
+    return true;
   }
 
   // hiddenUp tells whether el or an element it is in (shadow hosts included) is

@@ -158,12 +158,18 @@ function libAct(win, env, lib) {
       x = r.left + r.width / 2;
       y = r.top + r.height / 2;
     }
-    const base = {bubbles: true, cancelable: true, composed: true, view: win, button: 0, clientX: x, clientY: y};
+    // Trusted events get their screen point too (screenAt); the page realm's do not, as
+    // el.click() gives its click none, and a label takes a press whose click lands more
+    // than 2 px from it for a text selection (it then leaves its control alone).
+    const base = Object.assign({bubbles: true, cancelable: true, composed: true, view: win, button: 0, clientX: x, clientY: y},
+      isolated ? screenAt(x, y) : null);
     const mouse = (type, buttons, detail) => new win.MouseEvent(type, Object.assign({}, base, {buttons, detail}));
     const pointer = (type, buttons) =>
       new win.PointerEvent(type, Object.assign({}, base, {buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}));
     const trusted = isolated && presShellDispatch(el, pointer("pointermove", 0));
     if (!trusted) {
+      delete base.screenX;
+      delete base.screenY;
       el.dispatchEvent(pointer("pointerdown", 1));
       el.dispatchEvent(mouse("mousedown", 1, 1));
       if (typeof el.focus === "function") el.focus();
@@ -190,6 +196,18 @@ function libAct(win, env, lib) {
     }
     if (!clicked) presShellDispatch(el, mouse("click", 0, 1));
     return true;
+  }
+
+  // screenAt gives the screen coordinates of a viewport point, for an event made here.
+  // The pres shell takes an event's position from them alone (its widget point, in
+  // device pixels), and computes clientX/clientY from that: without them the page read
+  // clientX 0 and clientY minus the toolbars' height on every click (measured, and
+  // checked with the window moved and the page zoomed: TestClickCoordinates), and a
+  // library that compares positions (Radix's select ignores the release of the press
+  // that opened it, within 10 px) did nothing.
+  function screenAt(x, y) {
+    const dpr = win.devicePixelRatio || 1;
+    return {screenX: Math.round((win.mozInnerScreenX + x) * dpr), screenY: Math.round((win.mozInnerScreenY + y) * dpr)};
   }
 
   // fileChooserFor finds the file input a person's click on el would open the file
@@ -513,6 +531,6 @@ function libAct(win, env, lib) {
 
   return {
     ...lib, target, requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, textEntry, caretToEnd, setValue,
-    fire, tip, presShellDispatch, focusedDescription, uploadTarget, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, wait,
+    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, wait,
   };
 }
