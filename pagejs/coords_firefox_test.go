@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,7 +38,11 @@ func TestFirefoxClickCoordinates(t *testing.T) {
 	t.Cleanup(func() {
 		chromeJS(`(() => { ` + win + `.moveTo(` + at + `); ` + zoom + `.fullZoom = 1; return "1"; })()`)
 	})
-	e := find(t, p.snapshot(isolatedRealm), "button", "Trusted only")
+	p.js(`(() => { const d = document.createElement("div"); document.body.prepend(d); d.attachShadow({mode: "open"}).innerHTML = "<button>Shadow press</button>"; return 1; })()`)
+	snap := p.snapshot(isolatedRealm)
+	// A button of the document (the pres shell's path) and one in a shadow root (an
+	// event dispatched from the isolated realm, which keeps its client point).
+	buttons := map[string]pagejs.Element{"Trusted only": find(t, snap, "button", "Trusted only"), "Shadow press": find(t, snap, "button", "Shadow press")}
 	for _, c := range []struct{ name, setup string }{
 		{"as opened", ``},
 		{"window moved", win + `.moveTo(160, 120)`},
@@ -47,28 +52,41 @@ func TestFirefoxClickCoordinates(t *testing.T) {
 			chromeJS(`(() => { ` + c.setup + `; return "1"; })()`)
 			time.Sleep(200 * time.Millisecond) // (the content process learns of the move and the zoom)
 		}
-		p.js(`(() => { const b = [...document.querySelectorAll("button")].find((x) => x.textContent === "Trusted only"); window.__seen = []; window.__rect = () => { const r = b.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, mozInnerScreenX, mozInnerScreenY, devicePixelRatio]; }; for (const ty of ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]) b.addEventListener(ty, (ev) => window.__seen.push([ty, ev.clientX, ev.clientY, ev.screenX, ev.screenY]), {once: true}); return "1"; })()`)
-		p.must(isolatedRealm, pagejs.Click, pagejs.ClickArgs{Sel: e.Sel, FP: e.FP}, nil)
-		var seen [][]any
-		var r []float64
-		if err := json.Unmarshal([]byte(p.js(`JSON.stringify(window.__seen)`)), &seen); err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal([]byte(p.js(`JSON.stringify(window.__rect())`)), &r); err != nil {
-			t.Fatal(err)
-		}
-		if len(seen) != 5 {
-			t.Errorf("%s: want the five events of a click, saw %v", c.name, seen)
-		}
-		for _, ev := range seen {
-			x, y, sx, sy := ev[1].(float64), ev[2].(float64), ev[3].(float64), ev[4].(float64)
-			if x < r[0]-1 || x > r[2]+1 || y < r[1]-1 || y > r[3]+1 {
-				t.Errorf("%s: %s at client (%v, %v), outside the button %v", c.name, ev[0], x, y, r[:4])
+		for _, name := range []string{"Trusted only", "Shadow press"} {
+			// (the page realm: test code reading what the page saw)
+			p.js(`(() => { const all = [...document.querySelectorAll("button"), ...document.querySelector("div").shadowRoot.querySelectorAll("button")]; const b = all.find((x) => x.textContent === ` + strconv.Quote(name) + `); window.__seen = []; window.__rect = () => { const r = b.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom, mozInnerScreenX, mozInnerScreenY, devicePixelRatio]; }; if (!b.__logs) { b.__logs = true; for (const ty of ["pointerdown", "mousedown", "pointerup", "mouseup", "click"]) b.addEventListener(ty, (ev) => window.__seen.push([ty, ev.clientX, ev.clientY, ev.screenX, ev.screenY])); } return 1; })()`)
+			e := buttons[name]
+			p.must(isolatedRealm, pagejs.Click, pagejs.ClickArgs{Sel: e.Sel, FP: e.FP}, nil)
+			var seen [][]any
+			var r []float64
+			if err := json.Unmarshal([]byte(p.js(`JSON.stringify(window.__seen)`)), &seen); err != nil {
+				t.Fatal(err)
 			}
-			if math.Abs(sx-(x+r[4])) > 1.5 || math.Abs(sy-(y+r[5])) > 1.5 {
-				t.Errorf("%s: %s at screen (%v, %v), want the client point plus the viewport's screen origin (%v, %v)", c.name, ev[0], sx, sy, r[4], r[5])
+			if err := json.Unmarshal([]byte(p.js(`JSON.stringify(window.__rect())`)), &r); err != nil {
+				t.Fatal(err)
+			}
+			var types []string
+			for _, ev := range seen {
+				types = append(types, ev[0].(string))
+			}
+			if strings.Join(types, " ") != "pointerdown mousedown pointerup mouseup click" {
+				t.Errorf("%s, %s: want the five events of one click, saw %v", c.name, name, seen)
+			}
+			switch {
+			case c.name == "window moved" && (r[4] != 160 || r[5] <= 120):
+				t.Fatalf("the window did not move: the viewport is at (%v, %v) on the screen", r[4], r[5])
+			case c.name == "zoomed" && r[6] != 1.5:
+				t.Fatalf("the page is not zoomed: devicePixelRatio %v", r[6])
+			}
+			for _, ev := range seen {
+				x, y, sx, sy := ev[1].(float64), ev[2].(float64), ev[3].(float64), ev[4].(float64)
+				if x < r[0]-1 || x > r[2]+1 || y < r[1]-1 || y > r[3]+1 {
+					t.Errorf("%s, %s: %s at client (%v, %v), outside the button %v", c.name, name, ev[0], x, y, r[:4])
+				}
+				if math.Abs(sx-(x+r[4])) > 1.5 || math.Abs(sy-(y+r[5])) > 1.5 {
+					t.Errorf("%s, %s: %s at screen (%v, %v), want the client point plus the viewport's screen origin (%v, %v)", c.name, name, ev[0], sx, sy, r[4], r[5])
+				}
 			}
 		}
-		t.Logf("%s: %v, button %v", c.name, seen, r)
 	}
 }

@@ -126,17 +126,17 @@ async function drag(win, args, lib) {
     }
     return new win.DragEvent(type, Object.assign({bubbles: true, cancelable: type !== "dragend" && type !== "dragleave", composed: true,
       view: win, clientX: p.x, clientY: p.y, buttons: type === "drop" || type === "dragend" ? 0 : 1,
-      dataTransfer: d, relatedTarget: related || null}, lib.screenAt(p.x, p.y)));
+      dataTransfer: d, relatedTarget: related || null}, lib.screenAt(p.x, p.y, false)));
   }
 
   function synthPointer(t, type, p, buttons) {
     t.dispatchEvent(new win.PointerEvent(type, Object.assign({bubbles: true, cancelable: true, composed: true, view: win,
-      clientX: p.x, clientY: p.y, button: 0, buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}, lib.screenAt(p.x, p.y))));
+      clientX: p.x, clientY: p.y, button: 0, buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}, lib.screenAt(p.x, p.y, false))));
   }
 
   function synthMouse(t, type, p, buttons) {
     t.dispatchEvent(new win.MouseEvent(type, Object.assign({bubbles: true, cancelable: true, composed: true, view: win,
-      clientX: p.x, clientY: p.y, button: 0, buttons}, lib.screenAt(p.x, p.y))));
+      clientX: p.x, clientY: p.y, button: 0, buttons}, lib.screenAt(p.x, p.y, false))));
   }
 
   function draggable(el) {

@@ -433,30 +433,44 @@ function lib(win, env) {
       return cap(parts.join(", "), VALUE_MAX);
     }
     if (role === "textbox" && editingHost(el)) return cap(collapse(el.textContent), VALUE_MAX);
-    // A custom select (a combobox that is no text field: Radix's and Headless UI's
-    // buttons, APG's select-only combobox) shows its value as its content, as browsers
-    // expose it; one that names itself has it in its name already (ownValue).
-    if (role === "combobox" && !editingHost(el) && !selfLabelled(el, A)) {
+    // A custom select (a combobox that is no text field: Radix's button, APG's
+    // select-only combobox) shows its value as its content, as browsers expose it; one
+    // labelled by itself or by what it holds (Material UI's select, Angular Material's)
+    // has it in its name already, and one that holds controls (ARIA 1.1's wrapper of a
+    // field and a toggle, Select2's multiple select with its chips) is no such select.
+    if (role === "combobox" && !editingHost(el) && !labelledFromWithin(el, A) && el.querySelector(HOLDS_CONTROLS) === null) {
       const v = cap(shownText(el), VALUE_MAX);
-      return v === name ? undefined : v;
+      return v === "" || cap(v, NAME_MAX) === name ? undefined : v;
     }
     return undefined;
   }
+  const HOLDS_CONTROLS = 'input:not([type="hidden"]),textarea,select,button,[role="textbox"],[role="listbox"],[role="option"],[role="button"]';
 
-  function selfLabelled(el, A) {
-    const ids = A["aria-labelledby"];
-    return !!ids && el.id !== "" && collapse(ids).split(" ").indexOf(el.id) >= 0;
+  // labelledFromWithin tells whether el's aria-labelledby names el or an element in it.
+  function labelledFromWithin(el, A) {
+    const ids = collapse(A["aria-labelledby"]);
+    if (!ids) return false;
+    const root = rootOf(el);
+    for (const id of ids.split(" ")) {
+      const t = typeof root.getElementById === "function" ? root.getElementById(id) : null;
+      if (t && el.contains(t)) return true;
+    }
+    return false;
   }
 
   // shownText is el's text without what it hides from assistive technology (an icon's
-  // aria-hidden glyph, "▾") and without zero-width spaces.
+  // aria-hidden glyph, "▾") and without zero-width spaces, a space between elements.
   function shownText(el) {
-    if (slotted(el) || el.querySelector('[aria-hidden="true"]') === null) return collapse(textOf(el, null).replace(/[\u200B-\u200D\uFEFF]/g, ""));
+    if (slotted(el)) return collapse(textOf(el, null).replace(/[\u200B-\u200D\uFEFF]/g, ""));
     const parts = [];
     const visit = (n) => {
       for (let c = n.firstChild; c; c = c.nextSibling) {
-        if (c.nodeType === 3) parts.push(c.data);
-        else if (c.nodeType === 1 && c.getAttribute("aria-hidden") !== "true" && !NO_CONTENT.has(c.localName)) visit(c);
+        if (c.nodeType === 3) {
+          parts.push(c.data);
+        } else if (c.nodeType === 1 && c.getAttribute("aria-hidden") !== "true" && !NO_CONTENT.has(c.localName)) {
+          visit(c);
+          parts.push(" "); // (chips, two spans: "Go Rust", not "GoRust")
+        }
       }
     };
     visit(el);

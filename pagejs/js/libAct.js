@@ -162,7 +162,7 @@ function libAct(win, env, lib) {
     // el.click() gives its click none, and a label takes a press whose click lands more
     // than 2 px from it for a text selection (it then leaves its control alone).
     const base = Object.assign({bubbles: true, cancelable: true, composed: true, view: win, button: 0, clientX: x, clientY: y},
-      isolated ? screenAt(x, y) : null);
+      isolated ? screenAt(x, y, el.getRootNode() === doc) : null);
     const mouse = (type, buttons, detail) => new win.MouseEvent(type, Object.assign({}, base, {buttons, detail}));
     const pointer = (type, buttons) =>
       new win.PointerEvent(type, Object.assign({}, base, {buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}));
@@ -199,14 +199,17 @@ function libAct(win, env, lib) {
   }
 
   // screenAt gives the screen coordinates of a viewport point, for an event made here.
-  // The pres shell takes an event's position from them alone (its widget point, in
-  // device pixels), and computes clientX/clientY from that: without them the page read
-  // clientX 0 and clientY minus the toolbars' height on every click (measured, and
-  // checked with the window moved and the page zoomed: TestClickCoordinates), and a
-  // library that compares positions (Radix's select ignores the release of the press
-  // that opened it, within 10 px) did nothing.
-  function screenAt(x, y) {
-    const dpr = win.devicePixelRatio || 1;
+  // The pres shell (viaShell) takes an event's position from them alone, as its widget
+  // point in device pixels, and computes clientX/clientY from that: without them the
+  // page read clientX 0 and clientY minus the toolbars' height on every click (measured,
+  // and checked with the window moved and the page zoomed: TestFirefoxClickCoordinates),
+  // and a library that compares positions (Radix's select ignores the release of the
+  // press that opened it, within 10 px) did nothing. An event dispatched without it
+  // keeps its clientX/clientY and reads screenX/screenY as CSS pixels. (A frame inside a
+  // transformed element is placed on the screen without the transform, which the pres
+  // shell applies: such a frame's points are off by it.)
+  function screenAt(x, y, viaShell) {
+    const dpr = viaShell ? win.devicePixelRatio || 1 : 1;
     return {screenX: Math.round((win.mozInnerScreenX + x) * dpr), screenY: Math.round((win.mozInnerScreenY + y) * dpr)};
   }
 

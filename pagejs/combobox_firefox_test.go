@@ -1,0 +1,32 @@
+package pagejs_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFirefoxCustomSelectValue: a combobox that is no text field shows what it
+// displays as its value (its icon's hidden glyph left out), unless its label holds
+// that already or it holds controls itself.
+func TestFirefoxCustomSelectValue(t *testing.T) {
+	p := open(t, "/labels.html")
+	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<span id="cv-l1">Region</span> <button type="button" role="combobox" aria-labelledby="cv-l1" aria-expanded="false"><span>Europe</span> <span aria-hidden="true">▾</span><input type="hidden" value="eu"></button>' +
+		'<span id="cv-l2">Food</span> <div role="combobox" aria-labelledby="cv-l2 cv-v" aria-expanded="false" tabindex="0"><span id="cv-v">Steak</span></div>' +
+		'<div role="combobox" aria-label="City" aria-expanded="false" tabindex="0"><input aria-label="City name" value="Bern"><button type="button" aria-label="Open">▾</button></div>' +
+		'<div role="combobox" aria-label="Skills" aria-expanded="false" tabindex="0"><span>Go</span><span>Rust</span></div>' +
+		'<div role="combobox" aria-label="Team" aria-expanded="false" tabindex="0">Team</div>'; document.getElementById("main").append(d); return 1; })()`)
+	for _, r := range realms {
+		var got []string
+		for _, e := range p.snapshot(r).Elements {
+			if e.Role == "combobox" {
+				got = append(got, line(e))
+			}
+		}
+		want := []string{`combobox "Country France" collapsed`, `combobox "Size" value="Large"`, `combobox "Colour" value="Green"`,
+			`combobox "Region" value="Europe" collapsed`, `combobox "Food Steak" collapsed`, `combobox "City" collapsed`,
+			`combobox "Skills" value="Go Rust" collapsed`, `combobox "Team" collapsed`}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: the comboboxes:\n%s\nwant:\n%s", r, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
