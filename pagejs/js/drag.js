@@ -131,7 +131,7 @@ async function drag(win, args, lib) {
 
   function synthPointer(t, type, p, buttons) {
     t.dispatchEvent(new win.PointerEvent(type, Object.assign({bubbles: true, cancelable: true, composed: true, view: win,
-      clientX: p.x, clientY: p.y, button: 0, buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}, lib.screenAt(p.x, p.y, false))));
+      clientX: p.x, clientY: p.y, button: 0, buttons, pointerId: 0, pointerType: "mouse", isPrimary: true}, lib.screenAt(p.x, p.y, false))));
   }
 
   function synthMouse(t, type, p, buttons) {

@@ -23,7 +23,7 @@ async function hover(win, args, lib) {
   }
   const base = {bubbles: true, cancelable: true, composed: true, view: win, clientX: p.x, clientY: p.y};
   const ev = (C, type, extra) => new win[C](type, Object.assign({}, base, extra || {}));
-  const ptr = {pointerId: 1, pointerType: "mouse", isPrimary: true};
+  const ptr = {pointerId: 0, pointerType: "mouse", isPrimary: true};
   // enter events go to the element and each ancestor, outermost first, as when the
   // pointer comes from outside the page.
   const chain = [];

@@ -163,9 +163,19 @@ function libAct(win, env, lib) {
     // than 2 px from it for a text selection (it then leaves its control alone).
     const base = Object.assign({bubbles: true, cancelable: true, composed: true, view: win, button: 0, clientX: x, clientY: y},
       isolated ? screenAt(x, y, el.getRootNode() === doc) : null);
-    const mouse = (type, buttons, detail) => new win.MouseEvent(type, Object.assign({}, base, {buttons, detail}));
-    const pointer = (type, buttons) =>
-      new win.PointerEvent(type, Object.assign({}, base, {buttons, pointerId: 1, pointerType: "mouse", isPrimary: true}));
+    // A mouse's events: a pressed button's pressure is 0.5, and (isolated realm:
+    // initNSMouseEvent) the mouse is their input source, so the click Firefox makes of a
+    // press and a release says pointerType "mouse" (and React Aria does not take it for a
+    // screen reader's "virtual" click, mozInputSource 0).
+    const mouse = (type, buttons, detail) => {
+      const e = new win.MouseEvent(type, Object.assign({}, base, {buttons, detail}));
+      if (isolated && typeof e.initNSMouseEvent === "function") {
+        e.initNSMouseEvent(type, true, true, win, detail, base.screenX, base.screenY, x, y, false, false, false, false, 0, null, buttons ? 0.5 : 0, 1);
+      }
+      return e;
+    };
+    const pointer = (type, buttons) => new win.PointerEvent(type,
+      Object.assign({}, base, {buttons, pointerId: 0, pointerType: "mouse", isPrimary: true, pressure: buttons ? 0.5 : 0}));
     const trusted = isolated && presShellDispatch(el, pointer("pointermove", 0));
     if (!trusted) {
       delete base.screenX;

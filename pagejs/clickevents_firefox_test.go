@@ -90,3 +90,33 @@ func TestFirefoxClickCoordinates(t *testing.T) {
 		}
 	}
 }
+
+// TestFirefoxClickEventsAsAMouse: a trusted click's events say what a mouse's
+// say in Firefox: the mouse's pointer id (0, which pointer capture takes, and
+// which Firefox's own moves carry: a hover's), a pressed button's pressure, the
+// mouse as their input source, so the click Firefox makes of the press and the
+// release has pointerType "mouse" (React Aria takes mozInputSource 0 for a screen
+// reader's click).
+func TestFirefoxClickEventsAsAMouse(t *testing.T) {
+	p := open(t, "/forms.html")
+	snap := p.snapshot(isolatedRealm)
+	e := find(t, snap, "button", "Trusted only")
+	// (the page realm: test code recording what the page saw)
+	p.js(`(() => { const b = [...document.querySelectorAll("button")].find((x) => x.textContent === "Trusted only"); window.__seen = []; for (const ty of ["pointermove", "pointerdown", "mousedown", "pointerup", "mouseup", "click"]) b.addEventListener(ty, (ev) => { let cap = ""; if (ty === "pointerdown") { try { b.setPointerCapture(ev.pointerId); cap = " captured"; } catch (x) { cap = " " + x.name; } } window.__seen.push(ty + " " + ev.pointerId + " " + ev.pointerType + " " + ev.pressure + " " + ev.buttons + " " + ev.detail + " " + ev.mozInputSource + cap); }); return 1; })()`)
+	p.must(isolatedRealm, pagejs.Hover, pagejs.ClickArgs{Sel: e.Sel, FP: e.FP}, nil)
+	hovered := p.js(`window.__seen.splice(0).filter((s) => s.startsWith("pointermove")).slice(0, 1).join("")`)
+	p.must(isolatedRealm, pagejs.Click, pagejs.ClickArgs{Sel: e.Sel, FP: e.FP}, nil)
+	got := p.js(`window.__seen.join("\n")`)
+	want := "pointermove 0 mouse 0 0 0 1\n" +
+		"pointerdown 0 mouse 0.5 1 0 1 captured\n" +
+		"mousedown undefined undefined undefined 1 1 1\n" +
+		"pointerup 0 mouse 0 0 0 1\n" +
+		"mouseup undefined undefined undefined 0 1 1\n" +
+		"click 0 mouse 0 0 1 1"
+	if got != want {
+		t.Errorf("a click's events (type pointerId pointerType pressure buttons detail mozInputSource):\n%s\nwant:\n%s", got, want)
+	}
+	if hovered != "pointermove 0 mouse 0 0 0 1" {
+		t.Errorf("a hover's move (Firefox's own): %q, want the same pointer as a click's", hovered)
+	}
+}
