@@ -1,11 +1,8 @@
 package browser_test
 
 import (
-	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
 var radixLibs = []string{"react@18.3.1", "react-dom@18.3.1", "@radix-ui/react-dialog@1.3.1", "@radix-ui/react-select@2.4.1",
@@ -19,24 +16,8 @@ var radixLibs = []string{"react@18.3.1", "react-dom@18.3.1", "@radix-ui/react-di
 // The app's header holds a status line (aria-live), so Radix leaves the header
 // shown and hides its other children while the dialog is open.
 func TestRadixApplication(t *testing.T) {
-	bundle := npmlibs.Bundle(t, "testdata/radix-apply.jsx", radixLibs...)
-	srv := vendorServer(t, radixLibs, func(mux *http.ServeMux) {
-		mux.HandleFunc("/radix-apply.js", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, bundle) })
-	})
-	s := newSession(t)
-	must(t, s, "select_tab", map[string]any{"index": 0})
-	snap := must(t, s, "navigate", map[string]any{"url": srv.URL + "/radix-apply.html", "wait": "complete"}).Text
-	sort, apply := ref(t, snap, "button", "Sort by: Newest"), ref(t, snap, "button", "Easy Apply")
-
-	// The menu is modal too: it hides the page as the dialog does.
-	res := must(t, s, "click", map[string]any{"element": sort})
-	if c := changes(t, res); c["inert"] != 3 {
-		t.Errorf("the open menu: want the page's field and two buttons inert:\n%s", res.Text)
-	}
-	res = must(t, s, "click", map[string]any{"element": ref(t, res.Text, "menuitem", "Salary")})
-	if !strings.Contains(res.Text, "["+sort+`] button "Sort by: Salary" collapsed`) {
-		t.Errorf("a menu item picked: want the button's new name:\n%s", res.Text)
-	}
+	s, sort, apply := openApp(t, "radix-apply", radixLibs)
+	sortsBySalary(t, s, sort) // (Radix's menu is modal too: it hides the page as the dialog does)
 
 	// The dialog: Radix hides the page with aria-hidden, but for the header's status
 	// line and what holds it, whose other children it hides.
@@ -49,7 +30,7 @@ func TestRadixApplication(t *testing.T) {
 		t.Errorf("the select: want its placeholder as its value:\n%s", view)
 	}
 	country := ref(t, view, "combobox", "Country")
-	res = must(t, s, "click", map[string]any{"element": country})
+	res := must(t, s, "click", map[string]any{"element": country})
 	france := ref(t, res.Text, "option", "France")
 	// Radix takes the release of the press that opened the select for a click on an
 	// option only when it lands more than 10 px from that press: the page must read

@@ -131,3 +131,33 @@ func vendorServer(t *testing.T, libs []string, more func(mux *http.ServeMux)) *h
 	t.Cleanup(srv.Close)
 	return srv
 }
+
+// openApp serves the application bundled from testdata/<name>.jsx with libs
+// (npmlibs.Bundle) as /app.js of testdata/app.html, opens it in a new session's
+// tab and returns the session and the page's "Sort by: Newest" and "Easy Apply"
+// buttons, which the job applications there have.
+func openApp(t *testing.T, name string, libs []string) (s *session, sort, apply string) {
+	t.Helper()
+	bundle := npmlibs.Bundle(t, "testdata/"+name+".jsx", libs...)
+	srv := vendorServer(t, libs, func(mux *http.ServeMux) {
+		mux.HandleFunc("/app.js", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, bundle) })
+	})
+	s = newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	snap := must(t, s, "navigate", map[string]any{"url": srv.URL + "/app.html", "wait": "complete"}).Text
+	return s, ref(t, snap, "button", "Sort by: Newest"), ref(t, snap, "button", "Easy Apply")
+}
+
+// sortsBySalary opens the app's sort menu, which keeps the page's three other
+// elements inert while open (it is modal), and picks Salary.
+func sortsBySalary(t *testing.T, s *session, sort string) {
+	t.Helper()
+	res := must(t, s, "click", map[string]any{"element": sort})
+	if c := changes(t, res); c["inert"] != 3 {
+		t.Errorf("the open menu: want the page's field and two buttons inert:\n%s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, res.Text, "menuitem", "Salary")})
+	if !strings.Contains(res.Text, "["+sort+`] button "Sort by: Salary" collapsed`) {
+		t.Errorf("a menu item picked: want the button's new name:\n%s", res.Text)
+	}
+}

@@ -95,4 +95,5 @@ function App() {
   );
 }
 
+document.title = "Radix application";
 createRoot(document.getElementById("root")).render(<App />);

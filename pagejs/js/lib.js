@@ -56,7 +56,7 @@ function lib(win, env) {
   // with thousands of elements).
   const WANTED = new Set(["role", "title", "placeholder", "aria-label", "aria-labelledby", "aria-placeholder",
     "aria-disabled", "aria-readonly", "aria-checked", "aria-selected", "aria-expanded", "aria-required", "href",
-    "contenteditable", "list", "accept"]);
+    "contenteditable", "list", "accept", "aria-valuetext", "aria-valuenow"]);
 
   // The object has every wanted name from the start (undefined when the element has no
   // such attribute): one shape for every element, so reading it is fast.
@@ -64,7 +64,8 @@ function lib(win, env) {
     const out = {role: undefined, title: undefined, placeholder: undefined, "aria-label": undefined,
       "aria-labelledby": undefined, "aria-placeholder": undefined, "aria-disabled": undefined,
       "aria-readonly": undefined, "aria-checked": undefined, "aria-selected": undefined, "aria-expanded": undefined,
-      "aria-required": undefined, href: undefined, contenteditable: undefined, list: undefined, accept: undefined};
+      "aria-required": undefined, href: undefined, contenteditable: undefined, list: undefined, accept: undefined,
+      "aria-valuetext": undefined, "aria-valuenow": undefined};
     const names = el.getAttributeNames();
     for (let i = 0; i < names.length; i++) {
       const n = names[i];
@@ -321,19 +322,24 @@ function lib(win, env) {
   }
 
   function nameOf(el, tag, role, type, A) {
-    let s = collapse(A["aria-label"]);
-    if (s) return cap(s, NAME_MAX);
+    // aria-labelledby before aria-label (accname 2B, 2C); an element it names itself
+    // gives its aria-label there, else its value (React Aria labels each date segment and
+    // its buttons so: aria-label "month, " and aria-labelledby "<itself> <the field's
+    // label>" read "month, Start date").
+    let s = "";
     const ids = collapse(A["aria-labelledby"]);
     if (ids) {
       const root = rootOf(el);
       const parts = [];
       for (const id of ids.split(" ")) {
         const t = typeof root.getElementById === "function" ? root.getElementById(id) : null;
-        if (t) parts.push(t === el ? ownValue(el, tag, role) : textOf(t, null));
+        if (t) parts.push(t === el ? collapse(A["aria-label"]) || ownValue(el, tag, role) : textOf(t, null));
       }
       s = collapse(parts.join(" "));
       if (s) return cap(s, NAME_MAX);
     }
+    s = collapse(A["aria-label"]);
+    if (s) return cap(s, NAME_MAX);
     if (isHTML(el) && LABELABLE.has(tag)) {
       const labels = labelsOf(el);
       if (labels) {
@@ -433,6 +439,12 @@ function lib(win, env) {
       return cap(parts.join(", "), VALUE_MAX);
     }
     if (role === "textbox" && editingHost(el)) return cap(collapse(el.textContent), VALUE_MAX);
+    // A custom range widget (a slider thumb, a date segment, a progress bar): the value it
+    // states, in words where it gives them.
+    if (RANGES.has(role)) {
+      const v = collapse(A["aria-valuetext"]) || collapse(A["aria-valuenow"]);
+      return v === "" ? undefined : cap(v, VALUE_MAX);
+    }
     // A custom select (a combobox that is no text field: Radix's button, APG's
     // select-only combobox) shows its value as its content, as browsers expose it; one
     // labelled by itself or by what it holds (Material UI's select, Angular Material's)
@@ -444,6 +456,7 @@ function lib(win, env) {
     }
     return undefined;
   }
+  const RANGES = new Set(["slider", "spinbutton", "scrollbar", "progressbar", "meter"]);
   const HOLDS_CONTROLS = 'input:not([type="hidden"]),textarea,select,button,[role="textbox"],[role="listbox"],[role="option"],[role="button"]';
 
   // labelledFromWithin tells whether el's aria-labelledby names el or an element in it.
@@ -946,7 +959,10 @@ function lib(win, env) {
   function consider(el, out, statics) {
     const html = isHTML(el);
     const tag = el.localName;
-    if (qualifies(el, html, tag) && (el.getAttribute("aria-hidden") !== "true" || el.tabIndex >= 0)) {
+    // (A stand-in kept for forms and autofill, hidden from assistive technology and out of
+    // the tab order, by itself or in a hidden container as React Aria's hidden <select>
+    // and date input are, is left out; what a modal popup hid stays, inert.)
+    if (qualifies(el, html, tag) && (el.tabIndex >= 0 || !hiddenUp(el))) {
       if (statics !== null) statics.push(el);
       // (isFileInput(el), its tag read once)
       if ((html && tag === "input" && String(el.type).toLowerCase() === "file") || visible(el)) out.push(el);
