@@ -30,3 +30,26 @@ func TestFirefoxCustomSelectValue(t *testing.T) {
 		}
 	}
 }
+
+// TestFirefoxStandIns: a native control kept out of the tab order in an
+// aria-hidden container (React Aria's hidden <select>, date and text inputs, for
+// forms and autofill) is not listed; an element out of the tab order that such a
+// container holds otherwise (a tab list's inactive tab, behind a modal that hid
+// the page) is. A custom slider shows the value it states.
+func TestFirefoxStandIns(t *testing.T) {
+	p := open(t, "/labels.html")
+	p.js(`(() => { const d = document.createElement("div"); d.setAttribute("aria-hidden", "true"); d.innerHTML = '<select tabindex="-1" aria-label="Stand-in select"><option>A</option></select><input type="date" tabindex="-1" aria-label="Stand-in date"><div role="tab" tabindex="-1">Inactive tab</div>'; document.getElementById("main").append(d);
+		const s = document.createElement("div"); s.innerHTML = '<div role="slider" tabindex="0" aria-label="Distance" aria-valuenow="40" aria-valuetext="40 km"></div><div role="slider" tabindex="0" aria-label="Zoom" aria-valuenow="3"></div>'; document.getElementById("main").append(s); return 1; })()`)
+	for _, r := range realms {
+		var got []string
+		for _, e := range p.snapshot(r).Elements {
+			if l := line(e); strings.Contains(l, "Stand-in") || strings.Contains(l, "tab") || e.Role == "slider" {
+				got = append(got, l)
+			}
+		}
+		want := `tab "Tab one" selected|tab "Tab two" unselected|tab "Inactive tab"|slider "Distance" value="40 km"|slider "Zoom" value="3"`
+		if strings.Join(got, "|") != want {
+			t.Errorf("%s: got\n%s\nwant\n%s", r, strings.Join(got, "\n"), strings.ReplaceAll(want, "|", "\n"))
+		}
+	}
+}

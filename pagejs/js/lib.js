@@ -425,6 +425,12 @@ function lib(win, env) {
   // ---- values and states ----
 
   function valueOf(el, tag, type, role, A, name) {
+    // A custom range widget (a slider's thumb, a date segment; SVG ones too): the value it
+    // states, in words where it gives them. (A native one's is its value, below.)
+    if (RANGES.has(role) && !(tag === "input" && isHTML(el))) {
+      const v = collapse(A["aria-valuetext"]) || collapse(A["aria-valuenow"]);
+      return v === "" ? undefined : cap(v, VALUE_MAX);
+    }
     if (!isHTML(el)) return undefined;
     if (tag === "input") {
       if (type === "password" || type === "checkbox" || type === "radio" || type === "file" ||
@@ -439,12 +445,6 @@ function lib(win, env) {
       return cap(parts.join(", "), VALUE_MAX);
     }
     if (role === "textbox" && editingHost(el)) return cap(collapse(el.textContent), VALUE_MAX);
-    // A custom range widget (a slider thumb, a date segment, a progress bar): the value it
-    // states, in words where it gives them.
-    if (RANGES.has(role)) {
-      const v = collapse(A["aria-valuetext"]) || collapse(A["aria-valuenow"]);
-      return v === "" ? undefined : cap(v, VALUE_MAX);
-    }
     // A custom select (a combobox that is no text field: Radix's button, APG's
     // select-only combobox) shows its value as its content, as browsers expose it; one
     // labelled by itself or by what it holds (Material UI's select, Angular Material's)
@@ -456,7 +456,7 @@ function lib(win, env) {
     }
     return undefined;
   }
-  const RANGES = new Set(["slider", "spinbutton", "scrollbar", "progressbar", "meter"]);
+  const RANGES = new Set(["slider", "spinbutton"]);
   const HOLDS_CONTROLS = 'input:not([type="hidden"]),textarea,select,button,[role="textbox"],[role="listbox"],[role="option"],[role="button"]';
 
   // labelledFromWithin tells whether el's aria-labelledby names el or an element in it.
@@ -951,18 +951,22 @@ function lib(win, env) {
     return out;
   }
 
-  // An element marked aria-hidden="true" itself and out of the tab order is left out:
+  // An element marked aria-hidden="true" itself and out of the tab order is left out (and a
+  // native form control so in an aria-hidden container, below):
   // components use such stand-in controls only for form validation or to keep the
   // original control (<sl-select>'s value input, the <select> Select2 and Material UI
   // replace). One in the tab order is listed: a popup's library hides the page's
   // elements so while it is open (Alpine's x-trap.inert), and they are inert then.
+  const FORM_CONTROLS = new Set(["input", "select", "textarea"]);
   function consider(el, out, statics) {
     const html = isHTML(el);
     const tag = el.localName;
-    // (A stand-in kept for forms and autofill, hidden from assistive technology and out of
-    // the tab order, by itself or in a hidden container as React Aria's hidden <select>
-    // and date input are, is left out; what a modal popup hid stays, inert.)
-    if (qualifies(el, html, tag) && (el.tabIndex >= 0 || !hiddenUp(el))) {
+    // (A native form control kept for forms and autofill out of the tab order in a hidden
+    // container, as React Aria's hidden <select> and date input are, is a stand-in too.
+    // Other elements out of the tab order that a modal popup hid, a tab list's inactive
+    // tabs, a listbox's options, stay: inert.)
+    if (qualifies(el, html, tag) && (el.tabIndex >= 0 ||
+        (el.getAttribute("aria-hidden") !== "true" && !(html && FORM_CONTROLS.has(tag) && hiddenUp(el))))) {
       if (statics !== null) statics.push(el);
       // (isFileInput(el), its tag read once)
       if ((html && tag === "input" && String(el.type).toLowerCase() === "file") || visible(el)) out.push(el);

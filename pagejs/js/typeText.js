@@ -12,17 +12,19 @@ async function typeText(win, args, lib) {
   if (!kind) lib.fail("unsupported_element", "type_text works on text inputs, textareas and contenteditable elements");
   if (kind !== "editable" && el.readOnly) lib.fail("element_not_interactable", "the element is read-only");
   const doc = win.document;
-  // A later chunk (typing with a delay: one character each) goes on where the page put
-  // the focus while typing, when that is a text field too (a code split into one input
-  // per digit, a date typed segment by segment, both moving on when one is full), as a
-  // person's typing does; anywhere else, back into the element.
-  const active = args.firstChunk ? null : lib.deepActive();
-  if (!(active && active !== el && lib.textEntry(active))) {
+  const secret = kind === "single" && String(el.type).toLowerCase() === "password";
+  const tip = lib.tip();
+  // A later chunk (typing with a delay: one character each; or past 200 characters)
+  // goes on where the page put the focus while typing, when that is a field of the same
+  // kind (a code split into one input per digit, a date typed segment by segment, both
+  // moving on when one is full), as a person's typing does, and no password is either;
+  // anywhere else, back into the element. (Trusted typing only: the page realm's
+  // synthetic keys go to the element.)
+  const active = args.firstChunk || !tip || secret ? null : lib.deepActive();
+  if (!(active && active !== el && lib.textEntry(active) === kind && String(active.type).toLowerCase() !== "password")) {
     lib.focus(el);
     if (args.firstChunk) lib.caretToEnd(el);
   }
-  const secret = kind === "single" && String(el.type).toLowerCase() === "password";
-  const tip = lib.tip();
   let typed = 0;
   for (const ch of text) {
     if (ch === "\r" || (ch === "\n" && kind === "single")) continue;
@@ -30,8 +32,10 @@ async function typeText(win, args, lib) {
     // left to a microtask or a task (React's render of the new state, a field that moves
     // the focus on when it is full, as a date segment does) has run before the next key.
     // (A task, not only the microtasks: a handler may defer with setTimeout. It costs
-    // 0.3–0.6 ms a key: e2e BenchmarkActionsMCP/type100, 100 keys, 97–126 ms, 66–73 without.)
-    if (typed > 0) await lib.wait(0);
+    // 0.3–0.6 ms a key: e2e BenchmarkActionsMCP/type100, 100 keys, 97–126 ms, 66–73 without.
+    // Trusted typing only: the page realm's timers are the page's, throttled in a
+    // background tab.)
+    if (typed > 0 && tip) await lib.wait(0);
     const key = ch === "\n" ? "Enter" : ch;
     if (tip) {
       const init = key === "Enter" ? {key, code: "Enter", keyCode: 13} : {key};
