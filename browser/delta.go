@@ -8,6 +8,7 @@ package browser
 import (
 	"fmt"
 	"slices"
+	"sort"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -146,6 +147,10 @@ type delta struct {
 	matched, appeared, changed []int
 	gone                       []string
 	moved                      [][2]int
+	// reordered lists the elements that are in both views, unchanged, but in
+	// another place in the page's order (a list sorted, an item dragged):
+	// those outside the longest run kept in order (reorderedIn).
+	reordered []int
 	// A renewed view (renewed): same lists the elements neither appeared nor
 	// changed, which the other views leave out.
 	renewed bool
@@ -178,6 +183,8 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 		find = func(i int) (int, bool) { j, ok := old.info.index[w.keys[i]]; return j, ok }
 		kept = func(j int) bool { _, ok := w.index[old.info.keys[j]]; return ok }
 	}
+	var both [][2]int // [new, old] of the elements in both views, in the new order
+	unchanged := map[int]bool{}
 	for i := range w.keys {
 		e := &r.Elements[i]
 		switch {
@@ -191,6 +198,9 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 			continue
 		}
 		j, ok := find(i)
+		if ok {
+			both = append(both, [2]int{i, j})
+		}
 		switch {
 		case !ok:
 			d.appeared = append(d.appeared, i)
@@ -198,6 +208,14 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 			d.changed = append(d.changed, i)
 		case old.info.keys[j] != w.keys[i]:
 			d.moved = append(d.moved, [2]int{i, j})
+			unchanged[i] = true
+		default:
+			unchanged[i] = true
+		}
+	}
+	for _, i := range reorderedIn(both) {
+		if unchanged[i] {
+			d.reordered = append(d.reordered, i)
 		}
 	}
 	if old != nil && nv.complete && old.info != w {
@@ -208,6 +226,44 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 		}
 	}
 	return d
+}
+
+// reorderedIn returns the new indexes of the pairs (both: [new, old], in the
+// new order) outside a longest run whose old indexes increase: the fewest
+// elements whose moves explain the new order (one item dragged from first to
+// third is the one moved, not the two it passed).
+func reorderedIn(both [][2]int) []int {
+	// Patience sorting: tails[k] is the index in both of the smallest old index
+	// that ends an increasing run of length k+1; prev links each to the one
+	// before it in its run.
+	tails := make([]int, 0, len(both))
+	prev := make([]int, len(both))
+	for n, p := range both {
+		k := sort.Search(len(tails), func(k int) bool { return both[tails[k]][1] >= p[1] })
+		prev[n] = -1
+		if k > 0 {
+			prev[n] = tails[k-1]
+		}
+		if k == len(tails) {
+			tails = append(tails, n)
+		} else {
+			tails[k] = n
+		}
+	}
+	if len(tails) == len(both) {
+		return nil
+	}
+	inRun := make([]bool, len(both))
+	for n := tails[len(tails)-1]; n >= 0; n = prev[n] {
+		inRun[n] = true
+	}
+	var out []int
+	for n, p := range both {
+		if !inRun[n] {
+			out = append(out, p[0])
+		}
+	}
+	return out
 }
 
 // sameWalk tells whether two views are of one walk (the resident's kept
@@ -347,7 +403,7 @@ func (s *Session) docDeltaLocked(pg page, gen uint64, d *docSnap, old, nv *pageV
 // view first, then the others (same) in page order; gone is only counted.
 func renewed(d delta, nv *pageView) delta {
 	d.renewed = true
-	d.moved = nil
+	d.moved, d.reordered = nil, nil
 	listed := make(map[int]bool, len(d.matched)+len(d.appeared)+len(d.changed))
 	for _, set := range [][]int{d.matched, d.appeared, d.changed} {
 		for _, i := range set {
@@ -363,7 +419,9 @@ func renewed(d delta, nv *pageView) delta {
 }
 
 // deltaCounts sums the parts of a delta.
-type deltaCounts struct{ matched, appeared, changed, gone, same, elements, newDocs, goneFrames int }
+type deltaCounts struct {
+	matched, appeared, changed, gone, same, reordered, elements, newDocs, goneFrames int
+}
 
 func countParts(parts []docDelta) deltaCounts {
 	var c deltaCounts
@@ -373,6 +431,7 @@ func countParts(parts []docDelta) deltaCounts {
 		c.changed += len(p.d.changed)
 		c.gone += len(p.d.gone)
 		c.same += len(p.d.same)
+		c.reordered += len(p.d.reordered)
 		c.elements += p.nv.res.Total - frameRows(p.nv.res)
 		if p.newDoc {
 			c.newDocs++
@@ -410,7 +469,7 @@ func renderDelta(parts []docDelta, o observeOpts) Observation {
 	if moved != "" {
 		head = moved + "\n" + head
 	}
-	if c.matched+c.appeared+c.changed+c.gone+c.same == 0 {
+	if c.matched+c.appeared+c.changed+c.gone+c.same+c.reordered == 0 {
 		return Observation{text: head, st: st, moved: moved}
 	}
 	u := NewUntrusted()
@@ -441,11 +500,12 @@ type deltaListing struct {
 // deltaSection is one section of a part: its title, its elements (new view
 // indexes; gone: the old view's keys), its rank and the lines it may write.
 type deltaSection struct {
-	title string
-	idx   []int
-	gone  []string
-	rank  int
-	lines int
+	title  string
+	idx    []int
+	gone   []string
+	rank   int
+	lines  int
+	placed bool // each line says where the element is now (moved)
 }
 
 // plan lays out each part's sections and shares the bounds out among them;
@@ -462,7 +522,8 @@ func (l *deltaListing) plan(parts []docDelta, first, renewed bool) {
 		case first:
 			ss = append(ss, deltaSection{idx: p.d.appeared})
 		default:
-			ss = append(ss, deltaSection{title: "changed:", idx: p.d.changed}, deltaSection{title: "appeared:", idx: p.d.appeared, rank: 1})
+			ss = append(ss, deltaSection{title: "changed:", idx: p.d.changed}, deltaSection{title: "appeared:", idx: p.d.appeared, rank: 1},
+				deltaSection{title: "moved:", idx: p.d.reordered, rank: 1, placed: true})
 			if !renewed {
 				ss = append(ss, deltaSection{title: "gone:", gone: p.d.gone, rank: 2})
 			}
@@ -505,7 +566,11 @@ func (l *deltaListing) part(k int, p docDelta) {
 				l.u.Line(goneLine(p, sc.gone[n]))
 			} else {
 				i := sc.idx[n]
-				l.u.Line("[" + p.ref(i) + "] " + p.nv.info.body(i, &p.nv.res.Elements[i]))
+				line := "[" + p.ref(i) + "] " + p.nv.info.body(i, &p.nv.res.Elements[i])
+				if sc.placed {
+					line += placeOf(p, i)
+				}
+				l.u.Line(line)
 			}
 			l.shown++
 		}
@@ -513,6 +578,17 @@ func (l *deltaListing) part(k int, p docDelta) {
 	if l.opened {
 		l.u.Line("--- end of frame ---")
 	}
+}
+
+// placeOf says where element i of p's new view is in the page's order: after
+// the element before it (not a frame).
+func placeOf(p docDelta, i int) string {
+	for k := i - 1; k >= 0; k-- {
+		if !isFrameRow(&p.nv.res.Elements[k]) {
+			return " (now after [" + p.ref(k) + "])"
+		}
+	}
+	return " (now first)"
 }
 
 // goneLine is the line of the old view's element with key k, with the ref it
@@ -540,6 +616,9 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 	}
 	st := map[string]any{"known": true, "appeared": c.appeared, "changed": c.changed, "gone": c.gone,
 		"complete": complete, "first_view": old == nil}
+	if c.reordered > 0 {
+		st["reordered"] = c.reordered
+	}
 	if o.match != nil {
 		st["matching"] = c.matched
 	}
@@ -554,7 +633,7 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 			c.appeared, c.changed, c.gone, c.elements)
 	case old == nil:
 		head = fmt.Sprintf("No earlier view of this page to compare with; its actionable elements (%d):", c.elements)
-	case c.appeared+c.changed+c.gone == 0:
+	case c.appeared+c.changed+c.gone+c.reordered == 0:
 		head = "No change to the actionable elements since your last view, as the page reports them"
 		if o.framesSkipped {
 			head = "No change to the top document's actionable elements since your last view, as the page reports them"
@@ -566,7 +645,11 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 		}
 		head += "."
 	default:
-		head = fmt.Sprintf("Changes since your last view: %d appeared, %d changed, %d gone.", c.appeared, c.changed, c.gone)
+		head = fmt.Sprintf("Changes since your last view: %d appeared, %d changed, %d gone", c.appeared, c.changed, c.gone)
+		if c.reordered > 0 {
+			head += fmt.Sprintf(", %d moved in the page's order", c.reordered)
+		}
+		head += "."
 	}
 	switch {
 	case old != nil && !nv.complete:

@@ -86,6 +86,60 @@ func TestRenderDeltaBounds(t *testing.T) {
 	}
 }
 
+// TestDeltaReordered: elements that are in both views, unchanged, in another
+// place in the page's order are listed as moved, with the element now before
+// them: the fewest such (an item dragged from first to third is the one moved;
+// an insertion or a removal moves nothing). One that changed is listed as
+// changed only.
+func TestDeltaReordered(t *testing.T) {
+	order := func(v *pageView, at ...int) *pageView { // v's elements in this order (old indexes)
+		r := &pagejs.SnapshotResult{Total: len(at)}
+		w := &walkInfo{window: v.info.window, index: map[string]int{}}
+		for _, j := range at {
+			r.Elements = append(r.Elements, v.res.Elements[j])
+			w.sums, w.keys, w.bodies = append(w.sums, v.info.sums[j]), append(w.keys, v.info.keys[j]), append(w.bodies, "")
+			w.ids = append(w.ids, v.info.ids[j])
+			w.index[v.info.keys[j]] = len(w.keys) - 1
+		}
+		return newView(1, r, w, false)
+	}
+	old := testView("Skill", 4, 0, 1)
+	for _, c := range []struct {
+		name  string
+		at    []int
+		moved []int // new indexes
+	}{
+		{"dragged first to third", []int{1, 2, 0, 3}, []int{2}},
+		{"last to first", []int{3, 0, 1, 2}, []int{0}},
+		{"two swapped", []int{1, 0, 2, 3}, []int{0}},
+		{"reversed", []int{3, 2, 1, 0}, []int{0, 1, 2}},
+		{"one removed", []int{0, 2, 3}, nil},
+		{"the same order", []int{0, 1, 2, 3}, nil},
+	} {
+		nv := order(old, c.at...)
+		d := diffViews(old, nv, nil)
+		if !slices.Equal(d.reordered, c.moved) {
+			t.Errorf("%s: moved %v, want %v", c.name, d.reordered, c.moved)
+		}
+	}
+	nv := order(old, 1, 2, 0, 3)
+	obs := renderDelta([]docDelta{{d: diffViews(old, nv, nil), old: old, nv: nv, ref: testRef}}, observeOpts{})
+	if !strings.Contains(obs.text, "Changes since your last view: 0 appeared, 0 changed, 0 gone, 1 moved in the page's order.") ||
+		!strings.Contains(obs.text, "moved:\n[e2] button \"Skill 1\" (now after [e1])\n") || obs.st["reordered"] != 1 {
+		t.Errorf("an item dragged:\n%s\n%v", obs.text, obs.st)
+	}
+	nv = order(old, 3, 0, 1, 2)
+	obs = renderDelta([]docDelta{{d: diffViews(old, nv, nil), old: old, nv: nv, ref: testRef}}, observeOpts{})
+	if !strings.Contains(obs.text, "[e0] button \"Skill 4\" (now first)") {
+		t.Errorf("an item moved to the top:\n%s", obs.text)
+	}
+	nv = order(old, 1, 2, 0, 3)
+	nv.res.Elements[2].Name = "Skill 1, renamed"
+	if d := diffViews(old, nv, nil); len(d.reordered) != 0 || !slices.Equal(d.changed, []int{2}) {
+		t.Errorf("moved and renamed: changed %v, moved %v; want it changed only", d.changed, d.reordered)
+	}
+}
+
 // testDoc is a read document of window win (a frame's when frame is set)
 // with buttons named prefix 1…n and, after them, frame elements whose
 // browsing contexts are frames.

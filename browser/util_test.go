@@ -138,14 +138,22 @@ func vendorServer(t *testing.T, libs []string, more func(mux *http.ServeMux)) *h
 // buttons, which the job applications there have.
 func openApp(t *testing.T, name string, libs []string) (s *session, sort, apply string) {
 	t.Helper()
+	s, snap := openBundled(t, name, libs)
+	return s, ref(t, snap, "button", "Sort by: Newest"), ref(t, snap, "button", "Easy Apply")
+}
+
+// openBundled serves the application bundled from testdata/<name>.jsx with
+// libs as openApp does and returns a new session with it open, and the
+// navigation's answer.
+func openBundled(t *testing.T, name string, libs []string) (*session, string) {
+	t.Helper()
 	bundle := npmlibs.Bundle(t, "testdata/"+name+".jsx", libs...)
 	srv := vendorServer(t, libs, func(mux *http.ServeMux) {
 		mux.HandleFunc("/app.js", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, bundle) })
 	})
-	s = newSession(t)
+	s := newSession(t)
 	must(t, s, "select_tab", map[string]any{"index": 0})
-	snap := must(t, s, "navigate", map[string]any{"url": srv.URL + "/app.html", "wait": "complete"}).Text
-	return s, ref(t, snap, "button", "Sort by: Newest"), ref(t, snap, "button", "Easy Apply")
+	return s, must(t, s, "navigate", map[string]any{"url": srv.URL + "/app.html", "wait": "complete"}).Text
 }
 
 // sortsBySalary opens the app's sort menu, which keeps the page's three other

@@ -39,7 +39,7 @@ const keyGrammar = "a key name (Enter, Tab, Escape, Space, Backspace, Delete, In
 //
 //	combo    = *(modifier "+") key
 //	modifier = "Control" | "Ctrl" | "Alt" | "Option" | "Shift" | "Meta" | "Cmd" | "Command"
-//	key      = named key | one printable character
+//	key      = named key | one printable character | " " (Space)
 //
 // Names match case-insensitively; a character is kept as given, except
 // that Shift with a lower-case letter gives the upper-case one, as the
@@ -74,6 +74,8 @@ func parseKey(s string) (keyCombo, error) {
 	last := parts[len(parts)-1]
 	if i := slices.IndexFunc(namedKeys, func(k string) bool { return strings.EqualFold(k, last) }); i >= 0 {
 		c.Key = namedKeys[i]
+	} else if last == " " {
+		c.Key = "Space" // (as the space bar gives it; Playwright takes " " too)
 	} else if r, n := utf8.DecodeRuneInString(last); n == len(last) && r != utf8.RuneError && unicode.IsPrint(r) && r != ' ' {
 		c.Key = last
 		if c.has("Shift") && unicode.IsLower(r) {

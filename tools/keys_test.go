@@ -14,7 +14,7 @@ func TestParseKey(t *testing.T) {
 		"k": "k", "K": "K", "+": "+", "é": "é",
 		"Control+k": "Control+k", "ctrl+K": "Control+K", "Shift+Tab": "Shift+Tab", "Shift+a": "Shift+A",
 		"Alt+ArrowDown": "Alt+ArrowDown", "Meta+Enter": "Meta+Enter", "Cmd+Shift+p": "Shift+Meta+P",
-		"Shift+Control+z": "Control+Shift+Z", "Control++": "Control++",
+		"Shift+Control+z": "Control+Shift+Z", "Control++": "Control++", " ": "Space", "Shift+ ": "Shift+Space",
 	}
 	for in, want := range good {
 		c, err := parseKey(in)
@@ -31,7 +31,6 @@ func TestParseKey(t *testing.T) {
 		"Shift+Shift+a":  "twice",
 		"ab":             "not an allowed key",
 		"\n":             "not an allowed key",
-		" ":              "not an allowed key",
 		"Control+w":      "close the tab",
 		"Meta+q":         "quit",
 		"Control+t":      "open a tab",
