@@ -183,8 +183,7 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 		find = func(i int) (int, bool) { j, ok := old.info.index[w.keys[i]]; return j, ok }
 		kept = func(j int) bool { _, ok := w.index[old.info.keys[j]]; return ok }
 	}
-	var both [][2]int // [new, old] of the elements in both views, in the new order
-	unchanged := map[int]bool{}
+	var both [][2]int // [new, old] of the unchanged elements in both views, in the new order
 	for i := range w.keys {
 		e := &r.Elements[i]
 		switch {
@@ -198,9 +197,6 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 			continue
 		}
 		j, ok := find(i)
-		if ok {
-			both = append(both, [2]int{i, j})
-		}
 		switch {
 		case !ok:
 			d.appeared = append(d.appeared, i)
@@ -208,16 +204,14 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 			d.changed = append(d.changed, i)
 		case old.info.keys[j] != w.keys[i]:
 			d.moved = append(d.moved, [2]int{i, j})
-			unchanged[i] = true
+			both = append(both, [2]int{i, j})
 		default:
-			unchanged[i] = true
+			both = append(both, [2]int{i, j})
 		}
 	}
-	for _, i := range reorderedIn(both) {
-		if unchanged[i] {
-			d.reordered = append(d.reordered, i)
-		}
-	}
+	// (Changed elements are listed as changed, moved or not, and take no part in
+	// the order: a run through one could make an unchanged element look moved.)
+	d.reordered = reorderedIn(both)
 	if old != nil && nv.complete && old.info != w {
 		for j, k := range old.info.keys {
 			if !kept(j) && !isFrameRow(&old.res.Elements[j]) {

@@ -138,6 +138,12 @@ func TestDeltaReordered(t *testing.T) {
 	if d := diffViews(old, nv, nil); len(d.reordered) != 0 || !slices.Equal(d.changed, []int{2}) {
 		t.Errorf("moved and renamed: changed %v, moved %v; want it changed only", d.changed, d.reordered)
 	}
+	// Two swapped, the one pressed changed: the other one did not move.
+	nv = order(old, 1, 0, 2, 3)
+	nv.res.Elements[1].Name = "Skill 1, pressed"
+	if d := diffViews(old, nv, nil); len(d.reordered) != 0 || !slices.Equal(d.changed, []int{1}) {
+		t.Errorf("swapped, one changed: changed %v, moved %v; want the changed one only", d.changed, d.reordered)
+	}
 }
 
 // testDoc is a read document of window win (a frame's when frame is set)

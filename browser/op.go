@@ -542,12 +542,12 @@ func (o *Observation) Changes() map[string]any {
 }
 
 // Unchanged reports whether the observation could tell and saw no element
-// appear, change or go since the last view.
+// appear, change, go or move since the last view.
 func (o *Observation) Unchanged() bool {
 	if o == nil || o.st["known"] != true {
 		return false
 	}
-	return o.st["appeared"] == 0 && o.st["changed"] == 0 && o.st["gone"] == 0
+	return o.st["appeared"] == 0 && o.st["changed"] == 0 && o.st["gone"] == 0 && o.st["reordered"] == nil
 }
 
 // Follow makes o, an observation made right after earlier in the same
