@@ -965,8 +965,8 @@ function lib(win, env) {
     // container, as React Aria's hidden <select> and date input are, is a stand-in too.
     // Other elements out of the tab order that a modal popup hid, a tab list's inactive
     // tabs, a listbox's options, stay: inert.)
-    if (qualifies(el, html, tag) && (el.tabIndex >= 0 ||
-        (el.getAttribute("aria-hidden") !== "true" && !(html && FORM_CONTROLS.has(tag) && hiddenUp(el))))) {
+    if (qualifies(el, html, tag) && (el.getAttribute("aria-hidden") === "true" ? el.tabIndex >= 0
+      : !(html && FORM_CONTROLS.has(tag) && el.tabIndex < 0 && hiddenUp(el)))) {
       if (statics !== null) statics.push(el);
       // (isFileInput(el), its tag read once)
       if ((html && tag === "input" && String(el.type).toLowerCase() === "file") || visible(el)) out.push(el);
