@@ -151,6 +151,10 @@ type delta struct {
 	// another place in the page's order (a list sorted, an item dragged):
 	// those outside the longest run kept in order (reorderedIn).
 	reordered []int
+	// unseen counts the new view's elements past the reach of an old view
+	// that was cut (a snapshot_page with a small max_elements): whether they
+	// appeared cannot be told, so they are not listed as such.
+	unseen int
 	// A renewed view (renewed): same lists the elements neither appeared nor
 	// changed, which the other views leave out.
 	renewed bool
@@ -184,6 +188,7 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 		kept = func(j int) bool { _, ok := w.index[old.info.keys[j]]; return ok }
 	}
 	var both [][2]int // [new, old] of the unchanged elements in both views, in the new order
+	reach := reachOf(old, w, find)
 	for i := range w.keys {
 		e := &r.Elements[i]
 		switch {
@@ -198,6 +203,8 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 		}
 		j, ok := find(i)
 		switch {
+		case !ok && i >= reach:
+			d.unseen++
 		case !ok:
 			d.appeared = append(d.appeared, i)
 		case old.info.body(j, &old.res.Elements[j]) != w.body(i, e):
@@ -220,6 +227,27 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 		}
 	}
 	return d
+}
+
+// reachOf is the index of the new walk (info w) from which its elements are
+// past the reach of the old view, when that one was cut at the element limit:
+// after the last of its elements still there (or, none being there, after as
+// many elements as it had). Without an old view, or with one that saw every
+// element, it is past the end.
+func reachOf(old *pageView, w *walkInfo, find func(i int) (int, bool)) int {
+	if old == nil || old.complete || find == nil {
+		return len(w.keys)
+	}
+	last := -1
+	for i := range w.keys {
+		if _, ok := find(i); ok {
+			last = i
+		}
+	}
+	if last < 0 {
+		return min(len(old.res.Elements), len(w.keys))
+	}
+	return last + 1
 }
 
 // reorderedIn returns the new indexes of the pairs (both: [new, old], in the
@@ -397,7 +425,7 @@ func (s *Session) docDeltaLocked(pg page, gen uint64, d *docSnap, old, nv *pageV
 // view first, then the others (same) in page order; gone is only counted.
 func renewed(d delta, nv *pageView) delta {
 	d.renewed = true
-	d.moved, d.reordered = nil, nil
+	d.moved, d.reordered, d.unseen = nil, nil, 0
 	listed := make(map[int]bool, len(d.matched)+len(d.appeared)+len(d.changed))
 	for _, set := range [][]int{d.matched, d.appeared, d.changed} {
 		for _, i := range set {
@@ -414,7 +442,7 @@ func renewed(d delta, nv *pageView) delta {
 
 // deltaCounts sums the parts of a delta.
 type deltaCounts struct {
-	matched, appeared, changed, gone, same, reordered, elements, newDocs, goneFrames int
+	matched, appeared, changed, gone, same, reordered, unseen, elements, newDocs, goneFrames int
 }
 
 func countParts(parts []docDelta) deltaCounts {
@@ -426,6 +454,7 @@ func countParts(parts []docDelta) deltaCounts {
 		c.gone += len(p.d.gone)
 		c.same += len(p.d.same)
 		c.reordered += len(p.d.reordered)
+		c.unseen += p.d.unseen
 		c.elements += p.nv.res.Total - frameRows(p.nv.res)
 		if p.newDoc {
 			c.newDocs++
@@ -632,8 +661,10 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 		if o.framesSkipped {
 			head = "No change to the top document's actionable elements since your last view, as the page reports them"
 		}
-		if !nv.complete || !old.complete {
+		if !nv.complete {
 			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
+		} else if c.unseen > 0 {
+			head += fmt.Sprintf(" (only the %d your last view had, of %d, were compared)", len(r.Elements)-c.unseen, r.Total)
 		} else if framesCut {
 			head += " (a frame's document was read only in part)"
 		}
@@ -644,6 +675,12 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 			head += fmt.Sprintf(", %d moved in the page's order", c.reordered)
 		}
 		head += "."
+		if c.unseen > 0 {
+			head += fmt.Sprintf(" Your last view was cut short (max_elements): the %d elements after its end were not compared (snapshot_page with an offset lists them).", c.unseen)
+		}
+	}
+	if c.unseen > 0 {
+		st["not_compared"] = c.unseen
 	}
 	switch {
 	case old != nil && !nv.complete:

@@ -146,6 +146,42 @@ func TestDeltaReordered(t *testing.T) {
 	}
 }
 
+// TestDeltaPastACutView: after a view cut short (snapshot_page with a small
+// max_elements), the elements past its end are not compared, nor listed as
+// appeared; one that appeared within its reach is.
+func TestDeltaPastACutView(t *testing.T) {
+	full := testView("Field", 27, 0, 1)
+	cut := testView("Field", 27, 0, 1)
+	cut.res.Elements, cut.info.keys, cut.info.ids = cut.res.Elements[:5], cut.info.keys[:5], cut.info.ids[:5]
+	cut.complete = false
+	d := diffViews(cut, full, nil)
+	if len(d.appeared) != 0 || d.unseen != 22 {
+		t.Errorf("after a view of 5 of 27: %d appeared, %d not compared; want 0 and 22", len(d.appeared), d.unseen)
+	}
+	full.res.Elements[0].Name = "Field 1, filled"
+	full.info.bodies[0] = "" // (made by the diff above)
+	obs := renderDelta([]docDelta{{d: diffViews(cut, full, nil), old: cut, nv: full, ref: testRef}}, observeOpts{})
+	if !strings.Contains(obs.text, "Changes since your last view: 0 appeared, 1 changed, 0 gone. Your last view was cut short (max_elements): the 22 elements after its end were not compared") ||
+		obs.st["not_compared"] != 22 || strings.Contains(obs.text, "appeared:") {
+		t.Errorf("a change after a cut view:\n%s\n%v", obs.text, obs.st)
+	}
+	full.res.Elements[0].Name = "Field 1"
+	full.info.bodies[0] = ""
+	obs = renderDelta([]docDelta{{d: diffViews(cut, full, nil), old: cut, nv: full, ref: testRef}}, observeOpts{})
+	if !strings.Contains(obs.text, "No change to the actionable elements since your last view, as the page reports them (only the 5 your last view had, of 27, were compared).") {
+		t.Errorf("no change after a cut view:\n%s", obs.text)
+	}
+	// A field inserted after the third: within the cut view's reach, it appeared.
+	grown := testView("Field", 28, 0, 1)
+	grown.res.Elements = append(append([]pagejs.Element{}, full.res.Elements[:3]...), append([]pagejs.Element{{Tag: "input", Role: "textbox", Name: "New", Sel: pagejs.Sel{"#new"}}}, full.res.Elements[3:]...)...)
+	w := newWalkInfo(grown.res)
+	w.window, w.ids = 1, append(append(append([]int{}, 0, 1, 2), 999), full.info.ids[3:]...)
+	grown.info = w
+	if d := diffViews(cut, grown, nil); !slices.Equal(d.appeared, []int{3}) || d.unseen != 22 {
+		t.Errorf("a field inserted within the cut view's reach: appeared %v, %d not compared; want [3] and 22", d.appeared, d.unseen)
+	}
+}
+
 // testDoc is a read document of window win (a frame's when frame is set)
 // with buttons named prefix 1…n and, after them, frame elements whose
 // browsing contexts are frames.
