@@ -68,10 +68,21 @@ func TestMaterialUIApplication(t *testing.T) {
 	if !strings.Contains(res.Text, "["+agree+`] checkbox "I agree to be contacted" checked`) {
 		t.Errorf("the checkbox: want it checked:\n%s", res.Text)
 	}
-	// Escape closes the dialog (a 195 ms fade, then it is gone).
+	// Escape closes the dialog: a 195 ms fade, then a timer of the same length removes
+	// it. The answer waits for the fade; on a loaded machine the timer can fire later
+	// than the settle's quiet window after the fade (seen in CI, and at 7c695aa with two
+	// CPU hogs running: a settle cannot know of a page's timer), and then the removal
+	// is the next reading's.
 	res = must(t, s, "press_key", map[string]any{"key": "Escape"})
-	if c := changes(t, res); c["inert"] != 0 || !strings.Contains(res.Text, "- ["+phone+`] textbox "Phone"`) {
-		t.Errorf("Escape: want the dialog's fields gone and nothing inert:\n%s", res.Text)
+	if c := changes(t, res); !strings.Contains(res.Text, "- ["+phone+`] textbox "Phone"`) || c["inert"] != 0 {
+		if !strings.Contains(res.Text, "No change to the actionable elements") {
+			t.Errorf("Escape: want the dialog's fields gone and nothing inert:\n%s", res.Text)
+		}
+		t.Logf("Escape's answer came before the dialog's removal:\n%s", res.Text)
+		res = must(t, s, "wait_for", map[string]any{"selector": "#phone", "state": "absent", "timeout_ms": 3000})
+		if c := changes(t, res); c["inert"] != 0 || !strings.Contains(res.Text, "- ["+phone+`] textbox "Phone"`) {
+			t.Errorf("after Escape, the dialog gone: want its fields gone and nothing inert:\n%s", res.Text)
+		}
 	}
 	if text := pageText(t, s); !strings.Contains(text, `state {"phone":"+49 30 1234567","country":"fr","city":"Bern","agree":true,"submitted":0}`) {
 		t.Errorf("the form's state: want the values given and no submission:\n%s", text)
