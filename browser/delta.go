@@ -648,37 +648,10 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 	if n := len(parts) - 1 - c.goneFrames; n > 0 {
 		st["frames"] = n // (the frames' documents compared)
 	}
-	var head string
-	switch {
-	case top.d.renewed:
+	if top.d.renewed {
 		st["renewed"] = true
-		head = fmt.Sprintf("The same document as your last view, every element with a new ref: %d appeared, %d changed, %d gone since that view. Its actionable elements (%d), those that appeared or changed first:",
-			c.appeared, c.changed, c.gone, c.elements)
-	case old == nil:
-		head = fmt.Sprintf("No earlier view of this page to compare with; its actionable elements (%d):", c.elements)
-	case c.appeared+c.changed+c.gone+c.reordered == 0:
-		head = "No change to the actionable elements since your last view, as the page reports them"
-		if o.framesSkipped {
-			head = "No change to the top document's actionable elements since your last view, as the page reports them"
-		}
-		if !nv.complete {
-			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
-		} else if c.unseen > 0 {
-			head += fmt.Sprintf(" (only the %d your last view had, of %d, were compared)", len(r.Elements)-c.unseen, r.Total)
-		} else if framesCut {
-			head += " (a frame's document was read only in part)"
-		}
-		head += "."
-	default:
-		head = fmt.Sprintf("Changes since your last view: %d appeared, %d changed, %d gone", c.appeared, c.changed, c.gone)
-		if c.reordered > 0 {
-			head += fmt.Sprintf(", %d moved in the page's order", c.reordered)
-		}
-		head += "."
-		if c.unseen > 0 {
-			head += fmt.Sprintf(" Your last view was cut short (max_elements): the %d elements after its end were not compared (snapshot_page with an offset lists them).", c.unseen)
-		}
 	}
+	head := deltaSummary(top, c, o, framesCut)
 	if c.unseen > 0 {
 		st["not_compared"] = c.unseen
 	}
@@ -711,6 +684,46 @@ func deltaHead(parts []docDelta, c deltaCounts, o observeOpts) (string, map[stri
 		}
 	}
 	return head, st
+}
+
+// deltaSummary is a delta's first sentence: what changed since the last
+// view, or that nothing did (and how much of the page that covers), or that
+// there is no view to compare with; framesCut: a frame's document was read
+// only in part.
+func deltaSummary(top docDelta, c deltaCounts, o observeOpts, framesCut bool) string {
+	old, nv := top.old, top.nv
+	r := nv.res
+	var head string
+	switch {
+	case top.d.renewed:
+		head = fmt.Sprintf("The same document as your last view, every element with a new ref: %d appeared, %d changed, %d gone since that view. Its actionable elements (%d), those that appeared or changed first:",
+			c.appeared, c.changed, c.gone, c.elements)
+	case old == nil:
+		head = fmt.Sprintf("No earlier view of this page to compare with; its actionable elements (%d):", c.elements)
+	case c.appeared+c.changed+c.gone+c.reordered == 0:
+		head = "No change to the actionable elements since your last view, as the page reports them"
+		if o.framesSkipped {
+			head = "No change to the top document's actionable elements since your last view, as the page reports them"
+		}
+		if !nv.complete {
+			head += fmt.Sprintf(" (only the first %d of %d were compared)", len(r.Elements), r.Total)
+		} else if c.unseen > 0 {
+			head += fmt.Sprintf(" (only the %d your last view had, of %d, were compared)", len(r.Elements)-c.unseen, r.Total)
+		} else if framesCut {
+			head += " (a frame's document was read only in part)"
+		}
+		head += "."
+	default:
+		head = fmt.Sprintf("Changes since your last view: %d appeared, %d changed, %d gone", c.appeared, c.changed, c.gone)
+		if c.reordered > 0 {
+			head += fmt.Sprintf(", %d moved in the page's order", c.reordered)
+		}
+		head += "."
+		if c.unseen > 0 {
+			head += fmt.Sprintf(" Your last view was cut short (max_elements): the %d elements after its end were not compared (snapshot_page with an offset lists them).", c.unseen)
+		}
+	}
+	return head
 }
 
 // pick is one when n is 1, else many.

@@ -326,15 +326,11 @@ function lib(win, env) {
     // gives its aria-label there, else its value (React Aria labels each date segment and
     // its buttons so: aria-label "month, " and aria-labelledby "<itself> <the field's
     // label>" read "month, Start date").
+    const by = labelledBy(el, A);
     let s = "";
-    const ids = collapse(A["aria-labelledby"]);
-    if (ids) {
-      const root = rootOf(el);
+    if (by.length > 0) {
       const parts = [];
-      for (const id of ids.split(" ")) {
-        const t = typeof root.getElementById === "function" ? root.getElementById(id) : null;
-        if (t) parts.push(t === el ? collapse(A["aria-label"]) || ownValue(el, tag, role) : textOf(t, null));
-      }
+      for (const t of by) parts.push(t === el ? collapse(A["aria-label"]) || ownValue(el, tag, role) : textOf(t, null));
       s = collapse(parts.join(" "));
       if (s) return cap(s, NAME_MAX);
     }
@@ -461,14 +457,21 @@ function lib(win, env) {
 
   // labelledFromWithin tells whether el's aria-labelledby names el or an element in it.
   function labelledFromWithin(el, A) {
+    return labelledBy(el, A).some(t => el.contains(t));
+  }
+
+  // labelledBy lists the elements el's aria-labelledby names, in its order, in el's tree.
+  function labelledBy(el, A) {
     const ids = collapse(A["aria-labelledby"]);
-    if (!ids) return false;
+    if (!ids) return [];
     const root = rootOf(el);
+    if (typeof root.getElementById !== "function") return [];
+    const out = [];
     for (const id of ids.split(" ")) {
-      const t = typeof root.getElementById === "function" ? root.getElementById(id) : null;
-      if (t && el.contains(t)) return true;
+      const t = root.getElementById(id);
+      if (t) out.push(t);
     }
-    return false;
+    return out;
   }
 
   // shownText is el's text without what it hides from assistive technology (an icon's
