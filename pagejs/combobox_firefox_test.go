@@ -53,3 +53,36 @@ func TestFirefoxStandIns(t *testing.T) {
 		}
 	}
 }
+
+// TestFirefoxChosenBeside: an editable combobox left empty for typing shows the
+// choice rendered beside it, on its line, in the box that holds it (react-select,
+// ng-select, vue-select); not a placeholder it describes itself by, hidden text, a
+// line above it, a live region, text that is its name, nor a multiple select's
+// chips (their remove buttons name them). What it holds typed is its value.
+func TestFirefoxChosenBeside(t *testing.T) {
+	p := open(t, "/labels.html")
+	p.js(`(() => { const d = document.createElement("div"); const f = (name, box) => '<div class="cb" style="display: grid; width: 300px">' + box.replace("FIELD", '<input role="combobox" aria-label="' + name + '" aria-expanded="false" style="grid-area: 1 / 1">') + '</div>';
+		d.innerHTML = f("React select", '<div style="grid-area: 1 / 1">Paris</div><div style="grid-area: 1 / 1">FIELD</div>') +
+		f("Placeholder", '<div id="cb-ph" style="grid-area: 1 / 1">Choose a city</div><div style="grid-area: 1 / 1">FIELD</div>').replace('aria-label="Placeholder"', 'aria-label="Placeholder" aria-describedby="cb-ph"') +
+		f("Ng select", '<div style="grid-area: 1 / 1; display: none">Select a city</div><div style="grid-area: 1 / 1"><span>Rome</span></div><div style="grid-area: 1 / 1">FIELD</div>') +
+		'<div><div>Where would you work?</div><input role="combobox" aria-label="Below a heading" aria-expanded="false"></div>' +
+		'<div style="display: flex"><span>Named</span><input role="combobox" aria-label="Named" aria-expanded="false"></div>' +
+		'<div style="display: flex"><span aria-live="polite">3 results</span><input role="combobox" aria-label="Beside a live region" aria-expanded="false"></div>' +
+		'<div style="display: flex"><div>Go <span role="button" aria-label="Remove Go">x</span></div><div><input role="combobox" aria-label="Chips" aria-expanded="false"></div></div>' +
+		'<div style="display: flex"><span>Oslo</span><input role="combobox" aria-label="Typed" aria-expanded="false" value="Ber"></div>';
+		document.getElementById("main").append(d); return 1; })()`)
+	for _, r := range realms {
+		var got []string
+		for _, e := range p.snapshot(r).Elements {
+			if e.Role == "combobox" && e.Tag == "input" {
+				got = append(got, line(e))
+			}
+		}
+		want := []string{`combobox "React select" value="Paris" collapsed`, `combobox "Placeholder" collapsed`, `combobox "Ng select" value="Rome" collapsed`,
+			`combobox "Below a heading" collapsed`, `combobox "Named" collapsed`, `combobox "Beside a live region" collapsed`,
+			`combobox "Chips" collapsed`, `combobox "Typed" value="Ber" collapsed`}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: the comboboxes:\n%s\nwant:\n%s", r, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}

@@ -75,6 +75,11 @@ var keepSteps = []struct{ name, js string }{
 	{"setup: a custom select", `(() => { const d = document.createElement("div"); d.innerHTML = '<label id="cs-l">Country</label><button type="button" role="combobox" aria-labelledby="cs-l" id="cs"><span>Pick one</span><span aria-hidden="true">▾</span></button>'; document.getElementById("main").append(d); return 1; })()`},
 	{"custom select's shown text", `document.querySelector("#cs span").firstChild.data = "France"`},
 	{"custom select's icon shown", `document.querySelector("#cs [aria-hidden]").removeAttribute("aria-hidden")`},
+	// An editable combobox left empty shows its choice beside it (react-select): the
+	// text in the box that holds it.
+	{"setup: a combobox showing its choice beside it", `(() => { const d = document.createElement("div"); d.innerHTML = '<label for="rs">City</label><div class="rs-box" style="display: flex"><div id="rs-ph">Choose a city</div><div><input id="rs" role="combobox" aria-describedby="rs-ph"></div></div>'; document.getElementById("main").append(d); return 1; })()`},
+	{"the combobox's choice shown", `(() => { const b = document.querySelector(".rs-box"); b.firstChild.remove(); b.prepend(Object.assign(document.createElement("div"), {textContent: "Paris"})); document.getElementById("rs").removeAttribute("aria-describedby"); return 1; })()`},
+	{"the combobox's choice's text", `document.querySelector(".rs-box").firstChild.firstChild.data = "London"`},
 	{"design mode on", `document.designMode = "on"`},
 	{"design mode off", `document.designMode = "off"`},
 	// Visibility, which a walk takes from the last one after attribute changes that no

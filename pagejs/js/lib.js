@@ -431,7 +431,8 @@ function lib(win, env) {
     if (tag === "input") {
       if (type === "password" || type === "checkbox" || type === "radio" || type === "file" ||
           type === "submit" || type === "reset" || type === "button" || type === "image") return undefined;
-      return cap(String(el.value), VALUE_MAX);
+      const v = String(el.value);
+      return cap(v === "" && role === "combobox" ? chosenBeside(el, A, name) : v, VALUE_MAX);
     }
     if (tag === "textarea") return cap(String(el.value), VALUE_MAX);
     if (tag === "select") {
@@ -455,14 +456,52 @@ function lib(win, env) {
   const RANGES = new Set(["slider", "spinbutton"]);
   const HOLDS_CONTROLS = 'input:not([type="hidden"]),textarea,select,button,[role="textbox"],[role="listbox"],[role="option"],[role="button"]';
 
-  // labelledFromWithin tells whether el's aria-labelledby names el or an element in it.
-  function labelledFromWithin(el, A) {
-    return labelledBy(el, A).some(t => el.contains(t));
+  // chosenBeside is what an editable combobox left empty shows as its choice beside its
+  // text field: react-select, vue-select and ng-select keep the field empty for typing
+  // and render the chosen option's text in the box that holds it (its parent or
+  // grandparent: BESIDE). That is the box's shown text in elements on the field's line,
+  // without labels, headings, live regions, what the field's aria-labelledby or
+  // aria-describedby names (react-select's placeholder, which it names while nothing is
+  // chosen) and what is not rendered; none when the box holds other controls (a multiple
+  // select's chips with their remove buttons, which name the values) or the text is the
+  // field's name. (Its entry is made afresh whenever anything in that box changes:
+  // snapshotKeep's entry.)
+  const BESIDE = 2;
+  const NOT_A_VALUE = new Set(["label", "legend", "h1", "h2", "h3", "h4", "h5", "h6"]);
+  function chosenBeside(el, A, name) {
+    const skip = labelledBy(el, A).concat(idsIn(el, el.getAttribute("aria-describedby")));
+    const line = el.getBoundingClientRect();
+    let box = el.parentElement;
+    for (let depth = 0; box !== null && depth < BESIDE && box !== docBody && !NOT_A_VALUE.has(box.localName); depth++) {
+      const parts = [];
+      for (let c = box.firstElementChild; c !== null; c = c.nextElementSibling) {
+        if (c === el || c.contains(el) || skip.some((s) => c === s || c.contains(s)) || !asValue(c)) continue;
+        const r = c.getBoundingClientRect();
+        if (r.bottom <= line.top || r.top >= line.bottom) continue; // (not on the field's line)
+        parts.push(shownText(c), " ");
+      }
+      const text = collapse(parts.join(""));
+      if (text !== "") {
+        const controls = box.querySelectorAll(HOLDS_CONTROLS);
+        for (let i = 0; i < controls.length; i++) if (controls[i] !== el) return "";
+        return cap(text, NAME_MAX) === name ? "" : text;
+      }
+      box = box.parentElement;
+    }
+    return "";
   }
 
-  // labelledBy lists the elements el's aria-labelledby names, in its order, in el's tree.
-  function labelledBy(el, A) {
-    const ids = collapse(A["aria-labelledby"]);
+  // asValue tells whether element c, beside a field, may show the field's value.
+  function asValue(c) {
+    if (NOT_A_VALUE.has(c.localName) || NO_CONTENT.has(c.localName) || c.getAttribute("aria-hidden") === "true") return false;
+    if (c.hasAttribute("aria-live") || c.matches(APART)) return false;
+    return c.checkVisibility(CHECK_VISIBILITY);
+  }
+
+  // idsIn lists the elements an id reference list (an attribute's value) names in el's
+  // tree.
+  function idsIn(el, list) {
+    const ids = collapse(list);
     if (!ids) return [];
     const root = rootOf(el);
     if (typeof root.getElementById !== "function") return [];
@@ -472,6 +511,16 @@ function lib(win, env) {
       if (t) out.push(t);
     }
     return out;
+  }
+
+  // labelledFromWithin tells whether el's aria-labelledby names el or an element in it.
+  function labelledFromWithin(el, A) {
+    return labelledBy(el, A).some(t => el.contains(t));
+  }
+
+  // labelledBy lists the elements el's aria-labelledby names, in its order, in el's tree.
+  function labelledBy(el, A) {
+    return idsIn(el, A["aria-labelledby"]);
   }
 
   // shownText is el's text without what it hides from assistive technology (an icon's

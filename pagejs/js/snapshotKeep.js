@@ -15,7 +15,8 @@ function snapshotKeep() {
   //
   // A walk that does happen reuses the entries (lib.entry: role, name, states,
   // selector) of elements nothing could have changed: an element is walked afresh when
-  // a mutation touched it or its subtree (names come from content), its parent's
+  // a mutation touched it or its subtree (names come from content), an editable
+  // combobox's parent or grandparent (the value it may show beside it), its parent's
   // children changed (selector steps), its live state (value, checked, selected)
   // differs, or a mutation may have changed something it reads from elsewhere (ids,
   // labels, aria-labelledby targets, fieldsets, details, base URL, the document URL):
@@ -194,7 +195,7 @@ function snapshotKeep() {
   // changed it.
   function entry(el, lib) {
     const c = all ? undefined : cache.get(el);
-    let fresh = c === undefined || (upward.size > 0 && upward.has(el));
+    let fresh = c === undefined || (upward.size > 0 && (upward.has(el) || (c.e.role === "combobox" && beside(el))));
     // (No subtree marked, the common case of attribute and text changes: no ancestor
     // to look at.)
     for (let n = subtree.size > 0 ? up(el) : null; !fresh && n; n = up(n)) {
@@ -210,6 +211,15 @@ function snapshotKeep() {
     last = {e, live: l, ep: 0, at: 0};
     next.set(el, last);
     return e;
+  }
+
+  // beside tells whether a change since the last walk touched what an editable combobox
+  // may show beside itself as its value (lib's chosenBeside: the boxes holding it, its
+  // parent and grandparent).
+  function beside(el) {
+    if (el.localName !== "input") return false;
+    const p = el.parentElement;
+    return p !== null && (upward.has(p) || (p.parentElement !== null && upward.has(p.parentElement)));
   }
 
   // liveOf is live(el), as begin's scan found it for a form control.
