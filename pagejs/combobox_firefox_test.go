@@ -56,8 +56,8 @@ func TestFirefoxStandIns(t *testing.T) {
 
 // TestFirefoxChosenBeside: an editable combobox left empty for typing shows the
 // choice rendered beside it, on its line, in the box that holds it (react-select,
-// ng-select, vue-select); not a placeholder it describes itself by, hidden text, a
-// line above it, a live region, text that is its name, nor a multiple select's
+// ng-select); not a placeholder (described by, or by its class), hidden text, a
+// line above it or text beside it, a live region, text that is its name, nor a multiple select's
 // chips (their remove buttons name them). What it holds typed is its value.
 func TestFirefoxChosenBeside(t *testing.T) {
 	p := open(t, "/labels.html")
@@ -66,10 +66,14 @@ func TestFirefoxChosenBeside(t *testing.T) {
 		f("Placeholder", '<div id="cb-ph" style="grid-area: 1 / 1">Choose a city</div><div style="grid-area: 1 / 1">FIELD</div>').replace('aria-label="Placeholder"', 'aria-label="Placeholder" aria-describedby="cb-ph"') +
 		f("Ng select", '<div style="grid-area: 1 / 1; display: none">Select a city</div><div style="grid-area: 1 / 1"><span>Rome</span></div><div style="grid-area: 1 / 1">FIELD</div>') +
 		'<div><div>Where would you work?</div><input role="combobox" aria-label="Below a heading" aria-expanded="false"></div>' +
-		'<div style="display: flex"><span>Named</span><input role="combobox" aria-label="Named" aria-expanded="false"></div>' +
-		'<div style="display: flex"><span aria-live="polite">3 results</span><input role="combobox" aria-label="Beside a live region" aria-expanded="false"></div>' +
-		'<div style="display: flex"><div>Go <span role="button" aria-label="Remove Go">x</span></div><div><input role="combobox" aria-label="Chips" aria-expanded="false"></div></div>' +
-		'<div style="display: flex"><span>Oslo</span><input role="combobox" aria-label="Typed" aria-expanded="false" value="Ber"></div>';
+		'<div style="display: grid"><span style="grid-area: 1 / 1">Named</span><input role="combobox" aria-label="Named" aria-expanded="false" style="grid-area: 1 / 1"></div>' +
+		'<div style="display: grid"><span aria-live="polite" style="grid-area: 1 / 1">3 results</span><input role="combobox" aria-label="Beside a live region" aria-expanded="false" style="grid-area: 1 / 1"></div>' +
+		'<div style="display: grid"><div style="grid-area: 1 / 1">Go <span role="button" aria-label="Remove Go">x</span></div><div style="grid-area: 1 / 1"><input role="combobox" aria-label="Chips" aria-expanded="false"></div></div>' +
+		'<div style="display: grid"><span style="grid-area: 1 / 1">Oslo</span><input role="combobox" aria-label="Typed" aria-expanded="false" value="Ber" style="grid-area: 1 / 1"></div>' +
+		f("Ng select empty", '<div class="ng-placeholder" style="grid-area: 1 / 1">Select a city</div><div style="grid-area: 1 / 1">FIELD</div>') +
+		f("Ant select empty", '<span class="ant-select-selection-search" style="grid-area: 1 / 1">FIELD</span><span class="ant-select-selection-placeholder" style="grid-area: 1 / 1">Pick one</span>') +
+		'<div style="display: flex"><span>@</span><input role="combobox" aria-label="Handle" aria-expanded="false"></div>' +
+		f("Linked chip", '<div style="grid-area: 1 / 1">Apple <a href="#remove">x</a></div><div style="grid-area: 1 / 1">FIELD</div>');
 		document.getElementById("main").append(d); return 1; })()`)
 	for _, r := range realms {
 		var got []string
@@ -80,9 +84,35 @@ func TestFirefoxChosenBeside(t *testing.T) {
 		}
 		want := []string{`combobox "React select" value="Paris" collapsed`, `combobox "Placeholder" collapsed`, `combobox "Ng select" value="Rome" collapsed`,
 			`combobox "Below a heading" collapsed`, `combobox "Named" collapsed`, `combobox "Beside a live region" collapsed`,
-			`combobox "Chips" collapsed`, `combobox "Typed" value="Ber" collapsed`}
+			`combobox "Chips" collapsed`, `combobox "Typed" value="Ber" collapsed`, `combobox "Ng select empty" collapsed`,
+			`combobox "Ant select empty" collapsed`, `combobox "Handle" collapsed`, `combobox "Linked chip" collapsed`}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: the comboboxes:\n%s\nwant:\n%s", r, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestFirefoxSentinelsAndSelfNamed: a box with no area that holds nothing (a
+// focus trap's sentinel: Headless UI's 1×0 button) is not listed, one that
+// shows what overflows it (a link around a float) is; an element that names
+// itself in its aria-labelledby adds its content, without what it hides, as
+// browsers do (Headless UI's listbox button).
+func TestFirefoxSentinelsAndSelfNamed(t *testing.T) {
+	p := open(t, "/labels.html")
+	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<button type="button" aria-hidden="true" style="position: fixed; top: 1px; left: 1px; width: 1px; height: 0; padding: 0; border-width: 0; overflow: hidden"></button>' +
+		'<a href="#floated" style="display: block; height: 0"><span style="float: left">Floated link</span></a><div style="clear: both"></div>' +
+		'<span id="sn-l">Size</span> <button type="button" id="sn-b" aria-labelledby="sn-l sn-b">Large <span aria-hidden="true">▾</span></button>';
+		document.getElementById("main").append(d); return 1; })()`)
+	for _, r := range realms {
+		var got []string
+		for _, e := range p.snapshot(r).Elements {
+			if l := line(e); (e.Role == "button" && (e.Name == "" || strings.HasPrefix(e.Name, "Size"))) || strings.Contains(l, "Floated") {
+				got = append(got, l)
+			}
+		}
+		want := `link "Floated link" href="/labels.html#floated"|button "Size Large"`
+		if strings.Join(got, "|") != want {
+			t.Errorf("%s: got\n%s\nwant\n%s", r, strings.Join(got, "\n"), strings.ReplaceAll(want, "|", "\n"))
 		}
 	}
 }

@@ -77,9 +77,10 @@ var keepSteps = []struct{ name, js string }{
 	{"custom select's icon shown", `document.querySelector("#cs [aria-hidden]").removeAttribute("aria-hidden")`},
 	// An editable combobox left empty shows its choice beside it (react-select): the
 	// text in the box that holds it.
-	{"setup: a combobox showing its choice beside it", `(() => { const d = document.createElement("div"); d.innerHTML = '<label for="rs">City</label><div class="rs-box" style="display: flex"><div id="rs-ph">Choose a city</div><div><input id="rs" role="combobox" aria-describedby="rs-ph"></div></div>'; document.getElementById("main").append(d); return 1; })()`},
-	{"the combobox's choice shown", `(() => { const b = document.querySelector(".rs-box"); b.firstChild.remove(); b.prepend(Object.assign(document.createElement("div"), {textContent: "Paris"})); document.getElementById("rs").removeAttribute("aria-describedby"); return 1; })()`},
+	{"setup: a combobox showing its choice beside it", `(() => { const d = document.createElement("div"); d.innerHTML = '<label for="rs">City</label><div class="rs-box" style="display: grid; width: 300px"><div id="rs-ph" style="grid-area: 1 / 1">Choose a city</div><div style="grid-area: 1 / 1"><input id="rs" role="combobox" aria-describedby="rs-ph"></div></div>'; document.getElementById("main").append(d); return 1; })()`},
+	{"the combobox's choice shown", `(() => { const b = document.querySelector(".rs-box"); b.firstChild.remove(); b.prepend(Object.assign(document.createElement("div"), {textContent: "Paris", style: "grid-area: 1 / 1"})); document.getElementById("rs").removeAttribute("aria-describedby"); return 1; })()`},
 	{"the combobox's choice's text", `document.querySelector(".rs-box").firstChild.firstChild.data = "London"`},
+	{"the combobox's choice hidden by a new style sheet", `(() => { const st = document.createElement("style"); st.textContent = ".rs-box > div:first-child { visibility: hidden }"; document.head.append(st); return 1; })()`},
 	{"design mode on", `document.designMode = "on"`},
 	{"design mode off", `document.designMode = "off"`},
 	// Visibility, which a walk takes from the last one after attribute changes that no

@@ -172,10 +172,24 @@ function lib(win, env) {
       return false;
     }
     // Not zero-sized. offsetWidth/Height (HTML elements) allocate nothing, unlike a
-    // DOMRect per element; they round, so a sub-pixel box falls back to the rect.
-    if (isHTML(el) && (el.offsetWidth > 0 || el.offsetHeight > 0)) return true;
+    // DOMRect per element; they round, so a sub-pixel box falls back to the rect. A box
+    // with no area still shows what overflows it (a link around a float), unless it is
+    // empty: a focus trap's sentinel (Headless UI's 1×0 buttons, react-focus-lock's
+    // divs), which nobody can see or click.
+    if (isHTML(el)) {
+      const w = el.offsetWidth, h = el.offsetHeight;
+      if (w > 0 && h > 0) return true;
+      if (w > 0 || h > 0) return !sentinel(el);
+    }
     const r = el.getBoundingClientRect();
-    return r.width > 0 || r.height > 0;
+    if (r.width > 0 && r.height > 0) return true;
+    return (r.width > 0 || r.height > 0) && !sentinel(el);
+  }
+
+  // sentinel tells whether el, a box with no area, holds nothing (a form control is no
+  // sentinel: it has no children).
+  function sentinel(el) {
+    return el.firstChild === null && !FORM_CONTROLS.has(el.localName) && !(el.shadowRoot && el.shadowRoot.firstChild);
   }
 
   // Per tree root (document or shadow root): whether it has disabled fieldsets, and which
@@ -304,9 +318,10 @@ function lib(win, env) {
   // ownValue is what an element that names itself in its aria-labelledby adds to its
   // name (accname: a control embedded in its own label gives its value): a custom
   // combobox its shown text, as Material UI's select does ("Country France"), a custom
-  // listbox its selected options' text; another element nothing (a native control's
-  // value is shown as its value, and kept out of its name, which its ref's check
-  // reads). Zero-width spaces (an empty custom select's placeholder) are left out.
+  // listbox its selected options' text, another element its content without what it
+  // hides (accname 2F); a native control nothing (its value is shown as its value, and
+  // kept out of its name, which its ref's check reads). Zero-width spaces (an empty
+  // custom select's placeholder) are left out.
   function ownValue(el, tag, role) {
     if (!isHTML(el)) return "";
     if (tag === "input" || tag === "textarea" || tag === "select") return "";
@@ -317,6 +332,10 @@ function lib(win, env) {
       const chosen = el.querySelectorAll('[role="option"][aria-selected="true"]'), parts = [];
       for (let i = 0; i < chosen.length; i++) parts.push(collapse(chosen[i].textContent));
       text = parts.join(" ");
+    } else {
+      // (Any other element: its content, as for one named from content. Headless UI's
+      // listbox button names itself after its label: "Country France".)
+      return shownText(el);
     }
     return collapse(text.replace(/[\u200B-\u200D\uFEFF]/g, ""));
   }
@@ -457,32 +476,36 @@ function lib(win, env) {
   const HOLDS_CONTROLS = 'input:not([type="hidden"]),textarea,select,button,[role="textbox"],[role="listbox"],[role="option"],[role="button"]';
 
   // chosenBeside is what an editable combobox left empty shows as its choice beside its
-  // text field: react-select, vue-select and ng-select keep the field empty for typing
-  // and render the chosen option's text in the box that holds it (its parent or
-  // grandparent: BESIDE). That is the box's shown text in elements on the field's line,
-  // without labels, headings, live regions, what the field's aria-labelledby or
-  // aria-describedby names (react-select's placeholder, which it names while nothing is
-  // chosen) and what is not rendered; none when the box holds other controls (a multiple
-  // select's chips with their remove buttons, which name the values) or the text is the
-  // field's name. (Its entry is made afresh whenever anything in that box changes:
-  // snapshotKeep's entry.)
-  const BESIDE = 2;
+  // text field: react-select and ng-select keep the field empty for typing and lay the
+  // chosen option's text under it, in the box that holds it (its parent or
+  // grandparent: BESIDE). That is the box's shown text in elements the field's box
+  // overlaps, without labels, headings, live regions, placeholders (what the field's
+  // aria-describedby names, as react-select's while nothing is chosen, or an element
+  // whose class names one: ng-select's, Ant Design's) and what is not rendered; none
+  // when the box holds other controls (a multiple select's chips with their remove
+  // buttons, which name the values), has many children (no widget's box), or the text
+  // is the field's name. (Its entry is made afresh whenever anything in that box
+  // changes, or anything could have changed what is shown: snapshotKeep's entry.)
+  const BESIDE = 2, BESIDE_KIDS = 20;
   const NOT_A_VALUE = new Set(["label", "legend", "h1", "h2", "h3", "h4", "h5", "h6"]);
+  const BESIDE_CONTROLS = HOLDS_CONTROLS + ",a[href]";
   function chosenBeside(el, A, name) {
     const skip = labelledBy(el, A).concat(idsIn(el, el.getAttribute("aria-describedby")));
-    const line = el.getBoundingClientRect();
+    const at = el.getBoundingClientRect();
     let box = el.parentElement;
     for (let depth = 0; box !== null && depth < BESIDE && box !== docBody && !NOT_A_VALUE.has(box.localName); depth++) {
+      if (box.childElementCount > BESIDE_KIDS) return "";
       const parts = [];
       for (let c = box.firstElementChild; c !== null; c = c.nextElementSibling) {
-        if (c === el || c.contains(el) || skip.some((s) => c === s || c.contains(s)) || !asValue(c)) continue;
+        if (c === el || c.contains(el)) continue;
         const r = c.getBoundingClientRect();
-        if (r.bottom <= line.top || r.top >= line.bottom) continue; // (not on the field's line)
+        if (r.bottom <= at.top || r.top >= at.bottom || r.right <= at.left || r.left >= at.right) continue; // (not under the field)
+        if (!asValue(c) || skip.some((s) => c === s || c.contains(s))) continue;
         parts.push(shownText(c), " ");
       }
       const text = collapse(parts.join(""));
       if (text !== "") {
-        const controls = box.querySelectorAll(HOLDS_CONTROLS);
+        const controls = box.querySelectorAll(BESIDE_CONTROLS);
         for (let i = 0; i < controls.length; i++) if (controls[i] !== el) return "";
         return cap(text, NAME_MAX) === name ? "" : text;
       }
@@ -494,8 +517,8 @@ function lib(win, env) {
   // asValue tells whether element c, beside a field, may show the field's value.
   function asValue(c) {
     if (NOT_A_VALUE.has(c.localName) || NO_CONTENT.has(c.localName) || c.getAttribute("aria-hidden") === "true") return false;
-    if (c.hasAttribute("aria-live") || c.matches(APART)) return false;
-    return c.checkVisibility(CHECK_VISIBILITY);
+    if (c.hasAttribute("aria-live") || c.matches(APART) || /placeholder/i.test(c.getAttribute("class") || "")) return false;
+    return typeof c.checkVisibility !== "function" || c.checkVisibility(CHECK_VISIBILITY);
   }
 
   // idsIn lists the elements an id reference list (an attribute's value) names in el's

@@ -195,7 +195,7 @@ function snapshotKeep() {
   // changed it.
   function entry(el, lib) {
     const c = all ? undefined : cache.get(el);
-    let fresh = c === undefined || (upward.size > 0 && (upward.has(el) || (c.e.role === "combobox" && beside(el))));
+    let fresh = c === undefined || (upward.size > 0 && upward.has(el)) || (c.e.role === "combobox" && beside(el));
     // (No subtree marked, the common case of attribute and text changes: no ancestor
     // to look at.)
     for (let n = subtree.size > 0 ? up(el) : null; !fresh && n; n = up(n)) {
@@ -213,11 +213,13 @@ function snapshotKeep() {
     return e;
   }
 
-  // beside tells whether a change since the last walk touched what an editable combobox
-  // may show beside itself as its value (lib's chosenBeside: the boxes holding it, its
-  // parent and grandparent).
+  // beside tells whether a change since the last walk may have changed what an editable
+  // combobox shows beside itself as its value (lib's chosenBeside): one in the boxes
+  // holding it (its parent and grandparent), or any that may have changed what is shown
+  // or where (the walk judges visibility anew: not seen).
   function beside(el) {
     if (el.localName !== "input") return false;
+    if (!seen) return true;
     const p = el.parentElement;
     return p !== null && (upward.has(p) || (p.parentElement !== null && upward.has(p.parentElement)));
   }
