@@ -73,6 +73,8 @@ func TestFirefoxChosenBeside(t *testing.T) {
 		f("Ng select empty", '<div class="ng-placeholder" style="grid-area: 1 / 1">Select a city</div><div style="grid-area: 1 / 1">FIELD</div>') +
 		f("Ant select empty", '<span class="ant-select-selection-search" style="grid-area: 1 / 1">FIELD</span><span class="ant-select-selection-placeholder" style="grid-area: 1 / 1">Pick one</span>') +
 		'<div style="display: flex"><span>@</span><input role="combobox" aria-label="Handle" aria-expanded="false"></div>' +
+		'<div style="position: relative; width: 300px">Madrid<input role="combobox" aria-label="Text node" aria-expanded="false" style="position: absolute; left: 0; top: 0; width: 100%"></div>' +
+		'<div>Where: <input role="combobox" aria-label="Inline prompt" aria-expanded="false"></div>' +
 		f("Linked chip", '<div style="grid-area: 1 / 1">Apple <a href="#remove">x</a></div><div style="grid-area: 1 / 1">FIELD</div>');
 		document.getElementById("main").append(d); return 1; })()`)
 	for _, r := range realms {
@@ -85,7 +87,8 @@ func TestFirefoxChosenBeside(t *testing.T) {
 		want := []string{`combobox "React select" value="Paris" collapsed`, `combobox "Placeholder" collapsed`, `combobox "Ng select" value="Rome" collapsed`,
 			`combobox "Below a heading" collapsed`, `combobox "Named" collapsed`, `combobox "Beside a live region" collapsed`,
 			`combobox "Chips" collapsed`, `combobox "Typed" value="Ber" collapsed`, `combobox "Ng select empty" collapsed`,
-			`combobox "Ant select empty" collapsed`, `combobox "Handle" collapsed`, `combobox "Linked chip" collapsed`}
+			`combobox "Ant select empty" collapsed`, `combobox "Handle" collapsed`, `combobox "Text node" value="Madrid" collapsed`,
+			`combobox "Inline prompt" collapsed`, `combobox "Linked chip" collapsed`}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("%s: the comboboxes:\n%s\nwant:\n%s", r, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}

@@ -478,8 +478,8 @@ function lib(win, env) {
   // chosenBeside is what an editable combobox left empty shows as its choice beside its
   // text field: react-select and ng-select keep the field empty for typing and lay the
   // chosen option's text under it, in the box that holds it (its parent or
-  // grandparent: BESIDE). That is the box's shown text in elements the field's box
-  // overlaps, without labels, headings, live regions, placeholders (what the field's
+  // grandparent: BESIDE). That is the box's shown text, in elements or text nodes, that
+  // the field's box overlaps, without labels, headings, live regions, placeholders (what the field's
   // aria-describedby names, as react-select's while nothing is chosen, or an element
   // whose class names one: ng-select's, Ant Design's) and what is not rendered; none
   // when the box holds other controls (a multiple select's chips with their remove
@@ -496,12 +496,14 @@ function lib(win, env) {
     for (let depth = 0; box !== null && depth < BESIDE && box !== docBody && !NOT_A_VALUE.has(box.localName); depth++) {
       if (box.childElementCount > BESIDE_KIDS) return "";
       const parts = [];
-      for (let c = box.firstElementChild; c !== null; c = c.nextElementSibling) {
-        if (c === el || c.contains(el)) continue;
-        const r = c.getBoundingClientRect();
+      for (let c = box.firstChild; c !== null; c = c.nextSibling) {
+        // (Ant Design 6 writes the choice as a text node beside the field.)
+        const text = c.nodeType === 3;
+        if (text ? c.data.trim() === "" : c.nodeType !== 1 || c === el || c.contains(el)) continue;
+        const r = text ? rangeOf(c).getBoundingClientRect() : c.getBoundingClientRect();
         if (r.bottom <= at.top || r.top >= at.bottom || r.right <= at.left || r.left >= at.right) continue; // (not under the field)
-        if (!asValue(c) || skip.some((s) => c === s || c.contains(s))) continue;
-        parts.push(shownText(c), " ");
+        if (text) parts.push(c.data, " ");
+        else if (asValue(c) && !skip.some((s) => c === s || c.contains(s))) parts.push(shownText(c), " ");
       }
       const text = collapse(parts.join(""));
       if (text !== "") {
@@ -512,6 +514,13 @@ function lib(win, env) {
       box = box.parentElement;
     }
     return "";
+  }
+
+  let range = null;
+  function rangeOf(node) {
+    if (range === null) range = doc.createRange();
+    range.selectNodeContents(node);
+    return range;
   }
 
   // asValue tells whether element c, beside a field, may show the field's value.
