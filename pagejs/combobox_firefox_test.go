@@ -39,7 +39,7 @@ func TestFirefoxCustomSelectValue(t *testing.T) {
 func TestFirefoxStandIns(t *testing.T) {
 	p := open(t, "/labels.html")
 	p.js(`(() => { const d = document.createElement("div"); d.setAttribute("aria-hidden", "true"); d.innerHTML = '<select tabindex="-1" aria-label="Stand-in select"><option>A</option></select><input type="date" tabindex="-1" aria-label="Stand-in date"><div role="tab" tabindex="-1">Inactive tab</div>'; document.getElementById("main").append(d);
-		const s = document.createElement("div"); s.innerHTML = '<div role="slider" tabindex="0" aria-label="Distance" aria-valuenow="40" aria-valuetext="40 km"></div><div role="slider" tabindex="0" aria-label="Zoom" aria-valuenow="3"></div>'; document.getElementById("main").append(s); return 1; })()`)
+		const s = document.createElement("div"); s.innerHTML = '<div role="slider" tabindex="0" style="width: 16px; height: 16px" aria-label="Distance" aria-valuenow="40" aria-valuetext="40 km"></div><div role="slider" tabindex="0" style="width: 16px; height: 16px" aria-label="Zoom" aria-valuenow="3"></div>'; document.getElementById("main").append(s); return 1; })()`)
 	for _, r := range realms {
 		var got []string
 		for _, e := range p.snapshot(r).Elements {
