@@ -95,25 +95,29 @@ func TestFirefoxChosenBeside(t *testing.T) {
 	}
 }
 
-// TestFirefoxSentinelsAndSelfNamed: a box with no area that holds nothing (a
-// focus trap's sentinel: Headless UI's 1×0 button) is not listed, one that
-// shows what overflows it (a link around a float) is; an element that names
-// itself in its aria-labelledby adds its content, without what it hides, as
-// browsers do (Headless UI's listbox button).
+// TestFirefoxSentinelsAndSelfNamed: a focus trap's sentinel (Headless UI's
+// empty, aria-hidden 1×0 button) is not listed; a box with no area that shows
+// what overflows it (a link around a float, a checkbox drawn by an absolute
+// ::before) is. An element that names itself in its aria-labelledby adds its
+// content, without what it hides, as browsers do (Headless UI's listbox
+// button); a text field its value nowhere in its name.
 func TestFirefoxSentinelsAndSelfNamed(t *testing.T) {
 	p := open(t, "/labels.html")
 	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<button type="button" aria-hidden="true" style="position: fixed; top: 1px; left: 1px; width: 1px; height: 0; padding: 0; border-width: 0; overflow: hidden"></button>' +
 		'<a href="#floated" style="display: block; height: 0"><span style="float: left">Floated link</span></a><div style="clear: both"></div>' +
-		'<span id="sn-l">Size</span> <button type="button" id="sn-b" aria-labelledby="sn-l sn-b">Large <span aria-hidden="true">▾</span></button>';
+		'<span id="sn-l">Size</span> <button type="button" id="sn-b" aria-labelledby="sn-l sn-b">Large <span aria-hidden="true">▾</span></button>' +
+		'<span role="checkbox" tabindex="0" aria-checked="false" aria-label="Drawn box" class="sn-drawn"></span><style>.sn-drawn { position: relative } .sn-drawn::before { content: ""; position: absolute; width: 16px; height: 16px; border: 1px solid }</style>' +
+		'<span id="sn-n">Diary</span> <div role="textbox" contenteditable="true" id="sn-t" aria-labelledby="sn-n sn-t">typed text</div>';
 		document.getElementById("main").append(d); return 1; })()`)
 	for _, r := range realms {
 		var got []string
 		for _, e := range p.snapshot(r).Elements {
-			if l := line(e); (e.Role == "button" && (e.Name == "" || strings.HasPrefix(e.Name, "Size"))) || strings.Contains(l, "Floated") {
+			if l := line(e); (e.Role == "button" && (e.Name == "" || strings.HasPrefix(e.Name, "Size"))) || strings.Contains(l, "Floated") ||
+				strings.Contains(l, "Drawn") || strings.HasPrefix(e.Name, "Diary") {
 				got = append(got, l)
 			}
 		}
-		want := `link "Floated link" href="/labels.html#floated"|button "Size Large"`
+		want := `link "Floated link" href="/labels.html#floated"|button "Size Large"|checkbox "Drawn box" unchecked|textbox "Diary" value="typed text"`
 		if strings.Join(got, "|") != want {
 			t.Errorf("%s: got\n%s\nwant\n%s", r, strings.Join(got, "\n"), strings.ReplaceAll(want, "|", "\n"))
 		}

@@ -165,7 +165,7 @@ function lib(win, env) {
 
   const CHECK_VISIBILITY = {checkVisibilityCSS: true, visibilityProperty: true}; // one object for every call
 
-  function visible(el) {
+  function visible(el, sentinels) {
     if (typeof el.checkVisibility === "function") {
       if (!el.checkVisibility(CHECK_VISIBILITY)) return false;
     } else if (el.getClientRects().length === 0) {
@@ -173,23 +173,26 @@ function lib(win, env) {
     }
     // Not zero-sized. offsetWidth/Height (HTML elements) allocate nothing, unlike a
     // DOMRect per element; they round, so a sub-pixel box falls back to the rect. A box
-    // with no area still shows what overflows it (a link around a float), unless it is
-    // empty: a focus trap's sentinel (Headless UI's 1×0 buttons, react-focus-lock's
-    // divs), which nobody can see or click.
+    // with no area still shows what overflows it (a link around a float, an empty link
+    // or checkbox drawn by an absolute ::after), unless it is a focus trap's sentinel
+    // (Headless UI's 1×0 buttons at each end of a dialog), which nobody can see or click,
+    // unless sentinels is set (Tab moves to them: the trap moves the focus on).
     if (isHTML(el)) {
       const w = el.offsetWidth, h = el.offsetHeight;
       if (w > 0 && h > 0) return true;
-      if (w > 0 || h > 0) return !sentinel(el);
+      if (w > 0 || h > 0) return sentinels === true || !sentinel(el);
     }
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0) return true;
-    return (r.width > 0 || r.height > 0) && !sentinel(el);
+    return (r.width > 0 || r.height > 0) && (sentinels === true || !sentinel(el));
   }
 
-  // sentinel tells whether el, a box with no area, holds nothing (a form control is no
-  // sentinel: it has no children).
+  // sentinel tells whether el, a box with no area, is a focus trap's sentinel: an empty
+  // HTML element hidden from assistive technology (Headless UI's) or marked as a guard
+  // (react-focus-lock's data-focus-guard, Headless UI's data-headlessui-focus-guard).
   function sentinel(el) {
-    return el.firstChild === null && !FORM_CONTROLS.has(el.localName) && !(el.shadowRoot && el.shadowRoot.firstChild);
+    return isHTML(el) && el.firstChild === null && (el.getAttribute("aria-hidden") === "true" ||
+      el.hasAttribute("data-focus-guard") || el.hasAttribute("data-headlessui-focus-guard"));
   }
 
   // Per tree root (document or shadow root): whether it has disabled fieldsets, and which
@@ -332,6 +335,8 @@ function lib(win, env) {
       const chosen = el.querySelectorAll('[role="option"][aria-selected="true"]'), parts = [];
       for (let i = 0; i < chosen.length; i++) parts.push(collapse(chosen[i].textContent));
       text = parts.join(" ");
+    } else if (VALUED.has(role) || editingHost(el)) {
+      return ""; // (a value, shown as such, never in the name: the ref's check reads it)
     } else {
       // (Any other element: its content, as for one named from content. Headless UI's
       // listbox button names itself after its label: "Country France".)
@@ -339,6 +344,8 @@ function lib(win, env) {
     }
     return collapse(text.replace(/[\u200B-\u200D\uFEFF]/g, ""));
   }
+
+  const VALUED = new Set(["textbox", "searchbox", "slider", "spinbutton"]);
 
   function nameOf(el, tag, role, type, A) {
     // aria-labelledby before aria-label (accname 2B, 2C); an element it names itself
@@ -476,16 +483,17 @@ function lib(win, env) {
   const HOLDS_CONTROLS = 'input:not([type="hidden"]),textarea,select,button,[role="textbox"],[role="listbox"],[role="option"],[role="button"]';
 
   // chosenBeside is what an editable combobox left empty shows as its choice beside its
-  // text field: react-select and ng-select keep the field empty for typing and lay the
-  // chosen option's text under it, in the box that holds it (its parent or
+  // text field: react-select, ng-select and Ant Design keep the field empty for typing
+  // and lay the chosen option's text under it, in the box that holds it (its parent or
   // grandparent: BESIDE). That is the box's shown text, in elements or text nodes, that
-  // the field's box overlaps, without labels, headings, live regions, placeholders (what the field's
-  // aria-describedby names, as react-select's while nothing is chosen, or an element
-  // whose class names one: ng-select's, Ant Design's) and what is not rendered; none
-  // when the box holds other controls (a multiple select's chips with their remove
-  // buttons, which name the values), has many children (no widget's box), or the text
-  // is the field's name. (Its entry is made afresh whenever anything in that box
-  // changes, or anything could have changed what is shown: snapshotKeep's entry.)
+  // the field's box overlaps, without labels, headings, live regions, placeholders (what
+  // the field's aria-describedby names, as react-select's while nothing is chosen, or an
+  // element with a class ending in "placeholder": ng-select's, Ant Design's) and what is
+  // not rendered; none when the box holds other controls or links (a multiple select's
+  // chips with their remove buttons, which name the values), has many children (no
+  // widget's box), or the text is the field's name. (Its entry is made afresh whenever
+  // anything in that box changes, or anything could have changed what is shown:
+  // snapshotKeep's entry.)
   const BESIDE = 2, BESIDE_KIDS = 20;
   const NOT_A_VALUE = new Set(["label", "legend", "h1", "h2", "h3", "h4", "h5", "h6"]);
   const BESIDE_CONTROLS = HOLDS_CONTROLS + ",a[href]";
@@ -526,7 +534,7 @@ function lib(win, env) {
   // asValue tells whether element c, beside a field, may show the field's value.
   function asValue(c) {
     if (NOT_A_VALUE.has(c.localName) || NO_CONTENT.has(c.localName) || c.getAttribute("aria-hidden") === "true") return false;
-    if (c.hasAttribute("aria-live") || c.matches(APART) || /placeholder/i.test(c.getAttribute("class") || "")) return false;
+    if (c.hasAttribute("aria-live") || c.matches(APART) || /(^|\s)\S*placeholder(\s|$)/i.test(c.getAttribute("class") || "")) return false;
     return typeof c.checkVisibility !== "function" || c.checkVisibility(CHECK_VISIBILITY);
   }
 

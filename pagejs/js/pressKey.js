@@ -162,7 +162,7 @@ async function pressKey(win, args, lib) {
     for (let i = 0; i < list.length; i++) {
       const e = list[i];
       const ti = e.tabIndex;
-      if (ti < 0 || lib.disabled(e) || !lib.visible(e)) continue;
+      if (ti < 0 || lib.disabled(e) || !lib.visible(e, true)) continue; // (a focus trap's sentinels too)
       order.push({e, ti, i});
     }
     order.sort((a, b) => {
