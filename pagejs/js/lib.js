@@ -506,11 +506,11 @@ function lib(win, env) {
       const parts = [];
       for (let c = box.firstChild; c !== null; c = c.nextSibling) {
         // (Ant Design 6 writes the choice as a text node beside the field.)
-        const text = c.nodeType === 3;
-        if (text ? c.data.trim() === "" : c.nodeType !== 1 || c === el || c.contains(el)) continue;
-        const r = text ? rangeOf(c).getBoundingClientRect() : c.getBoundingClientRect();
+        const isText = c.nodeType === 3;
+        if (isText ? c.data.trim() === "" : c.nodeType !== 1 || c === el || c.contains(el)) continue;
+        const r = isText ? rangeOf(c).getBoundingClientRect() : c.getBoundingClientRect();
         if (r.bottom <= at.top || r.top >= at.bottom || r.right <= at.left || r.left >= at.right) continue; // (not under the field)
-        if (text) parts.push(c.data, " ");
+        if (isText) parts.push(c.data, " ");
         else if (asValue(c) && !skip.some((s) => c === s || c.contains(s))) parts.push(shownText(c), " ");
       }
       const text = collapse(parts.join(""));
