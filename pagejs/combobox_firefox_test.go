@@ -3,6 +3,8 @@ package pagejs_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
 // TestFirefoxCustomSelectValue: a combobox that is no text field shows what it
@@ -15,20 +17,10 @@ func TestFirefoxCustomSelectValue(t *testing.T) {
 		'<div role="combobox" aria-label="City" aria-expanded="false" tabindex="0"><input aria-label="City name" value="Bern"><button type="button" aria-label="Open">▾</button></div>' +
 		'<div role="combobox" aria-label="Skills" aria-expanded="false" tabindex="0"><span>Go</span><span>Rust</span></div>' +
 		'<div role="combobox" aria-label="Team" aria-expanded="false" tabindex="0">Team</div>'; document.getElementById("main").append(d); return 1; })()`)
-	for _, r := range realms {
-		var got []string
-		for _, e := range p.snapshot(r).Elements {
-			if e.Role == "combobox" {
-				got = append(got, line(e))
-			}
-		}
-		want := []string{`combobox "Country France" collapsed`, `combobox "Size" value="Large"`, `combobox "Colour" value="Green"`,
-			`combobox "Region" value="Europe" collapsed`, `combobox "Food Steak" collapsed`, `combobox "City" collapsed`,
-			`combobox "Skills" value="Go Rust" collapsed`, `combobox "Team" collapsed`}
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s: the comboboxes:\n%s\nwant:\n%s", r, strings.Join(got, "\n"), strings.Join(want, "\n"))
-		}
-	}
+	linesAre(t, p, func(e pagejs.Element, _ string) bool { return e.Role == "combobox" },
+		`combobox "Country France" collapsed`, `combobox "Size" value="Large"`, `combobox "Colour" value="Green"`,
+		`combobox "Region" value="Europe" collapsed`, `combobox "Food Steak" collapsed`, `combobox "City" collapsed`,
+		`combobox "Skills" value="Go Rust" collapsed`, `combobox "Team" collapsed`)
 }
 
 // TestFirefoxStandIns: a native control kept out of the tab order in an
@@ -40,18 +32,9 @@ func TestFirefoxStandIns(t *testing.T) {
 	p := open(t, "/labels.html")
 	p.js(`(() => { const d = document.createElement("div"); d.setAttribute("aria-hidden", "true"); d.innerHTML = '<select tabindex="-1" aria-label="Stand-in select"><option>A</option></select><input type="date" tabindex="-1" aria-label="Stand-in date"><div role="tab" tabindex="-1">Inactive tab</div>'; document.getElementById("main").append(d);
 		const s = document.createElement("div"); s.innerHTML = '<div role="slider" tabindex="0" style="width: 16px; height: 16px" aria-label="Distance" aria-valuenow="40" aria-valuetext="40 km"></div><div role="slider" tabindex="0" style="width: 16px; height: 16px" aria-label="Zoom" aria-valuenow="3"></div>'; document.getElementById("main").append(s); return 1; })()`)
-	for _, r := range realms {
-		var got []string
-		for _, e := range p.snapshot(r).Elements {
-			if l := line(e); strings.Contains(l, "Stand-in") || strings.Contains(l, "tab") || e.Role == "slider" {
-				got = append(got, l)
-			}
-		}
-		want := `tab "Tab one" selected|tab "Tab two" unselected|tab "Inactive tab"|slider "Distance" value="40 km"|slider "Zoom" value="3"`
-		if strings.Join(got, "|") != want {
-			t.Errorf("%s: got\n%s\nwant\n%s", r, strings.Join(got, "\n"), strings.ReplaceAll(want, "|", "\n"))
-		}
-	}
+	linesAre(t, p, func(e pagejs.Element, l string) bool {
+		return strings.Contains(l, "Stand-in") || strings.Contains(l, "tab") || e.Role == "slider"
+	}, `tab "Tab one" selected`, `tab "Tab two" unselected`, `tab "Inactive tab"`, `slider "Distance" value="40 km"`, `slider "Zoom" value="3"`)
 }
 
 // TestFirefoxChosenBeside: an editable combobox left empty for typing shows the
@@ -77,22 +60,12 @@ func TestFirefoxChosenBeside(t *testing.T) {
 		'<div>Where: <input role="combobox" aria-label="Inline prompt" aria-expanded="false"></div>' +
 		f("Linked chip", '<div style="grid-area: 1 / 1">Apple <a href="#remove">x</a></div><div style="grid-area: 1 / 1">FIELD</div>');
 		document.getElementById("main").append(d); return 1; })()`)
-	for _, r := range realms {
-		var got []string
-		for _, e := range p.snapshot(r).Elements {
-			if e.Role == "combobox" && e.Tag == "input" {
-				got = append(got, line(e))
-			}
-		}
-		want := []string{`combobox "React select" value="Paris" collapsed`, `combobox "Placeholder" collapsed`, `combobox "Ng select" value="Rome" collapsed`,
-			`combobox "Below a heading" collapsed`, `combobox "Named" collapsed`, `combobox "Beside a live region" collapsed`,
-			`combobox "Chips" collapsed`, `combobox "Typed" value="Ber" collapsed`, `combobox "Ng select empty" collapsed`,
-			`combobox "Ant select empty" collapsed`, `combobox "Handle" collapsed`, `combobox "Text node" value="Madrid" collapsed`,
-			`combobox "Inline prompt" collapsed`, `combobox "Linked chip" collapsed`}
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s: the comboboxes:\n%s\nwant:\n%s", r, strings.Join(got, "\n"), strings.Join(want, "\n"))
-		}
-	}
+	linesAre(t, p, func(e pagejs.Element, _ string) bool { return e.Role == "combobox" && e.Tag == "input" },
+		`combobox "React select" value="Paris" collapsed`, `combobox "Placeholder" collapsed`, `combobox "Ng select" value="Rome" collapsed`,
+		`combobox "Below a heading" collapsed`, `combobox "Named" collapsed`, `combobox "Beside a live region" collapsed`,
+		`combobox "Chips" collapsed`, `combobox "Typed" value="Ber" collapsed`, `combobox "Ng select empty" collapsed`,
+		`combobox "Ant select empty" collapsed`, `combobox "Handle" collapsed`, `combobox "Text node" value="Madrid" collapsed`,
+		`combobox "Inline prompt" collapsed`, `combobox "Linked chip" collapsed`)
 }
 
 // TestFirefoxSentinelsAndSelfNamed: a focus trap's sentinel (Headless UI's
@@ -109,17 +82,25 @@ func TestFirefoxSentinelsAndSelfNamed(t *testing.T) {
 		'<span role="checkbox" tabindex="0" aria-checked="false" aria-label="Drawn box" class="sn-drawn"></span><style>.sn-drawn { position: relative } .sn-drawn::before { content: ""; position: absolute; width: 16px; height: 16px; border: 1px solid }</style>' +
 		'<span id="sn-n">Diary</span> <div role="textbox" contenteditable="true" id="sn-t" aria-labelledby="sn-n sn-t">typed text</div>';
 		document.getElementById("main").append(d); return 1; })()`)
+	linesAre(t, p, func(e pagejs.Element, l string) bool {
+		return (e.Role == "button" && (e.Name == "" || strings.HasPrefix(e.Name, "Size"))) || strings.Contains(l, "Floated") ||
+			strings.Contains(l, "Drawn") || strings.HasPrefix(e.Name, "Diary")
+	}, `link "Floated link" href="/labels.html#floated"`, `button "Size Large"`, `checkbox "Drawn box" unchecked`, `textbox "Diary" value="typed text"`)
+}
+
+// linesAre checks, in each realm, that the snapshot lines of the elements keep takes
+// (given each element and its line) are want, in order.
+func linesAre(t *testing.T, p *page, keep func(e pagejs.Element, line string) bool, want ...string) {
+	t.Helper()
 	for _, r := range realms {
 		var got []string
 		for _, e := range p.snapshot(r).Elements {
-			if l := line(e); (e.Role == "button" && (e.Name == "" || strings.HasPrefix(e.Name, "Size"))) || strings.Contains(l, "Floated") ||
-				strings.Contains(l, "Drawn") || strings.HasPrefix(e.Name, "Diary") {
+			if l := line(e); keep(e, l) {
 				got = append(got, l)
 			}
 		}
-		want := `link "Floated link" href="/labels.html#floated"|button "Size Large"|checkbox "Drawn box" unchecked|textbox "Diary" value="typed text"`
-		if strings.Join(got, "|") != want {
-			t.Errorf("%s: got\n%s\nwant\n%s", r, strings.Join(got, "\n"), strings.ReplaceAll(want, "|", "\n"))
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s: got\n%s\nwant\n%s", r, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
 	}
 }
