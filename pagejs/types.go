@@ -525,8 +525,11 @@ type SettleResult struct {
 	Frames    int  `json:"frames"` // animation frames seen during the wait
 	// AnimatingMS is how much longer a running transition or animation of the
 	// page's that can show or hide something goes on past the cap (0: none).
-	AnimatingMS int    `json:"animatingMs"`
-	URL         string `json:"url,omitempty"`
+	AnimatingMS int `json:"animatingMs"`
+	// HeldMS is how long the page, quiet otherwise, was waited for because a timer it
+	// set since the text entry before had not run (a debounced handler; settle.js).
+	HeldMS int    `json:"heldMs"`
+	URL    string `json:"url,omitempty"`
 }
 
 // LoadStateArgs are LoadState's arguments: Until ("interactive" or "complete"),

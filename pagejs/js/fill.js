@@ -7,6 +7,7 @@ async function fill(win, args, lib) {
   // submit: true → form.requestSubmit() afterwards. Password values are never returned.
   const el = lib.target(args);
   await lib.enabledWhenReachable(el);
+  lib.watchTimers();
   const value = typeof args.value === "string" ? args.value : lib.fail("invalid_argument", "value must be a string");
   const kind = lib.textEntry(el);
   const tag = el.localName;

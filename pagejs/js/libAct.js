@@ -536,6 +536,66 @@ function libAct(win, env, lib) {
     return new Promise(r => win.setTimeout(r, ms));
   }
 
+  // watchTimers starts watching the page's timers for the settle after a text entry
+  // (fill, type_text, press_key; isolated realm only): a debounced handler, a search
+  // that filters or fetches 100–300 ms after the last key (intl-tel-input's country
+  // search, most autocompletes), sets a timer on each key and changes nothing until it
+  // runs, so a settle that only watched the DOM and requests ended before it. The watch
+  // is a DebuggerNotificationObserver on the window (Firefox's own, as DevTools' timer
+  // breakpoints use; the page cannot see it): it notes when the page last set a timer
+  // (setTimeout) and when one of its timers last ran. settle.js reads it from this
+  // sandbox's global (fxmcpTimers, per inner window) and disconnects it; it also ends
+  // by itself after WATCH_MS. A later chunk of the same typing keeps the running watch,
+  // so a timer set by an earlier chunk's keys still counts.
+  const WATCH_MS = 3000;
+  function watchTimers() {
+    if (!isolated || !env.Cc || typeof win.DebuggerNotificationObserver !== "function") return;
+    let reg = globalThis.fxmcpTimers;
+    if (!reg) {
+      reg = new Map();
+      Object.defineProperty(globalThis, "fxmcpTimers", {value: reg});
+    }
+    const now = () => win.performance.now();
+    let w = reg.get(env.innerWindowID);
+    if (!w) {
+      let obs;
+      try {
+        obs = new win.DebuggerNotificationObserver();
+      } catch (e) {
+        return;
+      }
+      // own/skip: the settle's own timers on the page's window (settle.js ownTimer),
+      // which are no page's: own is set while it sets one, skip counts those that ran.
+      w = {obs, set: -1, ran: -1, own: 0, skip: 0, end: null};
+      const watch = w;
+      obs.addListener((n) => {
+        try {
+          if (n.type === "setTimeout") {
+            if (watch.own === 0) watch.set = now();
+          } else if (n.type === "setTimeoutCallback" && n.phase === "post") {
+            if (watch.skip > 0) watch.skip--;
+            else watch.ran = now();
+          }
+        } catch (e) {}
+      });
+      try {
+        obs.connect(win);
+      } catch (e) {
+        return;
+      }
+      w.end = () => {
+        try {
+          obs.disconnect(win);
+        } catch (e) {}
+        if (reg.get(env.innerWindowID) === watch) reg.delete(env.innerWindowID);
+      };
+      reg.set(env.innerWindowID, w);
+    }
+    if (w.timer) w.timer.cancel();
+    w.timer = env.Cc["@mozilla.org/timer;1"].createInstance(env.Ci.nsITimer);
+    w.timer.initWithCallback({notify: () => w.end()}, WATCH_MS, env.Ci.nsITimer.TYPE_ONE_SHOT);
+  }
+
   function result(trusted, extra) {
     const r = {trusted, url: String(win.location.href), urlBefore};
     if (extra) for (const k of Object.keys(extra)) r[k] = extra[k];
@@ -544,6 +604,6 @@ function libAct(win, env, lib) {
 
   return {
     ...lib, target, requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, textEntry, caretToEnd, setValue,
-    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, wait,
+    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, wait, watchTimers,
   };
 }

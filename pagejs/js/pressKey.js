@@ -34,6 +34,7 @@ async function pressKey(win, args, lib) {
   }
   const tip = lib.tip();
   if (tip) {
+    lib.watchTimers();
     const down = [];
     try {
       for (const m of mods) {

@@ -112,12 +112,38 @@ async function settle(win, args, lib, env) {
     pending = requests();
     if ((pending > 0 || pending < was) && !change) last = now();
   };
+  // The watch of the page's timers that a text entry started (libAct.js watchTimers):
+  // once the page set a timer since then, a debounced handler may still be to come, and
+  // the page is not quiet until a timer of the page's ran after the last one was set and
+  // the page changed (a mutation, a request) after that: a timer set before the entry
+  // (the click that opened a list) can run in between and change nothing. At the cap, a
+  // page quiet but for such a timer counts as settled (a save on a 2 s timer is no
+  // render to wait for). heldMs: how long the wait was held for one.
+  const timers = !change && env.realm === "isolated" && globalThis.fxmcpTimers ? globalThis.fxmcpTimers.get(env.innerWindowID) || null : null;
+  const timerPending = () => timers !== null && timers.set >= 0 && !(timers.ran >= timers.set && last > timers.ran);
+  let heldMs = 0, heldAt = -1;
   // frames counts the animation frames seen; settledFrame is when the timers of the
   // last frame that began after the last change had run (-1: none yet).
   let frames = 0;
   let settledFrame = -1;
   let raf = 0;
   let done = false;
+  // ownTimer sets a 0 ms timer on the page's window (to run after the page's own), kept
+  // out of the watch of the page's timers (timers, below).
+  const ownTimer = (f) => {
+    if (timers !== null) timers.own++;
+    try {
+      win.setTimeout(() => {
+        try {
+          f();
+        } finally {
+          if (timers !== null) timers.skip++;
+        }
+      }, 0);
+    } finally {
+      if (timers !== null) timers.own--;
+    }
+  };
   const onFrame = () => {
     raf = 0;
     if (done) return;
@@ -126,17 +152,17 @@ async function settle(win, args, lib, env) {
     // Two timer turns: what the page's own frame callbacks deferred by a timer (Preact
     // runs its effects so, and they start requests) has run by the second, whichever
     // frame callback was queued first.
-    win.setTimeout(() => {
+    ownTimer(() => {
       if (done) return;
-      win.setTimeout(() => {
+      ownTimer(() => {
         if (done) return;
         poll();
         if (at >= last) {
           settledFrame = now();
           if (wake) wake();
         }
-      }, 0);
-    }, 0);
+      });
+    });
     raf = win.requestAnimationFrame(onFrame);
   };
   if (framed) {
@@ -182,7 +208,13 @@ async function settle(win, args, lib, env) {
         }
       }
       const t = now();
-      if (!change && isQuiet(t)) {
+      const held = !change && isQuiet(t) && timerPending();
+      if (held && heldAt < 0) heldAt = t;
+      else if (!held && heldAt >= 0) {
+        heldMs += t - heldAt;
+        heldAt = -1;
+      }
+      if (!change && !held && isQuiet(t)) {
         // (Not in a document that shows no frames: its animations stand still.)
         const [within, beyond] = framed && frames > 0 ? animationLeft(start + capMs - t - ANIMATION_GRACE - args.longMs) : [0, 0];
         if (within > 0) {
@@ -196,7 +228,10 @@ async function settle(win, args, lib, env) {
           break;
         }
       }
-      if (t - start >= capMs) break;
+      if (t - start >= capMs) {
+        if (held) met = true;
+        break;
+      }
       let left = tick;
       if (change && changed >= 0) left = Math.min(quiet - (t - last), changed + gap - t);
       else if (!change && t - last < quiet) left = quiet - (t - last);
@@ -213,6 +248,11 @@ async function settle(win, args, lib, env) {
   } finally {
     done = true;
     mo.disconnect();
+    if (timers !== null) {
+      if (heldAt >= 0) heldMs += now() - heldAt;
+      if (timers.timer) timers.timer.cancel();
+      timers.end();
+    }
     if (timer) timer.cancel();
     if (raf) {
       try {
@@ -221,7 +261,7 @@ async function settle(win, args, lib, env) {
     }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, url: String(win.location.href)};
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, heldMs: Math.round(heldMs), url: String(win.location.href)};
 
   // animationLeft tells how long (ms) until the last of the page's running transitions
   // and animations that can show or hide something ends, of those that end within

@@ -7,6 +7,7 @@ async function typeText(win, args, lib) {
   // (which cannot hold them); \r is ignored.
   const el = lib.target(args);
   await lib.enabledWhenReachable(el);
+  lib.watchTimers();
   const text = typeof args.text === "string" ? args.text : lib.fail("invalid_argument", "text must be a string");
   const kind = lib.textEntry(el);
   if (!kind) lib.fail("unsupported_element", "type_text works on text inputs, textareas and contenteditable elements");
