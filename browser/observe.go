@@ -145,14 +145,14 @@ func (s *Session) issuedRefLocked(v *pageView, j int) (string, bool) {
 //
 // began, when set, is when the action began: requests the page had in
 // flight since before then (an EventSource, a long poll) are not waited for.
-func (s *Session) settle(ctx context.Context, pg page, limit time.Duration, began time.Time) (pagejs.SettleResult, error) {
+func (s *Session) settle(ctx context.Context, pg page, limit time.Duration, began time.Time, entry bool) (pagejs.SettleResult, error) {
 	var r pagejs.SettleResult
 	if limit <= 0 {
 		return r, ctx.Err()
 	}
 	sctx, cancel := context.WithTimeout(ctx, limit+2*time.Second)
 	defer cancel()
-	args := pagejs.SettleArgs{QuietMS: int(settleQuiet.Milliseconds()), LongMS: int(settleLong.Milliseconds()), CapMS: int(limit.Milliseconds())}
+	args := pagejs.SettleArgs{QuietMS: int(settleQuiet.Milliseconds()), LongMS: int(settleLong.Milliseconds()), CapMS: int(limit.Milliseconds()), Entry: entry}
 	if !began.IsZero() {
 		args.Began = began.UnixMilli()
 	}
@@ -410,8 +410,8 @@ func (s *Session) readForView(ctx context.Context, pg page) (*viewRead, uint64, 
 // alongside, when set, runs once the page has settled, while the page is
 // observed (a click's look at the tabs it opened: the browser answers it
 // while the page is read).
-func (s *Session) endAction(ctx context.Context, pg page, began time.Time, before string, limit time.Duration, on bool, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
-	sr, serr := s.settle(ctx, pg, limit, began)
+func (s *Session) endAction(ctx context.Context, pg page, began time.Time, entry bool, before string, limit time.Duration, on bool, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
+	sr, serr := s.settle(ctx, pg, limit, began, entry)
 	if ctx.Err() != nil {
 		return "", false, nil, ctx.Err()
 	}

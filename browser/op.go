@@ -25,6 +25,9 @@ type Op struct {
 	at      *pagejs.Point
 	covered bool
 	depth   int
+	// entry: the Op ran a text entry (fill, type_text, press_key), whose
+	// settle waits for the timers it set (pagejs SettleArgs.Entry).
+	entry bool
 }
 
 // DefaultSettleCap is the longest an action waits for the page to be quiet
@@ -320,12 +323,14 @@ func (o *Op) Generation() uint64 { return o.pg.generation }
 // Run runs a page script where realm says it may run, decoding its value
 // into out. ExecInfo says where it ran.
 func (o *Op) Run(ctx context.Context, realm Realm, script pagejs.Script, args, out any) (ExecInfo, error) {
+	o.entry = o.entry || script.TextEntry()
 	return o.s.exec(ctx, o.pg, realm, script, args, out)
 }
 
 // RunIn runs a script in the realm an earlier step of the same operation
 // ran in (prev), as a page-side state it left lives there.
 func (o *Op) RunIn(ctx context.Context, prev ExecInfo, script pagejs.Script, args, out any) (ExecInfo, error) {
+	o.entry = o.entry || script.TextEntry()
 	return o.s.execIn(ctx, o.pg, prev, script, args, out)
 }
 
@@ -337,14 +342,14 @@ func (o *Op) Activate(ctx context.Context) { o.s.activate(ctx, o.pg) }
 // reads where the page is and, when observe is set, what changed since the
 // agent's last view (nil when not).
 func (o *Op) End(ctx context.Context, before string, limit time.Duration, observe bool) (urlNow string, navigated bool, obs *Observation, err error) {
-	return o.s.endAction(ctx, o.pg, o.began, before, limit, observe, nil)
+	return o.s.endAction(ctx, o.pg, o.began, o.entry, before, limit, observe, nil)
 }
 
 // EndOpened is End for an action that may open tabs (click): it also
 // returns, as OpenedSince does, the tabs the tab opened since before,
 // asked of the browser while the page is observed.
 func (o *Op) EndOpened(ctx context.Context, before string, limit time.Duration, observe bool, openers Openers) (urlNow string, navigated bool, obs *Observation, tabs []string, err error) {
-	urlNow, navigated, obs, err = o.s.endAction(ctx, o.pg, o.began, before, limit, observe, func() { tabs = o.OpenedSince(ctx, openers) })
+	urlNow, navigated, obs, err = o.s.endAction(ctx, o.pg, o.began, o.entry, before, limit, observe, func() { tabs = o.OpenedSince(ctx, openers) })
 	return urlNow, navigated, obs, tabs, err
 }
 

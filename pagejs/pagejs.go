@@ -109,6 +109,12 @@ var (
 	libFullSrc = `function libFull(win, env) { return (` + libActSrc + `)(win, env, (` + libSrc + `)(win, env)); }`
 )
 
+// TextEntry tells whether s is a text entry (Fill, TypeText, PressKey), which starts
+// the watch of the page's timers that the settle after it reads (SettleArgs.Entry).
+func (s Script) TextEntry() bool {
+	return s.name == Fill.name || s.name == TypeText.name || s.name == PressKey.name
+}
+
 // lib returns the helpers' source s is built with and the name of their kept copy in
 // the isolated realm.
 func (s Script) lib() (src, kept string) {

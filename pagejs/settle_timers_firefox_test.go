@@ -2,53 +2,87 @@ package pagejs_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
 // TestFirefoxSettleTimers: after a text entry, the isolated realm's settle waits for
-// the timers the typing set (a debounced handler, libAct.js watchTimers): a 120 ms
-// debounce is waited for and its change seen; a 2 s timer holds the wait to the cap,
-// which then counts as settled; without a text entry before it, a page timer holds
-// nothing (a click's ripple or toast timer is no render to wait for). The page realm
-// cannot watch timers: there the debounce is not waited for.
+// the timers the typing set (a debounced handler, libAct.js watchTimers) and no longer:
+// a 120 ms debounce is waited for, its change seen, and the wait ends soon after it,
+// far from the cap; a 2 s timer holds the wait to the cap, which then counts as
+// settled; a timer the typing set and then cleared holds nothing, nor does typing on a
+// page that sets no timer, nor a page timer without a text entry (a click's ripple or
+// toast timer is no render to wait for), nor a watch left by an earlier action that
+// never settled. The page realm cannot watch timers: there the debounce is not waited
+// for.
 func TestFirefoxSettleTimers(t *testing.T) {
-	args := pagejs.SettleArgs{QuietMS: 10, LongMS: 30, CapMS: 250}
+	const capMS = 1000
 	for _, r := range realms {
 		t.Run(string(r), func(t *testing.T) {
 			p := open(t, "/forms.html")
-			user := find(t, p.snapshot(r), "textbox", "User")
+			s := p.snapshot(r)
+			user, search := find(t, s, "textbox", "User"), find(t, s, "textbox", "Search")
 			p.js(`(() => { let h = null; const u = document.getElementById("user");
-				u.addEventListener("input", () => { clearTimeout(h); h = setTimeout(() => { document.body.dataset.filtered = u.value; }, u.value.endsWith("slow") ? 2000 : 120); });
+				u.addEventListener("input", () => {
+					clearTimeout(h);
+					if (u.value.endsWith("-")) return; // a timer set, then cleared
+					h = setTimeout(() => { document.body.dataset.filtered = u.value; }, u.value.endsWith("slow") ? 2000 : 120);
+				});
 				return 1; })()`)
-			typeThenSettle := func(text string) (pagejs.SettleResult, string) {
-				var res pagejs.ActionResult
-				p.must(r, pagejs.TypeText, pagejs.TypeTextArgs{Sel: user.Sel, FP: user.FP, Text: text, FirstChunk: true}, &res)
+			settle := func(began time.Time, entry bool) pagejs.SettleResult {
 				var q pagejs.SettleResult
-				p.must(r, pagejs.Settle, args, &q)
-				return q, p.js(`document.body.dataset.filtered`)
+				p.must(r, pagejs.Settle, pagejs.SettleArgs{QuietMS: 10, LongMS: 30, CapMS: capMS, Began: began.UnixMilli(), Entry: entry}, &q)
+				return q
 			}
-			q, got := typeThenSettle("abc")
-			if r == isolatedRealm && (!q.Quiet || q.HeldMS < 50 || q.Mutations == 0 || got != "abc") {
-				t.Errorf("a 120 ms debounce: %+v, page changed to %q; want the wait held for its timer and the change seen", q, got)
+			typeInto := func(e pagejs.Element, text string) time.Time {
+				began := time.Now()
+				var res pagejs.ActionResult
+				p.must(r, pagejs.TypeText, pagejs.TypeTextArgs{Sel: e.Sel, FP: e.FP, Text: text, FirstChunk: true}, &res)
+				return began
 			}
-			if r == pageRealm && (q.HeldMS != 0 || q.WaitedMS > 100) {
+			q := settle(typeInto(user, "abc"), true)
+			got := p.js(`document.body.dataset.filtered`)
+			if r == isolatedRealm && (!q.Quiet || q.HeldMS < 50 || q.WaitedMS > capMS/2 || q.Mutations == 0 || got != "abc") {
+				t.Errorf("a 120 ms debounce: %+v, page changed to %q; want the wait held for its timer, the change seen and the wait ended long before the cap", q, got)
+			}
+			if r == pageRealm && (q.HeldMS != 0 || q.WaitedMS > capMS/2) {
 				t.Errorf("page realm: %+v; want no hold (timers cannot be watched there)", q)
 			}
 			p.waitJS(`document.body.dataset.filtered`, "abc")
 
-			q, _ = typeThenSettle("slow")
-			if r == isolatedRealm && (!q.Quiet || q.WaitedMS < 240 || q.HeldMS < 200) {
-				t.Errorf("a 2 s timer: %+v; want the wait held to the cap (250 ms) and counted as settled", q)
+			q = settle(typeInto(user, "slow"), true)
+			if r == isolatedRealm && (!q.Quiet || q.WaitedMS < capMS-10 || q.HeldMS < capMS/2) {
+				t.Errorf("a 2 s timer: %+v; want the wait held to the cap and counted as settled", q)
 			}
 			p.waitJS(`document.body.dataset.filtered`, "abcslow")
 
+			for _, c := range []struct {
+				name string
+				e    pagejs.Element
+				text string
+			}{{"a timer set, then cleared", user, "q-"}, {"a field whose typing sets no timer", search, "jobs"}} {
+				if q := settle(typeInto(c.e, c.text), true); !q.Quiet || q.HeldMS != 0 || q.WaitedMS > capMS/2 {
+					t.Errorf("%s: %+v; want quiet after the window, nothing held", c.name, q)
+				}
+			}
+
 			// No text entry: a timer the page sets holds nothing.
 			p.js(`(() => { setTimeout(() => { document.body.dataset.late = "1"; }, 120); return 1; })()`)
-			var plain pagejs.SettleResult
-			p.must(r, pagejs.Settle, args, &plain)
-			if !plain.Quiet || plain.HeldMS != 0 || plain.WaitedMS > 100 {
-				t.Errorf("a page timer without a text entry: %+v; want quiet after the window", plain)
+			if q := settle(time.Now(), false); !q.Quiet || q.HeldMS != 0 || q.WaitedMS > capMS/2 {
+				t.Errorf("a page timer without a text entry: %+v; want quiet after the window", q)
+			}
+			// A watch left by a text entry that never settled is not the next action's,
+			// whether that is no text entry (a click) or one that left no watch (a select
+			// filled).
+			typeInto(user, "x")
+			if q := settle(time.Now(), false); !q.Quiet || q.HeldMS != 0 || q.WaitedMS > capMS/2 {
+				t.Errorf("a click after an entry that never settled: %+v; want its timer not waited for", q)
+			}
+			typeInto(user, "y")
+			time.Sleep(20 * time.Millisecond)
+			if q := settle(time.Now(), true); !q.Quiet || q.HeldMS != 0 || q.WaitedMS > capMS/2 {
+				t.Errorf("a later action after an entry that never settled: %+v; want its timer not waited for", q)
 			}
 		})
 	}

@@ -510,6 +510,9 @@ type SettleArgs struct {
 	// Began: when the action began, in ms since the Unix epoch; requests in flight
 	// since before then are not counted (isolated realm only). 0: every request counts.
 	Began int64 `json:"began,omitempty"`
+	// Entry: the action was a text entry (fill, type_text, press_key): the wait also
+	// holds for the timers it set (isolated realm only; settle.js).
+	Entry bool `json:"entry,omitempty"`
 }
 
 // SettleResult is Settle's value. Quiet is false when the cap ended the wait; Pending

@@ -7,7 +7,6 @@ async function fill(win, args, lib) {
   // submit: true → form.requestSubmit() afterwards. Password values are never returned.
   const el = lib.target(args);
   await lib.enabledWhenReachable(el);
-  lib.watchTimers();
   const value = typeof args.value === "string" ? args.value : lib.fail("invalid_argument", "value must be a string");
   const kind = lib.textEntry(el);
   const tag = el.localName;
@@ -25,6 +24,7 @@ async function fill(win, args, lib) {
       (html && tag === "input" && !/^(checkbox|radio|file|submit|reset|button|image|hidden)$/.test(type))) {
     if (el.readOnly) lib.fail("element_not_interactable", "the element is read-only");
     secret = type === "password";
+    lib.watchTimers();
     el.focus();
     lib.setValue(el, value);
     lib.fire(el, "input", {inputType: "insertReplacementText", data: value});
@@ -46,6 +46,7 @@ async function fill(win, args, lib) {
     lib.fire(el, "change");
     selectPick = pick;
   } else if (kind === "editable") {
+    lib.watchTimers();
     lib.focus(el);
     const sel = win.getSelection();
     sel.selectAllChildren(el);

@@ -537,17 +537,23 @@ function libAct(win, env, lib) {
   }
 
   // watchTimers starts watching the page's timers for the settle after a text entry
-  // (fill, type_text, press_key; isolated realm only): a debounced handler, a search
-  // that filters or fetches 100–300 ms after the last key (intl-tel-input's country
-  // search, most autocompletes), sets a timer on each key and changes nothing until it
-  // runs, so a settle that only watched the DOM and requests ended before it. The watch
-  // is a DebuggerNotificationObserver on the window (Firefox's own, as DevTools' timer
-  // breakpoints use; the page cannot see it): it notes when the page last set a timer
-  // (setTimeout) and when one of its timers last ran. settle.js reads it from this
-  // sandbox's global (fxmcpTimers, per inner window) and disconnects it; it also ends
-  // by itself after WATCH_MS. A later chunk of the same typing keeps the running watch,
-  // so a timer set by an earlier chunk's keys still counts.
-  const WATCH_MS = 3000;
+  // (fill and type_text on a text field, press_key in one; isolated realm only): a
+  // debounced handler, a search that filters or fetches 100–300 ms after the last key
+  // (intl-tel-input's country search, most autocompletes), sets a timer on each key and
+  // changes nothing until it runs, so a settle that only watched the DOM and requests
+  // ended before it. The watch is a DebuggerNotificationObserver on the window
+  // (Firefox's own, as DevTools' timer breakpoints use; the page cannot see it). Each
+  // notification gets the next number (seq): set is the last timer the page set while
+  // the watch is open (from the entry to its settle's start), clear its last
+  // clearTimeout, pre the first timer callback that began after that set, post the last
+  // that ended. settle.js takes it from this sandbox's global (fxmcpTimers, per inner
+  // window) when it began after the action did (began, the epoch ms), closes it and
+  // disconnects it at its end; it ends by itself after WATCH_MS. A later chunk of the
+  // same typing renews the running watch, so a timer set by an earlier chunk's keys
+  // still counts. own, skip and prePrev keep the settle's own timers on the page's
+  // window out (settle.js ownTimer): own is set while it sets one, skip counts those
+  // that ran, and one that begins puts pre back (prePrev).
+  const WATCH_MS = 10000;
   function watchTimers() {
     if (!isolated || !env.Cc || typeof win.DebuggerNotificationObserver !== "function") return;
     let reg = globalThis.fxmcpTimers;
@@ -555,7 +561,6 @@ function libAct(win, env, lib) {
       reg = new Map();
       Object.defineProperty(globalThis, "fxmcpTimers", {value: reg});
     }
-    const now = () => win.performance.now();
     let w = reg.get(env.innerWindowID);
     if (!w) {
       let obs;
@@ -564,17 +569,28 @@ function libAct(win, env, lib) {
       } catch (e) {
         return;
       }
-      // own/skip: the settle's own timers on the page's window (settle.js ownTimer),
-      // which are no page's: own is set while it sets one, skip counts those that ran.
-      w = {obs, set: -1, ran: -1, own: 0, skip: 0, end: null};
-      const watch = w;
+      const watch = {obs, open: true, began: 0, seq: 0, set: 0, clear: 0, pre: 0, prePrev: 0, post: 0, own: 0, skip: 0, timer: null, end: null};
       obs.addListener((n) => {
         try {
-          if (n.type === "setTimeout") {
-            if (watch.own === 0) watch.set = now();
-          } else if (n.type === "setTimeoutCallback" && n.phase === "post") {
-            if (watch.skip > 0) watch.skip--;
-            else watch.ran = now();
+          const k = ++watch.seq;
+          switch (n.type) {
+            case "setTimeout":
+              if (watch.own === 0 && watch.open) watch.set = k;
+              break;
+            case "clearTimeout":
+              if (watch.open) watch.clear = k;
+              break;
+            case "setTimeoutCallback":
+              if (n.phase === "pre") {
+                if (watch.pre <= watch.set) {
+                  watch.prePrev = watch.pre;
+                  watch.pre = k;
+                }
+              } else if (n.phase === "post") {
+                if (watch.skip > 0) watch.skip--;
+                else watch.post = k;
+              }
+              break;
           }
         } catch (e) {}
       });
@@ -583,14 +599,18 @@ function libAct(win, env, lib) {
       } catch (e) {
         return;
       }
-      w.end = () => {
+      watch.end = () => {
+        if (watch.timer) watch.timer.cancel();
         try {
           obs.disconnect(win);
         } catch (e) {}
         if (reg.get(env.innerWindowID) === watch) reg.delete(env.innerWindowID);
       };
+      w = watch;
       reg.set(env.innerWindowID, w);
     }
+    w.open = true;
+    w.began = Date.now();
     if (w.timer) w.timer.cancel();
     w.timer = env.Cc["@mozilla.org/timer;1"].createInstance(env.Ci.nsITimer);
     w.timer.initWithCallback({notify: () => w.end()}, WATCH_MS, env.Ci.nsITimer.TYPE_ONE_SHOT);

@@ -34,7 +34,8 @@ async function pressKey(win, args, lib) {
   }
   const tip = lib.tip();
   if (tip) {
-    lib.watchTimers();
+    const at = lib.deepActive();
+    if (at && lib.textEntry(at)) lib.watchTimers(); // (a key typed into a field: its debounce)
     const down = [];
     try {
       for (const m of mods) {

@@ -43,6 +43,7 @@ async function settle(win, args, lib, env) {
   const mo = new win.MutationObserver((recs) => {
     mutations += recs.length;
     last = now();
+    changedNow();
     if (last - lastMutation > 2) bursts++;
     lastMutation = last;
     if (change && wake && changed < 0) wake();
@@ -110,17 +111,37 @@ async function settle(win, args, lib, env) {
   const poll = () => {
     const was = pending;
     pending = requests();
-    if ((pending > 0 || pending < was) && !change) last = now();
+    if ((pending > 0 || pending < was) && !change) {
+      last = now();
+      changedNow();
+    }
   };
-  // The watch of the page's timers that a text entry started (libAct.js watchTimers):
-  // once the page set a timer since then, a debounced handler may still be to come, and
-  // the page is not quiet until a timer of the page's ran after the last one was set and
-  // the page changed (a mutation, a request) after that: a timer set before the entry
-  // (the click that opened a list) can run in between and change nothing. At the cap, a
-  // page quiet but for such a timer counts as settled (a save on a 2 s timer is no
-  // render to wait for). heldMs: how long the wait was held for one.
-  const timers = !change && env.realm === "isolated" && globalThis.fxmcpTimers ? globalThis.fxmcpTimers.get(env.innerWindowID) || null : null;
-  const timerPending = () => timers !== null && timers.set >= 0 && !(timers.ran >= timers.set && last > timers.ran);
+  // The watch of the page's timers that the text entry before started (libAct.js
+  // watchTimers), when the action was one (args.entry) and the watch began after the
+  // action did (args.began; a watch left by an earlier action, one that never settled,
+  // is ended unused). Closed now: timers the
+  // page sets from here on (a polling chain, a follow-up) hold nothing. Once the page
+  // set a timer during the entry, a debounced handler may still be to come, and the
+  // page is not quiet until a timer callback began after that set and the page changed
+  // (a mutation, a request) from that callback's start on; unless the page cleared a
+  // timer after its last set (a tooltip's or a blur's, cancelled). At the cap, a page
+  // quiet but for such a timer counts as settled (a save on a 2 s timer is no render to
+  // wait for). heldMs: how long the wait was held for one.
+  let timers = !change && env.realm === "isolated" && globalThis.fxmcpTimers ? globalThis.fxmcpTimers.get(env.innerWindowID) || null : null;
+  if (timers !== null && !(args.entry === true && Number.isInteger(args.began) && timers.began >= args.began - 5)) {
+    timers.end();
+    timers = null;
+  }
+  if (timers !== null) {
+    timers.open = false;
+    if (timers.timer) timers.timer.cancel();
+  }
+  let changeSeq = 0; // the watch's count at the page's last change
+  const changedNow = () => {
+    if (timers !== null) changeSeq = timers.seq;
+  };
+  const timerPending = () => timers !== null && timers.set > timers.clear &&
+    !(timers.pre > timers.set && timers.post >= timers.pre && changeSeq >= timers.pre);
   let heldMs = 0, heldAt = -1;
   // frames counts the animation frames seen; settledFrame is when the timers of the
   // last frame that began after the last change had run (-1: none yet).
@@ -134,6 +155,7 @@ async function settle(win, args, lib, env) {
     if (timers !== null) timers.own++;
     try {
       win.setTimeout(() => {
+        if (timers !== null && timers.pre === timers.seq) timers.pre = timers.prePrev;
         try {
           f();
         } finally {
@@ -241,6 +263,7 @@ async function settle(win, args, lib, env) {
       if (mo.takeRecords().length > 0) {
         mutations++;
         last = now();
+        changedNow();
         if (last - lastMutation > 2) bursts++;
         lastMutation = last;
       }
@@ -250,7 +273,6 @@ async function settle(win, args, lib, env) {
     mo.disconnect();
     if (timers !== null) {
       if (heldAt >= 0) heldMs += now() - heldAt;
-      if (timers.timer) timers.timer.cancel();
       timers.end();
     }
     if (timer) timer.cancel();

@@ -7,11 +7,11 @@ async function typeText(win, args, lib) {
   // (which cannot hold them); \r is ignored.
   const el = lib.target(args);
   await lib.enabledWhenReachable(el);
-  lib.watchTimers();
   const text = typeof args.text === "string" ? args.text : lib.fail("invalid_argument", "text must be a string");
   const kind = lib.textEntry(el);
   if (!kind) lib.fail("unsupported_element", "type_text works on text inputs, textareas and contenteditable elements");
   if (kind !== "editable" && el.readOnly) lib.fail("element_not_interactable", "the element is read-only");
+  lib.watchTimers();
   const doc = win.document;
   const secret = kind === "single" && String(el.type).toLowerCase() === "password";
   const tip = lib.tip();
