@@ -159,6 +159,11 @@ type delta struct {
 	// changed, which the other views leave out.
 	renewed bool
 	same    []int
+	// kept lists the elements in both views, unchanged, in the new order;
+	// unshown those of them whose lines no answer has shown yet (no ref was
+	// issued: an earlier answer's listing was cut at its bound), listed once
+	// they all fit (deltaListing.plan).
+	kept, unshown []int
 }
 
 // diffViews compares the agent's last view with a new one. When both are
@@ -219,6 +224,9 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 	// (Changed elements are listed as changed, moved or not, and take no part in
 	// the order: a run through one could make an unchanged element look moved.)
 	d.reordered = reorderedIn(both)
+	for _, b := range both {
+		d.kept = append(d.kept, b[0])
+	}
 	if old != nil && nv.complete && old.info != w {
 		for j, k := range old.info.keys {
 			if !kept(j) && !isFrameRow(&old.res.Elements[j]) {
@@ -415,8 +423,30 @@ func (s *Session) docDeltaLocked(pg page, gen uint64, d *docSnap, old, nv *pageV
 				p.ref(m[0]) // the ref's locator now has the element's new selector
 			}
 		}
+		if old != nil {
+			p.d.unshown = s.unshownLocked(nv, p.d)
+		}
 	}
 	return p
+}
+
+// unshownLocked lists the elements of d's new view nv that stayed as they
+// were and that no answer has shown a line of (no ref issued), leaving out
+// those d lists as moved in the page's order. An answer cut at its bound
+// leaves such elements behind: the rest of a long list of options, which a
+// filter may have narrowed down to a few since.
+func (s *Session) unshownLocked(nv *pageView, d delta) []int {
+	reordered := make(map[int]bool, len(d.reordered))
+	for _, i := range d.reordered {
+		reordered[i] = true
+	}
+	var out []int
+	for _, i := range d.kept {
+		if _, ok := s.issuedRefLocked(nv, i); !ok && !reordered[i] {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // renewed turns d, the comparison of a view with the last one of the same
@@ -442,7 +472,7 @@ func renewed(d delta, nv *pageView) delta {
 
 // deltaCounts sums the parts of a delta.
 type deltaCounts struct {
-	matched, appeared, changed, gone, same, reordered, unseen, elements, newDocs, goneFrames int
+	matched, appeared, changed, gone, same, reordered, unseen, unshown, elements, newDocs, goneFrames int
 }
 
 func countParts(parts []docDelta) deltaCounts {
@@ -455,6 +485,7 @@ func countParts(parts []docDelta) deltaCounts {
 		c.same += len(p.d.same)
 		c.reordered += len(p.d.reordered)
 		c.unseen += p.d.unseen
+		c.unshown += len(p.d.unshown)
 		c.elements += p.nv.res.Total - frameRows(p.nv.res)
 		if p.newDoc {
 			c.newDocs++
@@ -492,12 +523,15 @@ func renderDelta(parts []docDelta, o observeOpts) Observation {
 	if moved != "" {
 		head = moved + "\n" + head
 	}
-	if c.matched+c.appeared+c.changed+c.gone+c.same+c.reordered == 0 {
-		return Observation{text: head, st: st, moved: moved}
-	}
 	u := NewUntrusted()
 	l := deltaListing{u: u}
 	l.plan(parts, top.old == nil, top.d.renewed)
+	if c.matched+c.appeared+c.changed+c.gone+c.same+c.reordered+l.unshown == 0 {
+		return Observation{text: head, st: st, moved: moved}
+	}
+	if l.unshown > 0 {
+		st["not_shown_before"] = l.unshown
+	}
 	for k, p := range parts {
 		l.part(k, p)
 	}
@@ -517,18 +551,20 @@ type deltaListing struct {
 	u           *Untrusted
 	secs        [][]deltaSection // per part
 	shown, left int
+	unshown     int  // lines of elements not shown before (plan)
 	opened      bool // the part's frame line is written
 }
 
 // deltaSection is one section of a part: its title, its elements (new view
 // indexes; gone: the old view's keys), its rank and the lines it may write.
 type deltaSection struct {
-	title  string
-	idx    []int
-	gone   []string
-	rank   int
-	lines  int
-	placed bool // each line says where the element is now (moved)
+	title   string
+	idx     []int
+	gone    []string
+	rank    int
+	lines   int
+	placed  bool // each line says where the element is now (moved)
+	unshown bool // elements not shown before (planUnshown gives the lines)
 }
 
 // plan lays out each part's sections and shares the bounds out among them;
@@ -546,7 +582,8 @@ func (l *deltaListing) plan(parts []docDelta, first, renewed bool) {
 			ss = append(ss, deltaSection{idx: p.d.appeared})
 		default:
 			ss = append(ss, deltaSection{title: "changed:", idx: p.d.changed}, deltaSection{title: "appeared:", idx: p.d.appeared, rank: 1},
-				deltaSection{title: "moved:", idx: p.d.reordered, rank: 1, placed: true})
+				deltaSection{title: "moved:", idx: p.d.reordered, rank: 1, placed: true},
+				deltaSection{title: "not shown before (as they were):", idx: p.d.unshown, rank: 3, unshown: true})
 			if !renewed {
 				ss = append(ss, deltaSection{title: "gone:", gone: p.d.gone, rank: 2})
 			}
@@ -570,7 +607,40 @@ func (l *deltaListing) plan(parts []docDelta, first, renewed bool) {
 				l.left += len(sc.idx) + len(sc.gone) - sc.lines
 			}
 		}
+		if rank == 1 {
+			l.planUnshown(&room)
+		}
 	}
+}
+
+// planUnshown gives the elements not shown before (delta.unshown) their
+// lines after what changed and appeared, before what went away, when they
+// are few (unshownLines) and all of them fit in the room left: a part of
+// them would only start another list to finish, and many would crowd an
+// answer about something else (the rest of a long page the agent has not
+// asked to see). They are no change: when they are not listed, nothing says
+// so.
+func (l *deltaListing) planUnshown(room *int) {
+	n := 0
+	for _, ss := range l.secs {
+		for _, sc := range ss {
+			if sc.unshown {
+				n += len(sc.idx)
+			}
+		}
+	}
+	if n == 0 || n > min(*room, unshownLines) {
+		return
+	}
+	for _, ss := range l.secs {
+		for i := range ss {
+			if ss[i].unshown {
+				ss[i].lines = len(ss[i].idx)
+			}
+		}
+	}
+	*room -= n
+	l.unshown = n
 }
 
 // part writes part k's lines, its frame's line and end line around them.

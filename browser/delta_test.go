@@ -245,3 +245,47 @@ func TestViewKeepsUnreadFrames(t *testing.T) {
 		t.Errorf("C no longer in A: frames %v, gone %v; want C gone", ids(nv), gone)
 	}
 }
+
+// TestDeltaUnshown: elements no answer showed before, still there and as they
+// were, are listed after what appeared and before what went away when they are
+// at most unshownLines and all fit; more of them, or too little room, lists none
+// and counts nothing.
+func TestDeltaUnshown(t *testing.T) {
+	old := testView("Item", 40, 0, 1)
+	list := func(nv *pageView, unshown []int) Observation {
+		d := diffViews(old, nv, nil)
+		d.unshown = unshown
+		return renderDelta([]docDelta{{d: d, old: old, nv: nv, ref: testRef}}, observeOpts{})
+	}
+	// A filter: items 2–40 gone (39 lines, over the bound), item 1 left, never shown.
+	left := testView("Item", 1, 0, 1)
+	obs := list(left, []int{0})
+	if obs.st["not_shown_before"] != 1 || !strings.Contains(obs.text, "not shown before (as they were):\n[e0] button \"Item 1\"\ngone:\n- button \"Item 2\"") {
+		t.Errorf("one unshown element before 39 gone ones: %v\n%s", obs.st, obs.text)
+	}
+	// Eleven unshown: none listed, none counted.
+	eleven := testView("Item", 11, 0, 1)
+	var idx []int
+	for i := range 11 {
+		idx = append(idx, i)
+	}
+	obs = list(eleven, idx)
+	if _, ok := obs.st["not_shown_before"]; ok || strings.Contains(obs.text, "not shown before") {
+		t.Errorf("eleven unshown elements: want none listed: %v\n%s", obs.st, obs.text)
+	}
+	// Ten, but 25 appeared take the room but five: none listed either.
+	grown := testView("Item", 65, 0, 1)
+	obs = list(grown, idx[:10])
+	if strings.Contains(obs.text, "not shown before") || !strings.Contains(obs.text, "appeared:") {
+		t.Errorf("ten unshown elements with room for five: want none listed:\n%s", obs.text)
+	}
+	// Nothing else changed: the unshown ones are the answer's only lines.
+	same := testView("Item", 40, 0, 1)
+	same.info = newWalkInfo(same.res) // (another walk of the same page)
+	same.info.window, same.info.ids = 1, old.info.ids
+	obs = list(same, []int{3, 4})
+	if obs.st["not_shown_before"] != 2 || !strings.Contains(obs.text, "No change to the actionable elements since your last view") ||
+		!strings.Contains(obs.text, "not shown before (as they were):\n[e3] button \"Item 4\"\n[e4] button \"Item 5\"\n") {
+		t.Errorf("no change but two unshown elements: %v\n%s", obs.st, obs.text)
+	}
+}

@@ -55,6 +55,9 @@ const (
 	deltaLines = 30
 	// matchLines bounds the matching elements wait_for lists.
 	matchLines = 10
+	// unshownLines bounds the elements a delta lists that no answer showed
+	// before (delta.unshown): all of them or none.
+	unshownLines = 10
 )
 
 // walkInfo is what the server derives from a walk's elements, once per
