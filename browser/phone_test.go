@@ -15,10 +15,7 @@ import (
 // before, listed as such. Then France is picked and the number filled;
 // nothing is submitted.
 func TestIntlTelInputPhone(t *testing.T) {
-	s := newSession(t)
-	must(t, s, "select_tab", map[string]any{"index": 0})
-	srv := vendorServer(t, []string{"intl-tel-input@29.5.1"}, nil)
-	snap := must(t, s, "navigate", map[string]any{"url": srv.URL + "/intl-phone.html", "wait": "complete"}).Text
+	s, snap := openVendored(t, []string{"intl-tel-input@29.5.1"}, "/intl-phone.html")
 	country := ref(t, snap, "button", "Change country for phone number, currently selected Germany (+49)")
 	res := must(t, s, "click", map[string]any{"element": country})
 	if c := changes(t, res); count(c, "appeared") < 200 {

@@ -132,6 +132,17 @@ func vendorServer(t *testing.T, libs []string, more func(mux *http.ServeMux)) *h
 	return srv
 }
 
+// openVendored serves testdata with libs (from npm) under /vendor/, opens
+// page in a new session's tab and returns the session and the navigation's
+// answer.
+func openVendored(t *testing.T, libs []string, page string) (*session, string) {
+	t.Helper()
+	srv := vendorServer(t, libs, nil)
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	return s, must(t, s, "navigate", map[string]any{"url": srv.URL + page, "wait": "complete"}).Text
+}
+
 // openApp serves the application bundled from testdata/<name>.jsx with libs
 // (npmlibs.Bundle) as /app.js of testdata/app.html, opens it in a new session's
 // tab and returns the session and the page's "Sort by: Newest" and "Easy Apply"

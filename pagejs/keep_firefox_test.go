@@ -81,6 +81,12 @@ var keepSteps = []struct{ name, js string }{
 	{"the combobox's choice shown", `(() => { const b = document.querySelector(".rs-box"); b.firstChild.remove(); b.prepend(Object.assign(document.createElement("div"), {textContent: "Paris", style: "grid-area: 1 / 1"})); document.getElementById("rs").removeAttribute("aria-describedby"); return 1; })()`},
 	{"the combobox's choice's text", `document.querySelector(".rs-box").firstChild.firstChild.data = "London"`},
 	{"the combobox's choice hidden by a new style sheet", `(() => { const st = document.createElement("style"); st.textContent = ".rs-box > div:first-child { visibility: hidden }"; document.head.append(st); return 1; })()`},
+	// A clickable element with a tabindex and an aria-label but no role (a date picker's
+	// day) qualifies by its cursor, which a class sets.
+	{"setup: days of a date picker", `(() => { const d = document.createElement("div"); d.innerHTML = '<span class="day" tabindex="-1" aria-label="May 1">1</span><span tabindex="-1" aria-label="May 2" id="day2">2</span><style>.day { cursor: pointer }</style>'; document.getElementById("main").append(d); return 1; })()`},
+	{"a day gets the pointer by its class", `document.getElementById("day2").classList.add("day")`},
+	{"a day's aria-label changed", `document.getElementById("day2").setAttribute("aria-label", "May 2, today")`},
+	{"a day's aria-label removed", `document.getElementById("day2").removeAttribute("aria-label")`},
 	{"design mode on", `document.designMode = "on"`},
 	{"design mode off", `document.designMode = "off"`},
 	// Visibility, which a walk takes from the last one after attribute changes that no

@@ -11,7 +11,7 @@ function lib(win, env) {
   const HREF_MAX = 300;
   const FP_HREF_MAX = 500;
   const CANDIDATES = 'a[href],area[href],button,input:not([type="hidden" i]),select,textarea,summary,' +
-    '[contenteditable]:not([contenteditable="false" i]),[role]';
+    '[contenteditable]:not([contenteditable="false" i]),[role],[tabindex][aria-label]';
   const ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem",
     "menuitemcheckbox", "menuitemradio", "option", "combobox", "textbox", "searchbox", "slider",
     "spinbutton", "listbox", "treeitem", "gridcell"]);
@@ -156,7 +156,24 @@ function lib(win, env) {
       }
     }
     if (el.hasAttribute("contenteditable") && editingHost(el)) return true;
-    return ROLES.has(firstToken(el.getAttribute("role")));
+    const role = el.getAttribute("role");
+    if (role !== null) return ROLES.has(firstToken(role));
+    return html && pointerTarget(el);
+  }
+
+  // pointerTarget tells whether el, an HTML element with a tabindex and an aria-label but
+  // no role, is something to click: the pointer cursor, and no actionable element inside
+  // it. A date picker's days are so (flatpickr's: spans with tabindex="-1" and their date
+  // as aria-label), and nothing else would reach them: their field is read-only. A focus
+  // target (an SPA's main region, a heading focused after a route change), a scrollable
+  // region or a dialog's box is not (no pointer cursor, or controls inside, or a role).
+  // (Whether an element qualifies is kept between a resident's walks while no mutation
+  // could change it (snapshotKeep.js): a class or style change on such an element
+  // counts; a new style sheet that changes only the cursor is not noticed.)
+  function pointerTarget(el) {
+    if (!el.hasAttribute("tabindex") || collapse(el.getAttribute("aria-label")) === "") return false;
+    if (el.querySelector(CANDIDATES) !== null) return false;
+    return win.getComputedStyle(el).cursor === "pointer";
   }
 
   function isFileInput(el) {

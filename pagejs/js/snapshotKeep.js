@@ -89,7 +89,7 @@ function snapshotKeep() {
   };
   const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
   const QUIET = /^(aria|data)-/; // attribute names with no effect on rendering but through style sheets
-  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex"]); // read by lib's consider
+  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex", "aria-label"]); // read by lib's consider
 
   function up(n) {
     return n.parentNode || n.host || null;
@@ -105,6 +105,8 @@ function snapshotKeep() {
       else if (QUIET.test(a)) quiet.push(t, [a]);
       else loud = true;
       if (SHAPING.has(a)) reshaped = true;
+      // (lib.pointerTarget reads the cursor of an element with a tabindex and an aria-label)
+      else if ((a === "class" || a === "style") && t.nodeType === 1 && t.hasAttribute("tabindex") && t.hasAttribute("aria-label")) reshaped = true;
       if (a === "type") restructured = typed = true; // (a control's kind; labels)
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
