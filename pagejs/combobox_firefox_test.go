@@ -123,3 +123,17 @@ func TestFirefoxPointerTargets(t *testing.T) {
 		return e.Role == "" && (e.Tag == "span" || e.Tag == "div") || e.Name == "Job"
 	}, `span/ "March 10, 2027"`, `link "Job" href="/labels.html#job"`)
 }
+
+// TestFirefoxHiddenStandIns: a native form control that carries the hidden attribute
+// while a style sheet keeps it rendered, out of the tab order (the <select> Choices.js
+// lays under its widget), is a stand-in and not listed; one so in the tab order is.
+func TestFirefoxHiddenStandIns(t *testing.T) {
+	p := open(t, "/labels.html")
+	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<style>.shown[hidden] { display: block; opacity: 0; pointer-events: none }</style>' +
+		'<label for="hs1">Contract</label><select id="hs1" class="shown" hidden tabindex="-1"><option>Permanent</option></select>' +
+		'<label for="hs2">Team</label><select id="hs2" class="shown" hidden><option>Core</option></select>';
+		document.getElementById("main").append(d); return 1; })()`)
+	linesAre(t, p, func(e pagejs.Element, l string) bool {
+		return e.Name == "Contract" || e.Name == "Team"
+	}, `combobox "Team" value="Core"`)
+}

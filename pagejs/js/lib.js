@@ -1071,11 +1071,13 @@ function lib(win, env) {
     const html = isHTML(el);
     const tag = el.localName;
     // (A native form control kept for forms and autofill out of the tab order in a hidden
-    // container, as React Aria's hidden <select> and date input are, is a stand-in too.
-    // Other elements out of the tab order that a modal popup hid, a tab list's inactive
-    // tabs, a listbox's options, stay: inert.)
+    // container, as React Aria's hidden <select> and date input are, is a stand-in too,
+    // and so is one out of the tab order that carries the hidden attribute while a style
+    // sheet keeps it rendered: Choices.js lays the <select> it replaces, transparent and
+    // taking no pointer, under its widget. Other elements out of the tab order that a
+    // modal popup hid, a tab list's inactive tabs, a listbox's options, stay: inert.)
     if (qualifies(el, html, tag) && (el.getAttribute("aria-hidden") === "true" ? el.tabIndex >= 0
-      : !(html && FORM_CONTROLS.has(tag) && el.tabIndex < 0 && hiddenUp(el)))) {
+      : !(html && FORM_CONTROLS.has(tag) && el.tabIndex < 0 && (el.hasAttribute("hidden") || hiddenUp(el))))) {
       if (statics !== null) statics.push(el);
       // (isFileInput(el), its tag read once)
       if ((html && tag === "input" && String(el.type).toLowerCase() === "file") || visible(el)) out.push(el);

@@ -89,7 +89,7 @@ function snapshotKeep() {
   };
   const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
   const QUIET = /^(aria|data)-/; // attribute names with no effect on rendering but through style sheets
-  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex", "aria-label"]); // read by lib's consider
+  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex", "aria-label", "hidden"]); // read by lib's consider
 
   function up(n) {
     return n.parentNode || n.host || null;
