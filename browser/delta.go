@@ -430,12 +430,16 @@ func (s *Session) docDeltaLocked(pg page, gen uint64, d *docSnap, old, nv *pageV
 	return p
 }
 
-// unshownLocked lists the elements of d's new view nv that stayed as they
-// were and that no answer has shown a line of (no ref issued), leaving out
-// those d lists as moved in the page's order. An answer cut at its bound
+// unshownLocked lists the elements of d's new view nv, bound to its nodes,
+// that stayed as they were and that no answer has shown a line of (no ref
+// issued; an element named only as the one before a moved one has one),
+// leaving out those d lists as moved in the page's order. An answer cut at its bound
 // leaves such elements behind: the rest of a long list of options, which a
 // filter may have narrowed down to a few since.
 func (s *Session) unshownLocked(nv *pageView, d delta) []int {
+	if nv.info.ids == nil {
+		return nil // (refs by key: a frame's are kept under its window, not found here)
+	}
 	reordered := make(map[int]bool, len(d.reordered))
 	for _, i := range d.reordered {
 		reordered[i] = true

@@ -106,9 +106,11 @@ func linesAre(t *testing.T, p *page, keep func(e pagejs.Element, line string) bo
 }
 
 // TestFirefoxPointerTargets: an element with a tabindex, an aria-label and the pointer
-// cursor but no role (flatpickr's days) is listed, by its aria-label; one without the
+// cursor but no role or a presentational one (flatpickr's days) is listed, by its
+// aria-label, also with an image inside (a card's logo: no control); one without the
 // pointer (a focus target, a scrollable region), with controls inside, without an
-// aria-label, or with a role that is no control's (a dialog's box) is not.
+// aria-label, with a role that is no control's (a dialog's box), or whose pointer is
+// inherited from its parent is not.
 func TestFirefoxPointerTargets(t *testing.T) {
 	p := open(t, "/labels.html")
 	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<style>.pt { cursor: pointer }</style>' +
@@ -117,11 +119,14 @@ func TestFirefoxPointerTargets(t *testing.T) {
 		'<div tabindex="0" aria-label="Code sample" style="overflow: auto; height: 20px">code</div>' +
 		'<div class="pt" tabindex="-1" aria-label="Card"><a href="#job">Job</a></div>' +
 		'<span class="pt" tabindex="-1">11</span>' +
-		'<div class="pt" role="dialog" tabindex="-1" aria-label="Picker box">box</div>';
+		'<div class="pt" role="dialog" tabindex="-1" aria-label="Picker box">box</div>' +
+		'<div class="pt" tabindex="-1" aria-label="Job card"><svg role="img" aria-label="logo"></svg>Card text</div>' +
+		'<span class="pt" role="presentation" tabindex="-1" aria-label="March 11, 2027">11</span>' +
+		'<div class="pt"><span tabindex="-1" aria-label="Inherits the pointer">x</span></div>';
 		document.getElementById("main").append(d); return 1; })()`)
 	linesAre(t, p, func(e pagejs.Element, l string) bool {
 		return e.Role == "" && (e.Tag == "span" || e.Tag == "div") || e.Name == "Job"
-	}, `span/ "March 10, 2027"`, `link "Job" href="/labels.html#job"`)
+	}, `span/ "March 10, 2027"`, `link "Job" href="/labels.html#job"`, `div/ "Job card"`, `span/ "March 11, 2027"`)
 }
 
 // TestFirefoxHiddenStandIns: a native form control that carries the hidden attribute

@@ -156,24 +156,35 @@ function lib(win, env) {
       }
     }
     if (el.hasAttribute("contenteditable") && editingHost(el)) return true;
-    const role = el.getAttribute("role");
-    if (role !== null) return ROLES.has(firstToken(role));
+    const role = firstToken(el.getAttribute("role"));
+    if (role !== "" && !PRESENTATIONAL.has(role)) return ROLES.has(role);
     return html && pointerTarget(el);
   }
 
   // pointerTarget tells whether el, an HTML element with a tabindex and an aria-label but
-  // no role, is something to click: the pointer cursor, and no actionable element inside
-  // it. A date picker's days are so (flatpickr's: spans with tabindex="-1" and their date
-  // as aria-label), and nothing else would reach them: their field is read-only. A focus
-  // target (an SPA's main region, a heading focused after a route change), a scrollable
-  // region or a dialog's box is not (no pointer cursor, or controls inside, or a role).
-  // (Whether an element qualifies is kept between a resident's walks while no mutation
-  // could change it (snapshotKeep.js): a class or style change on such an element
-  // counts; a new style sheet that changes only the cursor is not noticed.)
+  // no role (or a presentational one), is something to click: the pointer cursor of its
+  // own (not inherited from a link or a card around it), and no control inside it, nor a
+  // shadow root. A date picker's days are so (flatpickr's: spans with tabindex="-1" and
+  // their date as aria-label), and nothing else would reach them: their field is
+  // read-only. A focus target (an SPA's main region, a heading focused after a route
+  // change), a scrollable region or a dialog's box is not (no pointer cursor, or controls
+  // inside, or a role). (Whether an element qualifies is kept between a resident's walks
+  // while no mutation could change it (snapshotKeep.js): a change of its aria-label,
+  // class or style counts; a cursor set through an ancestor's class, or a style sheet
+  // edited through the CSSOM, is not noticed until the element or its subtree changes.)
+  const CONTROLS = 'a[href],area[href],button,input:not([type="hidden" i]),select,textarea,summary,' +
+    '[contenteditable]:not([contenteditable="false" i]),' + [...ROLES].map(r => '[role~="' + r + '"]').join(",");
   function pointerTarget(el) {
     if (!el.hasAttribute("tabindex") || collapse(el.getAttribute("aria-label")) === "") return false;
-    if (el.querySelector(CANDIDATES) !== null) return false;
-    return win.getComputedStyle(el).cursor === "pointer";
+    if (el.shadowRoot || el.querySelector(CONTROLS) !== null) return false;
+    if (typeof win.getComputedStyle !== "function") return false;
+    try {
+      if (win.getComputedStyle(el).cursor !== "pointer") return false;
+      const up = el.parentElement || (el.parentNode && el.parentNode.host) || null;
+      return !up || win.getComputedStyle(up).cursor !== "pointer";
+    } catch (e) {
+      return false;
+    }
   }
 
   function isFileInput(el) {

@@ -23,7 +23,9 @@ function snapshotKeep() {
   // then every entry is made afresh. Which elements qualify by what they are (tag and
   // attributes, lib.collect's statics) is taken from the last walk when no mutation
   // could have changed it: nothing added, removed or moved, no attribute the test reads
-  // changed (href, type, role, contenteditable, aria-hidden, tabindex), the same shadow roots and
+  // changed (href, type, role, contenteditable, aria-hidden, tabindex, hidden; and the
+  // aria-label, class or style of an element with a tabindex and no role, which
+  // lib.pointerTarget reads), the same shadow roots and
   // design mode. Visibility is judged anew, unless the only changes since the last walk
   // are aria-* (but aria-hidden, aria-modal and aria-live, which may make elements inert) and
   // data-* attributes and class names that no style sheet names (calm):
@@ -89,7 +91,7 @@ function snapshotKeep() {
   };
   const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
   const QUIET = /^(aria|data)-/; // attribute names with no effect on rendering but through style sheets
-  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex", "aria-label", "hidden"]); // read by lib's consider
+  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex", "hidden"]); // read by lib's consider
 
   function up(n) {
     return n.parentNode || n.host || null;
@@ -105,8 +107,9 @@ function snapshotKeep() {
       else if (QUIET.test(a)) quiet.push(t, [a]);
       else loud = true;
       if (SHAPING.has(a)) reshaped = true;
-      // (lib.pointerTarget reads the cursor of an element with a tabindex and an aria-label)
-      else if ((a === "class" || a === "style") && t.nodeType === 1 && t.hasAttribute("tabindex") && t.hasAttribute("aria-label")) reshaped = true;
+      // (lib.pointerTarget reads the aria-label and the cursor of an element with a
+      // tabindex and no role)
+      else if ((a === "aria-label" || a === "class" || a === "style") && t.nodeType === 1 && t.hasAttribute("tabindex") && !t.hasAttribute("role")) reshaped = true;
       if (a === "type") restructured = typed = true; // (a control's kind; labels)
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
