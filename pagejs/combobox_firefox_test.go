@@ -142,3 +142,19 @@ func TestFirefoxHiddenStandIns(t *testing.T) {
 		return e.Name == "Contract" || e.Name == "Team"
 	}, `combobox "Team" value="Core"`)
 }
+
+// TestFirefoxPointerItems: a link without href and a list item with text, no role and
+// a pointer cursor of their own, and no control inside (Chosen's select and results),
+// are listed by their text; a list item holding a link, one whose pointer is its
+// list's, one without the pointer, and a link without href or pointer are not.
+func TestFirefoxPointerItems(t *testing.T) {
+	p := open(t, "/labels.html")
+	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<style>.pi { cursor: pointer }</style>' +
+		'<a class="pi"><span>Choose an office</span></a><a>Plain anchor</a>' +
+		'<ul><li class="pi">Paris</li><li class="pi"><a href="#lisbon">Lisbon</a></li><li>Rome</li></ul>' +
+		'<ul class="pi"><li>Oslo</li></ul>';
+		document.getElementById("main").append(d); return 1; })()`)
+	linesAre(t, p, func(e pagejs.Element, l string) bool {
+		return e.Role == "" && (e.Tag == "a" || e.Tag == "li") || e.Name == "Lisbon"
+	}, `a/ "Choose an office"`, `li/ "Paris"`, `link "Lisbon" href="/labels.html#lisbon"`)
+}

@@ -88,6 +88,8 @@ var keepSteps = []struct{ name, js string }{
 	{"a day's aria-label changed", `document.getElementById("day2").setAttribute("aria-label", "May 2, today")`},
 	{"a day's aria-label removed", `document.getElementById("day2").removeAttribute("aria-label")`},
 	{"a day's style drops the pointer", `document.querySelector(".day").style.cursor = "default"`},
+	{"setup: a list of results", `(() => { const d = document.createElement("ul"); d.innerHTML = '<li class="res">Paris</li><li id="res2">Rome</li><style>.res { cursor: pointer }</style>'; document.getElementById("main").append(d); return 1; })()`},
+	{"a result gets the pointer by its class", `document.getElementById("res2").className = "res"`},
 	// A rendered control with the hidden attribute, out of the tab order, is a stand-in.
 	{"setup: a select kept rendered under a widget", `(() => { const d = document.createElement("div"); d.innerHTML = '<select id="hs" tabindex="-1" style="display: block"><option>Permanent</option></select>'; document.getElementById("main").append(d); return 1; })()`},
 	{"the select gets the hidden attribute", `document.getElementById("hs").hidden = true`},

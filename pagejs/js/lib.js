@@ -11,7 +11,7 @@ function lib(win, env) {
   const HREF_MAX = 300;
   const FP_HREF_MAX = 500;
   const CANDIDATES = 'a[href],area[href],button,input:not([type="hidden" i]),select,textarea,summary,' +
-    '[contenteditable]:not([contenteditable="false" i]),[role],[tabindex][aria-label]';
+    '[contenteditable]:not([contenteditable="false" i]),[role],[tabindex][aria-label],a:not([href]),li';
   const ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem",
     "menuitemcheckbox", "menuitemradio", "option", "combobox", "textbox", "searchbox", "slider",
     "spinbutton", "listbox", "treeitem", "gridcell"]);
@@ -150,7 +150,10 @@ function lib(win, env) {
   function qualifies(el, html, tag) {
     if (html) {
       switch (tag) {
-        case "a": case "area": case "button": case "input": case "select": case "textarea": case "summary":
+        case "a": case "area":
+          if (el.hasAttribute("href")) return true;
+          break; // (a link without href: pointerTarget, below)
+        case "button": case "input": case "select": case "textarea": case "summary":
         case "iframe": case "frame":
           return true;
       }
@@ -158,24 +161,30 @@ function lib(win, env) {
     if (el.hasAttribute("contenteditable") && editingHost(el)) return true;
     const role = firstToken(el.getAttribute("role"));
     if (role !== "" && !PRESENTATIONAL.has(role)) return ROLES.has(role);
-    return html && pointerTarget(el);
+    return html && pointerTarget(el, tag);
   }
 
-  // pointerTarget tells whether el, an HTML element with a tabindex and an aria-label but
-  // no role (or a presentational one), is something to click: the pointer cursor of its
+  // pointerTarget tells whether el, an HTML element with no role (or a presentational
+  // one) and either a tabindex and an aria-label, or a link without href or a list item
+  // with text (named by it: nameOf), is something to click: the pointer cursor of its
   // own (not inherited from a link or a card around it), and no control inside it, nor a
   // shadow root. A date picker's days are so (flatpickr's: spans with tabindex="-1" and
-  // their date as aria-label), and nothing else would reach them: their field is
-  // read-only. A focus target (an SPA's main region, a heading focused after a route
-  // change), a scrollable region or a dialog's box is not (no pointer cursor, or controls
-  // inside, or a role). (Whether an element qualifies is kept between a resident's walks
-  // while no mutation could change it (snapshotKeep.js): a change of its aria-label,
-  // class or style counts; a cursor set through an ancestor's class, or a style sheet
-  // edited through the CSSOM, is not noticed until the element or its subtree changes.)
+  // their date as aria-label), and so are Chosen's select (a link without href) and its
+  // results (list items): nothing else would reach them. A focus target (an SPA's main
+  // region, a heading focused after a route change), a scrollable region, a dialog's
+  // box, a list item holding a link is not (no pointer cursor, or controls inside, or a
+  // role). (Whether an element qualifies is kept between a resident's walks while no
+  // mutation could change it (snapshotKeep.js): a change of its aria-label, class or
+  // style counts; a cursor set through an ancestor's class, or a style sheet edited
+  // through the CSSOM, is not noticed until the element or its subtree changes.)
   const CONTROLS = 'a[href],area[href],button,input:not([type="hidden" i]),select,textarea,summary,' +
     '[contenteditable]:not([contenteditable="false" i]),' + [...ROLES].map(r => '[role~="' + r + '"]').join(",");
-  function pointerTarget(el) {
-    if (!el.hasAttribute("tabindex") || collapse(el.getAttribute("aria-label")) === "") return false;
+  function pointerTarget(el, tag) {
+    if (tag === "li" || tag === "a") {
+      if (collapse(el.textContent) === "") return false;
+    } else if (!el.hasAttribute("tabindex") || collapse(el.getAttribute("aria-label")) === "") {
+      return false;
+    }
     if (el.shadowRoot || el.querySelector(CONTROLS) !== null) return false;
     if (typeof win.getComputedStyle !== "function") return false;
     try {
@@ -416,7 +425,9 @@ function lib(win, env) {
       }
       return "";
     }
-    if (NAME_FROM_CONTENT.has(role) || tag === "summary") {
+    // (A link without href or a list item listed for its pointer cursor, pointerTarget,
+    // is named by its content too.)
+    if (NAME_FROM_CONTENT.has(role) || tag === "summary" || (role === "" && (tag === "li" || tag === "a") && isHTML(el))) {
       s = slotted(el) ? flatText(el, null) : collapse(el.textContent);
       if (!s) {
         const inner = el.querySelector("img[alt],[aria-label],svg title");

@@ -24,8 +24,8 @@ function snapshotKeep() {
   // attributes, lib.collect's statics) is taken from the last walk when no mutation
   // could have changed it: nothing added, removed or moved, no attribute the test reads
   // changed (href, type, role, contenteditable, aria-hidden, tabindex, hidden; and the
-  // aria-label, class or style of an element with a tabindex and no role, which
-  // lib.pointerTarget reads), the same shadow roots and
+  // aria-label, class or style of an element with a tabindex, a link or a list item,
+  // with no role, which lib.pointerTarget reads), the same shadow roots and
   // design mode. Visibility is judged anew, unless the only changes since the last walk
   // are aria-* (but aria-hidden, aria-modal and aria-live, which may make elements inert) and
   // data-* attributes and class names that no style sheet names (calm):
@@ -109,7 +109,8 @@ function snapshotKeep() {
       if (SHAPING.has(a)) reshaped = true;
       // (lib.pointerTarget reads the aria-label and the cursor of an element with a
       // tabindex and no role)
-      else if ((a === "aria-label" || a === "class" || a === "style") && t.nodeType === 1 && t.hasAttribute("tabindex") && !t.hasAttribute("role")) reshaped = true;
+      else if ((a === "aria-label" || a === "class" || a === "style") && t.nodeType === 1 && !t.hasAttribute("role") &&
+        (t.hasAttribute("tabindex") || t.localName === "li" || t.localName === "a")) reshaped = true;
       if (a === "type") restructured = typed = true; // (a control's kind; labels)
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
