@@ -131,30 +131,36 @@ func TestFirefoxPointerTargets(t *testing.T) {
 
 // TestFirefoxHiddenStandIns: a native form control that carries the hidden attribute
 // while a style sheet keeps it rendered, out of the tab order (the <select> Choices.js
-// lays under its widget), is a stand-in and not listed; one so in the tab order is.
+// lays under its widget), is a stand-in and not listed; one so in the tab order is, and
+// so is a hidden file input (upload_files's target, whatever opens it).
 func TestFirefoxHiddenStandIns(t *testing.T) {
 	p := open(t, "/labels.html")
 	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<style>.shown[hidden] { display: block; opacity: 0; pointer-events: none }</style>' +
 		'<label for="hs1">Contract</label><select id="hs1" class="shown" hidden tabindex="-1"><option>Permanent</option></select>' +
-		'<label for="hs2">Team</label><select id="hs2" class="shown" hidden><option>Core</option></select>';
+		'<label for="hs2">Team</label><select id="hs2" class="shown" hidden><option>Core</option></select>' +
+		'<label for="hs3">Résumé</label><input id="hs3" type="file" hidden tabindex="-1">';
 		document.getElementById("main").append(d); return 1; })()`)
 	linesAre(t, p, func(e pagejs.Element, l string) bool {
-		return e.Name == "Contract" || e.Name == "Team"
-	}, `combobox "Team" value="Core"`)
+		return e.Name == "Contract" || e.Name == "Team" || e.Name == "Résumé"
+	}, `combobox "Team" value="Core"`, `input/file "Résumé"`)
 }
 
 // TestFirefoxPointerItems: a link without href and a list item with text, no role and
 // a pointer cursor of their own, and no control inside (Chosen's select and results),
-// are listed by their text; a list item holding a link, one whose pointer is its
-// list's, one without the pointer, and a link without href or pointer are not.
+// are listed by their text, and an icon link without href by its aria-label; a list
+// item holding a link, one whose pointer is its list's, one without the pointer, a
+// link without href or pointer, and an item clipped away with its container (a closed
+// Chosen drop-down) are not.
 func TestFirefoxPointerItems(t *testing.T) {
 	p := open(t, "/labels.html")
 	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<style>.pi { cursor: pointer }</style>' +
 		'<a class="pi"><span>Choose an office</span></a><a>Plain anchor</a>' +
 		'<ul><li class="pi">Paris</li><li class="pi"><a href="#lisbon">Lisbon</a></li><li>Rome</li></ul>' +
-		'<ul class="pi"><li>Oslo</li></ul>';
+		'<ul class="pi"><li>Oslo</li></ul>' +
+		'<a class="pi" tabindex="0" aria-label="Close"><svg width="10" height="10"></svg></a>' +
+		'<div style="position: absolute; clip: rect(0, 0, 0, 0); clip-path: inset(100% 100%)"><ul><li class="pi">Madrid</li></ul></div>';
 		document.getElementById("main").append(d); return 1; })()`)
 	linesAre(t, p, func(e pagejs.Element, l string) bool {
 		return e.Role == "" && (e.Tag == "a" || e.Tag == "li") || e.Name == "Lisbon"
-	}, `a/ "Choose an office"`, `li/ "Paris"`, `link "Lisbon" href="/labels.html#lisbon"`)
+	}, `a/ "Choose an office"`, `li/ "Paris"`, `link "Lisbon" href="/labels.html#lisbon"`, `a/ "Close"`)
 }

@@ -90,6 +90,11 @@ var keepSteps = []struct{ name, js string }{
 	{"a day's style drops the pointer", `document.querySelector(".day").style.cursor = "default"`},
 	{"setup: a list of results", `(() => { const d = document.createElement("ul"); d.innerHTML = '<li class="res">Paris</li><li id="res2">Rome</li><style>.res { cursor: pointer }</style>'; document.getElementById("main").append(d); return 1; })()`},
 	{"a result gets the pointer by its class", `document.getElementById("res2").className = "res"`},
+	{"a result's text emptied", `document.getElementById("res2").firstChild.data = " "`},
+	{"a result's text back", `document.getElementById("res2").firstChild.data = "Rome"`},
+	{"setup: results clipped away", `(() => { const d = document.createElement("div"); d.className = "drop"; d.innerHTML = '<ul><li class="res">Oslo</li></ul><style>.drop { position: absolute; clip: rect(0, 0, 0, 0); clip-path: inset(100% 100%) } .drop.open { clip: auto; clip-path: none }</style>'; document.getElementById("main").append(d); return 1; })()`},
+	{"the clipped results shown by a class", `document.querySelector(".drop").classList.add("open")`},
+	{"the clipped results hidden again", `document.querySelector(".drop").classList.remove("open")`},
 	// A rendered control with the hidden attribute, out of the tab order, is a stand-in.
 	{"setup: a select kept rendered under a widget", `(() => { const d = document.createElement("div"); d.innerHTML = '<select id="hs" tabindex="-1" style="display: block"><option>Permanent</option></select>'; document.getElementById("main").append(d); return 1; })()`},
 	{"the select gets the hidden attribute", `document.getElementById("hs").hidden = true`},

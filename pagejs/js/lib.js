@@ -180,12 +180,10 @@ function lib(win, env) {
   const CONTROLS = 'a[href],area[href],button,input:not([type="hidden" i]),select,textarea,summary,' +
     '[contenteditable]:not([contenteditable="false" i]),' + [...ROLES].map(r => '[role~="' + r + '"]').join(",");
   function pointerTarget(el, tag) {
-    if (tag === "li" || tag === "a") {
-      if (collapse(el.textContent) === "") return false;
-    } else if (!el.hasAttribute("tabindex") || collapse(el.getAttribute("aria-label")) === "") {
-      return false;
-    }
+    const labelled = el.hasAttribute("tabindex") && collapse(el.getAttribute("aria-label")) !== "";
+    if (!labelled && tag !== "li" && tag !== "a") return false;
     if (el.shadowRoot || el.querySelector(CONTROLS) !== null) return false;
+    if (!labelled && !/\S/.test(el.textContent)) return false;
     if (typeof win.getComputedStyle !== "function") return false;
     try {
       if (win.getComputedStyle(el).cursor !== "pointer") return false;
@@ -1067,6 +1065,7 @@ function lib(win, env) {
   // what they are (tag and attributes: actionable, not aria-hidden), before their
   // visibility is judged, for shown() to judge again later.
   function collect(frames, hostsOf, statics) {
+    clipMemo = new WeakMap();
     const out = [];
     walk(doc, out, frames ? CANDIDATES + ",iframe,frame" : CANDIDATES, hostsOf || null, statics || null);
     return out;
@@ -1074,10 +1073,11 @@ function lib(win, env) {
 
   // shown keeps the elements of statics (collect's) that a snapshot shows now.
   function shown(statics) {
+    clipMemo = new WeakMap();
     const out = [];
     for (let i = 0; i < statics.length; i++) {
       const el = statics[i];
-      if (isFileInput(el) || visible(el)) out.push(el);
+      if (isFileInput(el) || shows(el)) out.push(el);
     }
     return out;
   }
@@ -1099,11 +1099,38 @@ function lib(win, env) {
     // taking no pointer, under its widget. Other elements out of the tab order that a
     // modal popup hid, a tab list's inactive tabs, a listbox's options, stay: inert.)
     if (qualifies(el, html, tag) && (el.getAttribute("aria-hidden") === "true" ? el.tabIndex >= 0
-      : !(html && FORM_CONTROLS.has(tag) && el.tabIndex < 0 && (el.hasAttribute("hidden") || hiddenUp(el))))) {
+      : !(html && FORM_CONTROLS.has(tag) && el.tabIndex < 0 && (hiddenUp(el) || (el.hasAttribute("hidden") && !isFileInput(el)))))) {
       if (statics !== null) statics.push(el);
       // (isFileInput(el), its tag read once)
-      if ((html && tag === "input" && String(el.type).toLowerCase() === "file") || visible(el)) out.push(el);
+      if ((html && tag === "input" && String(el.type).toLowerCase() === "file") || shows(el)) out.push(el);
     }
+  }
+
+  // shows is visible(el), and for a list item or a link without href listed for its
+  // pointer cursor (pointerTarget), not clipped away with an ancestor: a closed Chosen
+  // drop-down keeps its items laid out, clipped to nothing (clip: rect(0 0 0 0),
+  // clip-path: inset(100%)), and lists its options so for every select on the page.
+  // The clips are read per walk (clipMemo), up to CLIP_UP ancestors.
+  const CLIP_UP = 6;
+  let clipMemo = new WeakMap();
+  function shows(el) {
+    if (!visible(el)) return false;
+    const tag = el.localName;
+    if (!((tag === "li" || (tag === "a" && !el.hasAttribute("href"))) && isHTML(el) && firstToken(el.getAttribute("role")) === "")) return true;
+    let n = el.parentElement;
+    for (let k = 0; n && k < CLIP_UP; k++, n = n.parentElement) {
+      let c = clipMemo.get(n);
+      if (c === undefined) {
+        c = false;
+        try {
+          const st = win.getComputedStyle(n);
+          c = /^inset\(100%/.test(st.clipPath) || (st.clip === "rect(0px, 0px, 0px, 0px)" && st.position === "absolute");
+        } catch (e) {}
+        clipMemo.set(n, c);
+      }
+      if (c) return false;
+    }
+    return true;
   }
 
   function isFrame(el) {

@@ -23,9 +23,9 @@ function snapshotKeep() {
   // then every entry is made afresh. Which elements qualify by what they are (tag and
   // attributes, lib.collect's statics) is taken from the last walk when no mutation
   // could have changed it: nothing added, removed or moved, no attribute the test reads
-  // changed (href, type, role, contenteditable, aria-hidden, tabindex, hidden; and the
-  // aria-label, class or style of an element with a tabindex, a link or a list item,
-  // with no role, which lib.pointerTarget reads), the same shadow roots and
+  // changed (href, type, role, contenteditable, aria-hidden, tabindex; a form control's
+  // hidden; and the aria-label, class, style or text of an element lib.pointerTarget may
+  // list: pointerKind), the same shadow roots and
   // design mode. Visibility is judged anew, unless the only changes since the last walk
   // are aria-* (but aria-hidden, aria-modal and aria-live, which may make elements inert) and
   // data-* attributes and class names that no style sheet names (calm):
@@ -91,7 +91,16 @@ function snapshotKeep() {
   };
   const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
   const QUIET = /^(aria|data)-/; // attribute names with no effect on rendering but through style sheets
-  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex", "hidden"]); // read by lib's consider
+  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex"]); // read by lib's consider
+  const FORM_CONTROLS = new Set(["input", "select", "textarea"]);
+  // pointerKind: an element lib.pointerTarget may list (a list item or a link without href
+  // with no role but a presentational one, or anything with a tabindex), by its text,
+  // aria-label and cursor.
+  const pointerKind = (t) => {
+    const r = String(t.getAttribute("role") || "").trim().split(/\s+/)[0].toLowerCase();
+    return (r === "" || r === "none" || r === "presentation" || r === "generic") &&
+      (t.hasAttribute("tabindex") || t.localName === "li" || (t.localName === "a" && !t.hasAttribute("href")));
+  };
 
   function up(n) {
     return n.parentNode || n.host || null;
@@ -107,10 +116,10 @@ function snapshotKeep() {
       else if (QUIET.test(a)) quiet.push(t, [a]);
       else loud = true;
       if (SHAPING.has(a)) reshaped = true;
-      // (lib.pointerTarget reads the aria-label and the cursor of an element with a
-      // tabindex and no role)
-      else if ((a === "aria-label" || a === "class" || a === "style") && t.nodeType === 1 && !t.hasAttribute("role") &&
-        (t.hasAttribute("tabindex") || t.localName === "li" || t.localName === "a")) reshaped = true;
+      // (lib's consider reads the hidden attribute of a form control; lib.pointerTarget
+      // the aria-label and the cursor of what pointerKind says)
+      else if (a === "hidden" && FORM_CONTROLS.has(t.localName)) reshaped = true;
+      else if ((a === "aria-label" || a === "class" || a === "style") && t.nodeType === 1 && pointerKind(t)) reshaped = true;
       if (a === "type") restructured = typed = true; // (a control's kind; labels)
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
@@ -130,12 +139,14 @@ function snapshotKeep() {
     } else {
       loud = true;
     }
+    const text = rec.type === "characterData"; // (a list item's text: whether pointerTarget lists it)
     for (let n = t; n; n = up(n)) {
       if (n.nodeType !== 1) continue;
       upward.add(n);
       if (n.id && refIds.has(n.id)) all = true;
       const tag = n.localName;
       if (tag === "label" || tag === "fieldset" || tag === "legend") all = true;
+      if (text && (tag === "li" || tag === "a") && !reshaped && pointerKind(n)) reshaped = true;
     }
   }
 
