@@ -119,14 +119,14 @@ async function settle(win, args, lib, env) {
   // The watch of the page's timers that the text entry before started (libAct.js
   // watchTimers), when the action was one (args.entry) and the watch began after the
   // action did (args.began; a watch left by an earlier action, one that never settled,
-  // is ended unused). Closed now: timers the
-  // page sets from here on (a polling chain, a follow-up) hold nothing. Once the page
-  // set a timer during the entry, a debounced handler may still be to come, and the
-  // page is not quiet until a timer callback began after that set and the page changed
-  // (a mutation, a request) from that callback's start on; unless the page cleared a
-  // timer after its last set (a tooltip's or a blur's, cancelled). At the cap, a page
-  // quiet but for such a timer counts as settled (a save on a 2 s timer is no render to
-  // wait for). heldMs: how long the wait was held for one.
+  // is ended unused). Closed now: timers the page sets from here on (a polling chain, a
+  // follow-up) hold nothing. Once the page set a timer during the entry, a debounced
+  // handler may still be to come, and the page is not quiet until a timer callback
+  // began after that set and the page changed (a mutation, a request) from that
+  // callback's start on; unless the page cleared a timer after its last set (a
+  // tooltip's or a blur's, cancelled). At the cap, a page quiet but for such a timer
+  // counts as settled (a save on a 2 s timer is no render to wait for). heldMs: how
+  // long the wait was held for one.
   let timers = !change && env.realm === "isolated" && globalThis.fxmcpTimers ? globalThis.fxmcpTimers.get(env.innerWindowID) || null : null;
   if (timers !== null && !(args.entry === true && Number.isInteger(args.began) && timers.began >= args.began - 5)) {
     timers.end();
@@ -150,7 +150,7 @@ async function settle(win, args, lib, env) {
   let raf = 0;
   let done = false;
   // ownTimer sets a 0 ms timer on the page's window (to run after the page's own), kept
-  // out of the watch of the page's timers (timers, below).
+  // out of the watch of the page's timers (timers, above).
   const ownTimer = (f) => {
     if (timers !== null) timers.own++;
     try {
