@@ -476,7 +476,7 @@ func renewed(d delta, nv *pageView) delta {
 
 // deltaCounts sums the parts of a delta.
 type deltaCounts struct {
-	matched, appeared, changed, gone, same, reordered, unseen, unshown, elements, newDocs, goneFrames int
+	matched, appeared, changed, gone, same, reordered, unseen, elements, newDocs, goneFrames int
 }
 
 func countParts(parts []docDelta) deltaCounts {
@@ -489,7 +489,6 @@ func countParts(parts []docDelta) deltaCounts {
 		c.same += len(p.d.same)
 		c.reordered += len(p.d.reordered)
 		c.unseen += p.d.unseen
-		c.unshown += len(p.d.unshown)
 		c.elements += p.nv.res.Total - frameRows(p.nv.res)
 		if p.newDoc {
 			c.newDocs++
