@@ -158,7 +158,7 @@ func TestFirefoxPointerItems(t *testing.T) {
 		'<ul><li class="pi">Paris</li><li class="pi"><a href="#lisbon">Lisbon</a></li><li>Rome</li></ul>' +
 		'<ul class="pi"><li>Oslo</li></ul>' +
 		'<a class="pi" tabindex="0" aria-label="Close"><svg width="10" height="10"></svg></a>' +
-		'<div style="position: absolute; clip: rect(0, 0, 0, 0); clip-path: inset(100% 100%)"><ul><li class="pi">Madrid</li></ul></div>';
+		'<div style="position: absolute; clip: rect(0, 0, 0, 0); clip-path: inset(100% 100%)"><ul><li class="pi">Madrid</li><li class="pi" role="presentation">Porto</li></ul></div>';
 		document.getElementById("main").append(d); return 1; })()`)
 	linesAre(t, p, func(e pagejs.Element, l string) bool {
 		return e.Role == "" && (e.Tag == "a" || e.Tag == "li") || e.Name == "Lisbon"

@@ -181,7 +181,7 @@ function lib(win, env) {
     '[contenteditable]:not([contenteditable="false" i]),' + [...ROLES].map(r => '[role~="' + r + '"]').join(",");
   function pointerTarget(el, tag) {
     const labelled = el.hasAttribute("tabindex") && collapse(el.getAttribute("aria-label")) !== "";
-    if (!labelled && tag !== "li" && tag !== "a") return false;
+    if (!labelled && tag !== "li" && tag !== "a") return false; // (qualifies left no a[href] here)
     if (el.shadowRoot || el.querySelector(CONTROLS) !== null) return false;
     if (!labelled && !/\S/.test(el.textContent)) return false;
     if (typeof win.getComputedStyle !== "function") return false;
@@ -1106,6 +1106,15 @@ function lib(win, env) {
     }
   }
 
+  // pointerItem tells whether el is a list item or a link without href that qualifies
+  // only as pointerTarget does: HTML, with no role but a presentational one.
+  function pointerItem(el) {
+    const tag = el.localName;
+    if (!(tag === "li" || (tag === "a" && !el.hasAttribute("href"))) || !isHTML(el)) return false;
+    const role = firstToken(el.getAttribute("role"));
+    return role === "" || PRESENTATIONAL.has(role);
+  }
+
   // shows is visible(el), and for a list item or a link without href listed for its
   // pointer cursor (pointerTarget), not clipped away with an ancestor: a closed Chosen
   // drop-down keeps its items laid out, clipped to nothing (clip: rect(0 0 0 0),
@@ -1115,8 +1124,7 @@ function lib(win, env) {
   let clipMemo = new WeakMap();
   function shows(el) {
     if (!visible(el)) return false;
-    const tag = el.localName;
-    if (!((tag === "li" || (tag === "a" && !el.hasAttribute("href"))) && isHTML(el) && firstToken(el.getAttribute("role")) === "")) return true;
+    if (!pointerItem(el)) return true;
     let n = el.parentElement;
     for (let k = 0; n && k < CLIP_UP; k++, n = n.parentElement) {
       let c = clipMemo.get(n);
