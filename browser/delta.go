@@ -662,7 +662,7 @@ func (l *deltaListing) part(k int, p docDelta) {
 				l.u.Line(goneLine(p, sc.gone[n]))
 			} else {
 				i := sc.idx[n]
-				line := "[" + p.ref(i) + "] " + p.nv.info.body(i, &p.nv.res.Elements[i])
+				line := p.nv.info.line(p.ref(i), i, &p.nv.res.Elements[i])
 				if sc.placed {
 					line += placeOf(p, i)
 				}
@@ -697,7 +697,7 @@ func goneLine(p docDelta, k string) string {
 			prefix += "[" + r + "] "
 		}
 	}
-	return prefix + p.old.info.body(j, &p.old.res.Elements[j])
+	return prefix + p.old.info.body(j, &p.old.res.Elements[j]) + nearSuffix(p.old.info.nearOf(j))
 }
 
 // deltaHead is a delta's summary (its first lines) and structured changes.

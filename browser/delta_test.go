@@ -289,3 +289,43 @@ func TestDeltaUnshown(t *testing.T) {
 		t.Errorf("no change but two unshown elements: %v\n%s", obs.st, obs.text)
 	}
 }
+
+// TestDeltaNear: a look-alike's line shows its near text; one going away
+// leaves the other unchanged (its near text is not part of what is
+// compared), and the gone line says which one went.
+func TestDeltaNear(t *testing.T) {
+	view := func(nears ...string) *pageView {
+		r := &pagejs.SnapshotResult{Total: len(nears)}
+		for i, n := range nears {
+			r.Elements = append(r.Elements, pagejs.Element{Tag: "button", Role: "button", Name: "Remove",
+				Sel: pagejs.Sel{fmt.Sprintf("#chip-%s>button", n)}, FP: pagejs.Fingerprint{Tag: "button", Role: "button", Name: "Remove"}})
+			if len(nears) > 1 {
+				r.NearAt, r.Near = append(r.NearAt, i), append(r.Near, n)
+			}
+		}
+		w := newWalkInfo(r)
+		w.window = 1
+		for _, n := range nears {
+			w.ids = append(w.ids, map[string]int{"Rust": 10, "Go": 11, "Zig": 12}[n])
+		}
+		return newView(1, r, w, false)
+	}
+	old := view("Rust", "Go")
+	if got := old.info.line("e1", 1, &old.res.Elements[1]); got != `[e1] button "Remove" near="Go"` {
+		t.Errorf("look-alike's line: %s", got)
+	}
+	nv := view("Rust")
+	d := diffViews(old, nv, nil)
+	if len(d.changed) != 0 || len(d.gone) != 1 {
+		t.Fatalf("one of two look-alikes gone: %d changed, %d gone", len(d.changed), len(d.gone))
+	}
+	obs := renderDelta([]docDelta{{d: d, old: old, nv: nv, ref: testRef, issued: func(j int) (string, bool) { return testRef(j), true }}}, observeOpts{})
+	if !strings.Contains(obs.text, `- [e1] button "Remove" near="Go"`) || strings.Contains(obs.text, "changed:") {
+		t.Errorf("delta:\n%s", obs.text)
+	}
+	grown := view("Rust", "Go", "Zig")
+	obs = renderDelta([]docDelta{{d: diffViews(old, grown, nil), old: old, nv: grown, ref: testRef}}, observeOpts{})
+	if !strings.Contains(obs.text, "appeared:\n[e2] button \"Remove\" near=\"Zig\"") || strings.Contains(obs.text, "changed:") {
+		t.Errorf("delta after a third look-alike:\n%s", obs.text)
+	}
+}

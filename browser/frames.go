@@ -212,7 +212,7 @@ func (s *Session) renderLocked(pg page, gen uint64, top *docSnap, frames map[int
 				continue
 			}
 			out.flush()
-			out.lines = append(out.lines, "["+s.refFor(pg, gen, d, w, i)+"] "+w.body(i, e))
+			out.lines = append(out.lines, w.line(s.refFor(pg, gen, d, w, i), i, e))
 			out.shown++
 			if inert {
 				out.inert++
@@ -246,7 +246,7 @@ func (s *Session) renderTopLocked(pg page, gen uint64, top *docSnap, args pagejs
 			locs = nil
 			continue
 		}
-		if line, l, ok := s.priorLine(k, gen, top, args, i); ok {
+		if line, l, ok := s.priorLine(k, gen, top, args, i, w.nearOf(i)); ok {
 			s.priorLines++
 			out.lines = append(out.lines, line)
 			if locs != nil {
@@ -254,7 +254,7 @@ func (s *Session) renderTopLocked(pg page, gen uint64, top *docSnap, args pagejs
 			}
 		} else {
 			ref := s.refFor(pg, gen, top, w, i)
-			out.lines = append(out.lines, "["+ref+"] "+w.body(i, e))
+			out.lines = append(out.lines, w.line(ref, i, e))
 			if locs != nil {
 				locs[i] = s.refs.byRef[ref]
 			}

@@ -50,6 +50,9 @@ type renderedLines struct {
 	// locs, when each element got one line (none is a frame), holds each
 	// element's locator as the ref table kept it.
 	locs []*Locator
+	// near is the near text of each element of that result (walkInfo.near):
+	// a line reused must have the near text the element has now.
+	near []string
 }
 
 // renderedLocked returns the lines of an earlier rendering of d, the top
@@ -68,7 +71,8 @@ func (s *Session) renderedLocked(sel *selection, gen uint64, d *docSnap, args pa
 // read, when d's result is the kept one. Called with s.mu held.
 func (s *Session) keepRenderedLocked(sel *selection, gen uint64, d *docSnap, args pagejs.SnapshotArgs, out snapLines, locs []*Locator) {
 	if k := &sel.kept; !d.t.Frame && keptRes(k, &d.r) {
-		k.lines = &renderedLines{gen: gen, args: keepArgs(args), window: d.t.InnerWindowID, ids: d.b.ids, epoch: s.refs.epoch, out: out, locs: locs}
+		near := s.docInfoLocked(sel, d).near
+		k.lines = &renderedLines{gen: gen, args: keepArgs(args), window: d.t.InnerWindowID, ids: d.b.ids, epoch: s.refs.epoch, out: out, locs: locs, near: near}
 		k.prior, k.from = nil, nil // rendered: the prior rendering is of no more use
 	}
 }
@@ -122,14 +126,14 @@ func priorOf(k *keptSnapshot, runs []int, n int) (*renderedLines, []int) {
 // stands: the row was kept from that result, bound to the same node, and
 // the ref table holds that line's locator as it was (a patch keeps a row's
 // selector, fingerprint and body). Called with s.mu held.
-func (s *Session) priorLine(k *keptSnapshot, gen uint64, d *docSnap, args pagejs.SnapshotArgs, i int) (string, *Locator, bool) {
+func (s *Session) priorLine(k *keptSnapshot, gen uint64, d *docSnap, args pagejs.SnapshotArgs, i int, near string) (string, *Locator, bool) {
 	p := k.prior
 	if p == nil || k.from == nil || !keptRes(k, &d.r) || p.gen != gen || p.args != keepArgs(args) || p.window != d.t.InnerWindowID ||
 		p.ids == nil || d.b.ids == nil || i >= len(k.from) {
 		return "", nil, false
 	}
 	j := k.from[i]
-	if j < 0 || j >= len(p.locs) || p.ids[j] != d.b.ids[i] {
+	if j < 0 || j >= len(p.locs) || p.ids[j] != d.b.ids[i] || (p.near == nil && near != "") || (p.near != nil && p.near[j] != near) {
 		return "", nil, false
 	}
 	l := p.locs[j]
@@ -273,7 +277,7 @@ func keepArgs(a pagejs.SnapshotArgs) pagejs.SnapshotArgs {
 // keep what was derived from them, only the fresh rows are worked out.
 func patchedInfo(old *walkInfo, runs []int, r *pagejs.SnapshotResult) *walkInfo {
 	n := len(r.Elements)
-	w := &walkInfo{sums: make([][32]byte, n), keys: make([]string, n), bodies: make([]string, n), index: make(map[string]int, n)}
+	w := &walkInfo{sums: make([][32]byte, n), keys: make([]string, n), bodies: make([]string, n), index: make(map[string]int, n), near: r.NearRows()}
 	i := 0
 	for k := 0; k+2 < len(runs); k += 3 {
 		start, count, fresh := runs[k], runs[k+1], runs[k+2]

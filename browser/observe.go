@@ -75,11 +75,15 @@ type walkInfo struct {
 	window int64
 	ids    []int
 	byNode map[int]int // node id → index (nodeIndex), nil until made (like bodies)
+	// near is each element's near text (SnapshotResult.NearRows), nil when
+	// none has one: shown on its line, not part of its body (a look-alike
+	// appearing or going is no change of the others).
+	near []string
 }
 
 func newWalkInfo(r *pagejs.SnapshotResult) *walkInfo {
 	n := len(r.Elements)
-	w := &walkInfo{sums: make([][32]byte, n), keys: make([]string, n), bodies: make([]string, n), index: make(map[string]int, n)}
+	w := &walkInfo{sums: make([][32]byte, n), keys: make([]string, n), bodies: make([]string, n), index: make(map[string]int, n), near: r.NearRows()}
 	for i := range r.Elements {
 		w.sums[i] = r.Elements[i].FP.Sum()
 		w.keys[i] = refKey(0, r.Elements[i].Sel, w.sums[i]) // the top document's
@@ -95,6 +99,31 @@ func (w *walkInfo) body(i int, e *pagejs.Element) string {
 	}
 	return w.bodies[i]
 }
+
+// line is element i's line with ref: its body, then its near text.
+func (w *walkInfo) line(ref string, i int, e *pagejs.Element) string {
+	return "[" + ref + "] " + w.body(i, e) + nearSuffix(w.nearOf(i))
+}
+
+// nearOf is element i's near text ("" for none).
+func (w *walkInfo) nearOf(i int) string {
+	if w.near == nil {
+		return ""
+	}
+	return w.near[i]
+}
+
+// nearSuffix shows a look-alike's near text on its line.
+func nearSuffix(near string) string {
+	if near == "" {
+		return ""
+	}
+	return " near=" + Quote(near, nearMax)
+}
+
+// nearMax is how many characters of a near text a line shows (the page
+// script sends at most 40).
+const nearMax = 40
 
 // boundWalkInfoLocked is docInfoLocked for a read of the top document,
 // with that read's node binding.
@@ -282,9 +311,12 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 	}
 	if b := busyNote(o.settled); b != "" {
 		obs.text, obs.pre = b+"\n"+obs.text, obs.pre+len(b)+1
-		if o.settled.Quiet {
+		switch {
+		case o.settled.Quiet && o.settled.TimerLeft:
+			obs.st["timer_pending"] = true
+		case o.settled.Quiet:
 			obs.st["animating_ms"] = o.settled.AnimatingMS
-		} else {
+		default:
 			obs.st["settled"] = false
 		}
 	}
@@ -331,6 +363,9 @@ func tabsNote(opened []rdp.Tab) string {
 func busyNote(r *pagejs.SettleResult) string {
 	if r != nil && r.Quiet && r.AnimatingMS > 0 {
 		return fmt.Sprintf("The page is still animating (about %d ms more): what it shows or hides may change after this answer; wait_for what you expect.", r.AnimatingMS)
+	}
+	if r != nil && r.Quiet && r.TimerLeft {
+		return fmt.Sprintf("A timer the page set during the entry had not run when the wait ended after %d ms (a debounced search or check, perhaps): what the page shows may still change; wait_for what you expect, or pass a longer wait_after_ms.", r.WaitedMS)
 	}
 	if r == nil || r.Quiet {
 		return ""

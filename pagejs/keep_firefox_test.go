@@ -143,6 +143,12 @@ var keepSteps = []struct{ name, js string }{
 	{"modal dialog closed", `document.getElementById("dlg").close()`},
 	{"closed shadow host inserted", `(() => { const h = document.createElement("x-shut"); h.innerHTML = '<button type="button">In a closed host</button>'; h.attachShadow({mode: "closed"}).innerHTML = '<style>:host([data-shut]) { display: none }</style><slot></slot>'; document.getElementById("main").append(h); return 1; })()`},
 	{"closed shadow root's :host() rule on a data attribute", `document.querySelector("x-shut").setAttribute("data-shut", "")`},
+	// Look-alikes' near texts (nearRows): found afresh by every walk.
+	{"look-alikes inserted", `(() => { document.getElementById("main").insertAdjacentHTML("beforeend", '<div id="chips"><div>Rust<button type="button" aria-label="Drop">x</button></div><div><span id="chip-go">Go</span><button type="button" aria-label="Drop">x</button></div></div>'); return 1; })()`},
+	{"the text beside a look-alike", `document.getElementById("chip-go").firstChild.data = "Golang"`},
+	{"the text beside a look-alike hidden", `document.getElementById("chip-go").style.display = "none"`},
+	{"a third look-alike", `(() => { document.getElementById("chips").insertAdjacentHTML("beforeend", '<div>Zig<button type="button" aria-label="Drop">x</button></div>'); return 1; })()`},
+	{"a look-alike renamed away", `document.querySelector("#chips button").setAttribute("aria-label", "Keep")`},
 }
 
 // TestFirefoxSnapshotKeepDifferential: after every kind of change, the resident that

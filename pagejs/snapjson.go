@@ -184,6 +184,30 @@ func (r *snapReader) ints() ([]int, error) {
 	}
 }
 
+// strs reads an array of JSON strings.
+func (r *snapReader) strs() ([]string, error) {
+	if err := r.expect('['); err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for i := 0; ; i++ {
+		if r.next() == ']' {
+			r.i++
+			return out, nil
+		}
+		if i > 0 {
+			if err := r.expect(','); err != nil {
+				return nil, err
+			}
+		}
+		s, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+}
+
 // skip passes over one JSON value of any shape, without recursion, and checks
 // only what encoding/json's own pass (checkValid, run on unknown keys' values too)
 // would: the value is handed to json.Valid.
@@ -286,6 +310,10 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 			out.TruncatedElements, err = r.integer()
 		case "inert":
 			out.Inert, err = r.ints()
+		case "nearAt":
+			out.NearAt, err = r.ints()
+		case "near":
+			out.Near, err = r.strs()
 		case "textTotal":
 			out.TextTotal, err = r.integer()
 		case "seq":
@@ -320,7 +348,7 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 
 // foldKey maps a key to the field it names, ignoring case as encoding/json does.
 func foldKey(k string) string {
-	for _, f := range [...]string{"title", "url", "text", "total", "all", "truncatedElements", "textTotal", "seq", "same", "base", "runs", "rows", "z"} {
+	for _, f := range [...]string{"title", "url", "text", "total", "all", "truncatedElements", "textTotal", "seq", "same", "base", "runs", "rows", "inert", "nearAt", "near", "z"} {
 		if k == f || strings.EqualFold(k, f) {
 			return f
 		}

@@ -170,9 +170,14 @@ type SnapshotResult struct {
 	// Inert lists the indexes in Elements of the elements users cannot reach
 	// (listed all the same): outside the modal dialog the document shows, or in
 	// an inert region. Page-provided: see InertRows.
-	Inert     []int   `json:"inert,omitempty"`
-	Text      *string `json:"text,omitempty"`
-	TextTotal int     `json:"textTotal"`
+	Inert []int `json:"inert,omitempty"`
+	// NearAt and Near, parallel, give the elements that share their role and name
+	// with another of Elements a few words of the page's text around them (index
+	// in Elements, text). Page-provided: see NearRows.
+	NearAt    []int    `json:"nearAt,omitempty"`
+	Near      []string `json:"near,omitempty"`
+	Text      *string  `json:"text,omitempty"`
+	TextTotal int      `json:"textTotal"`
 	// Seq numbers a resident's result (0: not from a resident); Same, when not 0, says
 	// that the result numbered Same is still current, and nothing else is set.
 	Seq  int `json:"seq,omitempty"`
@@ -183,6 +188,23 @@ type SnapshotResult struct {
 	// start, then the next fresh elements of Elements (see ApplyPatch).
 	Base int   `json:"base,omitempty"`
 	Runs []int `json:"runs,omitempty"`
+}
+
+// NearRows gives each element of Elements its near text (Near), "" for
+// none; nil when none has one. Entries the page got wrong (unequal lengths,
+// indexes out of range, empty texts) are ignored.
+func (r *SnapshotResult) NearRows() []string {
+	var out []string
+	for k, i := range r.NearAt {
+		if k >= len(r.Near) || i < 0 || i >= len(r.Elements) || r.Near[k] == "" {
+			continue
+		}
+		if out == nil {
+			out = make([]string, len(r.Elements))
+		}
+		out[i] = r.Near[k]
+	}
+	return out
 }
 
 // InertRows tells for each element of Elements whether it is inert (Inert),
@@ -531,8 +553,11 @@ type SettleResult struct {
 	AnimatingMS int `json:"animatingMs"`
 	// HeldMS is how long the page, quiet otherwise, was waited for because a timer it
 	// set since the text entry before had not run (a debounced handler; settle.js).
-	HeldMS int    `json:"heldMs"`
-	URL    string `json:"url,omitempty"`
+	HeldMS int `json:"heldMs"`
+	// TimerLeft says that such a timer had still not run at the cap (Quiet is
+	// then true: the page was quiet but for it).
+	TimerLeft bool   `json:"timerLeft"`
+	URL       string `json:"url,omitempty"`
 }
 
 // LoadStateArgs are LoadState's arguments: Until ("interactive" or "complete"),

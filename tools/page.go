@@ -16,7 +16,7 @@ import (
 
 var snapshotTool = tool[snapshotArgs, snapshotOut]{
 	Name: "snapshot_page", Title: "Snapshot page",
-	Description: "The selected page's visible actionable elements in document order (file inputs even when hidden), a line each: `[ref] role \"name\" …`; links end with `→ /path`; frames' elements follow a `--- frame … ---` line. include_all_text adds the page text. Refs (e1, …) stay valid until the page navigates or the element changes or is replaced (then stale_element, never a look-alike). Past max_elements, page with offset (the truncation line gives the next call) or filter with query." + untrustedNote,
+	Description: "The selected page's visible actionable elements in document order (file inputs even when hidden), a line each: `[ref] role \"name\" …`; links end with `→ /path`; look-alikes end with near=\"text by it\"; frames' elements follow a `--- frame … ---` line. include_all_text adds the page text. Refs (e1, …) stay valid until the page navigates or the element changes or is replaced (then stale_element, never a look-alike). Past max_elements, page with offset (see the truncation line) or filter with query." + untrustedNote,
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Table).snapshotPage,
 }
@@ -275,10 +275,11 @@ var fillTool = tool[fillArgs, fillOut]{
 }
 
 type fillArgs struct {
-	Element string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
-	Value   string `json:"value" max:"100000" desc:"the new value"`
-	Submit  bool   `json:"submit" default:"false" desc:"then submit its form"`
-	Observe bool   `json:"observe" default:"true" desc:"false: omit what changed"`
+	Element     string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	Value       string `json:"value" max:"100000" desc:"the new value"`
+	Submit      bool   `json:"submit" default:"false" desc:"then submit its form"`
+	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"most ms to wait for quiet"`
+	Observe     bool   `json:"observe" default:"true" desc:"false: omit what changed"`
 }
 
 type fillOut struct {
@@ -313,7 +314,7 @@ func (tb *Table) fill(ctx context.Context, a *fillArgs, _ browser.Progress) (fil
 	urlNow, nav := r.URL, false
 	var obs *browser.Observation
 	if submit || a.Observe {
-		if urlNow, nav, obs, err = op.End(ctx, r.Before(), browser.DefaultSettleCap, a.Observe); err != nil {
+		if urlNow, nav, obs, err = op.End(ctx, r.Before(), time.Duration(a.WaitAfterMS)*time.Millisecond, a.Observe); err != nil {
 			return fillOut{}, err
 		}
 	}
@@ -355,10 +356,11 @@ var typeTextTool = tool[typeTextArgs, typeTextOut]{
 }
 
 type typeTextArgs struct {
-	Element string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
-	Text    string `json:"text" min:"1" max:"10000" desc:"text to type"`
-	DelayMS int    `json:"delay_ms" min:"0" max:"1000" default:"0" desc:"ms between keys"`
-	Observe bool   `json:"observe" default:"true" desc:"false: omit what changed"`
+	Element     string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	Text        string `json:"text" min:"1" max:"10000" desc:"text to type"`
+	DelayMS     int    `json:"delay_ms" min:"0" max:"1000" default:"0" desc:"ms between keys"`
+	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"most ms to wait for quiet"`
+	Observe     bool   `json:"observe" default:"true" desc:"false: omit what changed"`
 }
 
 type typeTextOut struct {
@@ -414,7 +416,7 @@ func (tb *Table) typeText(ctx context.Context, a *typeTextArgs, p browser.Progre
 	}
 	limit := time.Duration(0)
 	if a.Observe {
-		limit = browser.DefaultSettleCap
+		limit = time.Duration(a.WaitAfterMS) * time.Millisecond
 	}
 	urlNow, nav, obs, err := op.End(ctx, r.Before(), limit, a.Observe)
 	if err != nil {
@@ -435,9 +437,10 @@ var pressKeyTool = tool[pressKeyArgs, pressKeyOut]{
 }
 
 type pressKeyArgs struct {
-	Key     string  `json:"key" min:"1" max:"40" desc:"e.g. Enter, a, Control+k, Shift+Tab"`
-	Element *string `json:"element" min:"2" max:"16" desc:"ref; default: the focused element"`
-	Observe bool    `json:"observe" default:"true" desc:"false: omit what changed"`
+	Key         string  `json:"key" min:"1" max:"40" desc:"e.g. Enter, a, Control+k, Shift+Tab"`
+	Element     *string `json:"element" min:"2" max:"16" desc:"ref; default: the focused element"`
+	WaitAfterMS int     `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"most ms to wait for quiet"`
+	Observe     bool    `json:"observe" default:"true" desc:"false: omit what changed"`
 }
 
 type pressKeyOut struct {
@@ -484,7 +487,7 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 	if err != nil {
 		return pressKeyOut{}, err
 	}
-	urlNow, nav, obs, err := op.End(ctx, r.Before(), browser.DefaultSettleCap, a.Observe)
+	urlNow, nav, obs, err := op.End(ctx, r.Before(), time.Duration(a.WaitAfterMS)*time.Millisecond, a.Observe)
 	if err != nil {
 		return pressKeyOut{}, err
 	}

@@ -1043,6 +1043,85 @@ function lib(win, env) {
     return out;
   }
 
+  // ---- context for look-alikes ----
+  // nearRows gives the elements of list that share their role and name with another of
+  // list (entryAt(i): element i's entry) a few words of the visible text around them:
+  // the chips' "Remove" buttons, the job cards' "Save" buttons, the rows' unnamed
+  // checkboxes, which their lines alone cannot tell apart. Result: [indices, texts],
+  // parallel, at most NEAR_ROWS of each (the first look-alikes in page order). The text
+  // is that of the nearest ancestor (at most NEAR_UP levels up, below the body) that has
+  // visible text outside the element, unless that ancestor also holds another element
+  // of the same kind (the text would then be theirs too): none then.
+  const NEAR_MAX = 40, NEAR_ROWS = 200, NEAR_UP = 6, NEAR_NODES = 60;
+  function nearRows(list, entryAt) {
+    const at = [], texts = [];
+    if (list.length < 2) return [at, texts];
+    const groups = new Map();
+    let dup = false;
+    for (let i = 0; i < list.length; i++) {
+      const e = entryAt(i);
+      const k = (e.role || "") + "\n" + e.tag + "\n" + (e.type || "") + "\n" + (e.name || "");
+      const g = groups.get(k);
+      if (g === undefined) {
+        groups.set(k, i);
+      } else {
+        dup = true;
+        if (typeof g === "number") groups.set(k, [g, i]);
+        else g.push(i);
+      }
+    }
+    if (!dup) return [at, texts];
+    const mine = new Map(); // index → its group
+    for (const g of groups.values()) {
+      if (typeof g !== "number") for (let k = 0; k < g.length; k++) mine.set(g[k], g);
+    }
+    for (let i = 0; i < list.length && at.length < NEAR_ROWS; i++) {
+      const g = mine.get(i);
+      if (g === undefined) continue;
+      const t = nearText(list, g, g.indexOf(i));
+      if (t !== "") {
+        at.push(i);
+        texts.push(t);
+      }
+    }
+    return [at, texts];
+  }
+
+  // nearText is the text near list[g[k]] (nearRows). An ancestor holding another member
+  // of its group g holds the one before or after it in page order (an ancestor's
+  // descendants are one run of that order).
+  function nearText(list, g, k) {
+    const el = list[g[k]];
+    const before = k > 0 ? list[g[k - 1]] : null, after = k + 1 < g.length ? list[g[k + 1]] : null;
+    let p = el.parentElement;
+    for (let up = 0; p !== null && up < NEAR_UP && p !== docBody && p !== docEl; up++, p = p.parentElement) {
+      if ((before !== null && p.contains(before)) || (after !== null && p.contains(after))) return "";
+      const t = textBeside(p, el);
+      if (t !== "") return t;
+    }
+    return "";
+  }
+
+  // textBeside is p's visible text outside el (at most NEAR_NODES text nodes looked at),
+  // collapsed and capped at NEAR_MAX.
+  function textBeside(p, el) {
+    const w = (p.ownerDocument || doc).createTreeWalker(p, 4); // NodeFilter.SHOW_TEXT
+    let s = "", n = 0, shown = null, shownIs = false;
+    for (let t = w.nextNode(); t !== null && n < NEAR_NODES && s.length <= 2 * NEAR_MAX; t = w.nextNode()) {
+      n++;
+      const v = t.data;
+      if (!NON_SPACE.test(v) || el.contains(t)) continue;
+      const pe = t.parentElement;
+      if (pe !== shown) {
+        shown = pe;
+        shownIs = pe !== null && (typeof pe.checkVisibility !== "function" || pe.checkVisibility(CHECK_VISIBILITY));
+      }
+      if (shownIs) s += " " + v;
+    }
+    return s === "" ? "" : cap(collapse(s), NEAR_MAX);
+  }
+  const NON_SPACE = /\S/;
+
   // inertIn tells whether an element has the inert attribute in the document or in a
   // shadow tree that holds an element of list, or a host of one.
   function inertIn(list) {
@@ -1222,7 +1301,7 @@ function lib(win, env) {
   }
 
   return {
-    env, isolated, fail, collapse, cap, collect, shown, inertRows, inert, inside, ids, infos, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
+    env, isolated, fail, collapse, cap, collect, shown, inertRows, nearRows, inert, inside, ids, infos, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
     shadowRoots, shadowText,
     VALUE_MAX, NAME_MAX,
     // for libAct.js

@@ -125,8 +125,8 @@ async function settle(win, args, lib, env) {
   // began after that set and the page changed (a mutation, a request) from that
   // callback's start on; unless the page cleared a timer after its last set (a
   // tooltip's or a blur's, cancelled). At the cap, a page quiet but for such a timer
-  // counts as settled (a save on a 2 s timer is no render to wait for). heldMs: how
-  // long the wait was held for one.
+  // counts as settled (a save on a 2 s timer is no render to wait for), and says so
+  // (timerLeft). heldMs: how long the wait was held for one.
   let timers = !change && env.realm === "isolated" && globalThis.fxmcpTimers ? globalThis.fxmcpTimers.get(env.innerWindowID) || null : null;
   if (timers !== null && !(args.entry === true && Number.isInteger(args.began) && timers.began >= args.began - 5)) {
     timers.end();
@@ -142,7 +142,7 @@ async function settle(win, args, lib, env) {
   };
   const timerPending = () => timers !== null && timers.set > timers.clear &&
     !(timers.pre > timers.set && timers.post >= timers.pre && changeSeq >= timers.pre);
-  let heldMs = 0, heldAt = -1;
+  let heldMs = 0, heldAt = -1, timerLeft = false;
   // frames counts the animation frames seen; settledFrame is when the timers of the
   // last frame that began after the last change had run (-1: none yet).
   let frames = 0;
@@ -251,7 +251,7 @@ async function settle(win, args, lib, env) {
         }
       }
       if (t - start >= capMs) {
-        if (held) met = true;
+        if (held) met = timerLeft = true;
         break;
       }
       let left = tick;
@@ -283,7 +283,7 @@ async function settle(win, args, lib, env) {
     }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, heldMs: Math.round(heldMs), url: String(win.location.href)};
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, heldMs: Math.round(heldMs), timerLeft, url: String(win.location.href)};
 
   // animationLeft tells how long (ms) until the last of the page's running transitions
   // and animations that can show or hide something ends, of those that end within

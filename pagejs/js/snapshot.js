@@ -56,10 +56,12 @@ async function snapshot(win, args, lib, env) {
   // A resident may know the only rows that can differ from the result the caller holds
   // (keep.only: their indices; the others are in its runs).
   const only = keep && !entries ? keep.only(n) : null;
+  const described = entries || new Array(n); // each row's entry, for nearRows
   for (let q = 0, m = only ? only.length : n; q < m; q++) {
     const i = only ? only[q] : q;
     const el = entries ? listed[i] : all[offset + i];
     const e = entries ? entries[i] : describe(el);
+    described[i] = e;
     if (keep && keep.reused(el, e)) continue;
     const sel = e.sel.length === 1 ? e.sel[0] : e.sel.join("\n");
     let k = common(sel, prev);
@@ -89,6 +91,14 @@ async function snapshot(win, args, lib, env) {
   if (inert === null) inert = lib.inertRows(els);
   if (keep) snapshot.inert = {els, rows: inert};
   if (inert.length > 0) out.inert = inert;
+  // Look-alikes get the text near them, found afresh by every walk (the kept entries do
+  // not follow the text around an element). Rows a resident did not visit have the entry
+  // it holds.
+  const [nearAt, near] = lib.nearRows(els, (i) => described[i] || (keep && keep.entryOf(els[i])) || lib.entry(els[i], true));
+  if (nearAt.length > 0) {
+    out.nearAt = nearAt;
+    out.near = near;
+  }
   if (keep) {
     keep.done(out);
     snapshot.last = {seq: out.seq, els};

@@ -643,5 +643,11 @@ function snapshotKeep() {
   }
 
   // calm tells whether the walk under way shows the last walk's elements again (seen).
-  return {begin, entry, reused, only, done, collect, calm: () => seen, seq: () => st.seq};
+  // entryOf is the entry this walk holds for el (described, or kept by only()), or null.
+  function entryOf(el) {
+    const c = next.get(el);
+    return c === undefined ? null : c.e;
+  }
+
+  return {begin, entry, entryOf, reused, only, done, collect, calm: () => seen, seq: () => st.seq};
 }
