@@ -162,34 +162,20 @@ func (r *snapReader) integer() (int, error) {
 
 // ints reads an array of non-negative integers.
 func (r *snapReader) ints() ([]int, error) {
-	if err := r.expect('['); err != nil {
-		return nil, err
-	}
-	out := []int{}
-	for i := 0; ; i++ {
-		if r.next() == ']' {
-			r.i++
-			return out, nil
-		}
-		if i > 0 {
-			if err := r.expect(','); err != nil {
-				return nil, err
-			}
-		}
-		n, err := r.integer()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
+	return readArray(r, r.integer)
 }
 
 // strs reads an array of JSON strings.
 func (r *snapReader) strs() ([]string, error) {
+	return readArray(r, r.str)
+}
+
+// readArray reads a JSON array whose items one reads.
+func readArray[T any](r *snapReader, one func() (T, error)) ([]T, error) {
 	if err := r.expect('['); err != nil {
 		return nil, err
 	}
-	out := []string{}
+	out := []T{}
 	for i := 0; ; i++ {
 		if r.next() == ']' {
 			r.i++
@@ -200,11 +186,11 @@ func (r *snapReader) strs() ([]string, error) {
 				return nil, err
 			}
 		}
-		s, err := r.str()
+		v, err := one()
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		out = append(out, v)
 	}
 }
 

@@ -218,3 +218,20 @@ func BenchmarkSnapshotDecode(b *testing.B) {
 		}
 	})
 }
+
+// TestNearRows: the near texts decode beside the rows, and NearRows ignores
+// what the page got wrong (an index out of range, a text missing or empty).
+func TestNearRows(t *testing.T) {
+	var r SnapshotResult
+	doc := `{"title":"","url":"","total":3,"rows":[["button","button","","Remove","",0,"#a",0],["button","button","","Remove","",0,"#b",0],["button","button","","Ok","",0,"#c",0]],"nearAt":[0,1,7,2],"near":["Rust","Go","x"]}`
+	if err := json.Unmarshal([]byte(doc), &r); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.NearRows(); len(got) != 3 || got[0] != "Rust" || got[1] != "Go" || got[2] != "" {
+		t.Errorf("near rows %q", got)
+	}
+	r.NearAt, r.Near = []int{0}, []string{""}
+	if got := r.NearRows(); got != nil {
+		t.Errorf("an empty near text: %q", got)
+	}
+}
