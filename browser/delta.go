@@ -212,7 +212,7 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 			d.unseen++
 		case !ok:
 			d.appeared = append(d.appeared, i)
-		case old.info.body(j, &old.res.Elements[j]) != w.body(i, e):
+		case old.info.body(j, &old.res.Elements[j]) != w.body(i, e) || nearMoved(old.info.nearOf(j), w.nearOf(i)):
 			d.changed = append(d.changed, i)
 		case old.info.keys[j] != w.keys[i]:
 			d.moved = append(d.moved, [2]int{i, j})
@@ -235,6 +235,14 @@ func diffViews(old, nv *pageView, match func(*pagejs.Element) bool) delta {
 		}
 	}
 	return d
+}
+
+// nearMoved tells whether a look-alike's near text changed from was to is
+// while it stayed a look-alike (a list keyed by position that rewrote its
+// items' text: the element now stands by other text). One that only came
+// or went with another look-alike is no change.
+func nearMoved(was, is string) bool {
+	return was != "" && is != "" && was != is
 }
 
 // reachOf is the index of the new walk (info w) from which its elements are

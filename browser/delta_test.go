@@ -323,6 +323,16 @@ func TestDeltaNear(t *testing.T) {
 	if !strings.Contains(obs.text, `- [e1] button "Remove" near="Go"`) || strings.Contains(obs.text, "changed:") {
 		t.Errorf("delta:\n%s", obs.text)
 	}
+	// A list keyed by position: Rust removed, the first chip now reads Go and
+	// the second is gone. The first is changed (it stands by other text).
+	rewritten := view("Rust", "Go")
+	rewritten.info.ids = []int{10, 13}
+	rewritten = newView(1, rewritten.res, rewritten.info, false)
+	rewritten.info.near = []string{"Go", "Zig"}
+	d = diffViews(old, rewritten, nil)
+	if len(d.changed) != 1 || d.changed[0] != 0 || len(d.gone) != 1 {
+		t.Errorf("a look-alike now by other text: changed %v, %d gone; want the first changed", d.changed, len(d.gone))
+	}
 	grown := view("Rust", "Go", "Zig")
 	obs = renderDelta([]docDelta{{d: diffViews(old, grown, nil), old: old, nv: grown, ref: testRef}}, observeOpts{})
 	if !strings.Contains(obs.text, "appeared:\n[e2] button \"Remove\" near=\"Zig\"") || strings.Contains(obs.text, "changed:") {

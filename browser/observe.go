@@ -312,10 +312,10 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 	if b := busyNote(o.settled); b != "" {
 		obs.text, obs.pre = b+"\n"+obs.text, obs.pre+len(b)+1
 		switch {
-		case o.settled.Quiet && o.settled.TimerLeft:
-			obs.st["timer_pending"] = true
-		case o.settled.Quiet:
+		case o.settled.Quiet && o.settled.AnimatingMS > 0:
 			obs.st["animating_ms"] = o.settled.AnimatingMS
+		case o.settled.Quiet:
+			obs.st["timer_pending"] = true
 		default:
 			obs.st["settled"] = false
 		}

@@ -1,10 +1,9 @@
 package tools
 
 import (
-	"time"
-
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"

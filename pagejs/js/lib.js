@@ -1045,14 +1045,15 @@ function lib(win, env) {
 
   // ---- context for look-alikes ----
   // nearRows gives the elements of list that share their role and name with another of
-  // list (entryAt(i): element i's entry) a few words of the visible text around them:
+  // list (entryAt(i): element i's entry), and whose lines would read alike (the same
+  // value and link target too), a few words of the visible text around them:
   // the chips' "Remove" buttons, the job cards' "Save" buttons, the rows' unnamed
   // checkboxes, which their lines alone cannot tell apart. Result: [indices, texts],
   // parallel, at most NEAR_ROWS of each (the first look-alikes in page order). The text
-  // is that of the nearest ancestor (at most NEAR_UP levels up, below the body) that has
+  // (at most NEAR_TRIES of them looked at) is that of the nearest ancestor (at most NEAR_UP levels up, below the body) that has
   // visible text outside the element, unless that ancestor also holds another element
   // of the same kind (the text would then be theirs too): none then.
-  const NEAR_MAX = 40, NEAR_ROWS = 200, NEAR_UP = 6, NEAR_NODES = 60;
+  const NEAR_MAX = 40, NEAR_ROWS = 200, NEAR_TRIES = 400, NEAR_UP = 6, NEAR_NODES = 60;
   function nearRows(list, entryAt) {
     const at = [], texts = [];
     if (list.length < 2) return [at, texts];
@@ -1060,7 +1061,8 @@ function lib(win, env) {
     let dup = false;
     for (let i = 0; i < list.length; i++) {
       const e = entryAt(i);
-      const k = (e.role || "") + "\n" + e.tag + "\n" + (e.type || "") + "\n" + (e.name || "");
+      const x = e.x || e; // (rows form or not)
+      const k = (e.role || "") + "\n" + e.tag + "\n" + (e.type || "") + "\n" + (e.name || "") + "\n" + (x.value || "") + "\n" + (x.href || "");
       const g = groups.get(k);
       if (g === undefined) {
         groups.set(k, i);
@@ -1071,14 +1073,19 @@ function lib(win, env) {
       }
     }
     if (!dup) return [at, texts];
-    const mine = new Map(); // index → its group
+    const mine = new Map(), pos = new Map(); // index → its group, and its place there
     for (const g of groups.values()) {
-      if (typeof g !== "number") for (let k = 0; k < g.length; k++) mine.set(g[k], g);
+      if (typeof g === "number") continue;
+      for (let k = 0; k < g.length; k++) {
+        mine.set(g[k], g);
+        pos.set(g[k], k);
+      }
     }
-    for (let i = 0; i < list.length && at.length < NEAR_ROWS; i++) {
+    for (let i = 0, tries = 0; i < list.length && at.length < NEAR_ROWS && tries < NEAR_TRIES; i++) {
       const g = mine.get(i);
       if (g === undefined) continue;
-      const t = nearText(list, g, g.indexOf(i));
+      tries++;
+      const t = nearText(list, g, pos.get(i));
       if (t !== "") {
         at.push(i);
         texts.push(t);
@@ -1116,7 +1123,7 @@ function lib(win, env) {
         shown = pe;
         shownIs = pe !== null && (typeof pe.checkVisibility !== "function" || pe.checkVisibility(CHECK_VISIBILITY));
       }
-      if (shownIs) s += " " + v;
+      if (shownIs) s += " " + (v.length > 2 * NEAR_MAX ? v.slice(0, 2 * NEAR_MAX) : v);
     }
     return s === "" ? "" : cap(collapse(s), NEAR_MAX);
   }
