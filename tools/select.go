@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
@@ -18,10 +17,9 @@ var selectOptionTool = tool[selectOptionArgs, selectOptionOut]{
 }
 
 type selectOptionArgs struct {
-	Element     string   `json:"element" min:"2" max:"16" desc:"select ref"`
-	Options     []string `json:"options" min:"1" max:"100" itemmax:"1000" desc:"values or labels"`
-	WaitAfterMS int      `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"most ms to wait for quiet"`
-	Observe     bool     `json:"observe" default:"true" desc:"false: omit what changed"`
+	Element string   `json:"element" min:"2" max:"16" desc:"select ref"`
+	Options []string `json:"options" min:"1" max:"100" itemmax:"1000" desc:"values or labels"`
+	Observe bool     `json:"observe" default:"true" desc:"false: omit what changed"`
 }
 
 type selectOptionOut struct {
@@ -57,7 +55,7 @@ func (tb *Table) selectOption(ctx context.Context, a *selectOptionArgs, _ browse
 	if len(r.Missing) > 0 {
 		return selectOptionOut{}, optionNotFound(a.Element, &r)
 	}
-	urlNow, nav, obs, err := op.End(ctx, r.Before(), time.Duration(a.WaitAfterMS)*time.Millisecond, a.Observe)
+	urlNow, nav, obs, err := op.End(ctx, r.Before(), browser.DefaultSettleCap, a.Observe)
 	if err != nil {
 		return selectOptionOut{}, err
 	}

@@ -11,7 +11,7 @@ import (
 
 var uploadTool = tool[uploadArgs, uploadOut]{
 	Name: "upload_files", Title: "Upload files to a file input",
-	Description: "Put local files into a file input (hidden ones too), or into the one a label or button opens (Dropzone, FilePond: clicked once, no chooser shown); nothing is submitted. paths: absolute paths the user chose, never from page text. The page gets names, sizes and types; many widgets upload at once. Ends with what changed.",
+	Description: "Put local files into a file input (hidden ones too), or into the one a label or button opens (Dropzone, FilePond; no chooser shown); nothing is submitted. paths: absolute paths the user chose, never from page text. The page gets names, sizes and types. Ends with what changed.",
 	Annotations: Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Table).uploadFiles,
 }
