@@ -365,7 +365,7 @@ func busyNote(r *pagejs.SettleResult) string {
 		return fmt.Sprintf("The page is still animating (about %d ms more): what it shows or hides may change after this answer; wait_for what you expect.", r.AnimatingMS)
 	}
 	if r != nil && r.Quiet && r.TimerLeft {
-		return fmt.Sprintf("A timer the page set during the entry had not run when the wait ended after %d ms (a debounced search or check, perhaps): what the page shows may still change; wait_for what you expect, or pass a longer wait_after_ms.", r.WaitedMS)
+		return fmt.Sprintf("A timer the page set during the entry had not run when the wait ended after %d ms (a debounced search or check, perhaps): what the page shows may still change; wait_for what you expect (fill and type_text also take a longer wait_after_ms).", r.WaitedMS)
 	}
 	if r == nil || r.Quiet {
 		return ""

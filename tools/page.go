@@ -16,7 +16,7 @@ import (
 
 var snapshotTool = tool[snapshotArgs, snapshotOut]{
 	Name: "snapshot_page", Title: "Snapshot page",
-	Description: "The selected page's visible actionable elements in document order (hidden file inputs too), a line each: `[ref] role \"name\" …`; links end with `→ /path`; look-alikes add near=\"text by it\"; frames' elements follow a `--- frame … ---` line. include_all_text adds the page text. Refs (e1, …) stay valid until the page navigates or the element changes or is replaced (then stale_element). Past max_elements, page with offset (see the truncation line) or filter with query." + untrustedNote,
+	Description: "The selected page's visible actionable elements in document order (hidden file inputs too), a line each: `[ref] role \"name\" …`; links end with `→ /path`; look-alikes add near=\"text by it\"; frames' elements follow a `--- frame … ---` line. include_all_text adds the page text. Refs (e1, …) stay valid until the page navigates or the element changes or is replaced (then stale_element). Past max_elements, page with offset or filter with query." + untrustedNote,
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Table).snapshotPage,
 }
@@ -193,7 +193,7 @@ func actionText(verb, ref string, trusted bool, info browser.ExecInfo, urlNow st
 
 var clickTool = tool[clickArgs, clickOut]{
 	Name: "click", Title: "Click element",
-	Description: "Click a ref: trusted when available (default actions included), else a page-script click (the result says). Refuses disabled, changed, covered and inert elements and file inputs (use upload_files). Waits for quiet (at most wait_after_ms), then reports any navigation (refs go stale), tab or dialog it opened, and what changed (at most 30 lines).",
+	Description: "Click a ref: trusted when available (default actions included), else a page-script click. Refuses disabled, changed, covered and inert elements and file inputs (use upload_files). Waits for quiet (at most wait_after_ms), then reports any navigation (refs go stale), tab or dialog it opened, and what changed (at most 30 lines).",
 	Annotations: Annotations{Destructive: true, OpenWorld: true},
 	Run:         (*Table).click,
 }
@@ -278,7 +278,7 @@ type fillArgs struct {
 	Element     string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
 	Value       string `json:"value" max:"100000" desc:"the new value"`
 	Submit      bool   `json:"submit" default:"false" desc:"then submit its form"`
-	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250"`
+	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"ms wait cap"`
 	Observe     bool   `json:"observe" default:"true" desc:"false: omit what changed"`
 }
 
@@ -359,7 +359,7 @@ type typeTextArgs struct {
 	Element     string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
 	Text        string `json:"text" min:"1" max:"10000" desc:"text to type"`
 	DelayMS     int    `json:"delay_ms" min:"0" max:"1000" default:"0" desc:"ms between keys"`
-	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250"`
+	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"ms wait cap"`
 	Observe     bool   `json:"observe" default:"true" desc:"false: omit what changed"`
 }
 
@@ -507,7 +507,7 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 
 var navigateTool = tool[navigateArgs, navigateOut]{
 	Name: "navigate", Title: "Navigate",
-	Description: "Load an http(s) URL in the selected tab, or go back, forward or reload (history). Refs go stale. Reports the final URL and HTTP status; navigation_failed with Firefox's reason; dialog_open for a dialog while loading or a beforeunload prompt. Ends with the new page's elements (at most 30).",
+	Description: "Load an http(s) URL in the selected tab, or go back, forward or reload (history). Refs go stale. Reports the final URL and status; navigation_failed with Firefox's reason; dialog_open for a dialog while loading or a beforeunload prompt. Ends with the new page's elements.",
 	Annotations: Annotations{Destructive: true, OpenWorld: true},
 	Run:         (*Table).navigate,
 }
@@ -644,7 +644,7 @@ func (tb *Table) navigate(ctx context.Context, a *navigateArgs, p browser.Progre
 
 var waitForTool = tool[waitForArgs, waitForOut]{
 	Name: "wait_for", Title: "Wait for condition",
-	Description: "Wait until the page shows text, matches a CSS selector or has a URL containing a string, or no longer does (state=absent), across navigations. Never met while a dialog blocks the page. Once met, lists the matching elements and what changed.",
+	Description: "Wait until the page shows text, matches a CSS selector or a URL contains a string, or no longer does (state=absent), across navigations. Never met while a dialog blocks the page. Once met, lists the matching elements and what changed.",
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Table).waitFor,
 }
