@@ -1044,15 +1044,15 @@ function lib(win, env) {
   }
 
   // ---- context for look-alikes ----
-  // nearRows gives the elements of list that share their role and name with another of
-  // list (entryAt(i): element i's entry), and whose lines would read alike (the same
-  // value and link target too), a few words of the visible text around them:
-  // the chips' "Remove" buttons, the job cards' "Save" buttons, the rows' unnamed
-  // checkboxes, which their lines alone cannot tell apart. Result: [indices, texts],
-  // parallel, at most NEAR_ROWS of each (the first look-alikes in page order). The text
-  // (at most NEAR_TRIES of them looked at) is that of the nearest ancestor (at most NEAR_UP levels up, below the body) that has
-  // visible text outside the element, unless that ancestor also holds another element
-  // of the same kind (the text would then be theirs too): none then.
+  // nearRows gives the look-alikes of list, the elements whose lines would read like
+  // another's (the same tag, role, type, name, value and link target; entryAt(i):
+  // element i's entry), a few words of the visible text around them: the chips'
+  // "Remove" buttons, the job cards' "Save" buttons, the rows' unnamed checkboxes.
+  // Result: [indices, texts], parallel: the first NEAR_TRIES look-alikes in page order
+  // are looked at, and at most NEAR_ROWS get a text. The text is that of the nearest
+  // ancestor (at most NEAR_UP levels up, below the body) with visible text outside the
+  // element, unless that ancestor also holds another look-alike of the same kind (the
+  // text would be theirs too): none then.
   const NEAR_MAX = 40, NEAR_ROWS = 200, NEAR_TRIES = 400, NEAR_UP = 6, NEAR_NODES = 60;
   function nearRows(list, entryAt) {
     const at = [], texts = [];

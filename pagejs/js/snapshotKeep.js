@@ -642,12 +642,12 @@ function snapshotKeep() {
     return out;
   }
 
-  // calm tells whether the walk under way shows the last walk's elements again (seen).
   // entryOf is the entry this walk holds for el (described, or kept by only()), or null.
   function entryOf(el) {
     const c = next.get(el);
     return c === undefined ? null : c.e;
   }
 
+  // calm tells whether the walk under way shows the last walk's elements again (seen).
   return {begin, entry, entryOf, reused, only, done, collect, calm: () => seen, seq: () => st.seq};
 }
