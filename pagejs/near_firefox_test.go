@@ -2,8 +2,11 @@ package pagejs_test
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
 
 // lookalikes is a page of elements that share role and name: chips' remove buttons,
@@ -56,5 +59,52 @@ func TestFirefoxNearTexts(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFirefoxNearKept: a resident's walk that visits only the rows that changed (an
+// attribute changed: keep.only) still gives every look-alike its near text, the same as
+// a full walk, and so does one after the text beside a look-alike changed.
+func TestFirefoxNearKept(t *testing.T) {
+	p := open(t, "/labels.html")
+	html, _ := json.Marshal(lookalikes)
+	p.js(`(document.body.innerHTML = ` + string(html) + `, 1)`)
+	args := pagejs.SnapshotArgs{MaxElements: 5000}
+	actor := p.resident(pagejs.Snapshot)
+	var held pagejs.SnapshotResult
+	kept := func() pagejs.SnapshotResult {
+		t.Helper()
+		a := args
+		a.Have = held.Seq
+		var got pagejs.SnapshotResult
+		if err := p.call(actor, pagejs.Snapshot, a, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Same != 0 {
+			return held
+		}
+		if err := got.ApplyPatch(&held); err != nil {
+			t.Fatal(err)
+		}
+		held = got
+		return got
+	}
+	kept()
+	for _, st := range []struct{ name, js string }{
+		{"a look-alike's state", `document.querySelector(".chip button").setAttribute("aria-expanded", "true")`},
+		{"another element's name", `[...document.querySelectorAll("button")].find((b) => b.textContent === "Unique").setAttribute("aria-label", "Solo")`},
+		{"the text beside a look-alike", `document.querySelectorAll(".chip")[1].firstChild.data = "Golang"`},
+	} {
+		p.js(st.js)
+		got := kept()
+		var want pagejs.SnapshotResult
+		p.must(pageRealm, pagejs.Snapshot, args, &want)
+		got.Seq, want.Seq = 0, 0
+		if !reflect.DeepEqual(got, want) || len(want.NearAt) == 0 {
+			t.Errorf("%s: kept near %v %q, a full walk's %v %q", st.name, got.NearAt, got.Near, want.NearAt, want.Near)
+		}
+	}
+	if !slices.Contains(held.Near, "Golang") {
+		t.Errorf("near texts after the text beside a chip changed: %q", held.Near)
 	}
 }
