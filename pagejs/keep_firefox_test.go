@@ -151,6 +151,42 @@ var keepSteps = []struct{ name, js string }{
 	{"a look-alike renamed away", `document.querySelector("#chips button").setAttribute("aria-label", "Keep")`},
 }
 
+// keeper calls a resident snapshot, naming the result it returned last (held) and
+// applying the patches it answers with (counted); same reports a {same} answer.
+type keeper struct {
+	p       *page
+	actor   string
+	held    pagejs.SnapshotResult
+	patches int
+}
+
+func (k *keeper) walk(t testing.TB, args pagejs.SnapshotArgs) (r pagejs.SnapshotResult, same bool) {
+	t.Helper()
+	a := args
+	a.Have = k.held.Seq
+	var got pagejs.SnapshotResult
+	if err := k.p.call(k.actor, pagejs.Snapshot, a, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Same != 0 {
+		if got.Same != k.held.Seq || got.Elements != nil {
+			t.Fatalf("same %d with %d elements, holding %d", got.Same, len(got.Elements), k.held.Seq)
+		}
+		return k.held, true
+	}
+	if got.Seq <= k.held.Seq {
+		t.Fatalf("seq %d after %d", got.Seq, k.held.Seq)
+	}
+	if got.Base != 0 {
+		k.patches++
+		if err := got.ApplyPatch(&k.held); err != nil {
+			t.Fatalf("patch of %d (holding %d): %v", got.Base, k.held.Seq, err)
+		}
+	}
+	k.held = got
+	return got, false
+}
+
 // TestFirefoxSnapshotKeepDifferential: after every kind of change, the resident that
 // keeps its last result returns exactly what a full walk by the plain script returns;
 // with no change in between it answers {same} (and what it names is that walk).
@@ -158,34 +194,8 @@ func TestFirefoxSnapshotKeepDifferential(t *testing.T) {
 	p := open(t, "/mutate.html")
 	args := pagejs.SnapshotArgs{MaxElements: 5000}
 	actor := p.resident(pagejs.Snapshot)
-	var held pagejs.SnapshotResult
-	patches := 0
-	kept := func() (pagejs.SnapshotResult, bool) {
-		t.Helper()
-		a := args
-		a.Have = held.Seq
-		var got pagejs.SnapshotResult
-		if err := p.call(actor, pagejs.Snapshot, a, &got); err != nil {
-			t.Fatal(err)
-		}
-		if got.Same != 0 {
-			if got.Same != held.Seq || got.Elements != nil {
-				t.Fatalf("same %d with %d elements, holding %d", got.Same, len(got.Elements), held.Seq)
-			}
-			return held, true
-		}
-		if got.Seq <= held.Seq {
-			t.Fatalf("seq %d after %d", got.Seq, held.Seq)
-		}
-		if got.Base != 0 {
-			patches++
-			if err := got.ApplyPatch(&held); err != nil {
-				t.Fatalf("patch of %d (holding %d): %v", got.Base, held.Seq, err)
-			}
-		}
-		held = got
-		return got, false
-	}
+	k := &keeper{p: p, actor: actor}
+	kept := func() (pagejs.SnapshotResult, bool) { t.Helper(); return k.walk(t, args) }
 	full := func() pagejs.SnapshotResult {
 		var r pagejs.SnapshotResult
 		p.must(pageRealm, pagejs.Snapshot, args, &r)
@@ -216,8 +226,8 @@ func TestFirefoxSnapshotKeepDifferential(t *testing.T) {
 			t.Errorf("%s: the unchanged page after it was walked again (same=%v)", st.name, same)
 		}
 	}
-	if patches < len(keepSteps)/2 {
-		t.Errorf("only %d of %d walks were patches of the result held", patches, len(keepSteps))
+	if k.patches < len(keepSteps)/2 {
+		t.Errorf("only %d of %d walks were patches of the result held", k.patches, len(keepSteps))
 	}
 	// Arguments are part of what is kept: other arguments, another walk.
 	args.MaxElements = 3

@@ -71,24 +71,8 @@ func TestFirefoxNearKept(t *testing.T) {
 	p.js(`(document.body.innerHTML = ` + string(html) + `, 1)`)
 	args := pagejs.SnapshotArgs{MaxElements: 5000}
 	actor := p.resident(pagejs.Snapshot)
-	var held pagejs.SnapshotResult
-	kept := func() pagejs.SnapshotResult {
-		t.Helper()
-		a := args
-		a.Have = held.Seq
-		var got pagejs.SnapshotResult
-		if err := p.call(actor, pagejs.Snapshot, a, &got); err != nil {
-			t.Fatal(err)
-		}
-		if got.Same != 0 {
-			return held
-		}
-		if err := got.ApplyPatch(&held); err != nil {
-			t.Fatal(err)
-		}
-		held = got
-		return got
-	}
+	k := &keeper{p: p, actor: actor}
+	kept := func() pagejs.SnapshotResult { t.Helper(); r, _ := k.walk(t, args); return r }
 	kept()
 	for _, st := range []struct{ name, js string }{
 		{"a look-alike's state", `document.querySelector(".chip button").setAttribute("aria-expanded", "true")`},
@@ -104,7 +88,7 @@ func TestFirefoxNearKept(t *testing.T) {
 			t.Errorf("%s: kept near %v %q, a full walk's %v %q", st.name, got.NearAt, got.Near, want.NearAt, want.Near)
 		}
 	}
-	if !slices.Contains(held.Near, "Golang") {
-		t.Errorf("near texts after the text beside a chip changed: %q", held.Near)
+	if !slices.Contains(k.held.Near, "Golang") {
+		t.Errorf("near texts after the text beside a chip changed: %q", k.held.Near)
 	}
 }
