@@ -278,51 +278,9 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 			}
 			continue
 		}
-		switch foldKey(key) {
-		case "title":
-			out.Title, err = r.str()
-		case "url":
-			out.URL, err = r.str()
-		case "text":
-			var s string
-			s, err = r.str()
-			out.Text = &s
-		case "total":
-			out.Total, err = r.integer()
-			r.hint = out.Total
-		case "all":
-			out.All, err = r.integer()
-		case "truncatedElements":
-			out.TruncatedElements, err = r.integer()
-		case "inert":
-			out.Inert, err = r.ints()
-		case "nearAt":
-			out.NearAt, err = r.ints()
-		case "near":
-			out.Near, err = r.strs()
-		case "textTotal":
-			out.TextTotal, err = r.integer()
-		case "seq":
-			out.Seq, err = r.integer()
-		case "same":
-			out.Same, err = r.integer()
-		case "base":
-			out.Base, err = r.integer()
-		case "runs":
-			out.Runs, err = r.ints()
-		case "rows":
-			out.Elements, err = r.rows()
-		case "z":
-			if !compressed {
-				return out, nil, errors.New("snapshot: nested compression")
-			}
-			var s string
-			s, err = r.str()
-			z = &s
-		default:
-			err = r.skip()
-		}
-		if err != nil {
+		if err = r.field(&out, key, compressed, &z); errors.Is(err, errNested) {
+			return out, nil, err
+		} else if err != nil {
 			return out, nil, fmt.Errorf("snapshot %s: %w", key, err)
 		}
 	}
@@ -330,6 +288,60 @@ func decodeSnapshot(b []byte, compressed bool) (out SnapshotResult, z *string, e
 		return out, nil, fmt.Errorf("%w: data after the object", errSyntax)
 	}
 	return out, z, nil
+}
+
+// errNested: a compressed snapshot whose inflated value is compressed again.
+var errNested = errors.New("snapshot: nested compression")
+
+// field decodes the value of key into out (z: the compressed value, when
+// compressed is allowed).
+func (r *snapReader) field(out *SnapshotResult, key string, compressed bool, z **string) error {
+	var err error
+	switch foldKey(key) {
+	case "title":
+		out.Title, err = r.str()
+	case "url":
+		out.URL, err = r.str()
+	case "text":
+		var s string
+		s, err = r.str()
+		out.Text = &s
+	case "total":
+		out.Total, err = r.integer()
+		r.hint = out.Total
+	case "all":
+		out.All, err = r.integer()
+	case "truncatedElements":
+		out.TruncatedElements, err = r.integer()
+	case "inert":
+		out.Inert, err = r.ints()
+	case "nearAt":
+		out.NearAt, err = r.ints()
+	case "near":
+		out.Near, err = r.strs()
+	case "textTotal":
+		out.TextTotal, err = r.integer()
+	case "seq":
+		out.Seq, err = r.integer()
+	case "same":
+		out.Same, err = r.integer()
+	case "base":
+		out.Base, err = r.integer()
+	case "runs":
+		out.Runs, err = r.ints()
+	case "rows":
+		out.Elements, err = r.rows()
+	case "z":
+		if !compressed {
+			return errNested
+		}
+		var s string
+		s, err = r.str()
+		*z = &s
+	default:
+		err = r.skip()
+	}
+	return err
 }
 
 // foldKey maps a key to the field it names, ignoring case as encoding/json does.
