@@ -35,7 +35,7 @@ async function drag(win, args, lib) {
   if (trusted) win.addEventListener("dragstart", onDragStart, sys);
   try {
     if (trusted) {
-      mouse("mousemove", a.x, a.y, 0);
+      if (!(await lib.moveReady(mouse, a.x, a.y))) lib.fail("element_not_interactable", lib.inputNotTaken);
       mouse("mousedown", a.x, a.y, 1);
     } else {
       synthPointer(src, "pointerover", a, 0);

@@ -10,15 +10,11 @@ async function hover(win, args, lib) {
   if (p.covered) lib.fail("element_not_interactable", "another element covers it at every point tried");
   const move = lib.mouse();
   if (move) {
-    // Firefox can take the move a few milliseconds later, or lose it right after a new
-    // document was shown (measured: TestHoverMenus after a navigation, one run in three
-    // or so; :hover came with a second move 10 ms later): look again for up to 60 ms,
-    // and move again once.
-    move("mousemove", p.x, p.y, 0);
-    for (let i = 0; i < 12 && !el.matches(":hover"); i++) {
-      await lib.wait(5);
-      if (i === 3 && !el.matches(":hover")) move("mousemove", p.x, p.y, 0);
-    }
+    // Right after a document loads Firefox drops trusted input for a moment (moveReady
+    // sends the move again until it arrives); :hover can apply a few milliseconds after
+    // the move, so it is looked for up to 60 ms.
+    if (!(await lib.moveReady(move, p.x, p.y))) lib.fail("element_not_interactable", lib.inputNotTaken);
+    for (let i = 0; i < 12 && !el.matches(":hover"); i++) await lib.wait(5);
     return lib.result(true, {hovered: el.matches(":hover")});
   }
   const base = {bubbles: true, cancelable: true, composed: true, view: win, clientX: p.x, clientY: p.y};

@@ -526,6 +526,38 @@ function libAct(win, env, lib) {
       {isDOMEventSynthesized: false, isWidgetEventSynthesized: false});
   }
 
+  // moveReady moves the pointer to the viewport point x,y with send (mouse()'s) and
+  // resolves true once Firefox has taken the move, false if it did not within
+  // READY_MS. Firefox drops trusted input from the widget path until a newly loaded
+  // document has had 3 refresh ticks and 100 ms since it began loading (a clickjacking
+  // guard: PresShell::CanHandleUserInputEvents, prefs dom.input_events.security.*,
+  // which automation frameworks set to 0; we change no preferences). A press sent in
+  // that window is lost without a trace: a drag right after a navigation moved nothing
+  // (measured: TestDndKitSortable, four runs in ten, the page saw no pointerdown). Once
+  // the document has taken one event it takes all, so an action's first move is sent
+  // again every 10 ms until a system-group listener on the window (which the page
+  // cannot stop) sees it arrive. The move lands where the action starts anyway.
+  const READY_MS = 1000;
+  const inputNotTaken = "Firefox did not take trusted pointer input in this document within 1 s (it holds input back for a moment after a page loads); nothing was pressed, try again";
+  async function moveReady(send, x, y) {
+    const sys = {capture: true, mozSystemGroup: true};
+    let seen = false;
+    const saw = () => { seen = true; };
+    win.addEventListener("mousemove", saw, sys);
+    win.addEventListener("pointermove", saw, sys);
+    try {
+      const end = Date.now() + READY_MS;
+      for (;;) {
+        send("mousemove", x, y, 0);
+        if (seen || Date.now() >= end) return seen;
+        await wait(10);
+      }
+    } finally {
+      win.removeEventListener("mousemove", saw, sys);
+      win.removeEventListener("pointermove", saw, sys);
+    }
+  }
+
   // wait resolves after ms (a chrome timer in the isolated realm, where handing a
   // privileged callback to the page's setTimeout would not do).
   function wait(ms) {
@@ -624,6 +656,6 @@ function libAct(win, env, lib) {
 
   return {
     ...lib, target, requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, textEntry, caretToEnd, setValue,
-    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, wait, watchTimers,
+    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, moveReady, inputNotTaken, wait, watchTimers,
   };
 }

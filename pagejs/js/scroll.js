@@ -50,7 +50,8 @@ async function scroll(win, args, lib) {
     if (!hidden && wheel(box, pages * sign)) {
       await settle(box);
       // A wheel sent right after a new document was shown can be lost (measured:
-      // TestScrollInfiniteFeed, the page saw no wheel event): one more before the script.
+      // TestScrollInfiniteFeed, the page saw no wheel event; Firefox's input guard for
+      // newly loaded documents, see lib.moveReady): one more before the script.
       // (Not when the point is over a frame, whose document gets the wheel; and only once a
       // little more time brought none.)
       if (measure(box, axis).pos === before.pos && !wheelSeen && !overFrame()) {
