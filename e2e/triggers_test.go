@@ -32,6 +32,9 @@ func TestUploadTriggersLibraries(t *testing.T) {
 	if _, _, e := s.call(t, ctx, "wait_for", map[string]any{"text": "libraries ready", "timeout_ms": 10000}); e != nil {
 		t.Fatalf("the libraries did not load: %s\n%s", e.Message, s.pageText(t, ctx))
 	}
+	if _, _, e := s.call(t, ctx, "wait_for", map[string]any{"selector": ".filepond--label-action", "timeout_ms": 5000}); e != nil {
+		t.Fatalf("FilePond drew no Browse button: %s\n%s", e.Message, s.pageText(t, ctx))
+	}
 	snap, _ := s.must(t, ctx, "snapshot_page", map[string]any{})
 
 	p1, sum1 := writeFile(t, root, "cv dropzone.pdf", 70_000)
