@@ -156,13 +156,13 @@ func openApp(t *testing.T, name string, libs []string) (s *session, sort, apply 
 // openBundled serves the application bundled from testdata/<name>.jsx with
 // libs as openApp does and returns a new session with it open, and the
 // navigation's answer.
-func openBundled(t *testing.T, name string, libs []string) (*session, string) {
+func openBundled(t *testing.T, name string, libs []string, opts ...func(*browser.Options)) (*session, string) {
 	t.Helper()
 	bundle := npmlibs.Bundle(t, "testdata/"+name+".jsx", libs...)
 	srv := vendorServer(t, libs, func(mux *http.ServeMux) {
 		mux.HandleFunc("/app.js", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, bundle) })
 	})
-	s := newSession(t)
+	s := newSession(t, opts...)
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	return s, must(t, s, "navigate", map[string]any{"url": srv.URL + "/app.html", "wait": "complete"}).Text
 }

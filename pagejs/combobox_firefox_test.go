@@ -27,14 +27,15 @@ func TestFirefoxCustomSelectValue(t *testing.T) {
 // aria-hidden container (React Aria's hidden <select>, date and text inputs, for
 // forms and autofill) is not listed; an element out of the tab order that such a
 // container holds otherwise (a tab list's inactive tab, behind a modal that hid
-// the page) is. A custom slider shows the value it states.
+// the page) is, and so is a file input (react-dropzone's, while SweetAlert2's
+// dialog hides the page). A custom slider shows the value it states.
 func TestFirefoxStandIns(t *testing.T) {
 	p := open(t, "/labels.html")
-	p.js(`(() => { const d = document.createElement("div"); d.setAttribute("aria-hidden", "true"); d.innerHTML = '<select tabindex="-1" aria-label="Stand-in select"><option>A</option></select><input type="date" tabindex="-1" aria-label="Stand-in date"><div role="tab" tabindex="-1">Inactive tab</div>'; document.getElementById("main").append(d);
+	p.js(`(() => { const d = document.createElement("div"); d.setAttribute("aria-hidden", "true"); d.innerHTML = '<select tabindex="-1" aria-label="Stand-in select"><option>A</option></select><input type="date" tabindex="-1" aria-label="Stand-in date"><div role="tab" tabindex="-1">Inactive tab</div><input type="file" tabindex="-1" aria-label="Hidden drop zone" style="display: none">'; document.getElementById("main").append(d);
 		const s = document.createElement("div"); s.innerHTML = '<div role="slider" tabindex="0" style="width: 16px; height: 16px" aria-label="Distance" aria-valuenow="40" aria-valuetext="40 km"></div><div role="slider" tabindex="0" style="width: 16px; height: 16px" aria-label="Zoom" aria-valuenow="3"></div>'; document.getElementById("main").append(s); return 1; })()`)
 	linesAre(t, p, func(e pagejs.Element, l string) bool {
-		return strings.Contains(l, "Stand-in") || strings.Contains(l, "tab") || e.Role == "slider"
-	}, `tab "Tab one" selected`, `tab "Tab two" unselected`, `tab "Inactive tab"`, `slider "Distance" value="40 km"`, `slider "Zoom" value="3"`)
+		return strings.Contains(l, "Stand-in") || strings.Contains(l, "tab") || e.Role == "slider" || strings.Contains(l, "drop zone")
+	}, `tab "Tab one" selected`, `tab "Tab two" unselected`, `tab "Inactive tab"`, `input/file "Hidden drop zone"`, `slider "Distance" value="40 km"`, `slider "Zoom" value="3"`)
 }
 
 // TestFirefoxChosenBeside: an editable combobox left empty for typing shows the

@@ -1183,9 +1183,12 @@ function lib(win, env) {
     // and so is one out of the tab order that carries the hidden attribute while a style
     // sheet keeps it rendered: Choices.js lays the <select> it replaces, transparent and
     // taking no pointer, under its widget. Other elements out of the tab order that a
-    // modal popup hid, a tab list's inactive tabs, a listbox's options, stay: inert.)
+    // modal popup hid, a tab list's inactive tabs, a listbox's options, stay: inert. So
+    // does a file input, which is never a stand-in: react-dropzone's, out of the tab
+    // order, is the upload's target, and inert while SweetAlert2's dialog hides the
+    // page.)
     if (qualifies(el, html, tag) && (el.getAttribute("aria-hidden") === "true" ? el.tabIndex >= 0
-      : !(html && FORM_CONTROLS.has(tag) && el.tabIndex < 0 && (hiddenUp(el) || (el.hasAttribute("hidden") && !isFileInput(el)))))) {
+      : !(html && FORM_CONTROLS.has(tag) && el.tabIndex < 0 && (hiddenUp(el) || el.hasAttribute("hidden")) && !isFileInput(el)))) {
       if (statics !== null) statics.push(el);
       // (isFileInput(el), its tag read once)
       if ((html && tag === "input" && String(el.type).toLowerCase() === "file") || shows(el)) out.push(el);
