@@ -74,19 +74,23 @@ func TestFirefoxChosenBeside(t *testing.T) {
 // what overflows it (a link around a float, a checkbox drawn by an absolute
 // ::before) is. An element that names itself in its aria-labelledby adds its
 // content, without what it hides, as browsers do (Headless UI's listbox
-// button); a text field its value nowhere in its name.
+// button); a text field its value nowhere in its name. Another element that
+// aria-labelledby names gives its aria-label there (vue-select's search field,
+// labelled by its combobox).
 func TestFirefoxSentinelsAndSelfNamed(t *testing.T) {
 	p := open(t, "/labels.html")
 	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<button type="button" aria-hidden="true" style="position: fixed; top: 1px; left: 1px; width: 1px; height: 0; padding: 0; border-width: 0; overflow: hidden"></button>' +
 		'<a href="#floated" style="display: block; height: 0"><span style="float: left">Floated link</span></a><div style="clear: both"></div>' +
 		'<span id="sn-l">Size</span> <button type="button" id="sn-b" aria-labelledby="sn-l sn-b">Large <span aria-hidden="true">▾</span></button>' +
 		'<span role="checkbox" tabindex="0" aria-checked="false" aria-label="Drawn box" class="sn-drawn"></span><style>.sn-drawn { position: relative } .sn-drawn::before { content: ""; position: absolute; width: 16px; height: 16px; border: 1px solid }</style>' +
-		'<span id="sn-n">Diary</span> <div role="textbox" contenteditable="true" id="sn-t" aria-labelledby="sn-n sn-t">typed text</div>';
+		'<span id="sn-n">Diary</span> <div role="textbox" contenteditable="true" id="sn-t" aria-labelledby="sn-n sn-t">typed text</div>' +
+		'<div role="combobox" id="sn-vs" aria-label="Search for option" aria-expanded="false"><span>Bern</span><input type="search" aria-labelledby="sn-vs"><div style="display: none">Loading...</div></div>';
 		document.getElementById("main").append(d); return 1; })()`)
 	linesAre(t, p, func(e pagejs.Element, l string) bool {
 		return (e.Role == "button" && (e.Name == "" || strings.HasPrefix(e.Name, "Size"))) || strings.Contains(l, "Floated") ||
-			strings.Contains(l, "Drawn") || strings.HasPrefix(e.Name, "Diary")
-	}, `link "Floated link" href="/labels.html#floated"`, `button "Size Large"`, `checkbox "Drawn box" unchecked`, `textbox "Diary" value="typed text"`)
+			strings.Contains(l, "Drawn") || strings.HasPrefix(e.Name, "Diary") || e.Role == "searchbox"
+	}, `link "Floated link" href="/labels.html#floated"`, `button "Size Large"`, `checkbox "Drawn box" unchecked`, `textbox "Diary" value="typed text"`,
+		`searchbox "Search for option"`)
 }
 
 // linesAre checks, in each realm, that the snapshot lines of the elements keep takes

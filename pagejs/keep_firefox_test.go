@@ -33,6 +33,8 @@ var keepSteps = []struct{ name, js string }{
 	{"selectedIndex", `document.getElementById("size").selectedIndex = 2`},
 	{"label text", `document.querySelector("label[for=name]").firstChild.data = "Your name"`},
 	{"labelledby target", `document.getElementById("lab-target").firstChild.data = "Relabelled"`},
+	{"labelledby target's aria-label", `document.getElementById("lab-target").setAttribute("aria-label", "Named by its label")`},
+	{"labelledby target's aria-label gone", `document.getElementById("lab-target").removeAttribute("aria-label")`},
 	{"details open", `document.getElementById("det").open = true`},
 	{"popover shown", `document.getElementById("pop").showPopover()`},
 	{"fieldset disabled", `document.getElementById("fs").disabled = true`},

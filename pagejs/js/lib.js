@@ -386,12 +386,15 @@ function lib(win, env) {
     // aria-labelledby before aria-label (accname 2B, 2C); an element it names itself
     // gives its aria-label there, else its value (React Aria labels each date segment and
     // its buttons so: aria-label "month, " and aria-labelledby "<itself> <the field's
-    // label>" read "month, Start date").
+    // label>" read "month, Start date"). Another element named there gives its
+    // aria-label too, else its text (accname 2C applies to each: vue-select's search
+    // field is labelled by its combobox, whose aria-label is "Search for option" and
+    // whose text holds the hidden "Loading..." of its spinner).
     const by = labelledBy(el, A);
     let s = "";
     if (by.length > 0) {
       const parts = [];
-      for (const t of by) parts.push(t === el ? collapse(A["aria-label"]) || ownValue(el, tag, role) : textOf(t, null));
+      for (const t of by) parts.push(t === el ? collapse(A["aria-label"]) || ownValue(el, tag, role) : collapse(t.getAttribute("aria-label")) || textOf(t, null));
       s = collapse(parts.join(" "));
       if (s) return cap(s, NAME_MAX);
     }
