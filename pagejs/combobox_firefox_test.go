@@ -76,7 +76,8 @@ func TestFirefoxChosenBeside(t *testing.T) {
 // content, without what it hides, as browsers do (Headless UI's listbox
 // button); a text field its value nowhere in its name. Another element that
 // aria-labelledby names gives its aria-label there (vue-select's search field,
-// labelled by its combobox).
+// labelled by its combobox), else its text without what its markup hides inside
+// (a style sheet's hiding is not read), unless it is hidden itself.
 func TestFirefoxSentinelsAndSelfNamed(t *testing.T) {
 	p := open(t, "/labels.html")
 	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<button type="button" aria-hidden="true" style="position: fixed; top: 1px; left: 1px; width: 1px; height: 0; padding: 0; border-width: 0; overflow: hidden"></button>' +
@@ -84,13 +85,15 @@ func TestFirefoxSentinelsAndSelfNamed(t *testing.T) {
 		'<span id="sn-l">Size</span> <button type="button" id="sn-b" aria-labelledby="sn-l sn-b">Large <span aria-hidden="true">▾</span></button>' +
 		'<span role="checkbox" tabindex="0" aria-checked="false" aria-label="Drawn box" class="sn-drawn"></span><style>.sn-drawn { position: relative } .sn-drawn::before { content: ""; position: absolute; width: 16px; height: 16px; border: 1px solid }</style>' +
 		'<span id="sn-n">Diary</span> <div role="textbox" contenteditable="true" id="sn-t" aria-labelledby="sn-n sn-t">typed text</div>' +
-		'<div role="combobox" id="sn-vs" aria-label="Search for option" aria-expanded="false"><span>Bern</span><input type="search" aria-labelledby="sn-vs"><div style="display: none">Loading...</div></div>';
+		'<div role="combobox" id="sn-vs" aria-label="Search for option" aria-expanded="false"><span>Bern</span><input type="search" aria-labelledby="sn-vs"><div style="display: none">Loading...</div></div>' +
+		'<span id="sn-h">Email <span style="display: none">(checking…)</span><span aria-hidden="true">*</span><span style="visibility: hidden">ghost</span><span class="sn-gone">kept</span></span><input aria-labelledby="sn-h"><style>.sn-gone { display: none }</style>' +
+		'<span id="sn-x" hidden>Phone <b>number</b></span><input type="tel" aria-labelledby="sn-x">';
 		document.getElementById("main").append(d); return 1; })()`)
 	linesAre(t, p, func(e pagejs.Element, l string) bool {
 		return (e.Role == "button" && (e.Name == "" || strings.HasPrefix(e.Name, "Size"))) || strings.Contains(l, "Floated") ||
-			strings.Contains(l, "Drawn") || strings.HasPrefix(e.Name, "Diary") || e.Role == "searchbox"
+			strings.Contains(l, "Drawn") || strings.HasPrefix(e.Name, "Diary") || e.Role == "searchbox" || strings.HasPrefix(e.Name, "Email") || strings.HasPrefix(e.Name, "Phone")
 	}, `link "Floated link" href="/labels.html#floated"`, `button "Size Large"`, `checkbox "Drawn box" unchecked`, `textbox "Diary" value="typed text"`,
-		`searchbox "Search for option"`)
+		`searchbox "Search for option"`, `textbox "Email kept"`, `textbox "Phone number"`)
 }
 
 // linesAre checks, in each realm, that the snapshot lines of the elements keep takes

@@ -382,6 +382,33 @@ function lib(win, env) {
 
   const VALUED = new Set(["textbox", "searchbox", "slider", "spinbutton"]);
 
+  // labelText is the text an element that aria-labelledby names gives (accname 2F):
+  // without what it hides inside by its own markup: an element with the hidden
+  // attribute, hidden from assistive technology, or hidden by its inline style
+  // (display: none, visibility: hidden), as Vue's v-show and jQuery's hide() hide a
+  // field's "(checking…)" hint or a spinner's "Loading...", unless it is hidden so
+  // itself (a hidden label is read whole, accname 2A). Style sheets are not read: what
+  // a name depends on stays what mutations tell the resident about (a class that hides
+  // a hint leaves its text in).
+  function labelText(t) {
+    if (slotted(t) || t.firstElementChild === null || hiddenByMarkup(t)) return textOf(t, null);
+    const parts = [];
+    const visit = (n) => {
+      for (let c = n.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 3) parts.push(c.data);
+        else if (c.nodeType === 1 && !NO_CONTENT.has(c.localName) && c.getAttribute("aria-hidden") !== "true" && !hiddenByMarkup(c)) visit(c);
+      }
+    };
+    visit(t);
+    return collapse(parts.join(""));
+  }
+
+  function hiddenByMarkup(el) {
+    if (el.hasAttribute("hidden")) return true;
+    const st = el.style;
+    return !!st && (st.display === "none" || st.visibility === "hidden");
+  }
+
   function nameOf(el, tag, role, type, A) {
     // aria-labelledby before aria-label (accname 2B, 2C); an element it names itself
     // gives its aria-label there, else its value (React Aria labels each date segment and
@@ -394,7 +421,7 @@ function lib(win, env) {
     let s = "";
     if (by.length > 0) {
       const parts = [];
-      for (const t of by) parts.push(t === el ? collapse(A["aria-label"]) || ownValue(el, tag, role) : collapse(t.getAttribute("aria-label")) || textOf(t, null));
+      for (const t of by) parts.push(t === el ? collapse(A["aria-label"]) || ownValue(el, tag, role) : collapse(t.getAttribute("aria-label")) || labelText(t));
       s = collapse(parts.join(" "));
       if (s) return cap(s, NAME_MAX);
     }
