@@ -10,8 +10,9 @@ import (
 )
 
 // lookalikes is a page of elements that share role and name: chips' remove buttons,
-// job cards' save buttons, table rows' unnamed checkboxes, a pair in one box, and a
-// unique button.
+// job cards' save buttons, table rows' unnamed checkboxes, a pair in one box, a
+// unique button, and two unnamed elements alone of their kind (a select menu whose
+// label names the select it replaces, an icon button).
 const lookalikes = `<div class="chips">
  <div class="chip">Rust<button type="button" aria-label="Remove">×</button></div>
  <div class="chip">Go<button type="button" aria-label="Remove">×</button></div>
@@ -23,21 +24,26 @@ const lookalikes = `<div class="chips">
 </ul>
 <table><tr><td><input type="checkbox"></td><td>Alice</td></tr><tr><td><input type="checkbox"></td><td>Bob</td></tr></table>
 <div>Both <button type="button">Edit</button><button type="button">Edit</button></div>
-<div>Alone <button type="button">Unique</button></div>`
+<div>Alone <button type="button">Unique</button></div>
+<p><label for="lvl">Level</label> <select id="lvl" hidden><option>Junior</option></select><span role="combobox" tabindex="0" aria-expanded="false">Junior</span></p>
+<div class="toolbar"><span>Notifications</span><button type="button"><svg width="10" height="10"></svg></button></div>`
 
 // TestFirefoxNearTexts: look-alikes get the visible text nearest them that is theirs
 // alone (nearRows), in both realms; elements with a name of their own get none, nor do
-// look-alikes that share their nearest text.
+// look-alikes that share their nearest text; an unnamed element alone of its kind gets
+// one too.
 func TestFirefoxNearTexts(t *testing.T) {
 	p := open(t, "/labels.html")
 	html, _ := json.Marshal(lookalikes)
 	p.js(`(document.body.innerHTML = ` + string(html) + `, 1)`)
 	want := map[string][]string{
-		`button "Remove"`:       {"Rust", "Go", "Python"},
-		`button "Save"`:         {"Senior Go Engineer Acme · Remote", "Staff Rust Engineer at a company whose …"},
-		`checkbox "" unchecked`: {"Alice", "Bob"},
-		`button "Edit"`:         {"", ""},
-		`button "Unique"`:       {""},
+		`button "Remove"`:                      {"Rust", "Go", "Python"},
+		`button "Save"`:                        {"Senior Go Engineer Acme · Remote", "Staff Rust Engineer at a company whose …"},
+		`checkbox "" unchecked`:                {"Alice", "Bob"},
+		`button "Edit"`:                        {"", ""},
+		`button "Unique"`:                      {""},
+		`combobox "" value="Junior" collapsed`: {"Level"},
+		`button ""`:                            {"Notifications"},
 	}
 	for _, r := range realms {
 		t.Run(string(r), func(t *testing.T) {

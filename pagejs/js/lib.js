@@ -972,6 +972,7 @@ function lib(win, env) {
     // Inside one of them (dialogs opened from dialogs: the topmost is not the first in
     // tree order; hit-testing tells a lower one's elements from the top one's).
     if (modals.native.length > 0) return !insideAny(el, modals.native);
+    if (modals.covered.length > 0 && !insideAny(el, modals.covered) && !insideAny(el, modals.aria) && !above(el, modals.covered)) return true;
     if (modals.aria.length === 0) return false;
     for (let n = el; n; n = n.parentNode || n.host) if (modals.hidden.has(n)) return !insideAny(el, modals.aria);
     return false;
@@ -984,8 +985,9 @@ function lib(win, env) {
 
   // modalsOf finds the document's modal dialogs: {native: its dialog:modal elements,
   // aria: ARIA's popups shown, not aria-hidden themselves, for which the page hid the
-  // rest (hidesRest), hidden: the elements it hid so}; ARIA's are looked for only when
-  // some element is aria-hidden.
+  // rest (hidesRest), hidden: the elements it hid so, covered: ARIA dialogs shown that
+  // block the page around them without hiding it (blocksPage)}; ARIA's are looked for
+  // only when some element is aria-hidden.
   function modalsOf() {
     let native = [];
     try {
@@ -1004,7 +1006,57 @@ function lib(win, env) {
         for (let j = 0; j < h.length; j++) hidden.add(h[j]);
       }
     }
-    return {native, aria, hidden};
+    const covered = [];
+    if (native.length === 0) {
+      const ds = doc.querySelectorAll('[role="dialog"],[role="alertdialog"],[aria-modal="true"]');
+      for (let i = 0; i < ds.length; i++) {
+        const d = ds[i];
+        if (aria.includes(d) || hiddenUp(d) || !visible(d)) continue;
+        if (blocksPage(d)) covered.push(d);
+      }
+    }
+    return {native, aria, hidden, covered};
+  }
+
+  // above tells whether el is in a layer put on the page after the last of the
+  // dialogs ds (a child of the body that follows the one holding it): a popup opened
+  // from the dialog in a portal of its own (React Aria's and Ant Design's listboxes), a
+  // toast, shown above the dialog's backdrop.
+  function above(el, ds) {
+    const top = (n) => {
+      let t = n;
+      for (let p = n; p && p !== docBody; p = p.parentNode || p.host) t = p;
+      return t;
+    };
+    const mine = top(el), theirs = top(ds[ds.length - 1]);
+    return mine !== theirs && mine.parentNode === docBody && theirs.parentNode === docBody &&
+      (theirs.compareDocumentPosition(mine) & 4) !== 0; // DOCUMENT_POSITION_FOLLOWING
+  }
+
+  // blocksPage tells whether the shown ARIA dialog d blocks the page around it as a
+  // modal does while hiding nothing from assistive technology (jQuery UI's dialog over
+  // its overlay, Ant Design's over its mask, Bootstrap's .modal filling the viewport):
+  // at eight points 4 px inside the viewport's edges, the hit is in d, or a fixed or
+  // absolutely positioned element that holds d or no control (a backdrop). A drawer or
+  // a chat box beside the page leaves page content at some point: no. (Points on the
+  // page's edges only: a dialog with no backdrop in a page with nothing at its edges
+  // is not taken for a modal.)
+  function blocksPage(d) {
+    const de = doc.documentElement;
+    const w = de.clientWidth || win.innerWidth, h = de.clientHeight || win.innerHeight;
+    if (!(w > 16 && h > 16)) return false;
+    const xs = [4, w / 2, w - 4], ys = [4, h / 2, h - 4];
+    for (let a = 0; a < 3; a++) {
+      for (let b = 0; b < 3; b++) {
+        if (a === 1 && b === 1) continue; // (the centre: the dialog's own place)
+        const t = doc.elementFromPoint(xs[a], ys[b]);
+        if (t === null || t === de || t === docBody) return false;
+        if (inside(t, d)) continue;
+        const pos = win.getComputedStyle(t).position;
+        if ((pos !== "fixed" && pos !== "absolute") || (!t.contains(d) && t.querySelector(CONTROLS) !== null)) return false;
+      }
+    }
+    return true;
   }
 
   // hidesRest lists the elements the page hid from assistive technology for popup p:
@@ -1068,7 +1120,7 @@ function lib(win, env) {
   function inertRows(list) {
     const out = [];
     const modals = modalsOf();
-    if (modals.native.length === 0 && modals.aria.length === 0 && !inertIn(list)) return out;
+    if (modals.native.length === 0 && modals.aria.length === 0 && modals.covered.length === 0 && !inertIn(list)) return out;
     for (let i = 0; i < list.length; i++) if (inert(list[i], modals)) out.push(i);
     return out;
   }
@@ -1082,16 +1134,22 @@ function lib(win, env) {
   // are looked at, and at most NEAR_ROWS get a text. The text is that of the nearest
   // ancestor (at most NEAR_UP levels up, below the body) with visible text outside the
   // element, unless that ancestor also holds another look-alike of the same kind (the
-  // text would be theirs too): none then.
+  // text would be theirs too): none then. An element with no name is treated as a
+  // look-alike even when alone (its line says nothing of what it is for): jQuery UI's
+  // select menu, whose label names the <select> it replaces, an icon button without a
+  // label.
   const NEAR_MAX = 40, NEAR_ROWS = 200, NEAR_TRIES = 400, NEAR_UP = 6, NEAR_NODES = 60;
   function nearRows(list, entryAt) {
     const at = [], texts = [];
-    if (list.length < 2) return [at, texts];
-    const groups = new Map();
+    const groups = new Map(), unnamed = new Set();
     let dup = false;
     for (let i = 0; i < list.length; i++) {
       const e = entryAt(i);
       const x = e.x || e; // (rows form or not)
+      if (!e.name && e.tag !== "iframe" && e.tag !== "frame") {
+        unnamed.add(i);
+        dup = true;
+      }
       const k = (e.role || "") + "\n" + e.tag + "\n" + (e.type || "") + "\n" + (e.name || "") + "\n" + (x.value || "") + "\n" + (x.href || "");
       const g = groups.get(k);
       if (g === undefined) {
@@ -1104,8 +1162,11 @@ function lib(win, env) {
     }
     if (!dup) return [at, texts];
     const mine = new Map(), pos = new Map(); // index → its group, and its place there
-    for (const g of groups.values()) {
-      if (typeof g === "number") continue;
+    for (let g of groups.values()) {
+      if (typeof g === "number") {
+        if (!unnamed.has(g)) continue;
+        g = [g];
+      }
       for (let k = 0; k < g.length; k++) {
         mine.set(g[k], g);
         pos.set(g[k], k);

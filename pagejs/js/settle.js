@@ -166,11 +166,19 @@ async function settle(win, args, lib, env) {
       if (timers !== null) timers.own--;
     }
   };
-  const onFrame = () => {
+  const onFrame = (ts) => {
     raf = 0;
     if (done) return;
     frames++;
-    const at = now();
+    // The frame's own time (every callback of one frame gets it), not now: a page's
+    // frame callback that ran before this one in the same frame and changed the page
+    // (a script-driven animation, jQuery's fades and slides: a style change every
+    // frame) changed it after the frame began, so this frame settles nothing (measured:
+    // jQuery UI's datepicker fading out for 200 ms after a day was picked was taken
+    // for quiet after one frame, its days still listed).
+    // (Strictly later than the last change: times are in whole milliseconds here, so a
+    // change in the frame's first millisecond reads as the frame's time.)
+    const at = typeof ts === "number" && ts > 0 && ts <= now() ? ts : now();
     // Two timer turns: what the page's own frame callbacks deferred by a timer (Preact
     // runs its effects so, and they start requests) has run by the second, whichever
     // frame callback was queued first.
@@ -179,7 +187,7 @@ async function settle(win, args, lib, env) {
       ownTimer(() => {
         if (done) return;
         poll();
-        if (at >= last) {
+        if (at > last) {
           settledFrame = now();
           if (wake) wake();
         }
