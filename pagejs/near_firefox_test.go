@@ -11,8 +11,9 @@ import (
 
 // lookalikes is a page of elements that share role and name: chips' remove buttons,
 // job cards' save buttons, table rows' unnamed checkboxes, a pair in one box, a
-// unique button, and two unnamed elements alone of their kind (a select menu whose
-// label names the select it replaces, an icon button).
+// unique button, two unnamed elements alone of their kind (a select menu whose
+// label names the select it replaces, an icon button), and two rich editors' toolbars
+// whose Undo buttons have the same text beside them ("Paragraph").
 const lookalikes = `<div class="chips">
  <div class="chip">Rust<button type="button" aria-label="Remove">×</button></div>
  <div class="chip">Go<button type="button" aria-label="Remove">×</button></div>
@@ -26,12 +27,15 @@ const lookalikes = `<div class="chips">
 <div>Both <button type="button">Edit</button><button type="button">Edit</button></div>
 <div>Alone <button type="button">Unique</button></div>
 <p><label for="lvl">Level</label> <select id="lvl" hidden><option>Junior</option></select><span role="combobox" tabindex="0" aria-expanded="false">Junior</span></p>
-<div class="toolbar"><span>Notifications</span><button type="button"><svg width="10" height="10"></svg></button></div>`
+<div class="toolbar"><span>Notifications</span><button type="button"><svg width="10" height="10"></svg></button></div>
+<p>Cover letter</p><div class="editor"><div class="bar"><span>Paragraph</span><button type="button">Undo</button></div><div contenteditable="true">Dear team</div></div>
+<p>Summary <span>*</span><span style="display:none">hidden</span></p><div class="editor"><div class="bar"><span>Paragraph</span><button type="button">Undo</button></div></div>`
 
 // TestFirefoxNearTexts: look-alikes get the visible text nearest them that is theirs
 // alone (nearRows), in both realms; elements with a name of their own get none, nor do
 // look-alikes that share their nearest text; an unnamed element alone of its kind gets
-// one too.
+// one too; look-alikes whose nearest texts are the same get the text before their own
+// part of the page (the editors' labels).
 func TestFirefoxNearTexts(t *testing.T) {
 	p := open(t, "/labels.html")
 	html, _ := json.Marshal(lookalikes)
@@ -44,6 +48,7 @@ func TestFirefoxNearTexts(t *testing.T) {
 		`button "Unique"`:                      {""},
 		`combobox "" value="Junior" collapsed`: {"Level"},
 		`button ""`:                            {"Notifications"},
+		`button "Undo"`:                        {"Cover letter", "Summary *"},
 	}
 	for _, r := range realms {
 		t.Run(string(r), func(t *testing.T) {

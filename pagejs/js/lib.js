@@ -1138,13 +1138,24 @@ function lib(win, env) {
   // look-alike even when alone (its line says nothing of what it is for): jQuery UI's
   // select menu, whose label names the <select> it replaces, an icon button without a
   // label.
-  const NEAR_MAX = 40, NEAR_ROWS = 200, NEAR_TRIES = 400, NEAR_UP = 6, NEAR_NODES = 60;
+  const NEAR_MAX = 40, NEAR_ROWS = 200, NEAR_TRIES = 400, NEAR_UP = 6, NEAR_NODES = 60, NEAR_TOP = 12, NEAR_MIN = 3;
   function nearRows(list, entryAt) {
     const at = [], texts = [];
     const groups = new Map(), unnamed = new Set();
+    // Elements read alike share their name, so only those whose name another shares (or
+    // that have none) are keyed by all the fields: most pages name most elements apart,
+    // and a key made for each of thousands of elements costs more than the rest.
+    const entries = new Array(list.length), names = new Map();
     let dup = false;
     for (let i = 0; i < list.length; i++) {
-      const e = entryAt(i);
+      const e = entries[i] = entryAt(i);
+      const n = e.name || "";
+      if (n === "") continue;
+      names.set(n, (names.get(n) || 0) + 1);
+    }
+    for (let i = 0; i < list.length; i++) {
+      const e = entries[i];
+      if (e.name && names.get(e.name) === 1) continue;
       const x = e.x || e; // (rows form or not)
       if (!e.name && e.tag !== "iframe" && e.tag !== "frame") {
         unnamed.add(i);
@@ -1182,7 +1193,60 @@ function lib(win, env) {
         texts.push(t);
       }
     }
+    // Look-alikes whose nearest text is another's of their kind too (two rich editors'
+    // toolbars, each "Paragraph" beside its Undo) get instead the text before the part of
+    // the page that is theirs alone: the label or heading of the editor they belong to.
+    const said = new Map(); // group → Map(text → the places in at that give it)
+    for (let q = 0; q < at.length; q++) {
+      const g = mine.get(at[q]);
+      let m = said.get(g);
+      if (m === undefined) said.set(g, m = new Map());
+      const l = m.get(texts[q]);
+      if (l === undefined) m.set(texts[q], [q]);
+      else l.push(q);
+    }
+    for (const m of said.values()) {
+      for (const l of m.values()) {
+        if (l.length < 2) continue;
+        for (let j = 0; j < l.length; j++) {
+          const i = at[l[j]];
+          const t = textBefore(ownTop(list, mine.get(i), pos.get(i)));
+          if (t !== "") texts[l[j]] = t;
+        }
+      }
+    }
     return [at, texts];
+  }
+
+  // ownTop is the outermost ancestor of list[g[k]] (at most NEAR_TOP levels up, below the
+  // body) that holds no other member of its group g, or the element itself.
+  function ownTop(list, g, k) {
+    const el = list[g[k]];
+    const before = k > 0 ? list[g[k - 1]] : null, after = k + 1 < g.length ? list[g[k + 1]] : null;
+    let top = el;
+    for (let p = el.parentElement, up = 0; p !== null && up < NEAR_TOP && p !== docBody && p !== docEl; up++, p = p.parentElement) {
+      if ((before !== null && p.contains(before)) || (after !== null && p.contains(after))) break;
+      top = p;
+    }
+    return top;
+  }
+
+  // textBefore is the visible text that comes last before el in its tree's order (text
+  // nodes taken back to front until it has NEAR_MIN characters, at most NEAR_NODES
+  // looked at), collapsed and capped at NEAR_MAX: "Summary *" for a label with a marker.
+  function textBefore(el) {
+    const w = (el.ownerDocument || doc).createTreeWalker(el.getRootNode(), 4); // NodeFilter.SHOW_TEXT
+    w.currentNode = el;
+    let s = "";
+    for (let t = w.previousNode(), n = 0; t !== null && n < NEAR_NODES; t = w.previousNode(), n++) {
+      const v = t.data;
+      if (!NON_SPACE.test(v)) continue;
+      const pe = t.parentElement;
+      if (pe !== null && typeof pe.checkVisibility === "function" && !pe.checkVisibility(CHECK_VISIBILITY)) continue;
+      s = (v.length > 2 * NEAR_MAX ? v.slice(-2 * NEAR_MAX) : v) + " " + s;
+      if (collapse(s).length >= NEAR_MIN) break;
+    }
+    return s === "" ? "" : cap(collapse(s), NEAR_MAX);
   }
 
   // nearText is the text near list[g[k]] (nearRows). An ancestor holding another member
