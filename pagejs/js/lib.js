@@ -56,7 +56,7 @@ function lib(win, env) {
   // with thousands of elements).
   const WANTED = new Set(["role", "title", "placeholder", "aria-label", "aria-labelledby", "aria-placeholder",
     "aria-disabled", "aria-readonly", "aria-checked", "aria-selected", "aria-expanded", "aria-required", "href",
-    "contenteditable", "list", "accept", "aria-valuetext", "aria-valuenow"]);
+    "contenteditable", "list", "accept", "aria-valuetext", "aria-valuenow", "aria-controls"]);
 
   // The object has every wanted name from the start (undefined when the element has no
   // such attribute): one shape for every element, so reading it is fast.
@@ -65,7 +65,7 @@ function lib(win, env) {
       "aria-labelledby": undefined, "aria-placeholder": undefined, "aria-disabled": undefined,
       "aria-readonly": undefined, "aria-checked": undefined, "aria-selected": undefined, "aria-expanded": undefined,
       "aria-required": undefined, href: undefined, contenteditable: undefined, list: undefined, accept: undefined,
-      "aria-valuetext": undefined, "aria-valuenow": undefined};
+      "aria-valuetext": undefined, "aria-valuenow": undefined, "aria-controls": undefined};
     const names = el.getAttributeNames();
     for (let i = 0; i < names.length; i++) {
       const n = names[i];
@@ -194,6 +194,13 @@ function lib(win, env) {
     }
   }
 
+  // soleControl tells whether box holds no control (CONTROLS) but el and what el holds.
+  function soleControl(box, el) {
+    const list = box.querySelectorAll(CONTROLS);
+    for (let i = 0; i < list.length; i++) if (list[i] !== el && !el.contains(list[i])) return false;
+    return true;
+  }
+
   function isFileInput(el) {
     return isHTML(el) && el.localName === "input" && String(el.type).toLowerCase() === "file";
   }
@@ -216,10 +223,29 @@ function lib(win, env) {
       const w = el.offsetWidth, h = el.offsetHeight;
       if (w > 0 && h > 0) return true;
       if (w > 0 || h > 0) return sentinels === true || !sentinel(el);
+      if (holderOf(el) !== null) return true;
     }
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0) return true;
     return (r.width > 0 || r.height > 0) && (sentinels === true || !sentinel(el));
+  }
+
+  // holderOf is, for a native checkbox or radio button in the tab order that has no area
+  // at all, its nearest ancestor (at most HOLDER_UP levels up) that has one: the box that
+  // shows it and takes its clicks (Element Plus draws its switch and checkboxes beside an
+  // input 0×0 and transparent, and listens for clicks on the box around it); null for
+  // any other element. Such an input is visible (listed, as assistive technology lists
+  // it), and pointer actions aim at that box (libAct's hitPoints).
+  const HOLDER_UP = 3;
+  function holderOf(el) {
+    if (!isHTML(el) || el.localName !== "input" || el.tabIndex < 0 || el.offsetWidth > 0 || el.offsetHeight > 0) return null;
+    const t = String(el.type).toLowerCase();
+    if (t !== "checkbox" && t !== "radio") return null;
+    let n = el.parentElement;
+    for (let k = 0; n !== null && k < HOLDER_UP; k++, n = n.parentElement) {
+      if (n.offsetWidth > 0 && n.offsetHeight > 0) return n;
+    }
+    return null;
   }
 
   // sentinel tells whether el, a box with no area, is a focus trap's sentinel: an empty
@@ -525,7 +551,7 @@ function lib(win, env) {
       if (type === "password" || type === "checkbox" || type === "radio" || type === "file" ||
           type === "submit" || type === "reset" || type === "button" || type === "image") return undefined;
       const v = String(el.value);
-      return cap(v === "" && role === "combobox" ? chosenBeside(el, A, name) : v, VALUE_MAX);
+      return cap(v === "" && role === "combobox" ? chosenBeside(el, A, name) || chosenOption(el, A, name) : v, VALUE_MAX);
     }
     if (tag === "textarea") return cap(String(el.value), VALUE_MAX);
     if (tag === "select") {
@@ -590,6 +616,30 @@ function lib(win, env) {
     }
     return "";
   }
+
+  // chosenOption is what a collapsed editable combobox left empty, with nothing shown
+  // beside it as its choice, has chosen in its popup: the names of the options that the
+  // listbox it controls (aria-controls), kept in the page while closed, marks
+  // aria-selected (Element Plus lays the choice over the field in an element classed as
+  // its placeholder, and keeps the options). While the popup is open, aria-selected
+  // marks the option under the keyboard's focus in many (the APG pattern), not a choice.
+  // (A resident re-describes every entry when anything in a combobox's popup changes:
+  // snapshotKeep's refIds.)
+  function chosenOption(el, A, name) {
+    if (A["aria-expanded"] === "true" || !A["aria-controls"]) return "";
+    const parts = [];
+    const boxes = idsIn(el, A["aria-controls"]);
+    for (let b = 0; b < boxes.length; b++) {
+      const opts = boxes[b].querySelectorAll('[role="option"][aria-selected="true"]');
+      for (let i = 0; i < opts.length && parts.length < CHOSEN_MAX; i++) {
+        const t = attr(opts[i], "aria-label") || shownText(opts[i]);
+        if (t !== "") parts.push(t);
+      }
+    }
+    const v = parts.join(", ");
+    return cap(v, NAME_MAX) === name ? "" : v;
+  }
+  const CHOSEN_MAX = 20;
 
   let range = null;
   function rangeOf(node) {
@@ -1466,7 +1516,7 @@ function lib(win, env) {
   }
 
   return {
-    env, isolated, fail, collapse, cap, collect, shown, inertRows, nearRows, inert, inside, ids, infos, isFrame, entry, selector, resolve, visible, disabled, isFileInput,
+    env, isolated, fail, collapse, cap, collect, shown, inertRows, nearRows, inert, inside, ids, infos, isFrame, entry, selector, resolve, visible, holderOf, soleControl, disabled, isFileInput,
     shadowRoots, shadowText,
     VALUE_MAX, NAME_MAX,
     // for libAct.js

@@ -8,7 +8,7 @@ function libAct(win, env, lib) {
   // The address before the action (this lib is made as its evaluation begins): an
   // action after which it differs changed the application's page (result's urlBefore).
   const urlBefore = String(win.location.href);
-  const {fail, collapse, cap, attr, attrsOf, isHTML, isFileInput, visible, disabled, inert, inside, resolve, fields, fingerprint,
+  const {fail, collapse, cap, attr, attrsOf, isHTML, isFileInput, visible, holderOf, soleControl, disabled, inert, inside, resolve, fields, fingerprint,
     editingHost, NAME_MAX} = lib;
   const TEXT_INPUTS = new Set(["text", "search", "email", "url", "tel", "password", "number"]);
 
@@ -394,9 +394,9 @@ function libAct(win, env, lib) {
   // while it is still on el and reaches it (else the search above: the page moved).
   function hitPoint(el, at) {
     if (at && Number.isFinite(at.x) && Number.isFinite(at.y)) {
-      const r = el.getBoundingClientRect();
+      const r = (holderOf(el) || el).getBoundingClientRect();
       const onIt = at.x >= r.left && at.x < r.right && at.y >= r.top && at.y < r.bottom;
-      if (onIt && reaches(hitRoot(el).elementFromPoint(at.x, at.y), el)) return {x: at.x, y: at.y, covered: false};
+      if (onIt && reachesAt(hitRoot(el).elementFromPoint(at.x, at.y), el)) return {x: at.x, y: at.y, covered: false};
     }
     const p = pointIn(el, "nearest");
     return p.covered ? pointIn(el, "center") : p;
@@ -469,10 +469,12 @@ function libAct(win, env, lib) {
 
   // hitPoints scrolls el into view (block and inline: at) and lists the points of its
   // first box, of those tried (centre first), that hit-testing gives to el: the first
-  // max of them (all without max).
+  // max of them (all without max). An input with no area is aimed at through the box
+  // that holds it (lib's holderOf).
   function hitPoints(el, at, max) {
-    el.scrollIntoView({block: at, inline: at, behavior: "instant"}); // (not smooth: hit-tested at once)
-    const r = boxOf(el);
+    const box = holderOf(el) || el;
+    box.scrollIntoView({block: at, inline: at, behavior: "instant"}); // (not smooth: hit-tested at once)
+    const r = boxOf(box);
     const from = hitRoot(el);
     const fx = [0.5, 0.25, 0.75, 0.5, 0.5, 0.1, 0.9];
     const fy = [0.5, 0.5, 0.5, 0.25, 0.75, 0.5, 0.5];
@@ -481,7 +483,7 @@ function libAct(win, env, lib) {
       const x = r.left + r.width * fx[i];
       const y = r.top + r.height * fy[i];
       if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) continue;
-      if (reaches(from.elementFromPoint(x, y), el)) out.push({x, y});
+      if (reachesAt(from.elementFromPoint(x, y), el)) out.push({x, y});
       if (out.length === max) break;
     }
     return out;
@@ -500,16 +502,63 @@ function libAct(win, env, lib) {
     return r.width === 0 || r.height === 0 ? el.getBoundingClientRect() : r; // (an inline box around a block)
   }
 
+  // reachesAt is reaches, for an input with no area also through the box that holds it.
+  function reachesAt(node, el) {
+    if (reaches(node, el)) return true;
+    const box = holderOf(el);
+    return box !== null && reaches(node, box);
+  }
+
   // reaches tells whether a pointer event on node (what hit-testing found) reaches el: node
   // is el or inside it, or inside a label of el (a click on a label is a click on its
   // control; custom checkboxes hide the input under their label), or an ancestor of el
   // below the body: nothing covers el there, it only takes no hit at that point (the
-  // unpainted part of an SVG icon's box, a ring chart's hole).
+  // unpainted part of an SVG icon's box, a ring chart's hole); or node is in the box of
+  // el's widget: the nearest ancestor of el (at most OWN_UP levels up, below the body)
+  // that holds node, when it holds no other control and it or an ancestor of it as far up
+  // listens for presses (what a select lays over its field, its placeholder or its
+  // chips: Element Plus's, whose box takes the click; a veil over a button in a box that
+  // does not listen still covers it). Only the isolated realm sees listeners (Firefox's
+  // event listener service): the page realm has no such widget box.
+  const OWN_UP = 3;
   function reaches(node, el) {
     if (inside(node, el)) return true;
     if (node && node !== doc.body && node !== doc.documentElement && node.nodeType === 1 && inside(el, node)) return true;
     for (let n = node; n; n = n.parentNode || n.host) {
       if (n.nodeType === 1 && isHTML(n) && n.localName === "label" && n.control === el) return true;
+    }
+    if (!node || node.nodeType !== 1) return false;
+    let a = el.parentElement, k = 0;
+    for (; a !== null && k < OWN_UP && a !== doc.body && a !== doc.documentElement; k++, a = a.parentElement) {
+      if (inside(node, a)) break;
+    }
+    if (a === null || k === OWN_UP || a === doc.body || a === doc.documentElement || !soleControl(a, el)) return false;
+    for (; a !== null && k < OWN_UP && a !== doc.body && a !== doc.documentElement; k++, a = a.parentElement) {
+      if (listens(a)) return true;
+    }
+    return false;
+  }
+
+  // listens tells whether the page listens on n for a press or a click (a listener of
+  // its own, not Firefox's system group), as Firefox's event listener service lists them
+  // (isolated realm only; never in the page realm).
+  const PRESSES = new Set(["click", "mousedown", "mouseup", "pointerdown", "pointerup"]);
+  let listenerService;
+  function listens(n) {
+    if (listenerService === undefined) {
+      listenerService = null;
+      try {
+        if (isolated && env.Cc && env.Ci) listenerService = env.Cc["@mozilla.org/eventlistenerservice;1"].getService(env.Ci.nsIEventListenerService);
+      } catch (e) {
+        listenerService = null;
+      }
+    }
+    if (listenerService === null) return false;
+    try {
+      const list = listenerService.getListenerInfoFor(n);
+      for (let i = 0; i < list.length; i++) if (PRESSES.has(list[i].type) && !list[i].inSystemEventGroup) return true;
+    } catch (e) {
+      return false;
     }
     return false;
   }

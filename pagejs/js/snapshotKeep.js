@@ -41,7 +41,7 @@ function snapshotKeep() {
   let all = true; // every entry must be made afresh
   let upward = new Set(); // elements whose entry is stale
   let subtree = new Set(); // nodes below which every entry is stale
-  let refIds = new Set(); // ids that aria-labelledby names
+  let refIds = new Set(); // ids that aria-labelledby names, and comboboxes' popups (aria-controls)
   // The last walk's statics (lib.collect), with its frames argument, and whether a
   // mutation since may have changed them (reshaped).
   let statics = null, staticsFrames = false, reshaped = true;
@@ -122,6 +122,7 @@ function snapshotKeep() {
       else if ((a === "aria-label" || a === "class" || a === "style") && t.nodeType === 1 && pointerKind(t)) reshaped = true;
       if (a === "type") restructured = typed = true; // (a control's kind; labels)
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
+      if (a === "aria-controls") relabel = true; // (a combobox's popup: refIds; its own entry is stale already, upward)
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
     } else if (rec.type === "childList") {
       loud = true;
@@ -602,6 +603,11 @@ function snapshotKeep() {
       const named = t.querySelectorAll("[aria-labelledby]");
       for (let i = 0; i < named.length; i++) {
         for (const id of String(named[i].getAttribute("aria-labelledby")).split(/\s+/)) if (id) ids.add(id);
+      }
+      // (and the popups of comboboxes, whose options may give their value: lib's chosenOption)
+      const popups = t.querySelectorAll('[aria-controls][role~="combobox"]');
+      for (let i = 0; i < popups.length; i++) {
+        for (const id of String(popups[i].getAttribute("aria-controls")).split(/\s+/)) if (id) ids.add(id);
       }
     }
     return ids;
