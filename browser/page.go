@@ -82,6 +82,10 @@ func elementBody(e *pagejs.Element) string {
 	flag(e.Readonly, "readonly")
 	flag(e.Required, "required")
 	flag(e.Multiple, "multiple")
+	flag(e.Invalid, "invalid")
+	if e.Error != "" {
+		b.WriteString(" error=" + Quote(e.Error, 100))
+	}
 	if e.Accept != "" {
 		b.WriteString(" accept=" + Quote(e.Accept, 60))
 	}

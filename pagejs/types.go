@@ -110,7 +110,9 @@ type Element struct {
 	Selected *bool       `json:"selected,omitempty"`
 	Expanded *bool       `json:"expanded,omitempty"`
 	Required bool        `json:"required,omitempty"`
-	Href     string      `json:"href,omitempty"` // origin-relative when same-origin
+	Invalid  bool        `json:"invalid,omitempty"` // aria-invalid, or :user-invalid
+	Error    string      `json:"error,omitempty"`   // what an invalid element says is wrong; capped at 100 chars
+	Href     string      `json:"href,omitempty"`    // origin-relative when same-origin
 	Accept   string      `json:"accept,omitempty"`
 	Multiple bool        `json:"multiple,omitempty"`
 	Sel      Sel         `json:"sel"`
@@ -353,6 +355,10 @@ func (e *Element) setField(k string, v any) error {
 		e.Required = b
 	case k == "multiple" && isBool:
 		e.Multiple = b
+	case k == "invalid" && isBool:
+		e.Invalid = b
+	case k == "error" && isStr:
+		e.Error = s
 	case k == "checked" && isBool:
 		e.Checked = &b
 	case k == "selected" && isBool:

@@ -56,7 +56,8 @@ function lib(win, env) {
   // with thousands of elements).
   const WANTED = new Set(["role", "title", "placeholder", "aria-label", "aria-labelledby", "aria-placeholder",
     "aria-disabled", "aria-readonly", "aria-checked", "aria-selected", "aria-expanded", "aria-required", "href",
-    "contenteditable", "list", "accept", "aria-valuetext", "aria-valuenow", "aria-controls"]);
+    "contenteditable", "list", "accept", "aria-valuetext", "aria-valuenow", "aria-controls", "aria-invalid",
+    "aria-errormessage", "aria-describedby"]);
 
   // The object has every wanted name from the start (undefined when the element has no
   // such attribute): one shape for every element, so reading it is fast.
@@ -65,7 +66,8 @@ function lib(win, env) {
       "aria-labelledby": undefined, "aria-placeholder": undefined, "aria-disabled": undefined,
       "aria-readonly": undefined, "aria-checked": undefined, "aria-selected": undefined, "aria-expanded": undefined,
       "aria-required": undefined, href: undefined, contenteditable: undefined, list: undefined, accept: undefined,
-      "aria-valuetext": undefined, "aria-valuenow": undefined, "aria-controls": undefined};
+      "aria-valuetext": undefined, "aria-valuenow": undefined, "aria-controls": undefined, "aria-invalid": undefined,
+      "aria-errormessage": undefined, "aria-describedby": undefined};
     const names = el.getAttributeNames();
     for (let i = 0; i < names.length; i++) {
       const n = names[i];
@@ -758,6 +760,11 @@ function lib(win, env) {
     if (ex !== undefined) x = put(x, "expanded", ex === "true");
     else if (tag === "summary" && el.parentElement && el.parentElement.localName === "details") x = put(x, "expanded", !!el.parentElement.open);
     if ((html && el.required) || A["aria-required"] === "true") x = put(x, "required", true);
+    if (invalidOf(el, tag, html, A)) {
+      x = put(x, "invalid", true);
+      const m = errorOf(el, html, A);
+      if (m !== "") x = put(x, "error", m);
+    }
     if (f.href) x = put(x, "href", f.href);
     if (f.fpHref) e.fh = f.fpHref;
     if (html && tag === "input" && type === "file") { // isFileInput (typeOf's type)
@@ -776,6 +783,35 @@ function lib(win, env) {
       for (const k of Object.keys(x)) e[k] = x[k];
     }
     return e;
+  }
+
+  // invalidOf tells whether el is marked invalid: by aria-invalid (any value but "false"),
+  // else, a native form control, by failing its constraints once the user has changed it
+  // (:user-invalid, when pages show it).
+  function invalidOf(el, tag, html, A) {
+    const a = A["aria-invalid"];
+    if (a !== undefined) {
+      const v = a.trim().toLowerCase();
+      return v !== "" && v !== "false";
+    }
+    return html && FORM_CONTROLS.has(tag) && el.matches(":user-invalid");
+  }
+
+  // errorOf is what an invalid element says is wrong: the text of what aria-errormessage
+  // names, else of what aria-describedby names (where Mantine and Material UI put the
+  // error), else the browser's own validation message; capped at ERROR_MAX.
+  const ERROR_MAX = 100;
+  function errorOf(el, html, A) {
+    for (const list of [A["aria-errormessage"], A["aria-describedby"]]) {
+      const ts = idsIn(el, list);
+      const parts = [];
+      for (let i = 0; i < ts.length; i++) {
+        const t = labelText(ts[i]);
+        if (t !== "") parts.push(t);
+      }
+      if (parts.length > 0) return cap(collapse(parts.join(" ")), ERROR_MAX);
+    }
+    return html && typeof el.validationMessage === "string" ? cap(collapse(el.validationMessage), ERROR_MAX) : "";
   }
 
   // put sets x[k] = v, making x when it is null, and returns x (no closure per entry).

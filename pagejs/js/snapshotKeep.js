@@ -41,7 +41,7 @@ function snapshotKeep() {
   let all = true; // every entry must be made afresh
   let upward = new Set(); // elements whose entry is stale
   let subtree = new Set(); // nodes below which every entry is stale
-  let refIds = new Set(); // ids that aria-labelledby names, and comboboxes' popups (aria-controls)
+  let refIds = new Set(); // ids that aria-labelledby names, comboboxes' popups (aria-controls), descriptions and errors
   // The last walk's statics (lib.collect), with its frames argument, and whether a
   // mutation since may have changed them (reshaped).
   let statics = null, staticsFrames = false, reshaped = true;
@@ -122,7 +122,8 @@ function snapshotKeep() {
       else if ((a === "aria-label" || a === "class" || a === "style") && t.nodeType === 1 && pointerKind(t)) reshaped = true;
       if (a === "type") restructured = typed = true; // (a control's kind; labels)
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
-      if (a === "aria-controls") relabel = true; // (a combobox's popup: refIds; its own entry is stale already, upward)
+      // (a combobox's popup, what describes an element: refIds; its own entry is stale already, upward)
+      if (a === "aria-controls" || a === "aria-describedby" || a === "aria-errormessage") relabel = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
     } else if (rec.type === "childList") {
       loud = true;
@@ -190,10 +191,13 @@ function snapshotKeep() {
     return 0;
   }
 
+  // (with "!" first when the control fails its constraints once the user changed it: lib's
+  // invalidOf reads :user-invalid, which changes without a mutation)
   function valueOf(el, kind, flags) {
-    if (kind === K_VALUE) return String(el.value);
-    if (flags !== -2) return "";
-    let s = "";
+    const bad = el.matches(":user-invalid") ? "!" : "";
+    if (kind === K_VALUE) return bad + String(el.value);
+    if (flags !== -2) return bad;
+    let s = bad;
     const o = el.options;
     for (let k = 0; k < o.length; k++) s += o[k].selected ? "1" : "0";
     return s;
@@ -604,10 +608,17 @@ function snapshotKeep() {
       for (let i = 0; i < named.length; i++) {
         for (const id of String(named[i].getAttribute("aria-labelledby")).split(/\s+/)) if (id) ids.add(id);
       }
-      // (and the popups of comboboxes, whose options may give their value: lib's chosenOption)
+      // (and the popups of comboboxes, whose options may give their value: lib's
+      // chosenOption; what describes an element or gives its error: lib's errorOf)
       const popups = t.querySelectorAll('[aria-controls][role~="combobox"]');
       for (let i = 0; i < popups.length; i++) {
         for (const id of String(popups[i].getAttribute("aria-controls")).split(/\s+/)) if (id) ids.add(id);
+      }
+      const described = t.querySelectorAll("[aria-describedby],[aria-errormessage]");
+      for (let i = 0; i < described.length; i++) {
+        for (const a of ["aria-describedby", "aria-errormessage"]) {
+          for (const id of String(described[i].getAttribute(a) || "").split(/\s+/)) if (id) ids.add(id);
+        }
       }
     }
     return ids;
