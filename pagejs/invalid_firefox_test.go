@@ -10,18 +10,22 @@ import (
 
 // invalidFields is a form after its validation ran: fields marked aria-invalid with
 // their errors named by aria-describedby (beside a hint) or aria-errormessage, one
-// marked valid, and a native e-mail field checked by the browser itself.
+// marked valid, a native e-mail field checked by the browser itself, and fields
+// described by an alert and by a hint.
 const invalidFields = `<input aria-label="Email" aria-invalid="true" aria-describedby="mail-help mail-err">
 <p id="mail-help">We never share it.</p><p id="mail-err">Not an e-mail address <span hidden>(code 7)</span></p>
 <input aria-label="Phone" aria-invalid="true" aria-errormessage="phone-err" aria-describedby="phone-help">
 <p id="phone-help">With the country code.</p><p id="phone-err">Too short</p>
 <input aria-label="Name" aria-invalid="false" required>
 <input aria-label="Work e-mail" type="email" required>
+<input aria-label="Street" aria-describedby="street-msg"><div role="alert"><span id="street-msg">No such street</span></div>
+<input aria-label="City" aria-describedby="city-hint"><span id="city-hint">As on your ID</span>
 <button type="button">Next</button>`
 
 // TestFirefoxInvalidFields: an element marked invalid says so, with the text of its
 // error message (aria-errormessage, else aria-describedby, without what its markup
-// hides); aria-invalid="false" is not invalid. A native field is invalid only once the
+// hides); aria-invalid="false" is not invalid. A field not marked invalid gives the
+// text of an alert it is described by as its error (Vuetify's failed rule), not a hint. A native field is invalid only once the
 // user has changed it (:user-invalid): after a trusted fill of a bad address and a
 // blur (isolated realm), with the browser's message; a resident's walk then gives
 // what a full walk gives, though neither a mutation nor the value told it (the blur).
@@ -45,6 +49,8 @@ func TestFirefoxInvalidFields(t *testing.T) {
 				{"Phone", true, "Too short"},
 				{"Name", false, ""},
 				{"Work e-mail", false, ""},
+				{"Street", false, "No such street"},
+				{"City", false, ""},
 			} {
 				e := find(t, s, "textbox", c.name)
 				if e.Invalid != c.invalid || e.Error != c.err {

@@ -12,7 +12,9 @@ import (
 // checkbox whose inputs have no area beside the box that shows them (and a stand-in
 // input so, out of the tab order), a select whose placeholder lies over its field, a
 // field with a clear button laid over it, a button under a veil, and comboboxes whose closed popups keep the
-// chosen options marked aria-selected.
+// chosen options marked aria-selected; a combobox box that only wraps its field (as
+// Vuetify's does), and a combobox with a hidden native input under it (as Material
+// UI's has).
 const widgetBoxes = `<style>.hid{position:absolute;opacity:0;width:0;height:0;margin:0}
 .box{display:inline-block;position:relative;width:44px;height:20px;background:#ccc}
 .wrap{position:relative;display:inline-block;width:200px;height:24px;border:1px solid #999}
@@ -27,6 +29,8 @@ const widgetBoxes = `<style>.hid{position:absolute;opacity:0;width:0;height:0;ma
 <div class="wrap"><input role="combobox" aria-label="Skills" aria-expanded="false" aria-controls="skills"></div>
 <ul role="listbox" id="cities" hidden><li role="option" aria-selected="false">Berlin</li><li role="option" aria-selected="true">Paris</li></ul>
 <ul role="listbox" id="skills" hidden><li role="option" aria-selected="true">Go</li><li role="option" aria-selected="true" aria-label="Rust lang">Rust</li></ul>
+<div role="combobox" class="wrap"><input role="combobox" aria-label="Country" aria-expanded="false"></div>
+<div role="combobox" tabindex="0">M<input aria-hidden="true" tabindex="-1" value="m"></div>
 <p id="log"></p>
 <script>document.getElementById("sel").addEventListener("click", () => { document.getElementById("log").textContent += "opened "; });</script>`
 
@@ -37,7 +41,8 @@ const widgetBoxes = `<style>.hid{position:absolute;opacity:0;width:0;height:0;ma
 // realm sees no listeners and refuses it), one under another control (a clear button),
 // or a button under a veil in a box that does not listen, is refused as covered; a
 // collapsed combobox left empty reads its chosen options from its popup, an expanded
-// one does not.
+// one does not; a combobox box that only wraps its field is not listed, one over a
+// hidden input is.
 func TestFirefoxWidgetBoxes(t *testing.T) {
 	for _, r := range realms {
 		t.Run(string(r), func(t *testing.T) {
@@ -62,6 +67,16 @@ func TestFirefoxWidgetBoxes(t *testing.T) {
 				} else if got := p.js(c.js); got != "true" {
 					t.Errorf("click on %q: checked %s", c.e.Name, got)
 				}
+			}
+			find(t, s, "combobox", "Country")
+			combos := 0
+			for _, e := range s.Elements {
+				if e.Role == "combobox" {
+					combos++
+				}
+			}
+			if combos != 4 { // City, Skills, Country, and the one over a hidden input
+				t.Errorf("%d comboboxes, want 4: not the box that wraps Country's field, but the one over a hidden input", combos)
 			}
 			city := find(t, s, "combobox", "City")
 			if city.Value == nil || *city.Value != "Paris" {

@@ -162,8 +162,22 @@ function lib(win, env) {
     }
     if (el.hasAttribute("contenteditable") && editingHost(el)) return true;
     const role = firstToken(el.getAttribute("role"));
+    if (role === "combobox") return !comboWrapper(el);
     if (role !== "" && !PRESENTATIONAL.has(role)) return ROLES.has(role);
     return html && pointerTarget(el, tag);
+  }
+
+  // comboWrapper tells whether el, a combobox, only wraps the field that is one (ARIA 1.1's
+  // pattern; Vuetify gives its field's box the role of the input inside it): no form
+  // control itself, no label of its own (aria-label, aria-labelledby), and a text field or
+  // combobox inside, in the tab order and not hidden from assistive technology (not
+  // Material UI's native input under its select). That field is listed; the box would be
+  // an unnamed double of it.
+  const WRAPPED_FIELD = 'input:not([type="hidden" i]):not([aria-hidden="true"]):not([tabindex="-1"]),' +
+    'textarea:not([aria-hidden="true"]):not([tabindex="-1"]),[role~="combobox"],[role~="textbox"]';
+  function comboWrapper(el) {
+    return !FORM_CONTROLS.has(el.localName) && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby") &&
+      el.querySelector(WRAPPED_FIELD) !== null;
   }
 
   // pointerTarget tells whether el, an HTML element with no role (or a presentational
@@ -764,6 +778,9 @@ function lib(win, env) {
       x = put(x, "invalid", true);
       const m = errorOf(el, html, A);
       if (m !== "") x = put(x, "error", m);
+    } else {
+      const m = alertOf(el, A);
+      if (m !== "") x = put(x, "error", m);
     }
     if (f.href) x = put(x, "href", f.href);
     if (f.fpHref) e.fh = f.fpHref;
@@ -812,6 +829,22 @@ function lib(win, env) {
       if (parts.length > 0) return cap(collapse(parts.join(" ")), ERROR_MAX);
     }
     return html && typeof el.validationMessage === "string" ? cap(collapse(el.validationMessage), ERROR_MAX) : "";
+  }
+
+  // alertOf is the text of an alert that describes a field not marked invalid: what
+  // aria-describedby names, when it is (or is in) a role="alert" region with text. An
+  // alert tied to a field is its error (Vuetify shows a failed rule so, and marks
+  // nothing invalid).
+  function alertOf(el, A) {
+    if (!A["aria-describedby"]) return "";
+    const ts = idsIn(el, A["aria-describedby"]);
+    const parts = [];
+    for (let i = 0; i < ts.length; i++) {
+      if (ts[i].closest('[role~="alert"]') === null) continue;
+      const t = labelText(ts[i]);
+      if (t !== "") parts.push(t);
+    }
+    return parts.length > 0 ? cap(collapse(parts.join(" ")), ERROR_MAX) : "";
   }
 
   // put sets x[k] = v, making x when it is null, and returns x (no closure per entry).

@@ -120,6 +120,7 @@ function snapshotKeep() {
       // the aria-label and the cursor of what pointerKind says)
       else if (a === "hidden" && FORM_CONTROLS.has(t.localName)) reshaped = true;
       else if ((a === "aria-label" || a === "class" || a === "style") && t.nodeType === 1 && pointerKind(t)) reshaped = true;
+      else if (a === "aria-label" && t.nodeType === 1 && /combobox/i.test(t.getAttribute("role") || "")) reshaped = true; // (lib's comboWrapper)
       if (a === "type") restructured = typed = true; // (a control's kind; labels)
       if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
       // (a combobox's popup, what describes an element: refIds; its own entry is stale already, upward)
