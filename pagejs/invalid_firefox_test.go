@@ -11,21 +11,23 @@ import (
 // invalidFields is a form after its validation ran: fields marked aria-invalid with
 // their errors named by aria-describedby (beside a hint) or aria-errormessage, one
 // marked valid, a native e-mail field checked by the browser itself, and fields
-// described by an alert and by a hint.
+// described by an alert (one classed as in error, one not) and by a hint.
 const invalidFields = `<input aria-label="Email" aria-invalid="true" aria-describedby="mail-help mail-err">
 <p id="mail-help">We never share it.</p><p id="mail-err">Not an e-mail address <span hidden>(code 7)</span></p>
 <input aria-label="Phone" aria-invalid="true" aria-errormessage="phone-err" aria-describedby="phone-help">
 <p id="phone-help">With the country code.</p><p id="phone-err">Too short</p>
 <input aria-label="Name" aria-invalid="false" required>
 <input aria-label="Work e-mail" type="email" required>
-<input aria-label="Street" aria-describedby="street-msg"><div role="alert"><span id="street-msg">No such street</span></div>
+<div class="field field--error"><input aria-label="Street" aria-describedby="street-msg"><div role="alert"><span id="street-msg">No such street</span></div></div>
+<div class="field"><input aria-label="Town" aria-describedby="town-msg"><div role="alert"><span id="town-msg">As on your ID</span></div></div>
 <input aria-label="City" aria-describedby="city-hint"><span id="city-hint">As on your ID</span>
 <button type="button">Next</button>`
 
 // TestFirefoxInvalidFields: an element marked invalid says so, with the text of its
 // error message (aria-errormessage, else aria-describedby, without what its markup
-// hides); aria-invalid="false" is not invalid. A field not marked invalid gives the
-// text of an alert it is described by as its error (Vuetify's failed rule), not a hint. A native field is invalid only once the
+// hides); aria-invalid="false" is not invalid. A field not marked invalid but classed
+// as in error gives the text of an alert it is described by as its error (Vuetify's
+// failed rule); the same alert beside a field not so classed is a hint, not shown. A native field is invalid only once the
 // user has changed it (:user-invalid): after a trusted fill of a bad address and a
 // blur (isolated realm), with the browser's message; a resident's walk then gives
 // what a full walk gives, though neither a mutation nor the value told it (the blur).
@@ -50,6 +52,7 @@ func TestFirefoxInvalidFields(t *testing.T) {
 				{"Name", false, ""},
 				{"Work e-mail", false, ""},
 				{"Street", false, "No such street"},
+				{"Town", false, ""},
 				{"City", false, ""},
 			} {
 				e := find(t, s, "textbox", c.name)

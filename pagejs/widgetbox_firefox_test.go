@@ -2,6 +2,7 @@ package pagejs_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
@@ -26,20 +27,23 @@ const widgetBoxes = `<style>.hid{position:absolute;opacity:0;width:0;height:0;ma
 <div class="wrap" id="sel"><div><input role="combobox" aria-label="City" aria-expanded="false" aria-controls="cities"></div><span class="over select__placeholder">Choose a city</span></div>
 <div class="wrap"><input aria-label="Search"><button type="button" class="over">Clear</button></div>
 <div class="wrap"><button type="button">Under a veil</button><div class="over" style="opacity:0.01"></div></div>
+<div class="wrap" id="card"><button type="button">Under a mask</button><div class="over" style="opacity:0.01"></div></div>
 <div class="wrap"><input role="combobox" aria-label="Skills" aria-expanded="false" aria-controls="skills"></div>
 <ul role="listbox" id="cities" hidden><li role="option" aria-selected="false">Berlin</li><li role="option" aria-selected="true">Paris</li></ul>
 <ul role="listbox" id="skills" hidden><li role="option" aria-selected="true">Go</li><li role="option" aria-selected="true" aria-label="Rust lang">Rust</li></ul>
 <div role="combobox" class="wrap"><input role="combobox" aria-label="Country" aria-expanded="false"></div>
 <div role="combobox" tabindex="0">M<input aria-hidden="true" tabindex="-1" value="m"></div>
 <p id="log"></p>
-<script>document.getElementById("sel").addEventListener("click", () => { document.getElementById("log").textContent += "opened "; });</script>`
+<script>document.getElementById("sel").addEventListener("click", () => { document.getElementById("log").textContent += "opened "; });
+document.getElementById("card").addEventListener("click", () => {});</script>`
 
 // TestFirefoxWidgetBoxes: in both realms, an input with no area in the tab order is
 // listed (the stand-in out of it is not), and a click on it reaches it through its box
 // (isolated realm: aimed at that box); a click on a field under its own widget's
 // placeholder is taken where the widget's box listens for it (isolated realm: the page
 // realm sees no listeners and refuses it), one under another control (a clear button),
-// or a button under a veil in a box that does not listen, is refused as covered; a
+// or a button under a veil (in a box that listens or not: a button is no field), is
+// refused as covered; a
 // collapsed combobox left empty reads its chosen options from its popup, an expanded
 // one does not; a combobox box that only wraps its field is not listed, one over a
 // hidden input is.
@@ -94,9 +98,11 @@ func TestFirefoxWidgetBoxes(t *testing.T) {
 			case r == isolatedRealm && p.js(`document.getElementById("log").textContent`) != "opened ":
 				t.Errorf("click on the select: the widget's box saw %q", p.js(`document.getElementById("log").textContent`))
 			}
-			veiled := find(t, s, "button", "Under a veil")
-			if err := p.run(r, pagejs.Click, pagejs.ClickArgs{Sel: veiled.Sel, FP: veiled.FP}, nil); !isCode(err, errcode.ElementNotInteractable) {
-				t.Errorf("click on a button under a veil in a box that does not listen: %v, want element_not_interactable", err)
+			for _, name := range []string{"Under a veil", "Under a mask"} {
+				b := find(t, s, "button", name)
+				if err := p.run(r, pagejs.Click, pagejs.ClickArgs{Sel: b.Sel, FP: b.FP}, nil); !isCode(err, errcode.ElementNotInteractable) {
+					t.Errorf("click on a button %s (its box listening or not): %v, want element_not_interactable", strings.ToLower(name), err)
+				}
 			}
 			search := find(t, s, "textbox", "Search")
 			err = p.run(r, pagejs.Click, pagejs.ClickArgs{Sel: search.Sel, FP: search.FP}, nil)

@@ -173,8 +173,9 @@ function lib(win, env) {
   // combobox inside, in the tab order and not hidden from assistive technology (not
   // Material UI's native input under its select). That field is listed; the box would be
   // an unnamed double of it.
-  const WRAPPED_FIELD = 'input:not([type="hidden" i]):not([aria-hidden="true"]):not([tabindex="-1"]),' +
-    'textarea:not([aria-hidden="true"]):not([tabindex="-1"]),[role~="combobox"],[role~="textbox"]';
+  const WRAPPED_FIELD = 'input:not([type="hidden" i]):not([hidden]):not([disabled]):not([aria-hidden="true"]):not([tabindex="-1"]),' +
+    'textarea:not([hidden]):not([disabled]):not([aria-hidden="true"]):not([tabindex="-1"]),' +
+    '[role~="combobox"]:not([hidden]):not([aria-hidden="true"]),[role~="textbox"]:not([hidden]):not([aria-hidden="true"])';
   function comboWrapper(el) {
     return !FORM_CONTROLS.has(el.localName) && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby") &&
       el.querySelector(WRAPPED_FIELD) !== null;
@@ -814,11 +815,15 @@ function lib(win, env) {
     return html && FORM_CONTROLS.has(tag) && el.matches(":user-invalid");
   }
 
-  // errorOf is what an invalid element says is wrong: the text of what aria-errormessage
-  // names, else of what aria-describedby names (where Mantine and Material UI put the
-  // error), else the browser's own validation message; capped at ERROR_MAX.
+  // errorOf is what an invalid element says is wrong: for a native field invalid by its
+  // constraints alone, the browser's validation message; else the text of what
+  // aria-errormessage names, else of what aria-describedby names (where Mantine and
+  // Material UI put the error), else the browser's message; capped at ERROR_MAX.
   const ERROR_MAX = 100;
   function errorOf(el, html, A) {
+    if (A["aria-invalid"] === undefined && html && typeof el.validationMessage === "string" && el.validationMessage !== "") {
+      return cap(collapse(el.validationMessage), ERROR_MAX); // (:user-invalid: the browser's own words first)
+    }
     for (const list of [A["aria-errormessage"], A["aria-describedby"]]) {
       const ts = idsIn(el, list);
       const parts = [];
@@ -831,12 +836,12 @@ function lib(win, env) {
     return html && typeof el.validationMessage === "string" ? cap(collapse(el.validationMessage), ERROR_MAX) : "";
   }
 
-  // alertOf is the text of an alert that describes a field not marked invalid: what
-  // aria-describedby names, when it is (or is in) a role="alert" region with text. An
-  // alert tied to a field is its error (Vuetify shows a failed rule so, and marks
-  // nothing invalid).
+  // alertOf is the text of an alert that describes a field not marked invalid but classed
+  // as in error (errorClassed): what aria-describedby names, when it is (or is in) a
+  // role="alert" region with text (Vuetify shows a failed rule so, and marks nothing
+  // invalid).
   function alertOf(el, A) {
-    if (!A["aria-describedby"]) return "";
+    if (!A["aria-describedby"] || !errorClassed(el)) return "";
     const ts = idsIn(el, A["aria-describedby"]);
     const parts = [];
     for (let i = 0; i < ts.length; i++) {
@@ -845,6 +850,20 @@ function lib(win, env) {
       if (t !== "") parts.push(t);
     }
     return parts.length > 0 ? cap(collapse(parts.join(" ")), ERROR_MAX) : "";
+  }
+
+  // errorClassed tells whether el or a box around it (at most ERROR_UP levels up) has a
+  // class that says it is in error ("v-input--error", "has-error", "is-invalid",
+  // "Mui-error"): what tells an alert that describes a field showing its error from one
+  // showing its hint (Vuetify shows both in the same alert). (A resident re-describes the
+  // subtree of an element whose class gained or lost such a name: snapshotKeep.)
+  const ERROR_UP = 4;
+  const ERROR_CLASS = /(^|[\s_-])(error|invalid)(\s|$)/i;
+  function errorClassed(el) {
+    for (let n = el, k = 0; n !== null && k <= ERROR_UP && n !== docBody; k++, n = n.parentElement) {
+      if (ERROR_CLASS.test(n.getAttribute("class") || "")) return true;
+    }
+    return false;
   }
 
   // put sets x[k] = v, making x when it is null, and returns x (no closure per entry).
@@ -1314,7 +1333,8 @@ function lib(win, env) {
     }
     // Look-alikes whose nearest text is another's of their kind too (two rich editors'
     // toolbars, each "Paragraph" beside its Undo) get instead the text before the part of
-    // the page that is theirs alone: the label or heading of the editor they belong to.
+    // the page that is theirs alone, when that tells each from the others: the label or
+    // heading of the editor they belong to.
     const said = new Map(); // group → Map(text → the places in at that give it)
     for (let q = 0; q < at.length; q++) {
       const g = mine.get(at[q]);
@@ -1327,10 +1347,14 @@ function lib(win, env) {
     for (const m of said.values()) {
       for (const l of m.values()) {
         if (l.length < 2) continue;
+        // (all or none: each tells its look-alike from the others, or the texts stay)
+        const next = [];
         for (let j = 0; j < l.length; j++) {
-          const i = at[l[j]];
-          const t = textBefore(ownTop(list, mine.get(i), pos.get(i)));
-          if (t !== "") texts[l[j]] = t;
+          const i = at[l[j]], g = mine.get(i), k = pos.get(i);
+          next.push(textBefore(ownTop(list, g, k), k > 0 ? ownTop(list, g, k - 1) : null));
+        }
+        if (next.every((t) => t !== "") && new Set(next).size === next.length) {
+          for (let j = 0; j < l.length; j++) texts[l[j]] = next[j];
         }
       }
     }
@@ -1352,12 +1376,15 @@ function lib(win, env) {
 
   // textBefore is the visible text that comes last before el in its tree's order (text
   // nodes taken back to front until it has NEAR_MIN characters, at most NEAR_NODES
-  // looked at), collapsed and capped at NEAR_MAX: "Summary *" for a label with a marker.
-  function textBefore(el) {
+  // looked at), collapsed and capped at NEAR_MAX: "Summary *" for a label with a marker;
+  // none from inside prev (the part of the page of the look-alike before it: its text is
+  // that one's, not this one's).
+  function textBefore(el, prev) {
     const w = (el.ownerDocument || doc).createTreeWalker(el.getRootNode(), 4); // NodeFilter.SHOW_TEXT
     w.currentNode = el;
     let s = "";
     for (let t = w.previousNode(), n = 0; t !== null && n < NEAR_NODES; t = w.previousNode(), n++) {
+      if (prev !== null && prev.contains(t)) break;
       const v = t.data;
       if (!NON_SPACE.test(v)) continue;
       const pe = t.parentElement;

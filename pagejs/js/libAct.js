@@ -394,7 +394,7 @@ function libAct(win, env, lib) {
   // while it is still on el and reaches it (else the search above: the page moved).
   function hitPoint(el, at) {
     if (at && Number.isFinite(at.x) && Number.isFinite(at.y)) {
-      const r = (holderOf(el) || el).getBoundingClientRect();
+      const r = (holderBox(el) || el).getBoundingClientRect();
       const onIt = at.x >= r.left && at.x < r.right && at.y >= r.top && at.y < r.bottom;
       if (onIt && reachesAt(hitRoot(el).elementFromPoint(at.x, at.y), el)) return {x: at.x, y: at.y, covered: false};
     }
@@ -470,9 +470,9 @@ function libAct(win, env, lib) {
   // hitPoints scrolls el into view (block and inline: at) and lists the points of its
   // first box, of those tried (centre first), that hit-testing gives to el: the first
   // max of them (all without max). An input with no area is aimed at through the box
-  // that holds it (lib's holderOf).
+  // that holds it (holderBox).
   function hitPoints(el, at, max) {
-    const box = holderOf(el) || el;
+    const box = holderBox(el) || el;
     box.scrollIntoView({block: at, inline: at, behavior: "instant"}); // (not smooth: hit-tested at once)
     const r = boxOf(box);
     const from = hitRoot(el);
@@ -505,21 +505,39 @@ function libAct(win, env, lib) {
   // reachesAt is reaches, for an input with no area also through the box that holds it.
   function reachesAt(node, el) {
     if (reaches(node, el)) return true;
-    const box = holderOf(el);
+    const box = holderBox(el);
     return box !== null && reaches(node, box);
+  }
+
+  // holderBox is lib's holderOf(el), the box that shows an input with no area, when a
+  // click on it is one on the input: the box holds no other control, and it is in a
+  // label of the input, or it or a box around it holding no other control (at most
+  // OWN_UP levels up) listens for presses (Element Plus's switch: its box's click
+  // handler). Else null: nothing takes such a click.
+  function holderBox(el) {
+    const h = holderOf(el);
+    if (h === null || !soleControl(h, el)) return null;
+    for (let n = h; n !== null && n !== doc.body; n = n.parentElement) {
+      if (n.localName === "label" && isHTML(n) && n.control === el) return h;
+    }
+    for (let c = h, k = 0; c !== null && k < OWN_UP && c !== doc.body && soleControl(c, el); k++, c = c.parentElement) {
+      if (listens(c)) return h;
+    }
+    return null;
   }
 
   // reaches tells whether a pointer event on node (what hit-testing found) reaches el: node
   // is el or inside it, or inside a label of el (a click on a label is a click on its
   // control; custom checkboxes hide the input under their label), or an ancestor of el
   // below the body: nothing covers el there, it only takes no hit at that point (the
-  // unpainted part of an SVG icon's box, a ring chart's hole); or node is in the box of
-  // el's widget: the nearest ancestor of el (at most OWN_UP levels up, below the body)
-  // that holds node, when it holds no other control and it or an ancestor of it as far up
-  // listens for presses (what a select lays over its field, its placeholder or its
-  // chips: Element Plus's, whose box takes the click; a veil over a button in a box that
-  // does not listen still covers it). Only the isolated realm sees listeners (Firefox's
-  // event listener service): the page realm has no such widget box.
+  // unpainted part of an SVG icon's box, a ring chart's hole); or, el a text field or a
+  // combobox, node is in the box of el's widget: the nearest ancestor of el (at most
+  // OWN_UP levels up, below the body) that holds node, when it, or a box around it
+  // (within OWN_UP levels of el) that also holds no other control, listens for presses
+  // (what a select lays over its field, its placeholder or its chips: Element Plus's,
+  // whose box takes the click). A veil over a button, or a mask over a field in a box
+  // that does not listen, still covers it. Only the isolated realm sees listeners
+  // (Firefox's event listener service): the page realm has no such widget box.
   const OWN_UP = 3;
   function reaches(node, el) {
     if (inside(node, el)) return true;
@@ -527,16 +545,26 @@ function libAct(win, env, lib) {
     for (let n = node; n; n = n.parentNode || n.host) {
       if (n.nodeType === 1 && isHTML(n) && n.localName === "label" && n.control === el) return true;
     }
-    if (!node || node.nodeType !== 1) return false;
+    if (!node || node.nodeType !== 1 || !fieldLike(el)) return false;
     let a = el.parentElement, k = 0;
     for (; a !== null && k < OWN_UP && a !== doc.body && a !== doc.documentElement; k++, a = a.parentElement) {
       if (inside(node, a)) break;
     }
-    if (a === null || k === OWN_UP || a === doc.body || a === doc.documentElement || !soleControl(a, el)) return false;
-    for (; a !== null && k < OWN_UP && a !== doc.body && a !== doc.documentElement; k++, a = a.parentElement) {
+    for (; a !== null && k < OWN_UP && a !== doc.body && a !== doc.documentElement && soleControl(a, el); k++, a = a.parentElement) {
       if (listens(a)) return true;
     }
     return false;
+  }
+
+  // fieldLike tells whether el is a text field or a combobox: what a widget lays its
+  // placeholder or choice over.
+  const NOT_FIELDS = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file", "range", "color", "hidden"]);
+  function fieldLike(el) {
+    const tag = el.localName;
+    if (isHTML(el) && tag === "input") return !NOT_FIELDS.has(String(el.type).toLowerCase());
+    if (isHTML(el) && tag === "textarea") return true;
+    const role = String(el.getAttribute("role") || "").trim().split(/\s+/)[0].toLowerCase();
+    return role === "combobox" || role === "textbox" || role === "searchbox";
   }
 
   // listens tells whether the page listens on n for a press or a click (a listener of

@@ -91,6 +91,7 @@ function snapshotKeep() {
   };
   const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
   const QUIET = /^(aria|data)-/; // attribute names with no effect on rendering but through style sheets
+  const ERRORISH = /(^|[_-])(error|invalid)$/i; // a class name lib's errorClassed reads
   const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex"]); // read by lib's consider
   const FORM_CONTROLS = new Set(["input", "select", "textarea"]);
   // pointerKind: an element lib.pointerTarget may list (a list item or a link without href
@@ -112,7 +113,11 @@ function snapshotKeep() {
     if (rec.type === "attributes") {
       const a = rec.attributeName;
       if (rec.attributeNamespace !== null || a === "aria-hidden" || a === "aria-modal" || a === "aria-live") loud = true; // (also what is inert: lib.inert)
-      else if (a === "class") quiet.push(t, ["class"].concat(classesChanged(rec.oldValue, t.getAttribute("class"))));
+      else if (a === "class") {
+        const cs = classesChanged(rec.oldValue, t.getAttribute("class"));
+        quiet.push(t, ["class"].concat(cs));
+        if (cs.some((c) => ERRORISH.test(c))) subtree.add(t); // (lib's errorClassed: the fields inside)
+      }
       else if (QUIET.test(a)) quiet.push(t, [a]);
       else loud = true;
       if (SHAPING.has(a)) reshaped = true;
@@ -122,7 +127,10 @@ function snapshotKeep() {
       else if ((a === "aria-label" || a === "class" || a === "style") && t.nodeType === 1 && pointerKind(t)) reshaped = true;
       else if (a === "aria-label" && t.nodeType === 1 && /combobox/i.test(t.getAttribute("role") || "")) reshaped = true; // (lib's comboWrapper)
       if (a === "type") restructured = typed = true; // (a control's kind; labels)
-      if (a === "id" || a === "for" || a === "aria-labelledby" || t.localName === "base") all = true;
+      // (a role: what describes a field may turn into an alert, lib's alertOf; an element
+      // may turn into a combobox whose popup refIds lacks)
+      if (a === "id" || a === "for" || a === "aria-labelledby" || a === "role" || t.localName === "base") all = true;
+      if (a === "role") relabel = true;
       // (a combobox's popup, what describes an element: refIds; its own entry is stale already, upward)
       if (a === "aria-controls" || a === "aria-describedby" || a === "aria-errormessage") relabel = true;
       if (t.localName === "fieldset" || t.localName === "details" || a === "contenteditable") subtree.add(t);
@@ -611,7 +619,7 @@ function snapshotKeep() {
       }
       // (and the popups of comboboxes, whose options may give their value: lib's
       // chosenOption; what describes an element or gives its error: lib's errorOf)
-      const popups = t.querySelectorAll('[aria-controls][role~="combobox"]');
+      const popups = t.querySelectorAll('[aria-controls][role~="combobox" i],input[aria-controls]');
       for (let i = 0; i < popups.length; i++) {
         for (const id of String(popups[i].getAttribute("aria-controls")).split(/\s+/)) if (id) ids.add(id);
       }
