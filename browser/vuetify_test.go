@@ -8,7 +8,7 @@ import (
 // TestVuetifyApplication: a job application built with Vue 3 and Vuetify 4 (their
 // browser builds, from npm at test set-up), filled from the answers alone. Vuetify gives
 // a select's field box the combobox role of the input inside it: only the input is
-// listed. Its e-mail rule fails on blur in an alert the field is described by, with
+// listed; a chip's close button, named only "Close", says the chip's text. Its e-mail rule fails on blur in an alert the field is described by, with
 // nothing marked invalid: the Tab's answer gives that error. The dialog that asks before
 // sending is cancelled: nothing is sent.
 func TestVuetifyApplication(t *testing.T) {
@@ -24,7 +24,10 @@ func TestVuetifyApplication(t *testing.T) {
 	}
 	skills := ref(t, snap, "combobox", "Skills")
 	res = must(t, s, "type_text", map[string]any{"element": skills, "text": "ru"})
-	must(t, s, "click", map[string]any{"element": ref(t, res.Text, "option", "Rust")})
+	res = must(t, s, "click", map[string]any{"element": ref(t, res.Text, "option", "Rust")})
+	if !strings.Contains(res.Text, `button "Close" near="Rust"`) {
+		t.Errorf("Rust chosen: want its chip's close button, named only \"Close\", told by the chip's text:\n%s", res.Text)
+	}
 	must(t, s, "press_key", map[string]any{"key": "Escape"})
 	email := ref(t, snap, "textbox", "E-mail")
 	must(t, s, "fill", map[string]any{"element": email, "value": "me-at-example"})

@@ -30,13 +30,14 @@ const lookalikes = `<div class="chips">
 <div class="toolbar"><span>Notifications</span><button type="button"><svg width="10" height="10"></svg></button></div>
 <p>Cover letter</p><div class="editor"><div class="bar"><span>Paragraph</span><button type="button">Undo</button></div><div contenteditable="true">Dear team</div></div>
 <p>Summary <span>*</span><span style="display:none">hidden</span></p><div class="editor"><div class="bar"><span>Paragraph</span><button type="button">Undo</button></div></div>
+<p><span class="chip">Kotlin<button type="button" aria-label="Close">×</button></span></p>
 <h2>Openings</h2><div class="card"><p>Platform engineer for payments and billing, Berlin</p><button type="button">Apply</button></div>
 <div class="card"><p>Platform engineer for payments and billing, Lisbon</p><button type="button">Apply</button></div>`
 
 // TestFirefoxNearTexts: look-alikes get the visible text nearest them that is theirs
 // alone (nearRows), in both realms; elements with a name of their own get none, nor do
 // look-alikes that share their nearest text; an unnamed element alone of its kind gets
-// one too; look-alikes whose nearest texts are the same get the text before their own
+// one too, and so does one named only by a generic action ("Close"); look-alikes whose nearest texts are the same get the text before their own
 // part of the page (the editors' labels), but not the text of the look-alike before
 // (two cards whose texts begin alike keep them: the first card's text is not the
 // second's).
@@ -53,6 +54,7 @@ func TestFirefoxNearTexts(t *testing.T) {
 		`combobox "" value="Junior" collapsed`: {"Level"},
 		`button ""`:                            {"Notifications"},
 		`button "Undo"`:                        {"Cover letter", "Summary *"},
+		`button "Close"`:                       {"Kotlin"},
 		`button "Apply"`:                       {"Platform engineer for payments and bill…", "Platform engineer for payments and bill…"},
 	}
 	for _, r := range realms {

@@ -1275,8 +1275,11 @@ function lib(win, env) {
   // text would be theirs too): none then. An element with no name is treated as a
   // look-alike even when alone (its line says nothing of what it is for): jQuery UI's
   // select menu, whose label names the <select> it replaces, an icon button without a
-  // label.
+  // label; so is one whose name is only a generic action (GENERIC: "Close", "Remove").
   const NEAR_MAX = 40, NEAR_ROWS = 200, NEAR_TRIES = 400, NEAR_UP = 6, NEAR_NODES = 60, NEAR_TOP = 12, NEAR_MIN = 3;
+  // Names that say what an element does but not to what: such an element gets a near text
+  // even when alone, as one with no name does (Vuetify's chip's button "Close").
+  const GENERIC = new Set(["close", "remove", "delete", "clear", "dismiss", "edit", "more", "×", "x", "✕"]);
   function nearRows(list, entryAt) {
     const at = [], texts = [];
     const groups = new Map(), unnamed = new Set();
@@ -1293,9 +1296,10 @@ function lib(win, env) {
     }
     for (let i = 0; i < list.length; i++) {
       const e = entries[i];
-      if (e.name && names.get(e.name) === 1) continue;
+      const generic = e.name !== undefined && e.name !== "" && e.name.length <= 8 && GENERIC.has(e.name.toLowerCase());
+      if (e.name && names.get(e.name) === 1 && !generic) continue;
       const x = e.x || e; // (rows form or not)
-      if (!e.name && e.tag !== "iframe" && e.tag !== "frame") {
+      if ((!e.name || generic) && e.tag !== "iframe" && e.tag !== "frame") {
         unnamed.add(i);
         dup = true;
       }
