@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -37,16 +38,7 @@ func TestElementPlusApplication(t *testing.T) {
 	date := ref(t, snap, "combobox", "Start date")
 	must(t, s, "fill", map[string]any{"element": date, "value": "2027-04-02"})
 	must(t, s, "press_key", map[string]any{"key": "Enter"})
-	for _, c := range []struct{ role, name, want string }{
-		{"switch", "Remote", `switch "Remote" checked`},
-		{"radio", "Part time", `radio "Part time" checked`},
-		{"checkbox", "I agree to the privacy policy", `checkbox "I agree to the privacy policy" checked`},
-	} {
-		e := ref(t, snap, c.role, c.name)
-		if res := must(t, s, "click", map[string]any{"element": e}); !strings.Contains(res.Text, "["+e+"] "+c.want) {
-			t.Errorf("click on %s %q: want %s in the answer:\n%s", c.role, c.name, c.want, res.Text)
-		}
-	}
+	clicksCheck(t, s, snap, [][2]string{{"switch", "Remote"}, {"radio", "Part time"}, {"checkbox", "I agree to the privacy policy"}})
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Send application")})
 	if !strings.Contains(res.Text, "elements are inert") {
 		t.Errorf("the dialog that asks before sending: want the page behind it inert:\n%s", res.Text)
@@ -57,5 +49,18 @@ func TestElementPlusApplication(t *testing.T) {
 	want := `state {"city":"Paris","skills":["Go","Rust"],"start":"2027-04-02","remote":true,"contract":"part","agree":true,"sent":false}`
 	if !strings.Contains(text, want) {
 		t.Errorf("the form's state: want %s:\n%s", want, text)
+	}
+}
+
+// clicksCheck clicks each control (role, name) of snap and wants its answer to say
+// it is checked.
+func clicksCheck(t *testing.T, s *session, snap string, controls [][2]string) {
+	t.Helper()
+	for _, c := range controls {
+		e := ref(t, snap, c[0], c[1])
+		want := "[" + e + "] " + c[0] + " " + strconv.Quote(c[1]) + " checked"
+		if res := must(t, s, "click", map[string]any{"element": e}); !strings.Contains(res.Text, want) {
+			t.Errorf("click on %s %q: want %s in the answer:\n%s", c[0], c[1], want, res.Text)
+		}
 	}
 }

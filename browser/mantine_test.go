@@ -31,16 +31,7 @@ func TestMantineApplication(t *testing.T) {
 	must(t, s, "click", map[string]any{"element": ref(t, res.Text, "option", "Go")})
 	must(t, s, "click", map[string]any{"element": ref(t, res.Text, "option", "Rust")})
 	must(t, s, "press_key", map[string]any{"key": "Escape"})
-	for _, c := range []struct{ role, name, want string }{
-		{"switch", "Remote", `switch "Remote" checked`},
-		{"radio", "Part time", `radio "Part time" checked`},
-		{"checkbox", "I agree to the privacy policy", `checkbox "I agree to the privacy policy" checked`},
-	} {
-		e := ref(t, snap, c.role, c.name)
-		if res := must(t, s, "click", map[string]any{"element": e}); !strings.Contains(res.Text, "["+e+"] "+c.want) {
-			t.Errorf("click on %s %q: want %s in the answer:\n%s", c.role, c.name, c.want, res.Text)
-		}
-	}
+	clicksCheck(t, s, snap, [][2]string{{"switch", "Remote"}, {"radio", "Part time"}, {"checkbox", "I agree to the privacy policy"}})
 	email := ref(t, snap, "textbox", "E-mail")
 	must(t, s, "fill", map[string]any{"element": email, "value": "me-at-example"})
 	res = must(t, s, "press_key", map[string]any{"key": "Tab"})

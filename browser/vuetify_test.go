@@ -35,12 +35,7 @@ func TestVuetifyApplication(t *testing.T) {
 	if !strings.Contains(res.Text, "["+email+`] textbox "E-mail" value="me-at-example" error="Not an e-mail address"`) {
 		t.Errorf("a bad address left: want the rule's error in the answer:\n%s", res.Text)
 	}
-	for _, name := range []string{"Remote", "I agree to the privacy policy"} {
-		e := ref(t, snap, "checkbox", name)
-		if res := must(t, s, "click", map[string]any{"element": e}); !strings.Contains(res.Text, "["+e+`] checkbox "`+name+`" checked`) {
-			t.Errorf("click on %q: want it checked in the answer:\n%s", name, res.Text)
-		}
-	}
+	clicksCheck(t, s, snap, [][2]string{{"checkbox", "Remote"}, {"checkbox", "I agree to the privacy policy"}})
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Send application")})
 	if !strings.Contains(res.Text, "elements are inert") {
 		t.Errorf("the dialog that asks before sending: want the page behind it inert:\n%s", res.Text)

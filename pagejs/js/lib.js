@@ -825,15 +825,23 @@ function lib(win, env) {
       return cap(collapse(el.validationMessage), ERROR_MAX); // (:user-invalid: the browser's own words first)
     }
     for (const list of [A["aria-errormessage"], A["aria-describedby"]]) {
-      const ts = idsIn(el, list);
-      const parts = [];
-      for (let i = 0; i < ts.length; i++) {
-        const t = labelText(ts[i]);
-        if (t !== "") parts.push(t);
-      }
-      if (parts.length > 0) return cap(collapse(parts.join(" ")), ERROR_MAX);
+      const t = namedText(el, list, false);
+      if (t !== "") return t;
     }
     return html && typeof el.validationMessage === "string" ? cap(collapse(el.validationMessage), ERROR_MAX) : "";
+  }
+
+  // namedText is the text of the elements list (ids) names, only those in an alert with
+  // alerts, joined, collapsed and capped at ERROR_MAX ("" for none).
+  function namedText(el, list, alerts) {
+    const ts = idsIn(el, list);
+    const parts = [];
+    for (let i = 0; i < ts.length; i++) {
+      if (alerts && ts[i].closest('[role~="alert"]') === null) continue;
+      const t = labelText(ts[i]);
+      if (t !== "") parts.push(t);
+    }
+    return parts.length > 0 ? cap(collapse(parts.join(" ")), ERROR_MAX) : "";
   }
 
   // alertOf is the text of an alert that describes a field not marked invalid but classed
@@ -841,15 +849,7 @@ function lib(win, env) {
   // role="alert" region with text (Vuetify shows a failed rule so, and marks nothing
   // invalid).
   function alertOf(el, A) {
-    if (!A["aria-describedby"] || !errorClassed(el)) return "";
-    const ts = idsIn(el, A["aria-describedby"]);
-    const parts = [];
-    for (let i = 0; i < ts.length; i++) {
-      if (ts[i].closest('[role~="alert"]') === null) continue;
-      const t = labelText(ts[i]);
-      if (t !== "") parts.push(t);
-    }
-    return parts.length > 0 ? cap(collapse(parts.join(" ")), ERROR_MAX) : "";
+    return A["aria-describedby"] && errorClassed(el) ? namedText(el, A["aria-describedby"], true) : "";
   }
 
   // errorClassed tells whether el or a box around it (at most ERROR_UP levels up) has a
