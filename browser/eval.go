@@ -464,6 +464,42 @@ func (s *Session) install(c Connection, sl residentSlot, console string, script 
 	}
 	(*sl.residents)[script.Name()] = resident{state: residentInstalled, actor: actor}
 	s.installs++
+	if script.Name() == pagejs.Snapshot.Name() {
+		go s.warm(c, console, actor)
+	}
+}
+
+// warmTimeout bounds the call that starts a resident's warm walk (it only
+// schedules the walk).
+const warmTimeout = 5 * time.Second
+
+// warm starts the snapshot resident's warm walk (pagejs.SnapshotArgs.Warm)
+// in the document whose console is console: in its idle periods after the
+// load it describes the elements a read lists (at most the server's element
+// limit) and walks, keeping the result, so that the document's first read
+// is given that result (when nothing since could have changed it) or reuses
+// those entries, instead of describing every element while the agent
+// waits. A call that walked the document first leaves it undone; a failure
+// costs nothing but that.
+func (s *Session) warm(c Connection, console, actor string) {
+	// The arguments of the reads that use the element limit (snapshot_page's
+	// default, the deltas): execSnapshot's, without the page text.
+	call, err := pagejs.Snapshot.PageCall(pagejs.SnapshotArgs{Warm: true, MaxElements: s.opts.MaxElements})
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), warmTimeout)
+	defer cancel()
+	res, err := c.EvaluateString(ctx, console, call, rdp.EvalOptions{Await: true, Self: actor})
+	var w pagejs.SnapshotWarmResult
+	if err == nil {
+		err = pagejs.Decode(res, &w)
+	}
+	if err != nil {
+		s.log.Debug("could not start the snapshot's warm walk", "error", err)
+		return
+	}
+	s.log.Debug("snapshot warm walk", "state", w.Warm)
 }
 
 // residentMissing reports whether res is the envelope of a resident call

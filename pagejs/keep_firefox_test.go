@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -348,4 +349,154 @@ func TestFirefoxSnapshotInert(t *testing.T) {
 			}
 		})
 	}
+}
+
+// warmUntil asks a resident for its warm walk (Warm) until it is in a state other
+// than waiting or running, and returns that answer.
+func (k *keeper) warmUntil(t testing.TB, args pagejs.SnapshotArgs) pagejs.SnapshotWarmResult {
+	t.Helper()
+	args.Warm = true
+	var w pagejs.SnapshotWarmResult
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if err := k.p.call(k.actor, pagejs.Snapshot, args, &w); err != nil {
+			t.Fatal(err)
+		}
+		if w.Warm != "waiting" && w.Warm != "running" && w.Warm != "walking" {
+			return w
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the warm walk is still %s after 10 s (%d entries)", w.Warm, w.Entries)
+		}
+		time.Sleep(150 * time.Millisecond) // (calls close together leave the page no idle period)
+	}
+}
+
+// TestFirefoxSnapshotWarm: a resident's warm walk, made in the document's idle
+// periods before any call walked it, describes the elements the first walk lists, and
+// that walk (which reuses those entries) returns exactly what a full walk returns: on
+// the unchanged page, and after changes made while the warm walk was under way, a few
+// entries in each idle period. A document already walked is not walked warm.
+func TestFirefoxSnapshotWarm(t *testing.T) {
+	args := pagejs.SnapshotArgs{MaxElements: 5000}
+	full := func(p *page) pagejs.SnapshotResult {
+		var r pagejs.SnapshotResult
+		p.must(pageRealm, pagejs.Snapshot, args, &r)
+		r.Seq = 0
+		return r
+	}
+	first := func(k *keeper) pagejs.SnapshotResult {
+		t.Helper()
+		r, same := k.walk(t, args)
+		if same {
+			t.Fatal("the first walk answered same")
+		}
+		r.Seq = 0
+		return r
+	}
+	t.Run("unchanged", func(t *testing.T) {
+		for _, path := range []string{"/large.html", "/mutate.html", "/labels.html", "/forms.html"} {
+			p := open(t, path)
+			k := &keeper{p: p, actor: p.resident(pagejs.Snapshot)}
+			w := k.warmUntil(t, args)
+			want := full(p)
+			if w.Warm != "done" || w.Entries != len(want.Elements) || !w.Ready {
+				t.Errorf("%s: warm walk %+v; the page lists %d elements", path, w, len(want.Elements))
+			}
+			// The result readied is given (numbered 1: the warm walk's), and it is a walk's.
+			got := first(k)
+			if k.held.Seq != 1 {
+				t.Errorf("%s: the first call got result %d, not the one readied", path, k.held.Seq)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: the result readied differs from a full walk (%d elements, want %d)", path, len(got.Elements), len(want.Elements))
+			}
+			if _, same := k.walk(t, args); !same {
+				t.Errorf("%s: the unchanged page was walked again after the result readied", path)
+			}
+			if w := k.warmUntil(t, args); w.Warm != "done" || w.Ready {
+				t.Errorf("%s: asked again after a walk, the warm walk is %+v", path, w)
+			}
+		}
+	})
+	// A change after the result was readied: the first call walks (reusing the entries
+	// made) and gets what a full walk gets; so does a call with other arguments.
+	for _, st := range keepSteps[:20] {
+		t.Run("changed after: "+st.name, func(t *testing.T) {
+			p := open(t, "/mutate.html")
+			k := &keeper{p: p, actor: p.resident(pagejs.Snapshot)}
+			if w := k.warmUntil(t, args); w.Warm != "done" || !w.Ready {
+				t.Fatalf("warm walk %+v", w)
+			}
+			before := full(p)
+			p.js(st.js)
+			want := full(p)
+			if reflect.DeepEqual(before, want) {
+				t.Skip("the step changes nothing on the page as loaded")
+			}
+			got := first(k)
+			if k.held.Seq == 1 || !reflect.DeepEqual(got, want) {
+				t.Errorf("result %d (%d elements) after the change; a full walk lists %d elements", k.held.Seq, len(got.Elements), len(want.Elements))
+			}
+		})
+	}
+	t.Run("other arguments", func(t *testing.T) {
+		p := open(t, "/forms.html")
+		k := &keeper{p: p, actor: p.resident(pagejs.Snapshot)}
+		if w := k.warmUntil(t, args); !w.Ready {
+			t.Fatalf("warm walk %+v", w)
+		}
+		a := args
+		a.MaxElements = 3
+		var got pagejs.SnapshotResult
+		if err := p.call(k.actor, pagejs.Snapshot, a, &got); err != nil || got.Seq == 1 || len(got.Elements) != 3 {
+			t.Errorf("other arguments: result %d with %d elements (%v)", got.Seq, len(got.Elements), err)
+		}
+	})
+	t.Run("changes under way", func(t *testing.T) {
+		p := open(t, "/mutate.html")
+		k := &keeper{p: p, actor: p.resident(pagejs.Snapshot)}
+		a := args
+		a.Warm, a.WarmChunk = true, 1
+		// (more elements: more idle periods to make changes in)
+		p.js(`(() => { const d = document.createElement("div"); for (let i = 0; i < 60; i++) d.append(Object.assign(document.createElement("button"), {type: "button", textContent: "Extra " + i})); document.body.append(d); return 1; })()`)
+		var w pagejs.SnapshotWarmResult
+		if err := p.call(k.actor, pagejs.Snapshot, a, &w); err != nil || w.Warm != "waiting" {
+			t.Fatalf("warm walk asked: %+v, %v", w, err)
+		}
+		during := 0
+		for _, st := range keepSteps {
+			if err := p.call(k.actor, pagejs.Snapshot, a, &w); err != nil {
+				t.Fatal(err)
+			}
+			if w.Warm == "done" {
+				break
+			}
+			p.js(st.js)
+			if w.Warm == "running" {
+				during++
+			}
+			time.Sleep(150 * time.Millisecond) // (an idle period: Firefox gives one about every 100 ms while nothing else happens)
+		}
+		if w := k.warmUntil(t, args); w.Warm != "done" {
+			t.Fatalf("warm walk %s", w.Warm)
+		}
+		if during < 3 {
+			t.Fatalf("only %d changes were made while the warm walk ran", during)
+		}
+		// The changes noted while the entries were made stand after the walk that
+		// readied a result: a call after one more change walks, reusing what stands.
+		p.js(`document.getElementById("b1").setAttribute("aria-label", "Once more")`)
+		if got, want := first(k), full(p); !reflect.DeepEqual(got, want) {
+			t.Errorf("after %d changes under the warm walk, the first walk differs from a full walk (%d elements, want %d)", during, len(got.Elements), len(want.Elements))
+		}
+	})
+	t.Run("walked first", func(t *testing.T) {
+		p := open(t, "/forms.html")
+		k := &keeper{p: p, actor: p.resident(pagejs.Snapshot)}
+		first(k)
+		if w := k.warmUntil(t, args); w.Warm != "skipped" || w.Entries != 0 {
+			t.Errorf("a document walked first: warm walk %s with %d entries", w.Warm, w.Entries)
+		}
+	})
 }

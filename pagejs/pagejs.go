@@ -337,10 +337,12 @@ const (
 	// A resident script is one function created in the page realm, strict so that a
 	// page function it calls cannot reach it through Function.prototype.caller. It takes
 	// (win, args); a fresh lib is made per call. A script with a keep (js/<name>Keep.js)
-	// gets one made with the resident, passed as env.keep: the only state kept between calls.
+	// gets one made with the resident, passed as env.keep: the only state kept between calls;
+	// env.lib makes a lib and env.walk(args) calls the script as a call does, for work the
+	// keep does later (its warm walk).
 	residentHead     = `(function () { "use strict"; `
 	residentBody     = `return async function (win, args) { try { const env = {realm: "page"}; `
-	residentBodyKeep = `return async function (win, args) { try { const env = {realm: "page", keep}; `
+	residentBodyKeep = `return async function (win, args) { try { const env = {realm: "page", keep, lib: () => lib(win, env), walk: (a) => f(win, a, lib(win, env), env)}; `
 	residentTail     = ` }; })()`
 	// The call: _self is bound to the resident (rdp.EvalOptions.Self). When it is not
 	// (the actor is gone), _self is whatever the page named so, if anything: the page

@@ -157,6 +157,26 @@ type SnapshotArgs struct {
 	// resident; the resident answers SnapshotResult.Same instead of walking when that
 	// result is still what a walk would return (js/snapshotKeep.js). 0: always walk.
 	Have int `json:"have,omitempty"`
+	// Warm, for a resident, starts its warm walk of a document no call has walked yet,
+	// or tells how far it got: the answer is a [SnapshotWarmResult], nothing is walked
+	// now. In the document's idle periods after its load (js/snapshotKeep.js warm) the
+	// resident makes the entries of the first MaxElements elements, then walks with these
+	// arguments (but Warm and WarmChunk) and keeps the result: the first call with them
+	// gets it when nothing since could have changed it, else walks reusing the entries.
+	// WarmChunk caps the entries made in one idle period (tests; 0: as the period allows).
+	Warm      bool `json:"warm,omitempty"`
+	WarmChunk int  `json:"warmChunk,omitempty"`
+}
+
+// SnapshotWarmResult is Snapshot's value for [SnapshotArgs].Warm: the warm walk's
+// state, "waiting" (for the load or an idle period), "running" (making entries),
+// "walking" (waiting for an idle period to walk, or walking), "done", "skipped" (a call
+// walked the document first) or "unavailable" (no resident); the entries it has made;
+// and whether it holds the result it readied for the first call (Ready).
+type SnapshotWarmResult struct {
+	Warm    string `json:"warm"`
+	Entries int    `json:"entries"`
+	Ready   bool   `json:"ready"`
 }
 
 // SnapshotResult is Snapshot's value. Text and TextTotal (the length, in UTF-16 units,

@@ -9,7 +9,20 @@ async function snapshot(win, args, lib, env) {
   // sends only the rows that differ from it ({base, runs}: see SnapshotResult.Base);
   // the arguments (offset and query included) are part of what "the same" means.
   const keep = env && env.keep;
+  // args.warm: start the resident's idle walk of a document not walked yet (keep.warm),
+  // or tell how far it got; "unavailable" without a resident.
+  if (args.warm === true) {
+    return keep && typeof env.lib === "function" && typeof env.walk === "function" ? keep.warm(win, args, env.lib, env.walk) :
+      {warm: "unavailable", entries: 0, ready: false};
+  }
   if (keep && keep.begin(win, args)) {
+    // The result the warm walk readied, for a first call: its elements are handed over
+    // as a walk's are.
+    const ready = keep.take(args);
+    if (ready !== null && snapshot.last && snapshot.last.seq === keep.seq()) {
+      if (pinned()) pin(snapshot.last.els);
+      return ready;
+    }
     // Unchanged: the binding gets the elements of the result named (a hand-off with
     // nothing new in it).
     if (pinned()) pinSame();

@@ -85,6 +85,13 @@ function snapshotKeep() {
   // The style sheets' text (lower case) as last read, with the sheets and signature it
   // was read from; null text: a sheet could not be read.
   let sheetText = {sheets: null, sig: "", text: null};
+  // The warm walk (warm): its state ("none": never asked; "waiting": for the load or an
+  // idle period; "running"; "done"; "skipped": a call walked first), and while it runs
+  // the elements it describes, how far it got, and the lib it collected them with.
+  let warmState = "none";
+  let warming = null;
+  let warmed = 0; // the entries it made
+  let ready = null; // the result it readied: {seq, value}, the walk's answer
   const mark = () => {
     st.dirty = true;
     loud = true;
@@ -509,6 +516,7 @@ function snapshotKeep() {
   // would return; otherwise the state is reset for the walk that follows (its result
   // gets a new seq, so an earlier one can never be named again).
   function begin(win, args) {
+    if (warming !== null) warmEnd(); // (its entries are the last walk's)
     const doc = win.document;
     const key = keyOf(args);
     if (st.mo) {
@@ -519,7 +527,7 @@ function snapshotKeep() {
     const url = String(win.location.href);
     const title = String(doc.title);
     const design = String(doc.designMode); // makes elements editable (or not) without a mutation
-    if (!st.dirty && st.seq > 0 && args.have === st.seq && key === st.key && !args.includeAllText &&
+    if (!st.dirty && st.seq > 0 && (args.have === st.seq || readyFor(args, key)) && key === st.key && !args.includeAllText &&
         url === st.url && title === st.title && s.sig === st.sig && s.same && sameList(s.sheets, st.sheets) && design === st.design &&
         !animating(doc, s.roots)) {
       return true;
@@ -542,8 +550,11 @@ function snapshotKeep() {
     relabel = false;
     if (all || !sameList(s.roots, lastRoots)) reshaped = true;
     lastRoots = s.roots;
-    st.seq++;
-    st.key = key;
+    if (args.warm === true) st.key = null; // (the warm walk issues nothing)
+    else {
+      st.seq++;
+      st.key = key;
+    }
     st.dirty = false;
     st.url = url;
     st.title = title;
@@ -668,6 +679,133 @@ function snapshotKeep() {
     return out;
   }
 
+  // warm readies, while the document is idle and before any call walked it, the result
+  // of its first read: in idle periods after the load (requestIdleCallback), as long as
+  // each lasts (at most args.warmChunk entries in each when given: tests), it makes the
+  // entries of the elements a walk describes (at most args.maxElements; frames listed
+  // when the document has an iframe or frame element), then walks with args (but warm
+  // and warmChunk) as a call would, reusing them, and keeps that result (ready). A call
+  // with the same arguments that holds no result (have) is given it when a {same} answer
+  // could be given for it: nothing since could have changed it (begin). Any other first
+  // call walks, reusing the entries made by the same rules as between two walks (a
+  // change while they are made is noted for the next walk, as after any walk, and the
+  // later ones read live state, not the scan's). begin ends the warm walk wherever it
+  // got. newLib makes a lib, walk(args) walks as a call does. Returns the state after
+  // this call (a second call only tells it): "waiting" (for the load or an idle period),
+  // "running" (making entries), "walking", "done", "skipped" (a call walked first).
+  function warm(win, args, newLib, walk) {
+    const now = () => ({warm: warmState, entries: warmed, ready: ready !== null});
+    if (warmState !== "none") return now();
+    if (st.seq > 0 || typeof win.requestIdleCallback !== "function") {
+      warmState = "skipped";
+      return now();
+    }
+    const max = Number.isInteger(args.maxElements) && args.maxElements > 0 ? args.maxElements : 0;
+    const chunk = Number.isInteger(args.warmChunk) && args.warmChunk > 0 ? args.warmChunk : 0;
+    const walkArgs = {};
+    for (const n of Object.keys(args)) if (n !== "warm" && n !== "warmChunk" && n !== "have" && n !== "pin") walkArgs[n] = args[n];
+    let tries = 0, started = false; // (started: the walk)
+    const later = () => win.requestIdleCallback(step);
+    // roomy: the idle period is long enough for a part that cannot be split (beginning,
+    // the walk itself), or it has been waited for a few times.
+    const roomy = (deadline, ms) => deadline.timeRemaining() >= ms || deadline.didTimeout || tries++ >= 20;
+    const step = (deadline) => {
+      if (warmState !== "waiting" && warmState !== "running" && (warmState !== "walking" || started)) return;
+      if (win.closed || st.seq > 0) {
+        // (a call walked first: what was made, it reused)
+        warmState = warmState === "waiting" ? "skipped" : "done";
+        return;
+      }
+      const doc = win.document;
+      if (warmState === "walking") {
+        if (!roomy(deadline, 20)) {
+          later();
+          return;
+        }
+        let pending;
+        started = true;
+        try {
+          pending = walk(walkArgs);
+        } catch (e) {
+          warmState = "done";
+          return;
+        }
+        const seq = st.seq; // (the walk's: it numbered its result before its first await)
+        pending.then((v) => {
+          if (st.seq === seq && v && v.same === undefined) ready = {seq, value: v};
+        }, () => {}).finally(() => {
+          warmState = "done";
+        });
+        return;
+      }
+      if (warming === null) {
+        if (doc.readyState !== "complete" || !roomy(deadline, 10)) {
+          later();
+          return;
+        }
+        tries = 0;
+        const lib = newLib();
+        const frames = doc.querySelector("iframe,frame") !== null;
+        if (frames) walkArgs.frames = true;
+        begin(win, {warm: true, frames});
+        // Every entry is made now (nothing is kept yet): what was stale is not; what
+        // changes from here on is noted afresh.
+        all = false;
+        upward = new Set();
+        subtree = new Set();
+        typed = false;
+        const els = collect(lib, frames);
+        warming = {els, n: Math.min(els.length, max), i: 0, lib};
+        warmState = "running";
+      } else {
+        scanned = null; // (a control's state is read as it is now, like its entry)
+      }
+      const w = warming;
+      for (let k = 0; w.i < w.n; k++) {
+        if (chunk > 0 ? k >= chunk : (k & 15) === 15 && deadline.timeRemaining() < 1) break;
+        entry(w.els[w.i++], w.lib);
+        warmed++;
+      }
+      if (w.i < w.n) {
+        later();
+        return;
+      }
+      warmEnd();
+      warmState = "walking";
+      later();
+    };
+    warmState = "waiting";
+    later();
+    return now();
+  }
+
+  // warmEnd ends the making of entries where it got: they are the ones the next walk may
+  // reuse.
+  function warmEnd() {
+    cache = next;
+    next = null;
+    last = null;
+    scanned = null;
+    optionSeen = false;
+    warming = null;
+    if (warmState === "running") warmState = "done";
+  }
+
+  // readyFor tells whether the result the warm walk readied may be given for a call with
+  // args (whose key is key) that holds none, when nothing since could have changed it.
+  function readyFor(args, key) {
+    return ready !== null && ready.seq === st.seq && !args.have && key === st.key;
+  }
+
+  // take returns the result the warm walk readied, once, when begin (just now) found it
+  // still stands for a call with args; else null.
+  function take(args) {
+    if (ready === null || !readyFor(args, keyOf(args))) return null;
+    const v = ready.value;
+    ready = null;
+    return v;
+  }
+
   // entryOf is the entry this walk holds for el (described, or kept by only()), or null.
   function entryOf(el) {
     const c = next.get(el);
@@ -675,5 +813,5 @@ function snapshotKeep() {
   }
 
   // calm tells whether the walk under way shows the last walk's elements again (seen).
-  return {begin, entry, entryOf, reused, only, done, collect, calm: () => seen, seq: () => st.seq};
+  return {begin, entry, entryOf, reused, only, done, collect, warm, take, calm: () => seen, seq: () => st.seq};
 }
