@@ -465,26 +465,32 @@ func (s *Session) install(c Connection, sl residentSlot, console string, script 
 	(*sl.residents)[script.Name()] = resident{state: residentInstalled, actor: actor}
 	s.installs++
 	if script.Name() == pagejs.Snapshot.Name() {
-		go s.warm(c, console, actor)
+		go s.warm(c, sl, console, actor)
 	}
 }
 
-// warmTimeout bounds the call that starts a resident's warm walk (it only
-// schedules the walk).
-const warmTimeout = 5 * time.Second
+// warmTimeout bounds the wait for a resident's warm walk (it waits for the
+// document's load and idle periods; a page never idle leaves it undone).
+const warmTimeout = 20 * time.Second
 
-// warm starts the snapshot resident's warm walk (pagejs.SnapshotArgs.Warm)
-// in the document whose console is console: in its idle periods after the
-// load it describes the elements a read lists (at most the server's element
-// limit) and walks, keeping the result, so that the document's first read
-// is given that result (when nothing since could have changed it) or reuses
-// those entries, instead of describing every element while the agent
-// waits. A call that walked the document first leaves it undone; a failure
-// costs nothing but that.
-func (s *Session) warm(c Connection, console, actor string) {
-	// The arguments of the reads that use the element limit (snapshot_page's
-	// default, the deltas): execSnapshot's, without the page text.
-	call, err := pagejs.Snapshot.PageCall(pagejs.SnapshotArgs{Warm: true, MaxElements: s.opts.MaxElements})
+// warm has the snapshot resident of the document whose console is console
+// make its warm walk (pagejs.SnapshotArgs.Warm): in the document's idle
+// periods after its load it describes the elements a read lists (at most
+// the server's element limit) and walks with a read's arguments, so that
+// the document's first read does not wait for that work. The result comes
+// back here and is kept as the document's (execSnapshot), held by the
+// resident as the last one it issued: a first read names it and is answered
+// "same" when nothing since could have changed it, else the resident walks
+// again, reusing the entries. A call that walked the document first leaves
+// the warm walk undone; a failure costs nothing but that.
+func (s *Session) warm(c Connection, sl residentSlot, console, actor string) {
+	name := pagejs.Snapshot.Name()
+	// A read's arguments (snapshot_page's default, the deltas'), as
+	// execSnapshot sends them: without the page text.
+	args := pagejs.SnapshotArgs{MaxElements: s.opts.MaxElements}
+	wargs := args
+	wargs.Warm, wargs.Wait = true, true
+	call, err := pagejs.Snapshot.PageCall(wargs)
 	if err != nil {
 		return
 	}
@@ -496,10 +502,28 @@ func (s *Session) warm(c Connection, console, actor string) {
 		err = pagejs.Decode(res, &w)
 	}
 	if err != nil {
-		s.log.Debug("could not start the snapshot's warm walk", "error", err)
+		s.log.Debug("the snapshot's warm walk ended without a result", "error", err)
 		return
 	}
-	s.log.Debug("snapshot warm walk", "state", w.Warm)
+	s.log.Debug("snapshot warm walk", "state", w.Warm, "entries", w.Entries, "ready", w.Ready)
+	if !w.Ready || w.Result == nil || w.Result.Seq <= 0 || w.Result.Same != 0 || w.Result.Base != 0 {
+		return
+	}
+	if w.Frames {
+		// (readAll's arguments for a document with frames)
+		args.Frames, args.MaxElements = true, min(args.MaxElements, maxRefs)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	by := (*sl.residents)[name]
+	// Only where no read kept a result since: the document and its resident
+	// are the ones asked.
+	if k := sl.kept; *sl.console != console || by.state != residentInstalled || by.actor != actor ||
+		(k.seq != 0 && k.console == console && k.by == by) {
+		return
+	}
+	*sl.kept = keptSnapshot{console: console, by: by, seq: w.Result.Seq, args: keepArgs(args), res: *w.Result}
+	s.warmKept++
 }
 
 // residentMissing reports whether res is the envelope of a resident call

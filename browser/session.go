@@ -97,6 +97,7 @@ type Session struct {
 	refs       refTable
 	realms     map[int64]*realm // isolated-realm probe per content process
 	installs   int              // residents installed so far (for tests)
+	warmKept   int              // results of warm walks kept (for tests)
 	wholeSent  int              // isolated-realm scripts sent whole so far (for tests)
 	priorLines int              // lines a rendering took from the one before (for tests)
 	sink       uploadSink       // the parent process's upload sink on client

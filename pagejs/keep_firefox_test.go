@@ -440,6 +440,33 @@ func TestFirefoxSnapshotWarm(t *testing.T) {
 			}
 		})
 	}
+	// Waited for (Wait), the warm walk answers with the result it readied: a walk's, held
+	// by the resident as the one it issued (a call naming it is answered same).
+	t.Run("waited", func(t *testing.T) {
+		for _, path := range []string{"/large.html", "/labels.html"} {
+			p := open(t, path)
+			k := &keeper{p: p, actor: p.resident(pagejs.Snapshot)}
+			a := args
+			a.Warm, a.Wait = true, true
+			var w pagejs.SnapshotWarmResult
+			if err := p.call(k.actor, pagejs.Snapshot, a, &w); err != nil {
+				t.Fatal(err)
+			}
+			want := full(p)
+			if w.Warm != "done" || !w.Ready || w.Result == nil || w.Result.Seq != 1 {
+				t.Fatalf("%s: waited warm walk %+v, result %v", path, w, w.Result != nil)
+			}
+			got := *w.Result
+			got.Seq = 0
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: the result readied differs from a full walk (%d elements, want %d)", path, len(got.Elements), len(want.Elements))
+			}
+			k.held = *w.Result
+			if _, same := k.walk(t, args); !same {
+				t.Errorf("%s: a call naming the result readied, the page unchanged, was walked", path)
+			}
+		}
+	})
 	t.Run("other arguments", func(t *testing.T) {
 		p := open(t, "/forms.html")
 		k := &keeper{p: p, actor: p.resident(pagejs.Snapshot)}

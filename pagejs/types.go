@@ -164,19 +164,25 @@ type SnapshotArgs struct {
 	// arguments (but Warm and WarmChunk) and keeps the result: the first call with them
 	// gets it when nothing since could have changed it, else walks reusing the entries.
 	// WarmChunk caps the entries made in one idle period (tests; 0: as the period allows).
+	// Wait makes the answer wait until the warm walk ended, and carry the result it
+	// readied.
 	Warm      bool `json:"warm,omitempty"`
 	WarmChunk int  `json:"warmChunk,omitempty"`
+	Wait      bool `json:"wait,omitempty"`
 }
 
 // SnapshotWarmResult is Snapshot's value for [SnapshotArgs].Warm: the warm walk's
 // state, "waiting" (for the load or an idle period), "running" (making entries),
 // "walking" (waiting for an idle period to walk, or walking), "done", "skipped" (a call
 // walked the document first) or "unavailable" (no resident); the entries it has made;
-// and whether it holds the result it readied for the first call (Ready).
+// whether it holds the result it readied for the first call (Ready), walked with
+// Frames or not; with [SnapshotArgs].Wait, that result (the page's word, like any walk's).
 type SnapshotWarmResult struct {
-	Warm    string `json:"warm"`
-	Entries int    `json:"entries"`
-	Ready   bool   `json:"ready"`
+	Warm    string          `json:"warm"`
+	Entries int             `json:"entries"`
+	Ready   bool            `json:"ready"`
+	Frames  bool            `json:"frames"`
+	Result  *SnapshotResult `json:"result,omitempty"`
 }
 
 // SnapshotResult is Snapshot's value. Text and TextTotal (the length, in UTF-16 units,

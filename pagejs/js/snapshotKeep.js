@@ -92,6 +92,8 @@ function snapshotKeep() {
   let warming = null;
   let warmed = 0; // the entries it made
   let ready = null; // the result it readied: {seq, value}, the walk's answer
+  let warmFrames = false; // whether it walked with frames
+  let waiters = []; // the calls waiting for it to end (args.wait)
   const mark = () => {
     st.dirty = true;
     loud = true;
@@ -684,7 +686,7 @@ function snapshotKeep() {
   // each lasts (at most args.warmChunk entries in each when given: tests), it makes the
   // entries of the elements a walk describes (at most args.maxElements; frames listed
   // when the document has an iframe or frame element), then walks with args (but warm
-  // and warmChunk) as a call would, reusing them, and keeps that result (ready). A call
+  // warmChunk and wait) as a call would, reusing them, and keeps that result (ready). A call
   // with the same arguments that holds no result (have) is given it when a {same} answer
   // could be given for it: nothing since could have changed it (begin). Any other first
   // call walks, reusing the entries made by the same rules as between two walks (a
@@ -692,28 +694,47 @@ function snapshotKeep() {
   // later ones read live state, not the scan's). begin ends the warm walk wherever it
   // got. newLib makes a lib, walk(args) walks as a call does. Returns the state after
   // this call (a second call only tells it): "waiting" (for the load or an idle period),
-  // "running" (making entries), "walking", "done", "skipped" (a call walked first).
+  // "running" (making entries), "walking", "done", "skipped" (a call walked first); with
+  // args.wait, once it is done or skipped, with the result readied (result) if any.
   function warm(win, args, newLib, walk) {
-    const now = () => ({warm: warmState, entries: warmed, ready: ready !== null});
+    const answer = () => {
+      const a = {warm: warmState, entries: warmed, ready: ready !== null, frames: warmFrames};
+      if (ready !== null && args.wait === true) a.result = ready.value;
+      return a;
+    };
+    const now = () => {
+      if (args.wait !== true || warmState === "done" || warmState === "skipped") return answer();
+      return new win.Promise((resolve) => waiters.push(() => resolve(answer())));
+    };
     if (warmState !== "none") return now();
     if (st.seq > 0 || typeof win.requestIdleCallback !== "function") {
-      warmState = "skipped";
+      finish("skipped");
       return now();
     }
     const max = Number.isInteger(args.maxElements) && args.maxElements > 0 ? args.maxElements : 0;
     const chunk = Number.isInteger(args.warmChunk) && args.warmChunk > 0 ? args.warmChunk : 0;
     const walkArgs = {};
-    for (const n of Object.keys(args)) if (n !== "warm" && n !== "warmChunk" && n !== "have" && n !== "pin") walkArgs[n] = args[n];
+    for (const n of Object.keys(args)) if (n !== "warm" && n !== "warmChunk" && n !== "wait" && n !== "have" && n !== "pin") walkArgs[n] = args[n];
     let tries = 0, started = false; // (started: the walk)
     const later = () => win.requestIdleCallback(step);
     // roomy: the idle period is long enough for a part that cannot be split (beginning,
     // the walk itself), or it has been waited for a few times.
     const roomy = (deadline, ms) => deadline.timeRemaining() >= ms || deadline.didTimeout || tries++ >= 20;
+    // A step that fails (a page that broke what the walk uses) ends the warm walk as it
+    // is: a walk left under way (next) makes the next walk make every entry afresh.
     const step = (deadline) => {
+      try {
+        stepOnce(deadline);
+      } catch (e) {
+        warming = null;
+        finish("done");
+      }
+    };
+    const stepOnce = (deadline) => {
       if (warmState !== "waiting" && warmState !== "running" && (warmState !== "walking" || started)) return;
       if (win.closed || st.seq > 0) {
         // (a call walked first: what was made, it reused)
-        warmState = warmState === "waiting" ? "skipped" : "done";
+        finish(warmState === "waiting" ? "skipped" : "done");
         return;
       }
       const doc = win.document;
@@ -727,15 +748,13 @@ function snapshotKeep() {
         try {
           pending = walk(walkArgs);
         } catch (e) {
-          warmState = "done";
+          finish("done");
           return;
         }
         const seq = st.seq; // (the walk's: it numbered its result before its first await)
         pending.then((v) => {
           if (st.seq === seq && v && v.same === undefined) ready = {seq, value: v};
-        }, () => {}).finally(() => {
-          warmState = "done";
-        });
+        }, () => {}).finally(() => finish("done"));
         return;
       }
       if (warming === null) {
@@ -746,7 +765,7 @@ function snapshotKeep() {
         tries = 0;
         const lib = newLib();
         const frames = doc.querySelector("iframe,frame") !== null;
-        if (frames) walkArgs.frames = true;
+        if (frames) walkArgs.frames = warmFrames = true;
         begin(win, {warm: true, frames});
         // Every entry is made now (nothing is kept yet): what was stale is not; what
         // changes from here on is noted afresh.
@@ -763,15 +782,17 @@ function snapshotKeep() {
       const w = warming;
       for (let k = 0; w.i < w.n; k++) {
         if (chunk > 0 ? k >= chunk : (k & 15) === 15 && deadline.timeRemaining() < 1) break;
-        entry(w.els[w.i++], w.lib);
+        const el = w.els[w.i++];
+        if (!el.isConnected) continue; // (removed since it was collected: the next walk collects again)
+        entry(el, w.lib);
         warmed++;
       }
       if (w.i < w.n) {
         later();
         return;
       }
-      warmEnd();
       warmState = "walking";
+      warmEnd();
       later();
     };
     warmState = "waiting";
@@ -788,7 +809,15 @@ function snapshotKeep() {
     scanned = null;
     optionSeen = false;
     warming = null;
-    if (warmState === "running") warmState = "done";
+    if (warmState === "running") finish("done");
+  }
+
+  // finish ends the warm walk in state (done or skipped), answering the calls waiting.
+  function finish(state) {
+    warmState = state;
+    const w = waiters;
+    waiters = [];
+    for (let i = 0; i < w.length; i++) w[i]();
   }
 
   // readyFor tells whether the result the warm walk readied may be given for a call with
