@@ -463,6 +463,53 @@ func TestNavigationInstallsResident(t *testing.T) {
 	}
 }
 
+// TestWarmFirstRead: left alone after its load, a document navigated to gets
+// its first read made ahead by the resident's warm walk, which the server
+// keeps (result 1); the first snapshot is then answered "same" and lists
+// what another session's first read, a whole walk, lists. A read that comes
+// first, right after the load, walks as before.
+func TestWarmFirstRead(t *testing.T) {
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	for _, page := range []string{pages.URL + "/form.html", fixtureURL(t, "/large.html")} {
+		warmed := s.WarmKept()
+		must(t, s, "navigate", map[string]any{"url": page, "wait": "complete", "observe": false})
+		deadline := time.Now().Add(10 * time.Second)
+		for s.WarmKept() == warmed {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: no warm walk was kept 10 s after the load", page)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if seq := s.KeptSeq(); seq != 1 {
+			t.Fatalf("%s: kept result %d after the warm walk, want 1", page, seq)
+		}
+		same := s.SameAnswers()
+		got := snapshot(t, s)
+		if s.SameAnswers() != same+1 || s.KeptSeq() != 1 {
+			t.Errorf("%s: the first snapshot was walked (same answers %d, was %d; kept %d)", page, s.SameAnswers(), same, s.KeptSeq())
+		}
+		other := newSession(t)
+		must(t, other, "select_tab", map[string]any{"index": 0})
+		if want := snapshot(t, other); !sameLines(unref(got), unref(want)) || !strings.Contains(got, "[e") {
+			t.Errorf("%s: the first snapshot made ahead differs from a whole walk:\n%.1500s\nwant\n%.1500s", page, got, want)
+		}
+	}
+	// Read right after the load: walked then, no warm walk kept.
+	warmed := s.WarmKept()
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/form.html?again", "wait": "complete", "observe": false})
+	snapshot(t, s)
+	time.Sleep(500 * time.Millisecond)
+	if s.WarmKept() != warmed {
+		t.Errorf("read at once: %d warm walks kept, was %d", s.WarmKept(), warmed)
+	}
+}
+
+// unref takes the refs out of a snapshot's element lines.
+func unref(snap string) string {
+	return regexp.MustCompile(`(?m)^\[e[0-9]+\] `).ReplaceAllString(snap, "[e] ")
+}
+
 // TestResidentSnapshot: snapshots of one document reuse the page realm's resident
 // snapshot script; a new document gets its own, and a resident that disappeared is
 // installed again without the caller noticing.

@@ -62,6 +62,20 @@ func (s *Session) ForgetKeptCopy(script pagejs.Script) bool {
 	return false
 }
 
+// WarmKept is how many warm walks' results the session kept so far.
+func (s *Session) WarmKept() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.warmKept
+}
+
+// SameAnswers is how many snapshot reads a resident answered "same".
+func (s *Session) SameAnswers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sameAnswers
+}
+
 // KeptSeq is the number of the selected document's kept snapshot result
 // (0: none yet).
 func (s *Session) KeptSeq() int {

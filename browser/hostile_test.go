@@ -168,7 +168,23 @@ func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
 	busy := h.openTab(t, loop.url("/loop"))
 	h.select_(t, busy)
 	waitText(t, s, "Spin")
-	time.Sleep(1500 * time.Millisecond) // the loop starts 1.5 s after load
+	// The loop starts 1.5 s after the load, by the page's timer, which may
+	// fire late: reads answer until one finds the page no longer answering.
+	time.Sleep(1500 * time.Millisecond)
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		start := time.Now()
+		_, e := call(t, s, "snapshot_page", map[string]any{})
+		if e != nil {
+			if e.Code != errcode.PageUnresponsive || time.Since(start) > h.requestTimeout()+time.Second {
+				t.Fatalf("snapshot_page as the loop began: %v after %v, want page_unresponsive", e, time.Since(start))
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the busy page still answers 6.5 s after it showed")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, errcode.PageUnresponsive)
 	if !strings.Contains(e.Message, "another tab") {
 		t.Errorf("the message does not say what to do: %s", e.Message)

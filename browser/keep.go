@@ -203,6 +203,7 @@ func (s *Session) execSnapshot(ctx context.Context, pg page, kind Realm, args pa
 				continue
 			}
 			if same {
+				s.sameAnswers++
 				s.mu.Unlock()
 				return true, nil
 			}

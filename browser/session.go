@@ -87,22 +87,23 @@ type Session struct {
 	// time; waiting is cancellable. Nothing waits on Firefox under mu.
 	dialing chan struct{}
 
-	mu         sync.Mutex // guards everything below; never held across a wait on Firefox
-	client     Connection
-	dialled    bool                         // a connection existed before: the next dial is a reconnect
-	instance   pagejs.BrowserInstanceResult // the Firefox run client reached; zero when unknown
-	lost       string                       // why the selection was cleared on a reconnect; "" when it was not
-	sel        *selection
-	generation uint64
-	refs       refTable
-	realms     map[int64]*realm // isolated-realm probe per content process
-	installs   int              // residents installed so far (for tests)
-	warmKept   int              // results of warm walks kept (for tests)
-	wholeSent  int              // isolated-realm scripts sent whole so far (for tests)
-	priorLines int              // lines a rendering took from the one before (for tests)
-	sink       uploadSink       // the parent process's upload sink on client
-	kept       keptWatches      // watches of tabs selected before, for their console and network buffers
-	opened     map[int64]bool   // tabs this server opened, by browserId (tabtools.go)
+	mu          sync.Mutex // guards everything below; never held across a wait on Firefox
+	client      Connection
+	dialled     bool                         // a connection existed before: the next dial is a reconnect
+	instance    pagejs.BrowserInstanceResult // the Firefox run client reached; zero when unknown
+	lost        string                       // why the selection was cleared on a reconnect; "" when it was not
+	sel         *selection
+	generation  uint64
+	refs        refTable
+	realms      map[int64]*realm // isolated-realm probe per content process
+	installs    int              // residents installed so far (for tests)
+	warmKept    int              // results of warm walks kept (for tests)
+	sameAnswers int              // snapshot reads answered "same" (for tests)
+	wholeSent   int              // isolated-realm scripts sent whole so far (for tests)
+	priorLines  int              // lines a rendering took from the one before (for tests)
+	sink        uploadSink       // the parent process's upload sink on client
+	kept        keptWatches      // watches of tabs selected before, for their console and network buffers
+	opened      map[int64]bool   // tabs this server opened, by browserId (tabtools.go)
 }
 
 // selection is the selected tab.
