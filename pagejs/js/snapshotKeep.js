@@ -685,7 +685,7 @@ function snapshotKeep() {
   // of its first read: in idle periods after the load (requestIdleCallback), as long as
   // each lasts (at most args.warmChunk entries in each when given: tests), it makes the
   // entries of the elements a walk describes (at most args.maxElements; frames listed
-  // when the document has an iframe or frame element), then walks with args (but warm
+  // when the document has an iframe or frame element), then walks with args (but warm,
   // warmChunk and wait) as a call would, reusing them, and keeps that result (ready). A call
   // with the same arguments that holds no result (have) is given it when a {same} answer
   // could be given for it: nothing since could have changed it (begin). Any other first
