@@ -446,7 +446,14 @@ func (s *Session) install(c Connection, sl residentSlot, console string, script 
 	defer close(ready)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	src, err := script.PageResident()
+	var src string
+	var err error
+	if script.Name() == pagejs.Snapshot.Name() {
+		// (the warm walk starts as the resident is made: see warm)
+		src, err = script.PageResidentStarting(s.warmArgs(false))
+	} else {
+		src, err = script.PageResident()
+	}
 	actor := ""
 	if err == nil {
 		// Creating the function runs no page code: no dialog can hold it back.
@@ -473,24 +480,33 @@ func (s *Session) install(c Connection, sl residentSlot, console string, script 
 // document's load and idle periods; a page never idle leaves it undone).
 const warmTimeout = 20 * time.Second
 
-// warm has the snapshot resident of the document whose console is console
-// make its warm walk (pagejs.SnapshotArgs.Warm): in the document's idle
-// periods after its load it describes the elements a read lists (at most
-// the server's element limit) and walks with a read's arguments, so that
-// the document's first read does not wait for that work. The result comes
-// back here and is kept as the document's (execSnapshot), held by the
-// resident as the last one it issued: a first read names it and is answered
-// "same" when nothing since could have changed it, else the resident walks
-// again, reusing the entries. A call that walked the document first leaves
-// the warm walk undone; a failure costs nothing but that.
+// warmArgs are the arguments of the snapshot resident's warm walk: a read's
+// (snapshot_page's default, the deltas'), as execSnapshot sends them,
+// without the page text; wait: the call that waits for its result.
+func (s *Session) warmArgs(wait bool) pagejs.SnapshotArgs {
+	return pagejs.SnapshotArgs{MaxElements: s.opts.MaxElements, Warm: true, Wait: wait}
+}
+
+// warm waits for the warm walk of the snapshot resident of the document
+// whose console is console (pagejs.SnapshotArgs.Warm), which its
+// installation started: soon after the document's load it describes the
+// elements a read lists (at most the server's element limit) and, in an
+// idle period, walks with a read's arguments, so that the document's first
+// read does not wait for that work. The result comes back here and is kept
+// as the document's (execSnapshot), held by the resident as the last one it
+// issued: a first read names it and is answered "same" when nothing since
+// could have changed it, else the resident walks again, reusing the entries
+// made. A call that walked the document first leaves the warm walk undone
+// (or partly done); a failure costs nothing but that.
 func (s *Session) warm(c Connection, sl residentSlot, console, actor string) {
+	defer func() {
+		s.mu.Lock()
+		s.warmAnswers++
+		s.mu.Unlock()
+	}()
 	name := pagejs.Snapshot.Name()
-	// A read's arguments (snapshot_page's default, the deltas'), as
-	// execSnapshot sends them: without the page text.
 	args := pagejs.SnapshotArgs{MaxElements: s.opts.MaxElements}
-	wargs := args
-	wargs.Warm, wargs.Wait = true, true
-	call, err := pagejs.Snapshot.PageCall(wargs)
+	call, err := pagejs.Snapshot.PageCall(s.warmArgs(true))
 	if err != nil {
 		return
 	}

@@ -69,6 +69,14 @@ func (s *Session) WarmKept() int {
 	return s.warmKept
 }
 
+// WarmAnswers is how many warm walks the session waited for to their end
+// (their answer handled, kept or not, or the wait given up).
+func (s *Session) WarmAnswers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.warmAnswers
+}
+
 // SameAnswers is how many snapshot reads a resident answered "same".
 func (s *Session) SameAnswers() int {
 	s.mu.Lock()

@@ -301,18 +301,13 @@ func TestFakeInstallNeverAnswered(t *testing.T) {
 func TestFakeLateInstallIsUsed(t *testing.T) {
 	f := newFakeBrowser(t)
 	s := f.session()
-	type held struct {
-		p  *rdptest.Peer
-		m  map[string]any
-		id string
-	}
-	install := make(chan held, 1)
+	install := make(chan heldEval, 1)
 	var whole, calls atomic.Int32
 	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
 		text, _ := m["text"].(string)
 		switch {
 		case strings.HasPrefix(text, `(function () { "use strict"; `):
-			install <- held{p, m, f.ack(p, m)} // answered below
+			install <- heldEval{p, m, f.ack(p, m)} // answered below
 			return
 		case strings.HasPrefix(text, `(typeof _self === "function"`) && strings.Contains(text, `"warm":true`):
 			// (the warm walk, asked once the resident is in: not a read)

@@ -37,6 +37,7 @@ func goldenCases() []goldenCase {
 	iso := func(s Script, args any) goldenCase { return goldenCase{s.name + ".isolated", s, realmIsolated, args} }
 	chrome := func(s Script, args any) goldenCase { return goldenCase{s.name + ".chrome", s, realmChrome, args} }
 	resident := func(s Script) goldenCase { return goldenCase{s.name + ".resident", s, realmResident, nil} }
+	started := func(s Script, args any) goldenCase { return goldenCase{s.name + ".started", s, realmResident, args} }
 	call := func(s Script, args any) goldenCase { return goldenCase{s.name + ".call", s, realmCall, args} }
 	cached := func(s Script, args any) goldenCase { return goldenCase{s.name + ".cached", s, realmCached, args} }
 	snap := SnapshotArgs{MaxElements: 500, MaxTextChars: 20000, IncludeAllText: true}
@@ -53,6 +54,7 @@ func goldenCases() []goldenCase {
 	text := "ok"
 	return []goldenCase{
 		page(Snapshot, snap), iso(Snapshot, snap), resident(Snapshot), call(Snapshot, snap),
+		started(Snapshot, SnapshotArgs{Warm: true, MaxElements: 500}),
 		resident(PageInfo), call(PageInfo, nil),
 		page(Describe, DescribeArgs{Sel: sel}), iso(Describe, DescribeArgs{Sel: sel}),
 		page(Click, click), iso(Click, click), cached(Click, click),
@@ -98,6 +100,9 @@ func build(s Script, realm realms, args any) (string, error) {
 	case realmCached:
 		return s.IsolatedCached(testWindowID, args)
 	case realmResident:
+		if args != nil {
+			return s.PageResidentStarting(args)
+		}
 		return s.PageResident()
 	case realmCall:
 		return s.PageCall(args)

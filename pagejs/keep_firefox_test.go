@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
 // keepSteps change /mutate.html in the ways a kept snapshot must notice. Each changes
@@ -465,6 +466,37 @@ func TestFirefoxSnapshotWarm(t *testing.T) {
 			if _, same := k.walk(t, args); !same {
 				t.Errorf("%s: a call naming the result readied, the page unchanged, was walked", path)
 			}
+		}
+	})
+	// Started by the installation (PageResidentStarting), with its own arguments (three
+	// elements): a later warm call joins that warm walk, whatever its arguments, and a
+	// first call with the installation's gets its result.
+	t.Run("started", func(t *testing.T) {
+		p := open(t, "/large.html")
+		three := pagejs.SnapshotArgs{MaxElements: 3}
+		wa := three
+		wa.Warm = true
+		src, err := pagejs.Snapshot.PageResidentStarting(wa)
+		if err != nil {
+			t.Fatal(err)
+		}
+		actor, err := p.c.EvaluateObject(p.ctx, p.target().ConsoleActor, src, rdp.EvalOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := &keeper{p: p, actor: actor}
+		if w := k.warmUntil(t, args); w.Warm != "done" || w.Entries != 3 || !w.Ready {
+			t.Fatalf("the warm walk the installation started, for 3 elements: %+v", w)
+		}
+		var want pagejs.SnapshotResult
+		p.must(pageRealm, pagejs.Snapshot, three, &want)
+		var got pagejs.SnapshotResult
+		if err := p.call(actor, pagejs.Snapshot, three, &got); err != nil || got.Seq != 1 || len(got.Elements) != 3 {
+			t.Fatalf("the first call got result %d with %d elements (%v), not the one readied", got.Seq, len(got.Elements), err)
+		}
+		got.Seq, want.Seq = 0, 0
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("the result readied differs from a full walk:\n%+v\nwant\n%+v", got, want)
 		}
 	})
 	t.Run("other arguments", func(t *testing.T) {

@@ -344,6 +344,12 @@ const (
 	residentBody     = `return async function (win, args) { try { const env = {realm: "page"}; `
 	residentBodyKeep = `return async function (win, args) { try { const env = {realm: "page", keep, lib: () => lib(win, env), walk: (a) => f(win, a, lib(win, env), env)}; `
 	residentTail     = ` }; })()`
+	// A resident started (Script.PageResidentStarting): named, called once with the
+	// arguments that follow, then returned.
+	residentStart     = `const resident = async function (win, args) { try { const env = {realm: "page"}; `
+	residentStartKeep = `const resident = async function (win, args) { try { const env = {realm: "page", keep, lib: () => lib(win, env), walk: (a) => f(win, a, lib(win, env), env)}; `
+	residentCall      = ` }; resident(window, `
+	residentCallTail  = `); return resident; })()`
 	// The call: _self is bound to the resident (rdp.EvalOptions.Self). When it is not
 	// (the actor is gone), _self is whatever the page named so, if anything: the page
 	// realm's results are the page's word anyway (see browser's snapshot), and an
@@ -419,6 +425,22 @@ func (s Script) PageResident() (string, error) {
 	return s.assemble(realmResident, 0, nil), nil
 }
 
+// PageResidentStarting is [Script.PageResident] whose evaluation also calls the
+// resident once with args, not waiting for its answer (nor reporting it): for work
+// the resident starts in the document as it is made, before the caller could send a
+// first call (a snapshot's warm walk, [SnapshotArgs].Warm, which a later call with
+// the same arguments and Wait joins).
+func (s Script) PageResidentStarting(args any) (string, error) {
+	if s.realms&realmPage == 0 {
+		return "", fmt.Errorf("%w: %s in the page realm", ErrRealm, s.name)
+	}
+	a, err := encodeArgs(args)
+	if err != nil {
+		return "", fmt.Errorf("pagejs: %s: %w", s.name, err)
+	}
+	return s.assemble(realmResident, 0, a), nil
+}
+
 // PageCall builds the expression that calls the resident made by
 // [Script.PageResident] with args; it must be evaluated with the resident's actor as
 // rdp.EvalOptions.Self. Without it the envelope is the error [errcode.ResidentMissing].
@@ -467,13 +489,18 @@ func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string 
 		b.WriteString(`const f = (`)
 		b.WriteString(s.src)
 		b.WriteString(`); `)
+		// (args: a resident started, whose body is named)
+		body, bodyKeep := residentBody, residentBodyKeep
+		if args != nil {
+			body, bodyKeep = residentStart, residentStartKeep
+		}
 		if s.keep != "" {
 			b.WriteString(`const keep = (`)
 			b.WriteString(s.keep)
 			b.WriteString(`)(); `)
-			b.WriteString(residentBodyKeep)
+			b.WriteString(bodyKeep)
 		} else {
-			b.WriteString(residentBody)
+			b.WriteString(body)
 		}
 		b.WriteString(`return JSON.stringify({ok: true, value: await f(win, args, `)
 		if s.noLib {
@@ -483,6 +510,12 @@ func (s Script) assemble(realm realms, innerWindowID int64, args []byte) string 
 		}
 		b.WriteString(`, env)}); `)
 		b.WriteString(catchBody)
+		if args != nil {
+			b.WriteString(residentCall)
+			b.Write(args)
+			b.WriteString(residentCallTail)
+			return b.String()
+		}
 		b.WriteString(residentTail)
 		return b.String()
 	case realmChrome:

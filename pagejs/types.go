@@ -159,11 +159,14 @@ type SnapshotArgs struct {
 	Have int `json:"have,omitempty"`
 	// Warm, for a resident, starts its warm walk of a document no call has walked yet,
 	// or tells how far it got: the answer is a [SnapshotWarmResult], nothing is walked
-	// now. In the document's idle periods after its load (js/snapshotKeep.js warm) the
-	// resident makes the entries of the first MaxElements elements, then walks with these
-	// arguments (but Warm and WarmChunk) and keeps the result: the first call with them
-	// gets it when nothing since could have changed it, else walks reusing the entries.
-	// WarmChunk caps the entries made in one idle period (tests; 0: as the period allows).
+	// now. Soon after the document's load, a few milliseconds at a time, in idle
+	// periods or tasks of their own (js/snapshotKeep.js warm), the resident makes the
+	// entries of the first MaxElements elements, then, in an idle period, walks with
+	// these arguments (but Warm, WarmChunk and Wait) and keeps the result: the first
+	// call with them gets it when nothing since could have changed it, else walks
+	// reusing the entries. [Script.PageResidentStarting] starts it as the resident is
+	// made. WarmChunk caps the entries made in one step, and makes every step wait for
+	// an idle period (tests; 0: a few milliseconds' worth, soon).
 	// Wait makes the answer wait until the warm walk ended, and carry the result it
 	// readied.
 	Warm      bool `json:"warm,omitempty"`
@@ -172,7 +175,7 @@ type SnapshotArgs struct {
 }
 
 // SnapshotWarmResult is Snapshot's value for [SnapshotArgs].Warm: the warm walk's
-// state, "waiting" (for the load or an idle period), "running" (making entries),
+// state, "waiting" (for the load or a step), "running" (making entries),
 // "walking" (waiting for an idle period to walk, or walking), "done", "skipped" (a call
 // walked the document first) or "unavailable" (no resident); the entries it has made;
 // whether it holds the result it readied for the first call (Ready), walked with

@@ -681,21 +681,28 @@ function snapshotKeep() {
     return out;
   }
 
-  // warm readies, while the document is idle and before any call walked it, the result
-  // of its first read: in idle periods after the load (requestIdleCallback), as long as
-  // each lasts (at most args.warmChunk entries in each when given: tests), it makes the
-  // entries of the elements a walk describes (at most args.maxElements; frames listed
-  // when the document has an iframe or frame element), then walks with args (but warm,
-  // warmChunk and wait) as a call would, reusing them, and keeps that result (ready). A call
-  // with the same arguments that holds no result (have) is given it when a {same} answer
-  // could be given for it: nothing since could have changed it (begin). Any other first
-  // call walks, reusing the entries made by the same rules as between two walks (a
-  // change while they are made is noted for the next walk, as after any walk, and the
-  // later ones read live state, not the scan's). begin ends the warm walk wherever it
-  // got. newLib makes a lib, walk(args) walks as a call does. Returns the state after
-  // this call (a second call only tells it): "waiting" (for the load or an idle period),
-  // "running" (making entries), "walking", "done", "skipped" (a call walked first); with
-  // args.wait, once it is done or skipped, with the result readied (result) if any.
+  // warm readies, before any call walked the document, the result of its first read,
+  // in steps after its load: it makes the entries of the elements a walk describes (at
+  // most args.maxElements; frames listed when the document has an iframe or frame
+  // element), then walks with args (but warm, warmChunk and wait) as a call would,
+  // reusing them, and keeps that result (ready). The entries are made soon after the
+  // load (the work a first read right after it would otherwise do whole): in the
+  // document's idle periods (requestIdleCallback) or, when none comes within SOON ms, in
+  // tasks of their own, at most SLICE ms of work each (at most args.warmChunk entries
+  // when given: tests, whose steps all wait for idle periods), so that a call arriving
+  // meanwhile waits little; the first step, collecting the elements, cannot be split.
+  // The walk, which cannot be split either, waits for an idle period long enough for it.
+  // A call with the same arguments that holds no result (have) is given the result when
+  // a {same} answer could be given for it: nothing since could have changed it (begin).
+  // Any other first call walks, reusing the entries made by the same rules as between two
+  // walks (a change while they are made is noted for the next walk, as after any walk,
+  // and the later ones read live state, not the scan's). begin ends the warm walk
+  // wherever it got. newLib makes a lib, walk(args) walks as a call does. Returns the
+  // state after this call (a second call only tells it): "waiting" (for the load or a
+  // step), "running" (making entries), "walking", "done", "skipped" (a call walked
+  // first); with args.wait, once it is done or skipped, with the result readied (result)
+  // if any.
+  const SOON = 1, SLICE = 4;
   function warm(win, args, newLib, walk) {
     const answer = () => {
       const a = {warm: warmState, entries: warmed, ready: ready !== null, frames: warmFrames};
@@ -716,9 +723,26 @@ function snapshotKeep() {
     const walkArgs = {};
     for (const n of Object.keys(args)) if (n !== "warm" && n !== "warmChunk" && n !== "wait" && n !== "have" && n !== "pin") walkArgs[n] = args[n];
     let tries = 0, started = false; // (started: the walk)
-    const later = () => win.requestIdleCallback(step);
+    // One step is asked for at a time (pending: its id), soon (an idle period or a task
+    // within SOON ms) or in an idle period only; soon replaces a pending idle one. With
+    // warmChunk (tests pacing the steps) every step waits for an idle period.
+    let pending = 0, pendingSoon = false;
+    const ask = (soon) => {
+      if (chunk > 0) soon = false;
+      if (pending !== 0) {
+        if (!soon || pendingSoon) return;
+        win.cancelIdleCallback(pending);
+      }
+      pendingSoon = soon;
+      pending = win.requestIdleCallback(run, soon ? {timeout: SOON} : {});
+    };
+    const run = (deadline) => {
+      pending = 0;
+      step(deadline);
+    };
     // roomy: the idle period is long enough for a part that cannot be split (beginning,
-    // the walk itself), or it has been waited for a few times.
+    // the walk itself), or a step was asked for soon, or it has been waited for a few
+    // times.
     const roomy = (deadline, ms) => deadline.timeRemaining() >= ms || deadline.didTimeout || tries++ >= 20;
     // A step that fails (a page that broke what the walk uses) ends the warm walk as it
     // is: a walk left under way (next) makes the next walk make every entry afresh.
@@ -740,26 +764,31 @@ function snapshotKeep() {
       const doc = win.document;
       if (warmState === "walking") {
         if (!roomy(deadline, 20)) {
-          later();
+          ask(false);
           return;
         }
-        let pending;
+        let walked;
         started = true;
         try {
-          pending = walk(walkArgs);
+          walked = walk(walkArgs);
         } catch (e) {
           finish("done");
           return;
         }
         const seq = st.seq; // (the walk's: it numbered its result before its first await)
-        pending.then((v) => {
+        walked.then((v) => {
           if (st.seq === seq && v && v.same === undefined) ready = {seq, value: v};
         }, () => {}).finally(() => finish("done"));
         return;
       }
       if (warming === null) {
-        if (doc.readyState !== "complete" || !roomy(deadline, 10)) {
-          later();
+        // (before the load, idle periods are waited for: the load event asks soon)
+        if (doc.readyState !== "complete") {
+          ask(false);
+          return;
+        }
+        if (!roomy(deadline, 10)) {
+          ask(true);
           return;
         }
         tries = 0;
@@ -776,27 +805,35 @@ function snapshotKeep() {
         const els = collect(lib, frames);
         warming = {els, n: Math.min(els.length, max), i: 0, lib};
         warmState = "running";
-      } else {
-        scanned = null; // (a control's state is read as it is now, like its entry)
+        ask(true);
+        return;
       }
+      scanned = null; // (a control's state is read as it is now, like its entry)
       const w = warming;
+      const end = win.performance.now() + (deadline.didTimeout ? SLICE : Math.min(SLICE, deadline.timeRemaining()));
       for (let k = 0; w.i < w.n; k++) {
-        if (chunk > 0 ? k >= chunk : (k & 15) === 15 && deadline.timeRemaining() < 1) break;
+        if (chunk > 0 ? k >= chunk : (k & 15) === 15 && win.performance.now() >= end) break;
         const el = w.els[w.i++];
         if (!el.isConnected) continue; // (removed since it was collected: the next walk collects again)
         entry(el, w.lib);
         warmed++;
       }
       if (w.i < w.n) {
-        later();
+        ask(true);
         return;
       }
       warmState = "walking";
       warmEnd();
-      later();
+      ask(false);
     };
     warmState = "waiting";
-    later();
+    if (win.document.readyState === "complete") ask(true);
+    else {
+      ask(false);
+      win.addEventListener("load", () => {
+        if (warmState === "waiting") ask(true);
+      }, {once: true, passive: true});
+    }
     return now();
   }
 
