@@ -445,6 +445,7 @@ func TestUnknownAndOldRefs(t *testing.T) {
 func TestNavigationInstallsResident(t *testing.T) {
 	s := newSession(t)
 	must(t, s, "select_tab", map[string]any{"index": 0})
+	installSettled(t, s) // (selecting a tab installs one in the document it shows)
 	for _, args := range []map[string]any{
 		{"url": pages.URL + "/form.html", "wait": "complete", "observe": false},
 		{"history": "reload", "wait": "complete", "observe": false},
@@ -466,11 +467,13 @@ func TestNavigationInstallsResident(t *testing.T) {
 // TestWarmFirstRead: left alone after its load, a document navigated to gets
 // its first read made ahead by the resident's warm walk, which the server
 // keeps (result 1); the first snapshot is then answered "same" and lists
-// what another session's first read, a whole walk, lists. A read that comes
-// first, right after the load, walks as before.
+// what another session's first read, a whole walk, lists. So does the
+// document a selected tab shows. A read that comes first, right after the
+// load, walks as before.
 func TestWarmFirstRead(t *testing.T) {
 	s := newSession(t)
 	must(t, s, "select_tab", map[string]any{"index": 0})
+	warmSettled(t, s) // (the document the tab showed)
 	for _, page := range []string{pages.URL + "/form.html", fixtureURL(t, "/large.html")} {
 		warmed := s.WarmKept()
 		must(t, s, "navigate", map[string]any{"url": page, "wait": "complete", "observe": false})
@@ -495,6 +498,17 @@ func TestWarmFirstRead(t *testing.T) {
 			t.Errorf("%s: the first snapshot made ahead differs from a whole walk:\n%.1500s\nwant\n%.1500s", page, got, want)
 		}
 	}
+	// A tab selected: the document it shows gets its first read made ahead too.
+	sel := newSession(t)
+	must(t, sel, "select_tab", map[string]any{"index": 0})
+	for deadline := time.Now().Add(10 * time.Second); sel.WarmKept() == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("select_tab: no warm walk was kept 10 s after it")
+		}
+	}
+	if got := snapshot(t, sel); sel.SameAnswers() != 1 || sel.KeptSeq() != 1 || !strings.Contains(got, "[e") {
+		t.Errorf("select_tab: the first snapshot was walked (same answers %d, kept %d):\n%.500s", sel.SameAnswers(), sel.KeptSeq(), got)
+	}
 	// Read right after the load: walked then, no warm walk kept.
 	warmed := s.WarmKept()
 	must(t, s, "navigate", map[string]any{"url": pages.URL + "/form.html?again", "wait": "complete", "observe": false})
@@ -502,6 +516,28 @@ func TestWarmFirstRead(t *testing.T) {
 	time.Sleep(500 * time.Millisecond)
 	if s.WarmKept() != warmed {
 		t.Errorf("read at once: %d warm walks kept, was %d", s.WarmKept(), warmed)
+	}
+}
+
+// installSettled waits until no resident installation is pending in the
+// selected tab.
+func installSettled(t *testing.T, s *session) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); s.InstallPending(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a resident installation still pending after 10 s")
+		}
+	}
+}
+
+// warmSettled waits until no installation is pending in the selected tab
+// and every warm walk s waits for has ended.
+func warmSettled(t *testing.T, s *session) {
+	t.Helper()
+	for deadline := time.Now().Add(25 * time.Second); !s.WarmSettled(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("a warm walk still under way after 25 s")
+		}
 	}
 }
 
@@ -515,8 +551,11 @@ func unref(snap string) string {
 // installed again without the caller noticing.
 func TestResidentSnapshot(t *testing.T) {
 	s := newSession(t)
-	open(t, s, "form.html")
-	installs := s.Installs
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	installSettled(t, s) // (selecting a tab installs one in the document it shows)
+	base := s.Installs()
+	must(t, s, "navigate", map[string]any{"url": pages.URL + "/form.html", "wait": "complete"})
+	installs := func() int { return s.Installs() - base }
 	// The navigation installed the resident in the background (a first
 	// snapshot without one evaluates the whole script and installs it behind).
 	first := snapshot(t, s)

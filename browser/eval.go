@@ -112,7 +112,9 @@ func (s *Session) realmFor(ctx context.Context, pg page, t rdp.Target) *realm {
 		case err != nil:
 			r.reason = "the isolated realm did not answer its probe"
 			s.log.Info("isolated realm probe failed", "error", err)
-			if errors.Is(err, rdp.ErrTargetGone) || errors.Is(err, rdp.ErrUnresponsive) || ctx.Err() != nil {
+			var se *pagejs.ScriptError
+			if errors.Is(err, rdp.ErrTargetGone) || errors.Is(err, rdp.ErrUnresponsive) || ctx.Err() != nil ||
+				(errors.As(err, &se) && se.Code == errcode.TargetReplaced) { // (the document probed went meanwhile)
 				return &realm{reason: r.reason} // do not cache a transient failure
 			}
 		case !r.probe.TrustedClick || !r.probe.TIP:
@@ -472,6 +474,7 @@ func (s *Session) install(c Connection, sl residentSlot, console string, script 
 	(*sl.residents)[script.Name()] = resident{state: residentInstalled, actor: actor}
 	s.installs++
 	if script.Name() == pagejs.Snapshot.Name() {
+		s.warmAsked++
 		go s.warm(c, sl, console, actor)
 	}
 }

@@ -77,6 +77,17 @@ func (s *Session) WarmAnswers() int {
 	return s.warmAnswers
 }
 
+// WarmSettled tells whether no installation is pending in the selected tab
+// and every warm walk the session waits for has ended.
+func (s *Session) WarmSettled() bool {
+	if s.InstallPending() {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.warmAnswers == s.warmAsked
+}
+
 // SameAnswers is how many snapshot reads a resident answered "same".
 func (s *Session) SameAnswers() int {
 	s.mu.Lock()

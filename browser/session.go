@@ -98,6 +98,7 @@ type Session struct {
 	realms      map[int64]*realm // isolated-realm probe per content process
 	installs    int              // residents installed so far (for tests)
 	warmKept    int              // results of warm walks kept (for tests)
+	warmAsked   int              // warm walks waited for (for tests)
 	warmAnswers int              // warm walks waited for to their end, kept or not (for tests)
 	sameAnswers int              // snapshot reads answered "same" (for tests)
 	wholeSent   int              // isolated-realm scripts sent whole so far (for tests)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
@@ -58,15 +59,29 @@ func (s *Session) use(ctx context.Context, tab rdp.Tab) (t rdp.Target, terr erro
 		return rdp.Target{}, nil, 0, err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.sel != nil && s.sel.watch != nil {
 		s.sel.watch.Close()
 	}
-	s.sel = &selection{tab: tab, watch: w, navs: w.Navigations()}
-	s.kept.keep(s.sel)
+	sel := &selection{tab: tab, watch: w, navs: w.Navigations()}
+	s.sel = sel
+	s.kept.keep(sel)
 	s.lost = ""
 	s.newGenerationLocked()
-	return t, terr, s.generation, nil
+	gen = s.generation
+	s.mu.Unlock()
+	if terr == nil && webDocument(t.URL) {
+		// The document's snapshot resident is installed now, in the
+		// background, which starts its warm walk: the agent's first read of
+		// a tab it selected finds that read made ahead, as after a
+		// navigation (prepareResident). Its process's isolated realm, which
+		// binds refs and acts, is probed meanwhile (once per process).
+		pg := page{c: c, sel: sel, generation: gen}
+		s.prepareResident(pg, t, pagejs.Snapshot)
+		if !s.opts.PageRealmOnly {
+			go s.realmFor(context.Background(), pg, t)
+		}
+	}
+	return t, terr, gen, nil
 }
 
 // AutoSelected is the tab a page tool chose when none was selected.
@@ -156,6 +171,17 @@ func notAutoSelectable(u string) string {
 		return "has no URL yet"
 	}
 	return "shows a " + Truncate(scheme, 20) + ": page"
+}
+
+// webDocument tells whether a document at u is a web page (not a browser
+// page, nor about:blank): one worth reading ahead when its tab is selected.
+func webDocument(u string) bool {
+	scheme, _, _ := strings.Cut(u, ":")
+	switch strings.ToLower(scheme) {
+	case "http", "https", "file", "data":
+		return true
+	}
+	return false
 }
 
 // attach starts watching tab for select_tab. terr is rdp.ErrNoTarget when

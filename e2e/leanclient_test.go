@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,10 +22,11 @@ import (
 // of a round trip from the Go SDK client's own decoding, which for a
 // 3,000-element snapshot (≈120 KB) takes several ms of the client's CPU.
 type leanClient struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-	id  int
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	id     int
+	closed sync.Once
 }
 
 func startLean(t testing.TB, bin string, env ...string) *leanClient {
@@ -43,17 +45,7 @@ func startLean(t testing.TB, bin string, env ...string) *leanClient {
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		c.in.Close()
-		done := make(chan struct{})
-		go func() { c.cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			c.cmd.Process.Kill()
-			<-done
-		}
-	})
+	t.Cleanup(c.close)
 	c.out = bufio.NewReaderSize(stdout, 1<<20)
 	var init struct {
 		ProtocolVersion string `json:"protocolVersion"`
@@ -65,6 +57,21 @@ func startLean(t testing.TB, bin string, env ...string) *leanClient {
 	}
 	c.send(t, map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
 	return c
+}
+
+// close ends the server (its stdin closed; killed after 10 s), once.
+func (c *leanClient) close() {
+	c.closed.Do(func() {
+		c.in.Close()
+		done := make(chan struct{})
+		go func() { c.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			c.cmd.Process.Kill()
+			<-done
+		}
+	})
 }
 
 func (c *leanClient) send(t testing.TB, msg any) {
@@ -146,7 +153,8 @@ func sameLines(a, b string) bool {
 // a document left alone for 700 ms after its load (untimed), as an agent's
 // next call comes; snapshot-first times it right after the load, as
 // BenchmarkObserveLargeMCP does (the content process is then still busy
-// with the document it left).
+// with the document it left); snapshot-first-selected is the first snapshot
+// of a fresh server 700 ms after its select_tab of a page already loaded.
 func BenchmarkObserveLargeLean(b *testing.B) {
 	c := startLean(b, binary, "FIREFOX_MCP_MAX_ELEMENTS=5000", "FIREFOX_MCP_MAX_TEXT_CHARS=300000")
 	c.call(b, "select_tab", map[string]any{"index": 0})
@@ -159,6 +167,22 @@ func BenchmarkObserveLargeLean(b *testing.B) {
 	b.Run("snapshot-first", func(b *testing.B) { benchutil.RunClean(b, func() { load(b) }, func() { snapshot(b) }) })
 	b.Run("snapshot-first-settled", func(b *testing.B) {
 		benchutil.RunClean(b, func() { load(b); time.Sleep(700 * time.Millisecond) }, func() { snapshot(b) })
+	})
+	// The first snapshot a server takes of a page loaded before it started (the
+	// user's open tab), 700 ms after its select_tab (untimed), as an agent's next
+	// call comes: a fresh server each time, on a freshly loaded document.
+	b.Run("snapshot-first-selected", func(b *testing.B) {
+		var fresh *leanClient
+		benchutil.RunClean(b, func() {
+			if fresh != nil {
+				fresh.close()
+			}
+			load(b)
+			fresh = startLean(b, binary, "FIREFOX_MCP_MAX_ELEMENTS=5000", "FIREFOX_MCP_MAX_TEXT_CHARS=300000")
+			fresh.call(b, "select_tab", map[string]any{"index": 0})
+			time.Sleep(700 * time.Millisecond)
+		}, func() { fresh.call(b, "snapshot_page", map[string]any{"max_elements": 5000}) })
+		fresh.close()
 	})
 	snap := snapshot(b)
 	button := ref(b, snap, "button", "Action 1")

@@ -742,8 +742,8 @@ function snapshotKeep() {
     };
     // roomy: the idle period is long enough for a part that cannot be split (beginning,
     // the walk itself), or a step was asked for soon, or it has been waited for a few
-    // times.
-    const roomy = (deadline, ms) => deadline.timeRemaining() >= ms || deadline.didTimeout || tries++ >= 20;
+    // times (idle periods between frames are short while the page is painted anew).
+    const roomy = (deadline, ms) => deadline.timeRemaining() >= ms || deadline.didTimeout || tries++ >= 5;
     // A step that fails (a page that broke what the walk uses) ends the warm walk as it
     // is: a walk left under way (next) makes the next walk make every entry afresh.
     const step = (deadline) => {
