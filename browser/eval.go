@@ -458,7 +458,10 @@ func (s *Session) install(c Connection, sl residentSlot, console string, script 
 	}
 	actor := ""
 	if err == nil {
-		// Creating the function runs no page code: no dialog can hold it back.
+		// Creating the function runs no page code, and starting the warm
+		// walk only asks for idle callbacks and the load event: no dialog
+		// holds it back unless the page wrapped those (a read waits for an
+		// installation at most installWait).
 		actor, err = c.EvaluateObject(ctx, console, src, rdp.EvalOptions{})
 	}
 	s.mu.Lock()
