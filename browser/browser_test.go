@@ -468,8 +468,9 @@ func TestNavigationInstallsResident(t *testing.T) {
 // its first read made ahead by the resident's warm walk, which the server
 // keeps (result 1); the first snapshot is then answered "same" and lists
 // what another session's first read, a whole walk, lists. So does the
-// document a selected tab shows. A read that comes first, right after the
-// load, walks as before.
+// document a selected tab shows, whose refs are bound by a copy of the
+// binding's script the selection left in the isolated realm. A read that
+// comes first, right after the load, walks as before.
 func TestWarmFirstRead(t *testing.T) {
 	s := newSession(t)
 	must(t, s, "select_tab", map[string]any{"index": 0})
@@ -506,8 +507,13 @@ func TestWarmFirstRead(t *testing.T) {
 			t.Fatal("select_tab: no warm walk was kept 10 s after it")
 		}
 	}
+	whole := sel.WholeSent()
 	if got := snapshot(t, sel); sel.SameAnswers() != 1 || sel.KeptSeq() != 1 || !strings.Contains(got, "[e") {
 		t.Errorf("select_tab: the first snapshot was walked (same answers %d, kept %d):\n%.500s", sel.SameAnswers(), sel.KeptSeq(), got)
+	}
+	// (and its refs were bound by the copy of the binding's script the selection readied)
+	if n := sel.WholeSent(); n != whole {
+		t.Errorf("select_tab: the first snapshot sent %d isolated-realm scripts whole, want 0", n-whole)
 	}
 	// Read right after the load: walked then, no warm walk kept.
 	warmed := s.WarmKept()

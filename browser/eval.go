@@ -75,6 +75,30 @@ func (s *Session) place(ctx context.Context, pg page, t rdp.Target, kind Realm, 
 	return p
 }
 
+// prepareRealm probes, in the background, the isolated realm of document
+// t's process (once per process) and has it keep the node binding's script
+// compiled (one evaluation that binds nothing: its hand-off key names none),
+// so that the first snapshot of a tab just selected waits for neither.
+func (s *Session) prepareRealm(pg page, t rdp.Target) {
+	ctx, cancel := context.WithTimeout(context.Background(), realmProbeTimeout)
+	defer cancel()
+	key := s.bindingPlan(ctx, pg, t)
+	if key == "" {
+		return
+	}
+	s.mu.Lock()
+	r := s.realms[t.ProcessID]
+	kept := r != nil && r.kept[pagejs.BindRefs.Name()]
+	s.mu.Unlock()
+	if kept {
+		return
+	}
+	var out pagejs.BindRefsResult
+	if _, err := s.execOn(ctx, pg, t, ActionRealm, pagejs.BindRefs, pagejs.BindRefsArgs{Key: key}, &out, nil); err != nil {
+		s.log.Debug("the node binding's script was not readied", "error", err)
+	}
+}
+
 // ExecInfo says where a script ran.
 type ExecInfo struct {
 	isolated bool

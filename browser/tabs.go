@@ -74,12 +74,11 @@ func (s *Session) use(ctx context.Context, tab rdp.Tab) (t rdp.Target, terr erro
 		// background, which starts its warm walk: the agent's first read of
 		// a tab it selected finds that read made ahead, as after a
 		// navigation (prepareResident). Its process's isolated realm, which
-		// binds refs and acts, is probed meanwhile (once per process).
+		// binds refs and acts, is probed meanwhile (once per process) and
+		// readied to bind them (prepareRealm).
 		pg := page{c: c, sel: sel, generation: gen}
 		s.prepareResident(pg, t, pagejs.Snapshot)
-		if !s.opts.PageRealmOnly {
-			go s.realmFor(context.Background(), pg, t)
-		}
+		go s.prepareRealm(pg, t)
 	}
 	return t, terr, gen, nil
 }

@@ -114,7 +114,7 @@ func TestFakeWarmAnswers(t *testing.T) {
 				}
 				f.answer(p, m)
 			})
-			snapshotGen(t, s) // (selects the tab, which installs the resident)
+			must(t, s, "select_tab", map[string]any{"index": 0}) // (installs the resident)
 			waitWarmAnswers(t, s, 1)
 			if s.WarmKept() != map[bool]int{true: 1}[c.kept] {
 				t.Errorf("warm answer %s: %d results kept", c.name, s.WarmKept())
