@@ -105,15 +105,40 @@ type ExecInfo struct {
 	reason   string // why the page realm was used for an action
 }
 
-// realmFor probes (once per content process) the isolated realm of t.
+// realmFor probes (once per content process) the isolated realm of t; a
+// call while another probes that process waits for its answer.
 func (s *Session) realmFor(ctx context.Context, pg page, t rdp.Target) *realm {
-	s.mu.Lock()
-	r := s.realms[t.ProcessID]
-	s.mu.Unlock()
-	if r != nil {
-		return r
+	for {
+		s.mu.Lock()
+		r := s.realms[t.ProcessID]
+		wait, busy := s.probing[t.ProcessID]
+		if r == nil && !busy {
+			done := make(chan struct{})
+			s.probing[t.ProcessID] = done
+			s.mu.Unlock()
+			r = s.probeRealm(ctx, pg, t)
+			s.mu.Lock()
+			delete(s.probing, t.ProcessID)
+			s.mu.Unlock()
+			close(done)
+			return r
+		}
+		s.mu.Unlock()
+		if r != nil {
+			return r
+		}
+		select {
+		case <-wait: // (its answer kept, or a transient failure: probe again)
+		case <-ctx.Done():
+			return &realm{reason: "the page's process did not answer"}
+		}
 	}
-	r = &realm{}
+}
+
+// probeRealm is realmFor's probe, which keeps its answer unless the failure
+// was transient.
+func (s *Session) probeRealm(ctx context.Context, pg page, t rdp.Target) *realm {
+	r := &realm{}
 	ctx, cancel := context.WithTimeout(ctx, realmProbeTimeout)
 	defer cancel()
 	console, err := pg.c.ContentProcessConsole(ctx, t.ProcessID)

@@ -95,17 +95,18 @@ type Session struct {
 	sel         *selection
 	generation  uint64
 	refs        refTable
-	realms      map[int64]*realm // isolated-realm probe per content process
-	installs    int              // residents installed so far (for tests)
-	warmKept    int              // results of warm walks kept (for tests)
-	warmAsked   int              // warm walks waited for (for tests)
-	warmAnswers int              // warm walks waited for to their end, kept or not (for tests)
-	sameAnswers int              // snapshot reads answered "same" (for tests)
-	wholeSent   int              // isolated-realm scripts sent whole so far (for tests)
-	priorLines  int              // lines a rendering took from the one before (for tests)
-	sink        uploadSink       // the parent process's upload sink on client
-	kept        keptWatches      // watches of tabs selected before, for their console and network buffers
-	opened      map[int64]bool   // tabs this server opened, by browserId (tabtools.go)
+	realms      map[int64]*realm        // isolated-realm probe per content process
+	probing     map[int64]chan struct{} // probes under way, by process (closed when done)
+	installs    int                     // residents installed so far (for tests)
+	warmKept    int                     // results of warm walks kept (for tests)
+	warmAsked   int                     // warm walks waited for (for tests)
+	warmAnswers int                     // warm walks waited for to their end, kept or not (for tests)
+	sameAnswers int                     // snapshot reads answered "same" (for tests)
+	wholeSent   int                     // isolated-realm scripts sent whole so far (for tests)
+	priorLines  int                     // lines a rendering took from the one before (for tests)
+	sink        uploadSink              // the parent process's upload sink on client
+	kept        keptWatches             // watches of tabs selected before, for their console and network buffers
+	opened      map[int64]bool          // tabs this server opened, by browserId (tabtools.go)
 }
 
 // selection is the selected tab.
@@ -147,6 +148,7 @@ func New(opts Options) *Session {
 		op:      make(chan struct{}, 1),
 		dialing: make(chan struct{}, 1),
 		realms:  map[int64]*realm{},
+		probing: map[int64]chan struct{}{},
 	}
 	s.refs.reset()
 	return s

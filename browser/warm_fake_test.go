@@ -203,3 +203,33 @@ func TestFakeProbeReplacedIsNotKept(t *testing.T) {
 		t.Errorf("%d probes, want 2: the one that found its document replaced was kept", n)
 	}
 }
+
+// TestFakeProbeOnce: a call that needs the isolated realm while the probe
+// select_tab started is under way waits for that probe's answer instead of
+// probing again.
+func TestFakeProbeOnce(t *testing.T) {
+	f := newFakeBrowser(t)
+	s := f.session()
+	var probes atomic.Int32
+	held := make(chan heldEval, 1)
+	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+		text, _ := m["text"].(string)
+		if strings.Contains(text, "function probe(") || strings.Contains(text, `"fxmcp:probe:`) {
+			if probes.Add(1) == 1 {
+				held <- heldEval{p, m, f.ack(p, m)} // answered below
+				return
+			}
+		}
+		f.answer(p, m)
+	})
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	h := <-held
+	go func() {
+		time.Sleep(100 * time.Millisecond) // (the snapshot below is waiting for it)
+		f.result(h.p, h.m, h.id, fakeResult(t, h.m))
+	}()
+	snapshotGen(t, s)
+	if n := probes.Load(); n != 1 {
+		t.Errorf("%d probes of one process, want 1", n)
+	}
+}
