@@ -80,8 +80,15 @@ func (s *Session) place(ctx context.Context, pg page, t rdp.Target, kind Realm, 
 // compiled (one evaluation that binds nothing: its hand-off key names none),
 // so that the first snapshot of a tab just selected waits for neither.
 func (s *Session) prepareRealm(pg page, t rdp.Target) {
+	if s.opts.PageRealmOnly {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), realmProbeTimeout)
 	defer cancel()
+	// (probed for actions too, with node binding off)
+	if !s.realmFor(ctx, pg, t).ok {
+		return
+	}
 	key := s.bindingPlan(ctx, pg, t)
 	if key == "" {
 		return

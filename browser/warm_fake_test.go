@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp/rdptest"
 )
 
@@ -231,5 +232,39 @@ func TestFakeProbeOnce(t *testing.T) {
 	snapshotGen(t, s)
 	if n := probes.Load(); n != 1 {
 		t.Errorf("%d probes of one process, want 1", n)
+	}
+}
+
+// TestFakeSelectProbesWithoutBinding: with node binding off, select_tab still
+// probes the isolated realm (actions use it), and binds nothing.
+func TestFakeSelectProbesWithoutBinding(t *testing.T) {
+	f := newFakeBrowser(t)
+	s := wrap(browser.New(browser.Options{
+		Host: "127.0.0.1", Addr: f.addr, NoNodeBinding: true,
+		MaxElements: 500, MaxTextChars: 50000, RequestTimeout: 15 * time.Second, ChunkBytes: 64 << 10,
+	}))
+	t.Cleanup(s.Close)
+	var probes, binds atomic.Int32
+	probed := make(chan struct{}, 1)
+	f.onPageEval(func(p *rdptest.Peer, m map[string]any) {
+		text, _ := m["text"].(string)
+		switch {
+		case strings.Contains(text, "function probe(") || strings.Contains(text, `"fxmcp:probe:`):
+			probes.Add(1)
+			defer func() { probed <- struct{}{} }()
+		case strings.Contains(text, "function bindRefs(") || strings.Contains(text, `"fxmcp:bindRefs:`):
+			binds.Add(1)
+		}
+		f.answer(p, m)
+	})
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	select {
+	case <-probed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("select_tab did not probe the isolated realm")
+	}
+	time.Sleep(50 * time.Millisecond) // (a binding evaluation would follow the probe's answer)
+	if probes.Load() != 1 || binds.Load() != 0 {
+		t.Errorf("%d probes, %d binding evaluations; want 1 and 0", probes.Load(), binds.Load())
 	}
 }
