@@ -8,6 +8,7 @@ import (
 	"html"
 	"net/http"
 	"net/http/httptest"
+	neturl "net/url"
 	"os"
 	"strings"
 	"testing"
@@ -135,11 +136,7 @@ func watched(t testing.TB, ctx context.Context, c *Client, url, state string) (T
 		t.Fatal(err)
 	}
 	t.Cleanup(w.Close)
-	cur, err := w.WaitReady(ctx, state)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tab, w, cur
+	return tab, w, readyAt(t, ctx, w, url, state)
 }
 
 func closeTab(ctx context.Context, c *Client, src string) error {
@@ -336,7 +333,7 @@ func TestFirefoxPendingEvalAcrossNavigation(t *testing.T) {
 	defer w.Close()
 	at := srv.URL + "/page/Wait"
 	for _, url := range []string{srv.URL + "/page/SameProcess", strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/page/OtherProcess"} {
-		cur := readyAt(t, ctx, w, at)
+		cur := readyAt(t, ctx, w, at, "complete")
 		at = url
 		pending := make(chan error, 1)
 		go func() {
@@ -362,16 +359,19 @@ func TestFirefoxPendingEvalAcrossNavigation(t *testing.T) {
 	}
 }
 
-// readyAt waits until w's document is the one at url and complete: a new
-// tab's first document (about:blank, complete at once) may still be the
-// current one when it is first asked (CI: its console was gone by the next
-// request).
-func readyAt(t *testing.T, ctx context.Context, w *TabWatch, url string) Target {
+// readyAt waits until w's document is the one at url (as Firefox writes it,
+// percent-encoded) and in state: a new tab's first document (about:blank,
+// complete at once) may still be the current one when it is first asked (CI:
+// its console was gone by the next request).
+func readyAt(t testing.TB, ctx context.Context, w *TabWatch, url, state string) Target {
 	t.Helper()
+	if u, err := neturl.Parse(url); err == nil {
+		url = u.String()
+	}
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		changed := w.Changed()
-		cur, err := w.WaitReady(ctx, "complete")
+		cur, err := w.WaitReady(ctx, state)
 		if err != nil {
 			t.Fatal(err)
 		}
