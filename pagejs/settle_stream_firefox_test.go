@@ -74,3 +74,72 @@ func TestFirefoxSettleEventStream(t *testing.T) {
 		t.Errorf("a Began later than the page's clock: %+v, want the rule off (the cap, one pending)", res)
 	}
 }
+
+// TestFirefoxSettleFavicon: the favicon Firefox fetches for a document by
+// itself, in the document's load group and pending after its load (here held
+// by the server), is not a request of the page's to wait for: the settle is
+// quiet at once (isolated realm), while an image the page loads late, as
+// slow, still counts (an image's request, which implements no isPending,
+// once turned the watch of requests off), until it has loaded.
+func TestFirefoxSettleFavicon(t *testing.T) {
+	done := make(chan struct{})
+	asked := make(chan struct{}, 4)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/page.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><title>icon</title><link rel="icon" href="/icon.png"><p>a page with a slow icon</p>`)
+	})
+	slow := func(w http.ResponseWriter, r *http.Request) {
+		asked <- struct{}{}
+		select {
+		case <-r.Context().Done():
+		case <-done:
+		case <-time.After(3 * time.Second):
+		}
+		w.Header().Set("Content-Type", "image/png")
+	}
+	mux.HandleFunc("/icon.png", slow)
+	lateDone := make(chan struct{})
+	mux.HandleFunc("/late.png", func(w http.ResponseWriter, r *http.Request) {
+		asked <- struct{}{}
+		select {
+		case <-r.Context().Done():
+		case <-lateDone:
+		}
+		w.Header().Set("Content-Type", "image/gif")
+		_, _ = w.Write(gif1x1)
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(done) })
+	p := openOn(t, srv.URL, "/page.html")
+	select {
+	case <-asked:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Firefox never asked for the page's icon")
+	}
+	args := pagejs.SettleArgs{QuietMS: 10, CapMS: 600, LongMS: 30}
+	var res pagejs.SettleResult
+	p.must(isolatedRealm, pagejs.Settle, args, &res)
+	if !res.Requests || !res.Quiet || res.Pending != 0 {
+		t.Errorf("with the icon in flight: %+v, want quiet, nothing pending", res)
+	}
+	p.js(`(window.__late = Object.assign(new Image(), {src: "/late.png"}), 1)`)
+	<-asked
+	capped := pagejs.SettleArgs{QuietMS: 10, CapMS: 150, LongMS: 30}
+	p.must(isolatedRealm, pagejs.Settle, capped, &res)
+	if res.Quiet || res.Pending != 1 || !res.Requests {
+		t.Errorf("with an image of the page's in flight: %+v, want the cap, one pending", res)
+	}
+	close(lateDone)
+	if got := p.waitJS(`window.__late.complete && window.__late.naturalWidth`, "1"); got != "1" {
+		t.Fatalf("the late image did not load: %s", got)
+	}
+	p.must(isolatedRealm, pagejs.Settle, capped, &res)
+	if !res.Quiet || res.Pending != 0 || !res.Requests {
+		t.Errorf("once the image loaded: %+v, want quiet, nothing pending", res)
+	}
+}
+
+// gif1x1 is a 1×1 transparent GIF.
+var gif1x1 = []byte("GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
