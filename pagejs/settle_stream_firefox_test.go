@@ -131,6 +131,14 @@ func TestFirefoxSettleFavicon(t *testing.T) {
 	if res.Quiet || res.Pending != 1 || !res.Requests {
 		t.Errorf("with an image of the page's in flight: %+v, want the cap, one pending", res)
 	}
+	// An image loading since before the action began is not the action's
+	// (a slow picture on the page would hold every action to its cap).
+	since := capped
+	since.Began = time.Now().UnixMilli()
+	p.must(isolatedRealm, pagejs.Settle, since, &res)
+	if !res.Quiet || res.Pending != 0 || !res.Requests {
+		t.Errorf("the image's request opened before Began: %+v, want quiet, nothing pending", res)
+	}
 	close(lateDone)
 	if got := p.waitJS(`window.__late.complete && window.__late.naturalWidth`, "1"); got != "1" {
 		t.Fatalf("the late image did not load: %s", got)
