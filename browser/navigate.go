@@ -101,7 +101,7 @@ func (o *Op) GoHistory(ctx context.Context, action, wait string, timeout time.Du
 // navigation was waited for (dom or complete), so the read does not wait
 // for Firefox's delayed report of the document's readiness again.
 func (o *Op) ObserveNavigation(ctx context.Context) *Observation {
-	_, serr := o.s.settle(ctx, o.pg, defaultSettleCap, time.Time{}, false)
+	_, serr := o.s.settle(ctx, o.pg, defaultSettleCap, time.Time{}, false, false)
 	obs := o.s.observe(ctx, o.pg, observeOpts{}, serr)
 	return &obs
 }

@@ -177,14 +177,14 @@ func (s *Session) issuedRefLocked(v *pageView, j int) (string, bool) {
 //
 // began, when set, is when the action began: requests the page had in
 // flight since before then (an EventSource, a long poll) are not waited for.
-func (s *Session) settle(ctx context.Context, pg page, limit time.Duration, began time.Time, entry bool) (pagejs.SettleResult, error) {
+func (s *Session) settle(ctx context.Context, pg page, limit time.Duration, began time.Time, entry, unchanged bool) (pagejs.SettleResult, error) {
 	var r pagejs.SettleResult
 	if limit <= 0 {
 		return r, ctx.Err()
 	}
 	sctx, cancel := context.WithTimeout(ctx, limit+2*time.Second)
 	defer cancel()
-	args := pagejs.SettleArgs{QuietMS: int(settleQuiet.Milliseconds()), LongMS: int(settleLong.Milliseconds()), CapMS: int(limit.Milliseconds()), Entry: entry}
+	args := pagejs.SettleArgs{QuietMS: int(settleQuiet.Milliseconds()), LongMS: int(settleLong.Milliseconds()), CapMS: int(limit.Milliseconds()), Entry: entry, Unchanged: unchanged}
 	if !began.IsZero() {
 		args.Began = began.UnixMilli()
 	}
@@ -364,6 +364,9 @@ func busyNote(r *pagejs.SettleResult) string {
 	if r != nil && r.Quiet && r.AnimatingMS > 0 {
 		return fmt.Sprintf("The page is still animating (about %d ms more): what it shows or hides may change after this answer; wait_for what you expect.", r.AnimatingMS)
 	}
+	if r != nil && r.Quiet && r.TimerLeft && r.TimerUnchanged {
+		return fmt.Sprintf("The page set a timer during the action and had shown no change when the wait ended after %d ms (a menu or dialog shown after a delay, perhaps): what it shows may still change; wait_for what you expect (click also takes a longer wait_after_ms).", r.WaitedMS)
+	}
 	if r != nil && r.Quiet && r.TimerLeft {
 		return fmt.Sprintf("A timer the page set during the entry had not run when the wait ended after %d ms (a debounced search or check, perhaps): what the page shows may still change; wait_for what you expect (fill and type_text also take a longer wait_after_ms).", r.WaitedMS)
 	}
@@ -448,8 +451,8 @@ func (s *Session) readForView(ctx context.Context, pg page) (*viewRead, uint64, 
 // alongside, when set, runs once the page has settled, while the page is
 // observed (a click's look at the tabs it opened: the browser answers it
 // while the page is read).
-func (s *Session) endAction(ctx context.Context, pg page, began time.Time, entry bool, before string, limit time.Duration, on bool, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
-	sr, serr := s.settle(ctx, pg, limit, began, entry)
+func (s *Session) endAction(ctx context.Context, pg page, began time.Time, entry, unchanged bool, before string, limit time.Duration, on bool, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
+	sr, serr := s.settle(ctx, pg, limit, began, entry, unchanged)
 	if ctx.Err() != nil {
 		return "", false, nil, ctx.Err()
 	}

@@ -349,3 +349,43 @@ func TestSettleWaitsForAnimations(t *testing.T) {
 		t.Errorf("Bootstrap's modal closes (a 150 ms fade, then hidden): want its buttons gone in the answer:\n%s", res.Text)
 	}
 }
+
+// TestObserveClickTimers: a click that changed nothing while it was
+// dispatched but made the page set a timer is waited for until that timer
+// ran, while the page still shows no change: a menu shown 120 ms after the
+// click is in the click's answer; one shown 1.5 s after it is not, and the
+// answer says a timer had not run instead of claiming no change alone. A
+// click that changed the page at once is judged as before (its timer does
+// not hold it), and one whose timer ran without changing anything says no
+// change, without the note.
+func TestObserveClickTimers(t *testing.T) {
+	s := newSession(t)
+	openFixture(t, s, "/timers.html")
+	snap := snapshot(t, s)
+	const note = "The page set a timer during the action and had shown no change when the wait ended"
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Show soon")})
+	if !strings.Contains(res.Text, `button "Shown soon"`) || strings.Contains(res.Text, note) {
+		t.Errorf("shown 120 ms after the click: want it in the answer, no note:\n%s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Show late")})
+	if !strings.Contains(res.Text, note) || strings.Contains(res.Text, `"Shown late"`) {
+		t.Errorf("shown 1.5 s after the click: want the timer note:\n%s", res.Text)
+	}
+	// (Held for its timer, this answer would say it had not run.)
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Show now")})
+	if !strings.Contains(res.Text, `button "Shown now"`) || strings.Contains(res.Text, note) {
+		t.Errorf("shown at once, again from a 1.5 s timer: want it in the answer, no note:\n%s", res.Text)
+	}
+	// A timer that changes nothing: the answer cannot tell it from one that
+	// has not run yet, and says so.
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Save quietly")})
+	if !strings.Contains(res.Text, note) || !strings.Contains(res.Text, "No change") {
+		t.Errorf("a timer that changes nothing: want the note and no change:\n%s", res.Text)
+	}
+	// A click that sets no timer of the page's (Firefox's own mouseup timer
+	// aside) and changes nothing says no change alone.
+	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Do nothing")})
+	if strings.Contains(res.Text, note) || !strings.Contains(res.Text, "No change") {
+		t.Errorf("a click that does nothing: want no change, no note:\n%s", res.Text)
+	}
+}

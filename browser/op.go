@@ -28,6 +28,10 @@ type Op struct {
 	// entry: the Op ran a text entry (fill, type_text, press_key), whose
 	// settle waits for the timers it set (pagejs SettleArgs.Entry).
 	entry bool
+	// unchanged: its last script was a click or hover that changed nothing
+	// while it was dispatched, whose settle waits for the timers it set while
+	// the page still shows no change (pagejs SettleArgs.Unchanged).
+	unchanged bool
 }
 
 // DefaultSettleCap is the longest an action waits for the page to be quiet
@@ -324,14 +328,25 @@ func (o *Op) Generation() uint64 { return o.pg.generation }
 // into out. ExecInfo says where it ran.
 func (o *Op) Run(ctx context.Context, realm Realm, script pagejs.Script, args, out any) (ExecInfo, error) {
 	o.entry = o.entry || script.TextEntry()
-	return o.s.exec(ctx, o.pg, realm, script, args, out)
+	info, err := o.s.exec(ctx, o.pg, realm, script, args, out)
+	o.noteChanged(err, out)
+	return info, err
+}
+
+// noteChanged records whether the action just run told that it changed
+// nothing (ActionResult.Changed false).
+func (o *Op) noteChanged(err error, out any) {
+	r, ok := out.(*pagejs.ActionResult)
+	o.unchanged = err == nil && ok && r.Changed != nil && !*r.Changed
 }
 
 // RunIn runs a script in the realm an earlier step of the same operation
 // ran in (prev), as a page-side state it left lives there.
 func (o *Op) RunIn(ctx context.Context, prev ExecInfo, script pagejs.Script, args, out any) (ExecInfo, error) {
 	o.entry = o.entry || script.TextEntry()
-	return o.s.execIn(ctx, o.pg, prev, script, args, out)
+	info, err := o.s.execIn(ctx, o.pg, prev, script, args, out)
+	o.noteChanged(err, out)
+	return info, err
 }
 
 // Activate makes the tab's document see itself focused before an action
@@ -342,14 +357,14 @@ func (o *Op) Activate(ctx context.Context) { o.s.activate(ctx, o.pg) }
 // reads where the page is and, when observe is set, what changed since the
 // agent's last view (nil when not).
 func (o *Op) End(ctx context.Context, before string, limit time.Duration, observe bool) (urlNow string, navigated bool, obs *Observation, err error) {
-	return o.s.endAction(ctx, o.pg, o.began, o.entry, before, limit, observe, nil)
+	return o.s.endAction(ctx, o.pg, o.began, o.entry, o.unchanged, before, limit, observe, nil)
 }
 
 // EndOpened is End for an action that may open tabs (click): it also
 // returns, as OpenedSince does, the tabs the tab opened since before,
 // asked of the browser while the page is observed.
 func (o *Op) EndOpened(ctx context.Context, before string, limit time.Duration, observe bool, openers Openers) (urlNow string, navigated bool, obs *Observation, tabs []string, err error) {
-	urlNow, navigated, obs, err = o.s.endAction(ctx, o.pg, o.began, o.entry, before, limit, observe, func() { tabs = o.OpenedSince(ctx, openers) })
+	urlNow, navigated, obs, err = o.s.endAction(ctx, o.pg, o.began, o.entry, o.unchanged, before, limit, observe, func() { tabs = o.OpenedSince(ctx, openers) })
 	return urlNow, navigated, obs, tabs, err
 }
 

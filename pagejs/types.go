@@ -493,6 +493,12 @@ type ActionResult struct {
 
 	// Hover: whether CSS :hover applies to the element afterwards.
 	Hovered bool `json:"hovered,omitempty"`
+
+	// Click and hover: whether the page changed while the action was dispatched (a
+	// mutation of the document or an open shadow root, the target's checkedness); nil
+	// when not told. False makes the settle after it hold for the timers the action
+	// made the page set ([SettleArgs].Unchanged).
+	Changed *bool `json:"changed,omitempty"`
 }
 
 // SelectOptionArgs are SelectOption's arguments: option values or labels.
@@ -570,6 +576,11 @@ type SettleArgs struct {
 	// Entry: the action was a text entry (fill, type_text, press_key): the wait also
 	// holds for the timers it set (isolated realm only; settle.js).
 	Entry bool `json:"entry,omitempty"`
+	// Unchanged: the action was a click or hover that changed nothing while it was
+	// dispatched ([ActionResult].Changed false): the wait also holds for the timers it
+	// set while the page still shows no change, until one of them ran (isolated realm
+	// only; settle.js).
+	Unchanged bool `json:"unchanged,omitempty"`
 }
 
 // SettleResult is Settle's value. Quiet is false when the cap ended the wait; Pending
@@ -591,8 +602,12 @@ type SettleResult struct {
 	HeldMS int `json:"heldMs"`
 	// TimerLeft says that such a timer had still not run at the cap (Quiet is
 	// then true: the page was quiet but for it).
-	TimerLeft bool   `json:"timerLeft"`
-	URL       string `json:"url,omitempty"`
+	TimerLeft bool `json:"timerLeft"`
+	// TimerUnchanged: TimerLeft after a click or hover that changed nothing
+	// ([SettleArgs].Unchanged): the page set a timer during it and still showed no
+	// change at the cap (whether its callback ran cannot be told).
+	TimerUnchanged bool   `json:"timerUnchanged"`
+	URL            string `json:"url,omitempty"`
 }
 
 // LoadStateArgs are LoadState's arguments: Until ("interactive" or "complete"),

@@ -16,7 +16,15 @@ async function click(win, args, lib) {
     lib.fail("element_not_interactable", "another element covers it at every point tried (an overlay, a banner, a dialog?): " +
       "a user's click would reach that one; take a snapshot and deal with it first");
   }
-  let trusted = false;
-  const blocked = lib.withoutFilePicker(() => { trusted = lib.clickAt(el, p); });
-  return lib.result(trusted, blocked ? {filePickerBlocked: true} : null);
+  // (The page's timers are watched from here, its changes during the click's dispatch:
+  // see lib.changes.)
+  lib.watchTimers();
+  const seen = lib.changes(el);
+  let trusted = false, blocked = false, changed = true;
+  try {
+    blocked = lib.withoutFilePicker(() => { trusted = lib.clickAt(el, p); });
+  } finally {
+    changed = seen.changed();
+  }
+  return lib.result(trusted, blocked ? {filePickerBlocked: true, changed} : {changed});
 }

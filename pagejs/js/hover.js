@@ -12,10 +12,18 @@ async function hover(win, args, lib) {
   if (move) {
     // Right after a document loads Firefox drops trusted input for a moment (moveReady
     // sends the move again until it arrives); :hover can apply a few milliseconds after
-    // the move, so it is looked for up to 60 ms.
-    if (!(await lib.moveReady(move, p.x, p.y))) lib.fail("element_not_interactable", lib.inputNotTaken);
-    for (let i = 0; i < 12 && !el.matches(":hover"); i++) await lib.wait(5);
-    return lib.result(true, {hovered: el.matches(":hover")});
+    // the move, so it is looked for up to 60 ms. (The page's timers are watched from
+    // here, its changes meanwhile: see lib.changes.)
+    lib.watchTimers();
+    const seen = lib.changes(el);
+    let changed = true;
+    try {
+      if (!(await lib.moveReady(move, p.x, p.y))) lib.fail("element_not_interactable", lib.inputNotTaken);
+      for (let i = 0; i < 12 && !el.matches(":hover"); i++) await lib.wait(5);
+    } finally {
+      changed = seen.changed();
+    }
+    return lib.result(true, {hovered: el.matches(":hover"), changed});
   }
   const base = {bubbles: true, cancelable: true, composed: true, view: win, clientX: p.x, clientY: p.y};
   const ev = (C, type, extra) => new win[C](type, Object.assign({}, base, extra || {}));

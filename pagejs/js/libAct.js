@@ -646,7 +646,8 @@ function libAct(win, env, lib) {
   }
 
   // watchTimers starts watching the page's timers for the settle after a text entry
-  // (fill and type_text on a text field, press_key in one; isolated realm only): a
+  // (fill and type_text on a text field, press_key in one; isolated realm only), or a
+  // click or hover (for when it changed nothing: see changes): a
   // debounced handler, a search that filters or fetches 100–300 ms after the last key
   // (intl-tel-input's country search, most autocompletes), sets a timer on each key and
   // changes nothing until it runs, so a settle that only watched the DOM and requests
@@ -662,7 +663,21 @@ function libAct(win, env, lib) {
   // still counts. own, skip and prePrev keep the settle's own timers on the page's
   // window out (settle.js ownTimer): own is set while it sets one, skip counts those
   // that ran, and one that begins puts pre back (prePrev).
+  // Timers Firefox's own code (its window actors: GenAIChild sets a 200 ms one on every
+  // mouseup) or an extension's content script sets on the page's window are not the
+  // page's: the caller of setTimeout says whose it is (byPage).
   const WATCH_MS = 10000;
+  const NOT_PAGE = /^(resource|chrome|moz-extension):/;
+  function byPage() {
+    try {
+      // (The first frame that is not this sandbox's own code, the listener's.)
+      for (let f = Components.stack; f; f = f.caller) {
+        const name = String(f.filename);
+        if (name !== "debugger eval code" && name !== "") return !NOT_PAGE.test(name);
+      }
+    } catch (e) {}
+    return true;
+  }
   function watchTimers() {
     if (!isolated || !env.Cc || typeof win.DebuggerNotificationObserver !== "function") return;
     let reg = globalThis.fxmcpTimers;
@@ -684,10 +699,10 @@ function libAct(win, env, lib) {
           const k = ++watch.seq;
           switch (n.type) {
             case "setTimeout":
-              if (watch.own === 0 && watch.open) watch.set = k;
+              if (watch.own === 0 && watch.open && byPage()) watch.set = k;
               break;
             case "clearTimeout":
-              if (watch.open) watch.clear = k;
+              if (watch.open && byPage()) watch.clear = k;
               break;
             case "setTimeoutCallback":
               if (n.phase === "pre") {
@@ -725,6 +740,28 @@ function libAct(win, env, lib) {
     w.timer.initWithCallback({notify: () => w.end()}, WATCH_MS, env.Ci.nsITimer.TYPE_ONE_SHOT);
   }
 
+  // changes starts watching the document and its open shadow roots for mutations, and
+  // el's checkedness (a checkbox's or radio button's change is no mutation); its
+  // changed() tells whether any came since, and stops the watch. A click or hover that
+  // changed nothing while it was dispatched says so (changed: false), and the settle
+  // after it holds for the timers it set while the page still shows no change
+  // (settle.js args.unchanged: a menu opened, a dialog shown on a timer).
+  function changes(el) {
+    const mo = new win.MutationObserver(() => {});
+    const opts = {subtree: true, childList: true, attributes: true, characterData: true};
+    mo.observe(doc, opts);
+    const roots = lib.shadowRoots(doc, []);
+    for (let i = 0; i < roots.length; i++) mo.observe(roots[i], opts);
+    const was = el.checked;
+    return {
+      changed() {
+        const n = mo.takeRecords().length;
+        mo.disconnect();
+        return n > 0 || el.checked !== was;
+      },
+    };
+  }
+
   function result(trusted, extra) {
     const r = {trusted, url: String(win.location.href), urlBefore};
     if (extra) for (const k of Object.keys(extra)) r[k] = extra[k];
@@ -733,6 +770,6 @@ function libAct(win, env, lib) {
 
   return {
     ...lib, target, requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, textEntry, caretToEnd, setValue,
-    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, moveReady, inputNotTaken, wait, watchTimers,
+    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, moveReady, inputNotTaken, wait, watchTimers, changes,
   };
 }

@@ -127,8 +127,17 @@ async function settle(win, args, lib, env) {
   // tooltip's or a blur's, cancelled). At the cap, a page quiet but for such a timer
   // counts as settled (a save on a 2 s timer is no render to wait for), and says so
   // (timerLeft). heldMs: how long the wait was held for one.
+  // After a click or hover that changed nothing while it was dispatched (args.unchanged:
+  // click.js, hover.js) but made the page set a timer it did not clear, the wait holds
+  // while the page still shows no change (no mutation since the settle began: a page
+  // that did change is judged as after any action), at most to the cap: a menu or
+  // dialog shown on a timer is then in the answer. (Which timer's callback ran cannot be
+  // told: Firefox's own timers on the window run theirs too. A click that only sets a
+  // timer that changes nothing, a save, is held to the cap, and its answer says the page
+  // had set one: timerLeft, with unchanged.)
+  const unchanged = args.unchanged === true && args.entry !== true;
   let timers = !change && env.realm === "isolated" && globalThis.fxmcpTimers ? globalThis.fxmcpTimers.get(env.innerWindowID) || null : null;
-  if (timers !== null && !(args.entry === true && Number.isInteger(args.began) && timers.began >= args.began - 5)) {
+  if (timers !== null && !((args.entry === true || unchanged) && Number.isInteger(args.began) && timers.began >= args.began - 5)) {
     timers.end();
     timers = null;
   }
@@ -140,8 +149,8 @@ async function settle(win, args, lib, env) {
   const changedNow = () => {
     if (timers !== null) changeSeq = timers.seq;
   };
-  const timerPending = () => timers !== null && timers.set > timers.clear &&
-    !(timers.pre > timers.set && timers.post >= timers.pre && changeSeq >= timers.pre);
+  const timerPending = () => timers !== null && timers.set > timers.clear && (unchanged ? mutations === 0 :
+    !(timers.pre > timers.set && timers.post >= timers.pre && changeSeq >= timers.pre));
   let heldMs = 0, heldAt = -1, timerLeft = false;
   // frames counts the animation frames seen; settledFrame is when the timers of the
   // last frame that began after the last change had run (-1: none yet).
@@ -291,7 +300,7 @@ async function settle(win, args, lib, env) {
     }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, heldMs: Math.round(heldMs), timerLeft, url: String(win.location.href)};
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, heldMs: Math.round(heldMs), timerLeft, timerUnchanged: timerLeft && unchanged, url: String(win.location.href)};
 
   // animationLeft tells how long (ms) until the last of the page's running transitions
   // and animations that can show or hide something ends, of those that end within
