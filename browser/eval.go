@@ -145,12 +145,15 @@ func (s *Session) realmFor(ctx context.Context, pg page, t rdp.Target) *realm {
 // probeRealm is realmFor's probe, which keeps its answer unless the failure
 // was transient.
 func (s *Session) probeRealm(ctx context.Context, pg page, t rdp.Target) *realm {
+	s.mu.Lock()
+	table := s.realms // (a connection lost meanwhile starts a new table: this answer is not for it)
+	s.mu.Unlock()
 	r := &realm{}
 	ctx, cancel := context.WithTimeout(ctx, realmProbeTimeout)
 	defer cancel()
 	console, err := pg.c.ContentProcessConsole(ctx, t.ProcessID)
 	if err != nil {
-		if ctx.Err() != nil || errors.Is(err, rdp.ErrUnresponsive) {
+		if ctx.Err() != nil || errors.Is(err, rdp.ErrUnresponsive) || errors.Is(err, rdp.ErrClosed) {
 			return &realm{reason: "the page's process did not answer"} // not cached: transient
 		}
 		r.reason = "Firefox did not offer the content-process console (is devtools.chrome.enabled true?)"
@@ -169,7 +172,7 @@ func (s *Session) probeRealm(ctx context.Context, pg page, t rdp.Target) *realm 
 			r.reason = "the isolated realm did not answer its probe"
 			s.log.Info("isolated realm probe failed", "error", err)
 			var se *pagejs.ScriptError
-			if errors.Is(err, rdp.ErrTargetGone) || errors.Is(err, rdp.ErrUnresponsive) || ctx.Err() != nil ||
+			if errors.Is(err, rdp.ErrTargetGone) || errors.Is(err, rdp.ErrUnresponsive) || errors.Is(err, rdp.ErrClosed) || ctx.Err() != nil ||
 				(errors.As(err, &se) && se.Code == errcode.TargetReplaced) { // (the document probed went meanwhile)
 				return &realm{reason: r.reason} // do not cache a transient failure
 			}
@@ -180,7 +183,7 @@ func (s *Session) probeRealm(ctx context.Context, pg page, t rdp.Target) *realm 
 		}
 	}
 	s.mu.Lock()
-	s.realms[t.ProcessID] = r
+	table[t.ProcessID] = r
 	s.mu.Unlock()
 	return r
 }
