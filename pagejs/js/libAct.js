@@ -749,17 +749,21 @@ function libAct(win, env, lib) {
   // open shadow root: finding them all costs a walk of the page, ≈ 10 ms on the
   // 3,000-element page. A component's own renders come after the dispatch anyway, and
   // the settle watches every root.)
+  // An attribute or text set to the value it had is no change (Tippy.js sets the
+  // reference's aria-expanded again on the click that schedules its menu).
   function changes(el) {
     const mo = new win.MutationObserver(() => {});
-    const opts = {subtree: true, childList: true, attributes: true, characterData: true};
+    const opts = {subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true};
     mo.observe(doc, opts);
     for (let r = el.getRootNode(); r && r !== doc && r.host; r = r.host.getRootNode()) mo.observe(r, opts);
     const was = el.checked;
+    const differs = (r) => r.type === "childList" ||
+      (r.type === "attributes" ? r.oldValue !== r.target.getAttributeNS(r.attributeNamespace, r.attributeName) : r.oldValue !== r.target.data);
     return {
       changed() {
-        const n = mo.takeRecords().length;
+        const recs = mo.takeRecords();
         mo.disconnect();
-        return n > 0 || el.checked !== was;
+        return recs.some(differs) || el.checked !== was;
       },
     };
   }
