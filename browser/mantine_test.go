@@ -13,7 +13,8 @@ var mantineLibs = []string{"react@18.3.1", "react-dom@18.3.1", "@mantine/core@8.
 // checkbox. Its e-mail field is validated on blur: the answer to the Tab that leaves a
 // bad address says the field is invalid and why (the error Mantine names by
 // aria-describedby), and the one after a good address that it no longer is. The
-// modal that asks before sending is cancelled: nothing is sent.
+// modal that asks before sending is cancelled, and the answer to Cancel says it
+// went, though Mantine removes it on a timer: nothing is sent.
 func TestMantineApplication(t *testing.T) {
 	s, snap := openBundled(t, "mantine-apply", mantineLibs)
 	city := ref(t, snap, "textbox", "City")
@@ -47,7 +48,14 @@ func TestMantineApplication(t *testing.T) {
 	if !strings.Contains(res.Text, "elements are inert") {
 		t.Errorf("the modal that asks before sending: want the page behind it inert:\n%s", res.Text)
 	}
-	must(t, s, "click", map[string]any{"element": ref(t, res.Text, "button", "Cancel")})
+	// Mantine removes the modal on a timer after Cancel (its exit transition), and
+	// the click changed nothing while it was dispatched: the answer waits for the
+	// timer and says the modal went (it said "No change" before).
+	cancel := ref(t, res.Text, "button", "Cancel")
+	res = must(t, s, "click", map[string]any{"element": cancel})
+	if !strings.Contains(res.Text, "- ["+cancel+`] button "Cancel"`) || !strings.Contains(res.Text, "No element is inert any more") {
+		t.Errorf("Cancel in the modal: want its buttons gone and the page no longer inert in the answer:\n%s", res.Text)
+	}
 	must(t, s, "wait_for", map[string]any{"text": "Send your application?", "state": "absent", "timeout_ms": 3000})
 	want := `state {"city":"Paris","skills":["Go","Rust"],"remote":true,"agree":true,"contract":"part","email":"me@example.com","sent":false}`
 	if text := pageText(t, s); !strings.Contains(text, want) {
