@@ -13,8 +13,8 @@ var mantineLibs = []string{"react@18.3.1", "react-dom@18.3.1", "@mantine/core@8.
 // checkbox. Its e-mail field is validated on blur: the answer to the Tab that leaves a
 // bad address says the field is invalid and why (the error Mantine names by
 // aria-describedby), and the one after a good address that it no longer is. The
-// modal that asks before sending is cancelled, and the answer to Cancel says it
-// went, though Mantine removes it on a timer: nothing is sent.
+// modal that asks before sending is cancelled, and the answer to Cancel mostly says
+// it went, though Mantine removes it on a timer: nothing is sent.
 func TestMantineApplication(t *testing.T) {
 	s, snap := openBundled(t, "mantine-apply", mantineLibs)
 	city := ref(t, snap, "textbox", "City")
@@ -48,15 +48,15 @@ func TestMantineApplication(t *testing.T) {
 	if !strings.Contains(res.Text, "elements are inert") {
 		t.Errorf("the modal that asks before sending: want the page behind it inert:\n%s", res.Text)
 	}
-	// Mantine removes the modal on a timer after Cancel (its exit transition), and
-	// the click changed nothing while it was dispatched: the answer waits for the
-	// timer and says the modal went (it said "No change" before).
+	// Mantine removes the modal on a timer after Cancel (its exit transition). When
+	// React commits the exit after the click's dispatch, the click changed nothing
+	// while dispatched, and the answer waits for the timer and says the modal went
+	// (it said "No change" before); when React commits it during the dispatch (seen
+	// under load), the click changed the page and is not held for its timers: the
+	// removal is then the next reading's.
 	cancel := ref(t, res.Text, "button", "Cancel")
 	res = must(t, s, "click", map[string]any{"element": cancel})
-	if !strings.Contains(res.Text, "- ["+cancel+`] button "Cancel"`) || !strings.Contains(res.Text, "No element is inert any more") {
-		t.Errorf("Cancel in the modal: want its buttons gone and the page no longer inert in the answer:\n%s", res.Text)
-	}
-	must(t, s, "wait_for", map[string]any{"text": "Send your application?", "state": "absent", "timeout_ms": 3000})
+	closes(t, s, res, "- ["+cancel+`] button "Cancel"`, map[string]any{"text": "Send your application?", "state": "absent"})
 	want := `state {"city":"Paris","skills":["Go","Rust"],"remote":true,"agree":true,"contract":"part","email":"me@example.com","sent":false}`
 	if text := pageText(t, s); !strings.Contains(text, want) {
 		t.Errorf("the form's state: want %s:\n%s", want, text)
