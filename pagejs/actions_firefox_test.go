@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -926,4 +927,48 @@ func TestFirefoxLoadStateWaits(t *testing.T) {
 			t.Errorf("%v: waiting for complete: %+v after %v", r, long, longTook)
 		}
 	}
+}
+
+// TestFirefoxClickChanged: a click says whether the page changed while it was
+// dispatched (lib.changes): an attribute flipped, an element added, not an
+// attribute set again to the value it had;
+// and a page realm whose MutationObserver the page broke says "changed" (the
+// settle after it then holds for no timer), the click itself unharmed.
+func TestFirefoxClickChanged(t *testing.T) {
+	for _, r := range realms {
+		t.Run(string(r), func(t *testing.T) {
+			p := open(t, "/observe.html")
+			snap := p.snapshot(r)
+			p.js(`(document.getElementById("nothing").onclick = () => { const b = document.getElementById("toggle"); b.setAttribute("aria-expanded", b.getAttribute("aria-expanded")); }, 1)`)
+			for _, c := range []struct {
+				name string
+				want bool
+			}{{"Details", true}, {"Add item", true}, {"Do nothing", false}} {
+				e := find(t, snap, "button", c.name)
+				var res pagejs.ActionResult
+				p.must(r, pagejs.Click, pagejs.ClickArgs{Sel: e.Sel, FP: e.FP}, &res)
+				if res.Changed == nil || *res.Changed != c.want {
+					t.Errorf("click %q: changed %s, want %v", c.name, boolPtr(res.Changed), c.want)
+				}
+			}
+			if r != pageRealm {
+				return
+			}
+			p.js(`(window.MutationObserver = function () { throw new Error("no observers here"); }, 1)`)
+			e := find(t, snap, "button", "Add item")
+			var res pagejs.ActionResult
+			p.must(r, pagejs.Click, pagejs.ClickArgs{Sel: e.Sel, FP: e.FP}, &res)
+			if res.Changed == nil || !*res.Changed || p.js(`document.querySelectorAll("#items button").length`) != "2" {
+				t.Errorf("click with the page's MutationObserver broken: changed %s, items %s; want changed, the click done", boolPtr(res.Changed), p.js(`document.querySelectorAll("#items button").length`))
+			}
+		})
+	}
+}
+
+// boolPtr shows a *bool: "nil", "true" or "false".
+func boolPtr(b *bool) string {
+	if b == nil {
+		return "nil"
+	}
+	return strconv.FormatBool(*b)
 }

@@ -751,19 +751,30 @@ function libAct(win, env, lib) {
   // the settle watches every root.)
   // An attribute or text set to the value it had is no change (Tippy.js sets the
   // reference's aria-expanded again on the click that schedules its menu).
+  // (Anything that fails here says "changed": the settle is then what it was before.)
   function changes(el) {
-    const mo = new win.MutationObserver(() => {});
-    const opts = {subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true};
-    mo.observe(doc, opts);
-    for (let r = el.getRootNode(); r && r !== doc && r.host; r = r.host.getRootNode()) mo.observe(r, opts);
-    const was = el.checked;
+    let mo, was;
+    try {
+      mo = new win.MutationObserver(() => {});
+      const opts = {subtree: true, childList: true, attributes: true, characterData: true, attributeOldValue: true, characterDataOldValue: true};
+      mo.observe(doc, opts);
+      for (let r = el.getRootNode(); r && r !== doc && r.host; r = r.host.getRootNode()) mo.observe(r, opts);
+      was = el.checked;
+    } catch (e) {
+      if (mo) mo.disconnect();
+      return {changed: () => true};
+    }
     const differs = (r) => r.type === "childList" ||
       (r.type === "attributes" ? r.oldValue !== r.target.getAttributeNS(r.attributeNamespace, r.attributeName) : r.oldValue !== r.target.data);
     return {
       changed() {
-        const recs = mo.takeRecords();
-        mo.disconnect();
-        return recs.some(differs) || el.checked !== was;
+        try {
+          const recs = mo.takeRecords();
+          mo.disconnect();
+          return recs.some(differs) || el.checked !== was;
+        } catch (e) {
+          return true;
+        }
       },
     };
   }
