@@ -972,3 +972,26 @@ func boolPtr(b *bool) string {
 	}
 	return strconv.FormatBool(*b)
 }
+
+// TestFirefoxClickWatch: a click watches the page's timers only when a settle
+// follows (ClickArgs.Watch): with it, the settle after a click that changed
+// nothing but made the page set a timer holds to its cap and says so
+// (TimerUnchanged); without it no watch was left, and the same settle holds
+// for nothing.
+func TestFirefoxClickWatch(t *testing.T) {
+	p := open(t, "/timers.html")
+	e := find(t, p.snapshot(isolatedRealm), "button", "Show late")
+	for _, watch := range []bool{false, true} {
+		began := time.Now().UnixMilli()
+		var res pagejs.ActionResult
+		p.must(isolatedRealm, pagejs.Click, pagejs.ClickArgs{Sel: e.Sel, FP: e.FP, Watch: watch}, &res)
+		if res.Changed == nil || *res.Changed {
+			t.Fatalf("watch %v: the click changed %s, want false", watch, boolPtr(res.Changed))
+		}
+		var sr pagejs.SettleResult
+		p.must(isolatedRealm, pagejs.Settle, pagejs.SettleArgs{QuietMS: 10, CapMS: 150, LongMS: 30, Began: began, Unchanged: true}, &sr)
+		if sr.TimerLeft != watch || sr.TimerUnchanged != watch || !sr.Quiet {
+			t.Errorf("watch %v: settle %+v, want quiet, timerLeft and timerUnchanged %v", watch, sr, watch)
+		}
+	}
+}

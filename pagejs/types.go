@@ -413,6 +413,10 @@ type ClickArgs struct {
 	// At is the point to use while it still reaches the element: in a frame,
 	// one its parent documents leave uncovered (Op.ReachFrame).
 	At *Point `json:"at,omitempty"`
+	// Watch: a settle follows (a click's wait_after_ms above 0, every hover): the
+	// page's timers are watched for it ([SettleArgs].Unchanged). Without it no watch
+	// is left running for nobody.
+	Watch bool `json:"watch,omitempty"`
 }
 
 // FillArgs are Fill's arguments.

@@ -224,14 +224,14 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 	l := op.Element()
 	openers := op.ActivateWithOpeners(ctx)
 	var r pagejs.ActionResult
-	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node(), At: op.Point()}, &r)
+	wait := time.Duration(a.WaitAfterMS) * time.Millisecond
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node(), At: op.Point(), Watch: wait > 0}, &r)
 	if out, ok := dialogAnswer(op, "Clicked", a.Element, info, err); ok {
 		return clickOut{said: out.said, acted: out.acted, opened: out.opened}, nil
 	}
 	if err != nil {
 		return clickOut{}, err
 	}
-	wait := time.Duration(a.WaitAfterMS) * time.Millisecond
 	urlNow, nav, obs, tabs, err := op.EndOpened(ctx, r.Before(), wait, a.Observe, openers)
 	if err != nil {
 		return clickOut{}, err

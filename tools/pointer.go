@@ -36,7 +36,7 @@ func (tb *Table) hover(ctx context.Context, a *hoverArgs, _ browser.Progress) (h
 	}
 	l := op.Element()
 	var r pagejs.ActionResult
-	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Hover, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node(), At: op.Point()}, &r)
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Hover, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node(), At: op.Point(), Watch: true}, &r)
 	if err != nil {
 		return hoverOut{}, err
 	}

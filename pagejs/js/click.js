@@ -16,9 +16,9 @@ async function click(win, args, lib) {
     lib.fail("element_not_interactable", "another element covers it at every point tried (an overlay, a banner, a dialog?): " +
       "a user's click would reach that one; take a snapshot and deal with it first");
   }
-  // (The page's timers are watched from here, its changes during the click's dispatch:
-  // see lib.changes.)
-  lib.watchTimers();
+  // (The page's timers are watched from here for the settle that follows, if one does;
+  // its changes during the click's dispatch: see lib.changes.)
+  if (args.watch === true) lib.watchTimers();
   const seen = lib.changes(el);
   let trusted = false, blocked = false, changed = true;
   try {

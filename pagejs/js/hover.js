@@ -14,7 +14,7 @@ async function hover(win, args, lib) {
     // sends the move again until it arrives); :hover can apply a few milliseconds after
     // the move, so it is looked for up to 60 ms. (The page's timers are watched from
     // here, its changes meanwhile: see lib.changes.)
-    lib.watchTimers();
+    if (args.watch === true) lib.watchTimers();
     const seen = lib.changes(el);
     let changed = true;
     try {
