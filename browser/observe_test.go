@@ -389,3 +389,27 @@ func TestObserveClickTimers(t *testing.T) {
 		t.Errorf("a click that does nothing: want no change, no note:\n%s", res.Text)
 	}
 }
+
+// TestObserveKeyTimers: a key pressed on a button (no text field) is judged
+// as a click: Enter that makes the page show a button 120 ms later has it in
+// its answer, one whose timer runs after the cap says the page set a timer,
+// and a key that sets none says no change alone. (Fails with press_key
+// always a text entry: the first answer then says "No change".)
+func TestObserveKeyTimers(t *testing.T) {
+	s := newSession(t)
+	openFixture(t, s, "/timers.html")
+	snap := snapshot(t, s)
+	const note = "The page set a timer during the action and had shown no change when the wait ended"
+	res := must(t, s, "press_key", map[string]any{"element": ref(t, snap, "button", "Show soon"), "key": "Enter"})
+	if !strings.Contains(res.Text, `button "Shown soon"`) || strings.Contains(res.Text, note) {
+		t.Errorf("Enter, shown 120 ms after: want it in the answer, no note:\n%s", res.Text)
+	}
+	res = must(t, s, "press_key", map[string]any{"element": ref(t, snap, "button", "Show late"), "key": "Space"})
+	if !strings.Contains(res.Text, note) || strings.Contains(res.Text, `"Shown late"`) {
+		t.Errorf("Space, shown 1.5 s after: want the timer note:\n%s", res.Text)
+	}
+	res = must(t, s, "press_key", map[string]any{"element": ref(t, snap, "button", "Do nothing"), "key": "Enter"})
+	if strings.Contains(res.Text, note) || !strings.Contains(res.Text, "No change") {
+		t.Errorf("Enter that does nothing: want no change, no note:\n%s", res.Text)
+	}
+}

@@ -25,10 +25,12 @@ type Op struct {
 	at      *pagejs.Point
 	covered bool
 	depth   int
-	// entry: the Op ran a text entry (fill, type_text, press_key), whose
-	// settle waits for the timers it set (pagejs SettleArgs.Entry).
+	// entry: the Op ran a text entry (fill, type_text, press_key in a text
+	// field), whose settle waits for the timers it set (pagejs
+	// SettleArgs.Entry).
 	entry bool
-	// unchanged: its last script was a click or hover that changed nothing
+	// unchanged: its last script was a click, a hover or a key pressed on no
+	// text field that changed nothing
 	// while it was dispatched, whose settle waits for the timers it set while
 	// the page still shows no change (pagejs SettleArgs.Unchanged).
 	unchanged bool
@@ -327,25 +329,31 @@ func (o *Op) Generation() uint64 { return o.pg.generation }
 // Run runs a page script where realm says it may run, decoding its value
 // into out. ExecInfo says where it ran.
 func (o *Op) Run(ctx context.Context, realm Realm, script pagejs.Script, args, out any) (ExecInfo, error) {
-	o.entry = o.entry || script.TextEntry()
 	info, err := o.s.exec(ctx, o.pg, realm, script, args, out)
-	o.noteChanged(err, out)
+	o.noteRun(script, err, out)
 	return info, err
 }
 
-// noteChanged records whether the action just run told that it changed
-// nothing (ActionResult.Changed false).
-func (o *Op) noteChanged(err error, out any) {
+// noteRun records what the settle after the action just run waits for: a
+// text entry's timers (entry), or, when it told that it changed nothing
+// (ActionResult.Changed false: a click, a hover, a key pressed on no text
+// field), the timers it made the page set. A text entry script that told
+// whether it changed the page acted on no text field (press_key on a
+// button): it is judged as a click.
+func (o *Op) noteRun(script pagejs.Script, err error, out any) {
 	r, ok := out.(*pagejs.ActionResult)
-	o.unchanged = err == nil && ok && r.Changed != nil && !*r.Changed
+	told := err == nil && ok && r.Changed != nil
+	if script.TextEntry() && !told {
+		o.entry = true
+	}
+	o.unchanged = told && !*r.Changed
 }
 
 // RunIn runs a script in the realm an earlier step of the same operation
 // ran in (prev), as a page-side state it left lives there.
 func (o *Op) RunIn(ctx context.Context, prev ExecInfo, script pagejs.Script, args, out any) (ExecInfo, error) {
-	o.entry = o.entry || script.TextEntry()
 	info, err := o.s.execIn(ctx, o.pg, prev, script, args, out)
-	o.noteChanged(err, out)
+	o.noteRun(script, err, out)
 	return info, err
 }
 

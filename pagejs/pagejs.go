@@ -110,7 +110,9 @@ var (
 )
 
 // TextEntry tells whether s is a text entry (Fill, TypeText, PressKey), which starts
-// the watch of the page's timers that the settle after it reads (SettleArgs.Entry).
+// the watch of the page's timers that the settle after it reads (SettleArgs.Entry). A
+// PressKey whose result tells whether it changed the page ([ActionResult].Changed) was
+// a key pressed on no text field, and is judged as a click is.
 func (s Script) TextEntry() bool {
 	return s.name == Fill.name || s.name == TypeText.name || s.name == PressKey.name
 }

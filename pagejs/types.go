@@ -498,9 +498,9 @@ type ActionResult struct {
 	// Hover: whether CSS :hover applies to the element afterwards.
 	Hovered bool `json:"hovered,omitempty"`
 
-	// Click and hover: whether the page changed while the action was dispatched (a
-	// mutation of the document or an open shadow root, the target's checkedness); nil
-	// when not told. False makes the settle after it hold for the timers the action
+	// Click, hover, and press_key on no text field (isolated realm): whether the page
+	// changed while the action was dispatched (a mutation of the document or an open
+	// shadow root, the target's checkedness); nil when not told. False makes the settle after it hold for the timers the action
 	// made the page set ([SettleArgs].Unchanged).
 	Changed *bool `json:"changed,omitempty"`
 }
@@ -577,10 +577,11 @@ type SettleArgs struct {
 	// Began: when the action began, in ms since the Unix epoch; requests in flight
 	// since before then are not counted (isolated realm only). 0: every request counts.
 	Began int64 `json:"began,omitempty"`
-	// Entry: the action was a text entry (fill, type_text, press_key): the wait also
+	// Entry: the action was a text entry (fill, type_text, press_key in a text field): the wait also
 	// holds for the timers it set (isolated realm only; settle.js).
 	Entry bool `json:"entry,omitempty"`
-	// Unchanged: the action was a click or hover that changed nothing while it was
+	// Unchanged: the action was a click, a hover or a key pressed on no text field
+	// (press_key) that changed nothing while it was
 	// dispatched ([ActionResult].Changed false): the wait also holds for the timers it
 	// set while the page still shows no change, until one of them ran (isolated realm
 	// only; settle.js).

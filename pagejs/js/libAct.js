@@ -647,7 +647,8 @@ function libAct(win, env, lib) {
 
   // watchTimers starts watching the page's timers for the settle after a text entry
   // (fill and type_text on a text field, press_key in one; isolated realm only), or a
-  // click or hover (for when it changed nothing: see changes): a
+  // click, a hover or a key pressed on no text field (for when it changed nothing: see
+  // changes): a
   // debounced handler, a search that filters or fetches 100–300 ms after the last key
   // (intl-tel-input's country search, most autocompletes), sets a timer on each key and
   // changes nothing until it runs, so a settle that only watched the DOM and requests
@@ -742,7 +743,7 @@ function libAct(win, env, lib) {
 
   // changes starts watching the document and the shadow roots el is in for mutations,
   // and el's checkedness (a checkbox's or radio button's change is no mutation); its
-  // changed() tells whether any came since, and stops the watch. A click or hover that
+  // changed() tells whether any came since, and stops the watch. A click, hover or key that
   // changed nothing while it was dispatched says so (changed: false), and the settle
   // after it holds for the timers it set while the page still shows no change
   // (settle.js args.unchanged: a menu opened, a dialog shown on a timer). (Not every

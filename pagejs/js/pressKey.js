@@ -35,7 +35,15 @@ async function pressKey(win, args, lib) {
   const tip = lib.tip();
   if (tip) {
     const at = lib.deepActive();
-    if (at && lib.textEntry(at)) lib.watchTimers(); // (a key typed into a field: its debounce)
+    // A key typed into a field is a text entry: the settle after it holds for the
+    // debounce its timers may be (settle.js args.entry). A key on anything else (Enter or
+    // Space on a button, an arrow on a menu button, Escape) is judged as a click is:
+    // whether it changed the page while it was dispatched (changed), and, when it did
+    // not, the timers it made the page set (a menu shown on a timer).
+    const text = at !== null && lib.textEntry(at);
+    lib.watchTimers();
+    const seen = text ? null : lib.changes(at || doc.body || doc.documentElement);
+    let changed = true;
     const down = [];
     try {
       for (const m of mods) {
@@ -48,8 +56,9 @@ async function pressKey(win, args, lib) {
       tip.keyup(ev);
     } finally {
       while (down.length) tip.keyup(down.pop());
+      if (seen !== null) changed = seen.changed();
     }
-    return lib.result(true, {focused: lib.focusedDescription()});
+    return lib.result(true, seen === null ? {focused: lib.focusedDescription()} : {focused: lib.focusedDescription(), changed});
   }
   const t = lib.deepActive() || doc.body;
   const init = {key, code, keyCode, bubbles: true, cancelable: true, composed: true, view: win};

@@ -127,8 +127,8 @@ async function settle(win, args, lib, env) {
   // tooltip's or a blur's, cancelled). At the cap, a page quiet but for such a timer
   // counts as settled (a save on a 2 s timer is no render to wait for), and says so
   // (timerLeft). heldMs: how long the wait was held for one.
-  // After a click or hover that changed nothing while it was dispatched (args.unchanged:
-  // click.js, hover.js) but made the page set a timer it did not clear, the wait holds
+  // After a click, a hover or a key pressed on no text field that changed nothing while
+  // it was dispatched (args.unchanged: click.js, hover.js, pressKey.js) but made the page set a timer it did not clear, the wait holds
   // while the page still shows no change (no mutation since the settle began: a page
   // that did change is judged as after any action), at most to the cap: a menu or
   // dialog shown on a timer is then in the answer. (Which timer's callback ran cannot be
