@@ -87,3 +87,35 @@ func TestFirefoxSettleTimers(t *testing.T) {
 		})
 	}
 }
+
+// TestFirefoxEntryUnwatched: a fill or a typing that no settle follows
+// (Unwatched: wait_after_ms 0) leaves the page's timers unwatched, so a
+// settle after it finds no watch to hold for; one that a settle follows is
+// held by the 2 s timer its input set (the control: the same entry watched).
+// (Fails with the watch unconditional.)
+func TestFirefoxEntryUnwatched(t *testing.T) {
+	p := open(t, "/forms.html")
+	user := find(t, p.snapshot(isolatedRealm), "textbox", "User")
+	p.js(`(() => { const u = document.getElementById("user");
+		u.addEventListener("input", () => setTimeout(() => { document.body.dataset.filtered = u.value; }, 2000));
+		return 1; })()`)
+	for _, tc := range []struct {
+		name      string
+		unwatched bool
+	}{
+		{"fill", true}, {"fill", false}, {"type_text", true}, {"type_text", false},
+	} {
+		began := time.Now().UnixMilli()
+		var res pagejs.ActionResult
+		if tc.name == "fill" {
+			p.must(isolatedRealm, pagejs.Fill, pagejs.FillArgs{Sel: user.Sel, FP: user.FP, Value: "ann", Unwatched: tc.unwatched}, &res)
+		} else {
+			p.must(isolatedRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: user.Sel, FP: user.FP, Text: "x", Unwatched: tc.unwatched}, &res)
+		}
+		var sr pagejs.SettleResult
+		p.must(isolatedRealm, pagejs.Settle, pagejs.SettleArgs{QuietMS: 10, LongMS: 30, CapMS: 150, Began: began, Entry: true}, &sr)
+		if sr.TimerLeft == tc.unwatched || !sr.Quiet {
+			t.Errorf("%s unwatched %v: settle %+v, want quiet and timerLeft %v", tc.name, tc.unwatched, sr, !tc.unwatched)
+		}
+	}
+}

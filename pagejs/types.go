@@ -426,6 +426,9 @@ type FillArgs struct {
 	Value  string      `json:"value"`
 	Submit bool        `json:"submit"`
 	Ref    int         `json:"ref,omitempty"`
+	// Unwatched: no settle follows (wait_after_ms 0, or nothing observed): the page's
+	// timers are not watched for one (libAct.js watchTimers).
+	Unwatched bool `json:"unwatched,omitempty"`
 }
 
 // TypeTextArgs are TypeText's arguments: one chunk of the text; FirstChunk moves the
@@ -436,6 +439,8 @@ type TypeTextArgs struct {
 	Text       string      `json:"text"`
 	FirstChunk bool        `json:"firstChunk"`
 	Ref        int         `json:"ref,omitempty"`
+	// Unwatched: as in FillArgs.
+	Unwatched bool `json:"unwatched,omitempty"`
 }
 
 // PressKeyArgs are PressKey's arguments; without Sel the key goes to the focused

@@ -302,9 +302,10 @@ func (tb *Table) fill(ctx context.Context, a *fillArgs, _ browser.Progress) (fil
 	}
 	l := op.Element()
 	submit := a.Submit
+	settles := (submit || a.Observe) && a.WaitAfterMS > 0 // (op.End below)
 	op.Activate(ctx)
 	var r pagejs.ActionResult
-	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.Sel(), FP: l.FP(), Value: a.Value, Submit: submit, Ref: l.Node()}, &r)
+	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Fill, pagejs.FillArgs{Sel: l.Sel(), FP: l.FP(), Value: a.Value, Submit: submit, Ref: l.Node(), Unwatched: !settles}, &r)
 	if e, ok := browser.AsError(err); ok && e.Code == errcode.OptionNotFound {
 		return fillOut{}, listOptions(ctx, op, a.Element, a.Value, e)
 	}
@@ -390,6 +391,10 @@ func (tb *Table) typeText(ctx context.Context, a *typeTextArgs, p browser.Progre
 		size = 1
 	}
 	runes := []rune(a.Text)
+	limit := time.Duration(0)
+	if a.Observe {
+		limit = time.Duration(a.WaitAfterMS) * time.Millisecond
+	}
 	op.Activate(ctx)
 	var r pagejs.ActionResult
 	var info browser.ExecInfo
@@ -400,7 +405,7 @@ func (tb *Table) typeText(ctx context.Context, a *typeTextArgs, p browser.Progre
 			}
 		}
 		chunk := string(runes[i:min(i+size, len(runes))])
-		info, err = op.Run(ctx, browser.ActionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.Sel(), FP: l.FP(), Text: chunk, FirstChunk: i == 0, Ref: l.Node()}, &r)
+		info, err = op.Run(ctx, browser.ActionRealm, pagejs.TypeText, pagejs.TypeTextArgs{Sel: l.Sel(), FP: l.FP(), Text: chunk, FirstChunk: i == 0, Ref: l.Node(), Unwatched: limit == 0}, &r)
 		if err != nil {
 			if i > 0 && ctx.Err() == nil && op.Sync() {
 				// The typing made the page navigate: the element is gone
@@ -413,10 +418,6 @@ func (tb *Table) typeText(ctx context.Context, a *typeTextArgs, p browser.Progre
 			return typeTextOut{}, err
 		}
 		p.Report(float64(min(i+size, len(runes))), float64(len(runes)), "typing")
-	}
-	limit := time.Duration(0)
-	if a.Observe {
-		limit = time.Duration(a.WaitAfterMS) * time.Millisecond
 	}
 	urlNow, nav, obs, err := op.End(ctx, r.Before(), limit, a.Observe)
 	if err != nil {

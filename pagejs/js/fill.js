@@ -24,7 +24,7 @@ async function fill(win, args, lib) {
       (html && tag === "input" && !/^(checkbox|radio|file|submit|reset|button|image|hidden)$/.test(type))) {
     if (el.readOnly) lib.fail("element_not_interactable", "the element is read-only");
     secret = type === "password";
-    lib.watchTimers();
+    if (args.unwatched !== true) lib.watchTimers(); // (for the settle that follows)
     el.focus();
     lib.setValue(el, value);
     lib.fire(el, "input", {inputType: "insertReplacementText", data: value});
@@ -46,7 +46,7 @@ async function fill(win, args, lib) {
     lib.fire(el, "change");
     selectPick = pick;
   } else if (kind === "editable") {
-    lib.watchTimers();
+    if (args.unwatched !== true) lib.watchTimers(); // (for the settle that follows)
     lib.focus(el);
     const sel = win.getSelection();
     sel.selectAllChildren(el);

@@ -11,7 +11,7 @@ async function typeText(win, args, lib) {
   const kind = lib.textEntry(el);
   if (!kind) lib.fail("unsupported_element", "type_text works on text inputs, textareas and contenteditable elements");
   if (kind !== "editable" && el.readOnly) lib.fail("element_not_interactable", "the element is read-only");
-  lib.watchTimers();
+  if (args.unwatched !== true) lib.watchTimers(); // (for the settle that follows)
   const doc = win.document;
   const secret = kind === "single" && String(el.type).toLowerCase() === "password";
   const tip = lib.tip();
