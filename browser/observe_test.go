@@ -412,4 +412,11 @@ func TestObserveKeyTimers(t *testing.T) {
 	if strings.Contains(res.Text, note) || !strings.Contains(res.Text, "No change") {
 		t.Errorf("Enter that does nothing: want no change, no note:\n%s", res.Text)
 	}
+	// Moving the focus is a change: Tab away from a button whose blur sets a
+	// timer is not held for it (without the focus rule: held to the cap, and
+	// the note).
+	res = must(t, s, "press_key", map[string]any{"element": ref(t, snap, "button", "Blur quietly"), "key": "Tab"})
+	if strings.Contains(res.Text, note) || strings.Contains(res.Text, `Focus: "button \"Blur quietly\""`) {
+		t.Errorf("Tab from a button with a blur timer: want the focus moved and no note:\n%s", res.Text)
+	}
 }

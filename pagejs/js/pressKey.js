@@ -38,8 +38,9 @@ async function pressKey(win, args, lib) {
     // A key typed into a field is a text entry: the settle after it holds for the
     // debounce its timers may be (settle.js args.entry). A key on anything else (Enter or
     // Space on a button, an arrow on a menu button, Escape) is judged as a click is:
-    // whether it changed the page while it was dispatched (changed), and, when it did
-    // not, the timers it made the page set (a menu shown on a timer).
+    // whether it changed the page while it was dispatched (changed; moving the focus,
+    // as Tab does, is a change), and, when it did not, the timers it made the page set
+    // (a menu shown on a timer).
     const text = at !== null && lib.textEntry(at);
     lib.watchTimers();
     const seen = text ? null : lib.changes(at || doc.body || doc.documentElement);
@@ -56,7 +57,7 @@ async function pressKey(win, args, lib) {
       tip.keyup(ev);
     } finally {
       while (down.length) tip.keyup(down.pop());
-      if (seen !== null) changed = seen.changed();
+      if (seen !== null) changed = seen.changed() || lib.deepActive() !== at;
     }
     return lib.result(true, seen === null ? {focused: lib.focusedDescription()} : {focused: lib.focusedDescription(), changed});
   }
