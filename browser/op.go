@@ -30,9 +30,9 @@ type Op struct {
 	// SettleArgs.Entry).
 	entry bool
 	// unchanged: its last script was a click, a hover or a key pressed on no
-	// text field that changed nothing
-	// while it was dispatched, whose settle waits for the timers it set while
-	// the page still shows no change (pagejs SettleArgs.Unchanged).
+	// text field that changed nothing while it was dispatched, whose settle
+	// waits for the timers it set while the page still shows no change
+	// (pagejs SettleArgs.Unchanged).
 	unchanged bool
 }
 

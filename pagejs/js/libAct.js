@@ -743,8 +743,8 @@ function libAct(win, env, lib) {
 
   // changes starts watching the document and the shadow roots el is in for mutations,
   // and el's checkedness (a checkbox's or radio button's change is no mutation); its
-  // changed() tells whether any came since, and stops the watch. A click, hover or key that
-  // changed nothing while it was dispatched says so (changed: false), and the settle
+  // changed() tells whether any came since, and stops the watch. A click, hover or key
+  // that changed nothing while it was dispatched says so (changed: false), and the settle
   // after it holds for the timers it set while the page still shows no change
   // (settle.js args.unchanged: a menu opened, a dialog shown on a timer). (Not every
   // open shadow root: finding them all costs a walk of the page, ≈ 10 ms on the

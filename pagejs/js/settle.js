@@ -128,10 +128,10 @@ async function settle(win, args, lib, env) {
   // counts as settled (a save on a 2 s timer is no render to wait for), and says so
   // (timerLeft). heldMs: how long the wait was held for one.
   // After a click, a hover or a key pressed on no text field that changed nothing while
-  // it was dispatched (args.unchanged: click.js, hover.js, pressKey.js) but made the page set a timer it did not clear, the wait holds
-  // while the page still shows no change (no mutation since the settle began: a page
-  // that did change is judged as after any action), at most to the cap: a menu or
-  // dialog shown on a timer is then in the answer. (Which timer's callback ran cannot be
+  // it was dispatched (args.unchanged: click.js, hover.js, pressKey.js) but made the page
+  // set a timer it did not clear, the wait holds while the page still shows no change
+  // (no mutation since the settle began: a page that did change is judged as after any
+  // action), at most to the cap: a menu or dialog shown on a timer is then in the answer. (Which timer's callback ran cannot be
   // told: Firefox's own timers on the window run theirs too. A click that only sets a
   // timer that changes nothing, a save, is held to the cap, and its answer says the page
   // had set one: timerLeft, with unchanged.)
