@@ -206,8 +206,12 @@ func (s *Session) execSent(ctx context.Context, pg page, kind Realm, script page
 
 // execOn is execSent in document t (the top document or a frame's).
 func (s *Session) execOn(ctx context.Context, pg page, t rdp.Target, kind Realm, script pagejs.Script, args any, out any, sent func()) (ExecInfo, error) {
+	start := time.Now()
 	p := s.place(ctx, pg, t, kind, script, sent != nil)
 	info := p.ExecInfo
+	defer func() {
+		s.log.Debug("page script", "script", script.Name(), "isolated", info.isolated, "resident", p.resident, "ms", time.Since(start).Milliseconds())
+	}()
 	var res string
 	var err error
 	switch {

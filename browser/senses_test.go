@@ -8,6 +8,7 @@ import (
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
@@ -96,6 +97,11 @@ func TestConsoleMessages(t *testing.T) {
 	warn := must(t, s, "console_messages", map[string]any{"level": "warning"}).Text
 	if !strings.Contains(warn, "careful now") || strings.Contains(warn, "hello world") {
 		t.Errorf("level warning:\n%s", warn)
+	}
+	// The trusted clicks made Firefox warn, against the page, about an API our
+	// script calls (initNSMouseEvent): not the page's, so not listed.
+	if all := must(t, s, "console_messages", map[string]any{}).Text; strings.Contains(all, "initNSMouseEvent") || strings.Contains(all, rdp.EvalURL) {
+		t.Errorf("the console lists what our own scripts caused:\n%s", all)
 	}
 	if last := must(t, s, "console_messages", map[string]any{"limit": 1}).Text; !strings.Contains(last, "nobody caught this") || strings.Contains(last, "boom") {
 		t.Errorf("limit 1 should show only the newest message:\n%s", last)

@@ -24,6 +24,12 @@
 //     request, before the code runs; a process whose main thread is busy (a
 //     page script in an endless loop blocks its whole content process)
 //     sends none, which EvalOptions.AckTimeout turns into ErrUnresponsive.
+//   - Every evaluation runs as the script address EvalURL (evaluateJSAsync's
+//     url), not Firefox's "debugger eval code": what Firefox logs against the
+//     page at our scripts (a deprecation warning) then names its source, and
+//     the console buffer leaves it out. Firefox keeps an exception's frames
+//     only below a "debugger eval code" one, so such an evaluation's
+//     exception comes without a stack (EvalError.Stack empty).
 //   - Strings of 10,000 UTF-16 units or more come back as long-string actors;
 //     they are fetched with substring requests and joined as UTF-16, because a
 //     chunk can end inside a surrogate pair.
@@ -39,7 +45,8 @@
 //     watcher target too (TabWatch.Frames, TabWatch.Frame), with its own
 //     console and process.
 //   - A TabWatch also buffers the tab's console-message, error-message and
-//     network-event resources (resources.go): bounded FIFOs of
+//     network-event resources (resources.go; not privileged code's, nor
+//     what our own evaluations caused): bounded FIFOs of
 //     MaxConsoleEntries and MaxNetworkEntries entries and 2 MiB of text each,
 //     with a navigation entry whenever the top-level target is replaced.
 //     Console packets come from each target (frames too), network packets

@@ -68,7 +68,11 @@ func IsNoSuchActor(err error) bool {
 // Message and Stack come from the page and are untrusted.
 type EvalError struct {
 	Message string
-	Stack   string // one frame per line, "function@file:line:column"
+	// Stack has one frame per line, "function@file:line:column", when
+	// Firefox sends them: for evaluations named EvalURL, as this client's
+	// are, Firefox 153 sends none (it keeps frames only below a "debugger
+	// eval code" one).
+	Stack string
 }
 
 func (e *EvalError) Error() string { return "rdp: evaluation threw: " + e.Message }

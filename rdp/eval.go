@@ -9,6 +9,15 @@ import (
 	"time"
 )
 
+// EvalURL is the script address every evaluation of this client runs as
+// (evaluateJSAsync's url; Firefox's own default is "debugger eval code").
+// What Firefox logs against a page while our scripts run (a deprecation
+// warning for an API they call, say) names it as its source, so the user's
+// web console says whose it was, and the tab's console buffer leaves it out
+// (TabWatch.Console): it is not the page's. A page can give its own scripts
+// that address too (a sourceURL comment), which only hides its own messages.
+const EvalURL = "firefox-rdp-mcp"
+
 // EvalOptions tunes EvaluateString.
 type EvalOptions struct {
 	Await bool // await a returned Promise (mapped:{await:true})
@@ -39,7 +48,8 @@ type evalRequest struct {
 	// DisableBreaks keeps the evaluation out of the debugger: no breakpoints,
 	// no Debugger.Source per evaluation. Measured on ESR 153: a tiny
 	// evaluation takes ≈3 ms with it and ≈7–70 ms without.
-	DisableBreaks bool `json:"disableBreaks"`
+	DisableBreaks bool   `json:"disableBreaks"`
+	URL           string `json:"url"` // EvalURL
 }
 
 type evalMapped struct {
@@ -127,7 +137,7 @@ func (c *Client) evalErr(ctx context.Context, console string, err error) error {
 // evaluate runs one evaluateJSAsync and returns the evaluation's result
 // grip, or the script's exception as an *EvalError.
 func (c *Client) evaluate(ctx context.Context, console, src string, opts EvalOptions) (json.RawMessage, error) {
-	req := evalRequest{Type: "evaluateJSAsync", Text: src, DisableBreaks: true, Self: opts.Self}
+	req := evalRequest{Type: "evaluateJSAsync", Text: src, DisableBreaks: true, Self: opts.Self, URL: EvalURL}
 	if opts.Await {
 		req.Mapped = &evalMapped{Await: true}
 	}

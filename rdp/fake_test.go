@@ -74,7 +74,7 @@ func TestFakeEvaluate(t *testing.T) {
 	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
 		p.Send(rdptest.Greeting)
 		m := p.Expect(console, "evaluateJSAsync")
-		if m["text"] != "1+1" || m["mapped"] != nil || m["disableBreaks"] != true {
+		if m["text"] != "1+1" || m["mapped"] != nil || m["disableBreaks"] != true || m["url"] != EvalURL {
 			p.T.Errorf("request = %v", m)
 		}
 		p.Send(`{"resultID":"r1","from":%q}`, console)

@@ -27,7 +27,9 @@ const (
 // ConsoleEntry is one line of a tab's console buffer: a console API call,
 // an uncaught exception or unhandled rejection, a browser warning about the
 // page, or a mark where the tab navigated. Text, Source and URL come from the
-// page: untrusted.
+// page: untrusted. What privileged code logged (chromeContext) and what
+// Firefox logged against the page at one of this client's own evaluations
+// (EvalURL) are not the page's and are left out.
 type ConsoleEntry struct {
 	Seq       uint64  // 1, 2, … per tab watch
 	Kind      string  // "console", "exception" or "navigation"
@@ -225,7 +227,7 @@ func (w *tabWatch) resource(s *state, from, typ, rtype string, list json.RawMess
 		}
 		w.mu.Lock()
 		for i := range ms {
-			if !ms[i].ChromeContext {
+			if !ms[i].ChromeContext && ms[i].Filename != EvalURL {
 				w.res.addConsole(ms[i].entry())
 			}
 		}
@@ -238,7 +240,7 @@ func (w *tabWatch) resource(s *state, from, typ, rtype string, list json.RawMess
 		}
 		w.mu.Lock()
 		for i := range es {
-			if !es[i].PageError.ChromeContext {
+			if !es[i].PageError.ChromeContext && !es[i].ours() {
 				w.res.addConsole(es[i].entry())
 			}
 		}
@@ -279,6 +281,17 @@ func (m *consoleMessage) entry() *ConsoleEntry {
 		Source: cut(m.Filename, maxSourceBytes), Line: m.LineNumber, Col: m.ColumnNumber,
 		Time: m.TimeStamp,
 	}
+}
+
+// ours reports whether the error or warning was raised by one of this
+// client's evaluations (EvalURL): Firefox's deprecation warning for an API
+// our scripts call is reported against the page's document, at our script.
+func (p *pageError) ours() bool {
+	pe := &p.PageError
+	if pe.SourceName != "" {
+		return pe.SourceName == EvalURL
+	}
+	return len(pe.Stacktrace) > 0 && pe.Stacktrace[0].Filename == EvalURL
 }
 
 func (p *pageError) entry() *ConsoleEntry {

@@ -344,7 +344,7 @@ func (a agent) inspect(snap toolResult, name, site string) error {
 		return err
 	}
 	show(fmt.Sprintf("(image content: %s, %d bytes)", shot.Content[1].MIMEType, len(shot.Content[1].Data)))
-	if _, err := tool("console_messages", map[string]any{"level": "warning"}); err != nil {
+	if _, err := tool("console_messages", map[string]any{}); err != nil {
 		return err
 	}
 	sum := sha256.Sum256(sampleResume)

@@ -671,10 +671,12 @@ function libAct(win, env, lib) {
   const NOT_PAGE = /^(resource|chrome|moz-extension):/;
   function byPage() {
     try {
-      // (The first frame that is not this sandbox's own code, the listener's.)
+      // (The first frame that is not this sandbox's own code, the listener's: its
+      // script address is this function's, the one the server's evaluations run as.)
+      const own = String(Components.stack.filename);
       for (let f = Components.stack; f; f = f.caller) {
         const name = String(f.filename);
-        if (name !== "debugger eval code" && name !== "") return !NOT_PAGE.test(name);
+        if (name !== own && name !== "") return !NOT_PAGE.test(name);
       }
     } catch (e) {}
     return true;
