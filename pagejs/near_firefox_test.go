@@ -12,8 +12,9 @@ import (
 // lookalikes is a page of elements that share role and name: chips' remove buttons,
 // job cards' save buttons, table rows' unnamed checkboxes, a pair in one box, a
 // unique button, two unnamed elements alone of their kind (a select menu whose
-// label names the select it replaces, an icon button), and two rich editors' toolbars
-// whose Undo buttons have the same text beside them ("Paragraph").
+// label names the select it replaces, an icon button), two rich editors' toolbars
+// whose Undo buttons have the same text beside them ("Paragraph"), and a table whose
+// rows each have an Edit and a Delete button beside a link.
 const lookalikes = `<div class="chips">
  <div class="chip">Rust<button type="button" aria-label="Remove">×</button></div>
  <div class="chip">Go<button type="button" aria-label="Remove">×</button></div>
@@ -32,7 +33,9 @@ const lookalikes = `<div class="chips">
 <p>Summary <span>*</span><span style="display:none">hidden</span></p><div class="editor"><div class="bar"><span>Paragraph</span><button type="button">Undo</button></div></div>
 <p><span class="chip">Kotlin<button type="button" aria-label="Close">×</button></span></p>
 <h2>Openings</h2><div class="card"><p>Platform engineer for payments and billing, Berlin</p><button type="button">Apply</button></div>
-<div class="card"><p>Platform engineer for payments and billing, Lisbon</p><button type="button">Apply</button></div>`
+<div class="card"><p>Platform engineer for payments and billing, Lisbon</p><button type="button">Apply</button></div>
+<table><tr><td><a href="#i42">Invoice 42</a></td><td><button type="button">Edit</button> <button type="button">Delete</button></td></tr>
+<tr><td><a href="#i43">Invoice 43</a></td><td><button type="button">Edit</button> <button type="button">Delete</button></td></tr></table>`
 
 // TestFirefoxNearTexts: look-alikes get the visible text nearest them that is theirs
 // alone (nearRows), in both realms; elements with a name of their own get none, nor do
@@ -40,7 +43,8 @@ const lookalikes = `<div class="chips">
 // one too, and so does one named only by a generic action ("Close"); look-alikes whose nearest texts are the same get the text before their own
 // part of the page (the editors' labels), but not the text of the look-alike before
 // (two cards whose texts begin alike keep them: the first card's text is not the
-// second's).
+// second's); the text of other look-alikes is no near text (a row's Delete is near
+// its invoice, not its Edit).
 func TestFirefoxNearTexts(t *testing.T) {
 	p := open(t, "/labels.html")
 	html, _ := json.Marshal(lookalikes)
@@ -49,7 +53,8 @@ func TestFirefoxNearTexts(t *testing.T) {
 		`button "Remove"`:                      {"Rust", "Go", "Python"},
 		`button "Save"`:                        {"Senior Go Engineer Acme · Remote", "Staff Rust Engineer at a company whose …"},
 		`checkbox "" unchecked`:                {"Alice", "Bob"},
-		`button "Edit"`:                        {"", ""},
+		`button "Edit"`:                        {"", "", "Invoice 42", "Invoice 43"},
+		`button "Delete"`:                      {"Invoice 42", "Invoice 43"},
 		`button "Unique"`:                      {""},
 		`combobox "" value="Junior" collapsed`: {"Level"},
 		`button ""`:                            {"Notifications"},

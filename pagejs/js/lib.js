@@ -1325,11 +1325,15 @@ function lib(win, env) {
         pos.set(g[k], k);
       }
     }
+    // (The look-alikes themselves: their own text tells none of them apart, so it is no
+    // near text of another: a row's "Delete" is near its invoice's number, not its "Edit".)
+    const alike = new Set();
+    for (const i of mine.keys()) alike.add(list[i]);
     for (let i = 0, tries = 0; i < list.length && at.length < NEAR_ROWS && tries < NEAR_TRIES; i++) {
       const g = mine.get(i);
       if (g === undefined) continue;
       tries++;
-      const t = nearText(list, g, pos.get(i));
+      const t = nearText(list, g, pos.get(i), alike);
       if (t !== "") {
         at.push(i);
         texts.push(t);
@@ -1399,24 +1403,24 @@ function lib(win, env) {
     return s === "" ? "" : cap(collapse(s), NEAR_MAX);
   }
 
-  // nearText is the text near list[g[k]] (nearRows). An ancestor holding another member
-  // of its group g holds the one before or after it in page order (an ancestor's
-  // descendants are one run of that order).
-  function nearText(list, g, k) {
+  // nearText is the text near list[g[k]] (nearRows), leaving out what the elements of
+  // alike hold. An ancestor holding another member of its group g holds the one before
+  // or after it in page order (an ancestor's descendants are one run of that order).
+  function nearText(list, g, k, alike) {
     const el = list[g[k]];
     const before = k > 0 ? list[g[k - 1]] : null, after = k + 1 < g.length ? list[g[k + 1]] : null;
     let p = el.parentElement;
     for (let up = 0; p !== null && up < NEAR_UP && p !== docBody && p !== docEl; up++, p = p.parentElement) {
       if ((before !== null && p.contains(before)) || (after !== null && p.contains(after))) return "";
-      const t = textBeside(p, el);
+      const t = textBeside(p, el, alike);
       if (t !== "") return t;
     }
     return "";
   }
 
-  // textBeside is p's visible text outside el (at most NEAR_NODES text nodes looked at),
-  // collapsed and capped at NEAR_MAX.
-  function textBeside(p, el) {
+  // textBeside is p's visible text outside el and outside the elements of alike (at most
+  // NEAR_NODES text nodes looked at), collapsed and capped at NEAR_MAX.
+  function textBeside(p, el, alike) {
     const w = (p.ownerDocument || doc).createTreeWalker(p, 4); // NodeFilter.SHOW_TEXT
     let s = "", n = 0, shown = null, shownIs = false;
     for (let t = w.nextNode(); t !== null && n < NEAR_NODES && s.length <= 2 * NEAR_MAX; t = w.nextNode()) {
@@ -1426,13 +1430,20 @@ function lib(win, env) {
       const pe = t.parentElement;
       if (pe !== shown) {
         shown = pe;
-        shownIs = pe !== null && (typeof pe.checkVisibility !== "function" || pe.checkVisibility(CHECK_VISIBILITY));
+        shownIs = pe !== null && (typeof pe.checkVisibility !== "function" || pe.checkVisibility(CHECK_VISIBILITY)) &&
+          !within(pe, p, alike);
       }
       if (shownIs) s += " " + (v.length > 2 * NEAR_MAX ? v.slice(0, 2 * NEAR_MAX) : v);
     }
     return s === "" ? "" : cap(collapse(s), NEAR_MAX);
   }
   const NON_SPACE = /\S/;
+
+  // within tells whether n, or an ancestor of it below p, is in set.
+  function within(n, p, set) {
+    for (; n !== null && n !== p; n = n.parentElement) if (set.has(n)) return true;
+    return false;
+  }
 
   // inertIn tells whether an element has the inert attribute in the document or in a
   // shadow tree that holds an element of list, or a host of one.
