@@ -59,3 +59,43 @@ func TestAntDesignApplication(t *testing.T) {
 		t.Errorf("the form's state: want the values given and no submission:\n%s", text)
 	}
 }
+
+// TestAntDesignTableRows: an Ant Design 6 table whose rows each have an Edit and
+// a Delete button (the latter behind a Popconfirm), as admin pages have them.
+// Each button's line says whose row it is (its near text: the row's cells, not
+// the other button's label), so the agent deletes the row it means; the
+// confirmation's buttons appear in the click's answer, and the answer to
+// confirming says which row's buttons went. The deleted row's refs are stale.
+func TestAntDesignTableRows(t *testing.T) {
+	s, view := openBundled(t, "antd-table", antdLibs)
+	rows := map[string]string{"acme": "Acme Robotics Senior Go Engineer Interv…", "globex": "Globex Staff Rust Engineer Applied", "initech": "Initech Platform Engineer Offer"}
+	for _, name := range []string{"Edit", "Delete"} {
+		for _, near := range rows {
+			nearRef(t, view, "button", name, near)
+		}
+	}
+	must(t, s, "click", map[string]any{"element": nearRef(t, view, "button", "Edit", rows["initech"])})
+	del := nearRef(t, view, "button", "Delete", rows["globex"])
+	edit := nearRef(t, view, "button", "Edit", rows["globex"])
+	res := must(t, s, "click", map[string]any{"element": del})
+	if !strings.Contains(res.Text, "appeared:") || !strings.Contains(res.Text, `button "Keep"`) {
+		t.Fatalf("the Popconfirm: want its buttons in the click's answer:\n%s", res.Text)
+	}
+	// (the confirmation's Delete: the one that appeared)
+	confirm := ref(t, res.Text[strings.Index(res.Text, "appeared:"):], "button", "Delete")
+	res = must(t, s, "click", map[string]any{"element": confirm})
+	for _, gone := range []string{"- [" + del + `] button "Delete" near="` + rows["globex"] + `"`, "- [" + edit + `] button "Edit" near="` + rows["globex"] + `"`} {
+		if !strings.Contains(res.Text, gone) {
+			t.Errorf("confirmed: want %q among what went:\n%s", gone, res.Text)
+		}
+	}
+	if strings.Contains(res.Text, rows["acme"]) || strings.Contains(res.Text, rows["initech"]) {
+		t.Errorf("confirmed: the other rows changed nothing:\n%s", res.Text)
+	}
+	if text := pageText(t, s); !strings.Contains(text, `state {"rows":["Acme Robotics","Initech"],"editing":"Initech"}`) {
+		t.Errorf("the table's state: want Globex deleted and Initech's Edit clicked:\n%s", text)
+	}
+	if _, e := call(t, s, "click", map[string]any{"element": edit}); e == nil || e.Code != "stale_element" {
+		t.Errorf("a click on the deleted row's Edit: want stale_element, got %v", e)
+	}
+}
