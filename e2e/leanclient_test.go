@@ -154,7 +154,9 @@ func sameLines(a, b string) bool {
 // next call comes; snapshot-first times it right after the load, as
 // BenchmarkObserveLargeMCP does (the content process is then still busy
 // with the document it left); snapshot-first-selected is the first snapshot
-// of a fresh server 700 ms after its select_tab of a page already loaded.
+// of a fresh server 700 ms after its select_tab of a page already loaded;
+// snapshot-first-slow-load, right after the load of the same page with a
+// picture that holds its load 500 ms past its DOM's completion.
 func BenchmarkObserveLargeLean(b *testing.B) {
 	c := startLean(b, binary, "FIREFOX_MCP_MAX_ELEMENTS=5000", "FIREFOX_MCP_MAX_TEXT_CHARS=300000")
 	c.call(b, "select_tab", map[string]any{"index": 0})
@@ -167,6 +169,13 @@ func BenchmarkObserveLargeLean(b *testing.B) {
 	b.Run("snapshot-first", func(b *testing.B) { benchutil.RunClean(b, func() { load(b) }, func() { snapshot(b) }) })
 	b.Run("snapshot-first-settled", func(b *testing.B) {
 		benchutil.RunClean(b, func() { load(b); time.Sleep(700 * time.Millisecond) }, func() { snapshot(b) })
+	})
+	// The first snapshot right after the load of a page whose load comes 500 ms after
+	// its DOM is complete (a picture answered late, as a real site's images are).
+	b.Run("snapshot-first-slow-load", func(b *testing.B) {
+		benchutil.RunClean(b, func() {
+			c.call(b, "navigate", map[string]any{"url": fx.URL + "/large-slow.html?ms=500", "wait": "complete", "observe": false})
+		}, func() { snapshot(b) })
 	})
 	// The first snapshot a server takes of a page loaded before it started (the
 	// user's open tab), 700 ms after its select_tab (untimed), as an agent's next

@@ -1,11 +1,16 @@
 package pagejs_test
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -497,6 +502,74 @@ func TestFirefoxSnapshotWarm(t *testing.T) {
 		got.Seq, want.Seq = 0, 0
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("the result readied differs from a full walk:\n%+v\nwant\n%+v", got, want)
+		}
+	})
+	// A document whose load waits for an image (as a real site's waits for its images,
+	// scripts and data): the warm walk makes its entries and readies its result while
+	// the document is interactive, in its idle periods, before the load; the result is
+	// a full walk's. The image's load may change what a walk sees: the first call after
+	// it walks again (reusing the entries) and gets what a full walk gets.
+	t.Run("before the load", func(t *testing.T) {
+		release := make(chan struct{})
+		asked := make(chan struct{}, 1)
+		mux := http.NewServeMux()
+		mux.HandleFunc("/start.html", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = io.WriteString(w, "<!doctype html><title>start</title><p>start")
+		})
+		mux.HandleFunc("/page.html", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = io.WriteString(w, strings.Replace(fixtures.LargeHTML(), "<main", `<img src="/held.gif" alt="logo"><main`, 1))
+		})
+		mux.HandleFunc("/held.gif", func(w http.ResponseWriter, r *http.Request) {
+			asked <- struct{}{}
+			select {
+			case <-r.Context().Done():
+			case <-release:
+			}
+			w.Header().Set("Content-Type", "image/gif")
+			_, _ = w.Write(gif1x1)
+		})
+		srv := httptest.NewServer(mux)
+		t.Cleanup(srv.Close)
+		var once sync.Once
+		free := func() { once.Do(func() { close(release) }) }
+		t.Cleanup(free)
+		p := openOn(t, srv.URL, "/start.html") // (opening waits for the load)
+		from := p.target().InnerWindowID
+		p.js(`location.assign("/page.html")`)
+		select {
+		case <-asked:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Firefox never asked for the page's image")
+		}
+		p.held = true
+		if tg := p.waitJS(`location.pathname + " " + document.readyState`, "/page.html interactive"); tg != "/page.html interactive" {
+			t.Fatalf("the page with its load held: %s (from window %d)", tg, from)
+		}
+		k := &keeper{p: p, actor: p.resident(pagejs.Snapshot)}
+		w := k.warmUntil(t, args)
+		if state := p.js(`document.readyState`); state != "interactive" {
+			t.Fatalf("the document is %s: want its load still held", state)
+		}
+		want := full(p)
+		if w.Warm != "done" || !w.Ready || w.Entries != len(want.Elements) {
+			t.Fatalf("warm walk before the load %+v; the page lists %d elements", w, len(want.Elements))
+		}
+		got := first(k)
+		if k.held.Seq != 1 || !reflect.DeepEqual(got, want) {
+			t.Errorf("before the load: result %d (%d elements), want the one readied, as a full walk (%d elements)", k.held.Seq, len(got.Elements), len(want.Elements))
+		}
+		free()
+		if st := p.waitJS(`document.readyState`, "complete"); st != "complete" {
+			t.Fatalf("the page after its image was released: %s", st)
+		}
+		p.held = false
+		want = full(p)
+		got, same := k.walk(t, args)
+		got.Seq = 0
+		if same || !reflect.DeepEqual(got, want) {
+			t.Errorf("after the load: same %v, %d elements; a full walk lists %d", same, len(got.Elements), len(want.Elements))
 		}
 	})
 	t.Run("other arguments", func(t *testing.T) {

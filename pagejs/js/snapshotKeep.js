@@ -682,16 +682,21 @@ function snapshotKeep() {
   }
 
   // warm readies, before any call walked the document, the result of its first read,
-  // in steps after its load: it makes the entries of the elements a walk describes (at
-  // most args.maxElements; frames listed when the document has an iframe or frame
-  // element), then walks with args (but warm, warmChunk and wait) as a call would,
-  // reusing them, and keeps that result (ready). The entries are made soon after the
-  // load (the work a first read right after it would otherwise do whole): in the
-  // document's idle periods (requestIdleCallback) or, when none comes within SOON ms, in
-  // tasks of their own, at most SLICE ms of work each (at most args.warmChunk entries
-  // when given: tests, whose steps all wait for idle periods), so that a call arriving
-  // meanwhile waits little; the first step, collecting the elements, cannot be split.
-  // The walk, which cannot be split either, waits for an idle period long enough for it.
+  // in steps: it makes the entries of the elements a walk describes (at most
+  // args.maxElements; frames listed when the document has an iframe or frame element),
+  // then walks with args (but warm, warmChunk and wait) as a call would, reusing them,
+  // and keeps that result (ready). The entries are made as soon as the document is
+  // interactive (its DOM complete), in its idle periods (requestIdleCallback) while it
+  // waits for the rest of its load (images, scripts, data: a real site's load often
+  // comes seconds later), and soon after the load (the work a first read right after it
+  // would otherwise do whole): in idle periods or, when none comes within SOON ms, in
+  // tasks of their own, at most SLICE ms of work each (IDLE_SLICE ms in an idle period
+  // before the load; at most args.warmChunk entries when given: tests, whose steps all
+  // wait for idle periods), so that a call arriving meanwhile waits little; the first step, collecting the elements, cannot be split
+  // (before the load it waits for an idle period of 10 ms). The walk, which cannot be
+  // split either, waits for an idle period long enough for it. The load itself is an
+  // event that may change what a walk sees: a result readied before it is not given for
+  // a read after it, which walks again, reusing the entries.
   // A call with the same arguments that holds no result (have) is given the result when
   // a {same} answer could be given for it: nothing since could have changed it (begin).
   // Any other first call walks, reusing the entries made by the same rules as between two
@@ -702,7 +707,7 @@ function snapshotKeep() {
   // step), "running" (making entries), "walking", "done", "skipped" (a call walked
   // first); with args.wait, once it is done or skipped, with the result readied (result)
   // if any.
-  const SOON = 1, SLICE = 4;
+  const SOON = 1, SLICE = 4, IDLE_SLICE = 15;
   function warm(win, args, newLib, walk) {
     const answer = () => {
       const a = {warm: warmState, entries: warmed, ready: ready !== null, frames: warmFrames};
@@ -782,13 +787,12 @@ function snapshotKeep() {
         return;
       }
       if (warming === null) {
-        // (before the load, idle periods are waited for: the load event asks soon)
-        if (doc.readyState !== "complete") {
-          ask(false);
-          return;
-        }
-        if (!roomy(deadline, 10)) {
-          ask(true);
+        // Before the load (the document interactive: its DOM is complete) only in an idle
+        // period long enough for it, never in a task of its own: a page waiting for its
+        // images, scripts or data idles meanwhile. The load event asks soon.
+        const loaded = doc.readyState === "complete";
+        if (loaded ? !roomy(deadline, 10) : doc.readyState === "loading" || deadline.timeRemaining() < 10) {
+          ask(loaded);
           return;
         }
         tries = 0;
@@ -805,12 +809,15 @@ function snapshotKeep() {
         const els = collect(lib, frames);
         warming = {els, n: Math.min(els.length, max), i: 0, lib};
         warmState = "running";
-        ask(true);
+        ask(doc.readyState === "complete");
         return;
       }
       scanned = null; // (a control's state is read as it is now, like its entry)
       const w = warming;
-      const end = win.performance.now() + (deadline.didTimeout ? SLICE : Math.min(SLICE, deadline.timeRemaining()));
+      // (Before the load, as much of the idle period as IDLE_SLICE allows: the page is
+      // waiting for the rest of its load, and idle periods come seldom while it paints.)
+      const slice = doc.readyState === "complete" ? SLICE : IDLE_SLICE;
+      const end = win.performance.now() + (deadline.didTimeout ? SLICE : Math.min(slice, deadline.timeRemaining()));
       for (let k = 0; w.i < w.n; k++) {
         if (chunk > 0 ? k >= chunk : (k & 15) === 15 && win.performance.now() >= end) break;
         const el = w.els[w.i++];
@@ -819,7 +826,7 @@ function snapshotKeep() {
         warmed++;
       }
       if (w.i < w.n) {
-        ask(true);
+        ask(doc.readyState === "complete"); // (before the load, in idle periods only)
         return;
       }
       warmState = "walking";
@@ -831,7 +838,7 @@ function snapshotKeep() {
     else {
       ask(false);
       win.addEventListener("load", () => {
-        if (warmState === "waiting") ask(true);
+        if (warmState === "waiting" || warmState === "running") ask(true);
       }, {once: true, passive: true});
     }
     return now();
