@@ -62,9 +62,12 @@ type TabWatch interface {
 	Current(ctx context.Context) (rdp.Target, error)
 	HasTarget() bool
 	// WaitReady waits until the top document reached a readyState;
-	// ReadyState is the current one.
+	// ReadyState is the current one. Leaving tells whether Firefox said the
+	// top document is being replaced (will-navigate) and no new one is there
+	// yet.
 	WaitReady(ctx context.Context, state string) (rdp.Target, error)
 	ReadyState() string
+	Leaving() bool
 	// Navigations counts top-level document changes (compare for
 	// inequality).
 	Navigations() uint64

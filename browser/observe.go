@@ -231,6 +231,9 @@ func unknownChange(why string) Observation {
 // observeOpts say what an observation is for.
 type observeOpts struct {
 	navigated bool
+	// from is the document an action that navigated began in (its inner
+	// window; 0 when unknown): the new one is read once it is interactive.
+	from int64
 	// settled is how the settle before the observation ended (nil: none).
 	settled *pagejs.SettleResult
 	// match, when set, picks the elements a met wait_for condition names.
@@ -250,9 +253,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 	}
 	if o.navigated {
 		// The new document first: read it once it is interactive.
-		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		_, _ = pg.sel.watch.WaitReady(wctx, "interactive")
-		cancel()
+		s.awaitInteractive(ctx, pg, o.from)
 	}
 	// A dialog opened after the action does not hold back the walk: ask the
 	// browser (not the page) whether one is showing, while the page is read.
@@ -322,6 +323,29 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		}
 	}
 	return obs
+}
+
+// awaitInteractive waits, at most 5 s, until the tab's document is
+// interactive after an action that navigated away from document from (its
+// inner window; 0 when unknown): as Firefox reports it, or as the document
+// says itself (readyNow): a new one, or from itself when it stays (a URL the
+// page changed itself) and Firefox announced no new one (will-navigate).
+// Firefox 153 holds a document's dom-interactive event back until its load
+// while an image holds the load (measured: a click onto a page whose picture
+// came 3 s late answered after 3.3 s), so a page's own word is what ends the
+// wait on a real site, whose pictures come late.
+func (s *Session) awaitInteractive(ctx context.Context, pg page, from int64) {
+	wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	w := pg.sel.watch
+	if from == 0 {
+		_, _ = w.WaitReady(wctx, "interactive")
+		return
+	}
+	if t, err := w.Current(wctx); err == nil && t.InnerWindowID == from && !w.Leaving() {
+		from = 0 // (the same document: readyNow takes it as it is)
+	}
+	_, _ = s.readyNow(wctx, pg, "interactive", from)
 }
 
 // newTabs returns the tabs in list that the selection had not seen before,
@@ -452,8 +476,9 @@ func (s *Session) readForView(ctx context.Context, pg page) (*viewRead, uint64, 
 // alongside, when set, runs once the page has settled, while the page is
 // observed (a click's look at the tabs it opened: the browser answers it
 // while the page is read).
-func (s *Session) endAction(ctx context.Context, pg page, began time.Time, entry, unchanged bool, before string, limit time.Duration, on bool, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
-	sr, serr := s.settle(ctx, pg, limit, began, entry, unchanged)
+func (o *Op) endAction(ctx context.Context, before string, limit time.Duration, on bool, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
+	s, pg := o.s, o.pg
+	sr, serr := s.settle(ctx, pg, limit, o.began, o.entry, o.unchanged)
 	if ctx.Err() != nil {
 		return "", false, nil, ctx.Err()
 	}
@@ -475,9 +500,9 @@ func (s *Session) endAction(ctx context.Context, pg page, began time.Time, entry
 	if limit > 0 && serr == nil && sr.WaitedMS > 0 {
 		settled = &sr
 	}
-	o := s.observe(ctx, pg, observeOpts{navigated: nav, settled: settled}, serr)
+	ob := s.observe(ctx, pg, observeOpts{navigated: nav, from: o.window, settled: settled}, serr)
 	<-done
-	return urlNow, nav, &o, nil
+	return urlNow, nav, &ob, nil
 }
 
 // minCheckGap bounds how often wait_for checks a page that changes all the

@@ -166,6 +166,43 @@ func TestObserveNavigationAndDialog(t *testing.T) {
 	must(t, s, "fill", map[string]any{"element": name, "value": "Ada"})
 }
 
+// TestObserveClickOntoSlowPage: a click on a link to a page whose picture
+// holds its load 3 s answers with the new page's elements as soon as that page
+// is interactive, not once it has loaded (Firefox 153 reports the document
+// interactive only with its load while a picture holds it: the answer waited
+// for the picture, and listed what the page added at its load). A second
+// click, on a link that only changes the URL's fragment, stays in the
+// document and still answers.
+func TestObserveClickOntoSlowPage(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/start.html", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, `<!doctype html><title>start</title><a href="/slow.html">Slow page</a>`)
+	})
+	mux.HandleFunc("/slow.html", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, `<!doctype html><title>slow</title><img src="/slow.gif" width="1" height="1" alt=""><button type="button">Hello</button>`+
+			`<a href="#more">More</a><script>addEventListener("load", () => document.body.append(Object.assign(document.createElement("button"), {textContent: "Loaded"})))</script>`)
+	})
+	mux.HandleFunc("/slow.gif", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(3 * time.Second):
+		case <-r.Context().Done():
+		}
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	res := must(t, s, "navigate", map[string]any{"url": srv.URL + "/start.html", "wait": "complete"})
+	res = must(t, s, "click", map[string]any{"element": ref(t, res.Text, "link", "Slow page")})
+	if !strings.Contains(res.Text, `button "Hello"`) || strings.Contains(res.Text, `button "Loaded"`) {
+		t.Fatalf("onto the slow page: want its elements as it was before its load:\n%s", res.Text)
+	}
+	res = must(t, s, "click", map[string]any{"element": ref(t, res.Text, "link", "More")})
+	if !strings.Contains(res.Text, `button "Hello"`) {
+		t.Errorf("a fragment link on the slow page: want the page's elements:\n%s", res.Text)
+	}
+}
+
 // closeTab closes a tab a test opened and brings the selected one to the
 // front again (background tabs have their timers throttled).
 func closeTab(t *testing.T, s *session, id string) {

@@ -34,6 +34,9 @@ type Op struct {
 	// waits for the timers it set while the page still shows no change
 	// (pagejs SettleArgs.Unchanged).
 	unchanged bool
+	// window is the tab's top document (its inner window) when the Op took
+	// hold, 0 when it had none: an action that navigated waits for another.
+	window int64
 }
 
 // DefaultSettleCap is the longest an action waits for the page to be quiet
@@ -88,6 +91,11 @@ func (s *Session) hold(ctx context.Context, lock bool, sel func(context.Context)
 		return nil, err
 	}
 	o.pg = pg
+	if pg.sel.watch.HasTarget() {
+		if t, err := pg.sel.watch.Current(ctx); err == nil {
+			o.window = t.InnerWindowID
+		}
+	}
 	return o, nil
 }
 
@@ -365,14 +373,14 @@ func (o *Op) Activate(ctx context.Context) { o.s.activate(ctx, o.pg) }
 // reads where the page is and, when observe is set, what changed since the
 // agent's last view (nil when not).
 func (o *Op) End(ctx context.Context, before string, limit time.Duration, observe bool) (urlNow string, navigated bool, obs *Observation, err error) {
-	return o.s.endAction(ctx, o.pg, o.began, o.entry, o.unchanged, before, limit, observe, nil)
+	return o.endAction(ctx, before, limit, observe, nil)
 }
 
 // EndOpened is End for an action that may open tabs (click): it also
 // returns, as OpenedSince does, the tabs the tab opened since before,
 // asked of the browser while the page is observed.
 func (o *Op) EndOpened(ctx context.Context, before string, limit time.Duration, observe bool, openers Openers) (urlNow string, navigated bool, obs *Observation, tabs []string, err error) {
-	urlNow, navigated, obs, err = o.s.endAction(ctx, o.pg, o.began, o.entry, o.unchanged, before, limit, observe, func() { tabs = o.OpenedSince(ctx, openers) })
+	urlNow, navigated, obs, err = o.endAction(ctx, before, limit, observe, func() { tabs = o.OpenedSince(ctx, openers) })
 	return urlNow, navigated, obs, tabs, err
 }
 

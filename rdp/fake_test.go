@@ -777,6 +777,7 @@ func TestFakeWatchTargetGone(t *testing.T) {
 		<-step
 		// navigation: will-navigate, slim destroy notice (no consoleActor), new target
 		p.Send(`{"type":"resources-available-array","array":[["document-event",[{"browsingContextID":10,"innerWindowId":100,"name":"will-navigate","newURI":"http://b/"}]]],"from":%q}`, watcher)
+		<-step
 		p.Send(`{"type":"target-destroyed-form","target":{"actor":%q,"innerWindowId":100,"isTopLevelTarget":true},"options":{},"from":%q}`, t1, watcher)
 		<-step
 		p.Send(`{"type":"target-available-form","target":%s,"from":%q}`, form(t2, c2, true, "http://b/", 12, 200), watcher)
@@ -796,8 +797,8 @@ func TestFakeWatchTargetGone(t *testing.T) {
 	if err != nil || cur.Actor != t1 || cur.ConsoleActor != c1 || cur.Title != "A" || cur.InnerWindowID != 100 || cur.ProcessID != 17 {
 		t.Fatalf("WaitReady = %+v, %v", cur, err)
 	}
-	if w.ReadyState() != "interactive" { // the frame's dom-complete does not count
-		t.Errorf("ReadyState = %q", w.ReadyState())
+	if w.ReadyState() != "interactive" || w.Leaving() { // the frame's dom-complete does not count
+		t.Errorf("ReadyState = %q, Leaving %v", w.ReadyState(), w.Leaving())
 	}
 	nav0 := w.Navigations()
 	changed := w.Changed()
@@ -812,6 +813,16 @@ func TestFakeWatchTargetGone(t *testing.T) {
 	case <-changed:
 		t.Error("Changed closed by an evaluation's traffic, which changes nothing in the watch")
 	default:
+	}
+	step <- struct{}{}
+	// will-navigate: the document is leaving, still the current one
+	for deadline := time.Now().Add(5 * time.Second); !w.Leaving(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("Leaving is false after will-navigate")
+		}
+	}
+	if cur, err := w.Current(ctx); err != nil || cur.Actor != t1 || w.ReadyState() != "loading" {
+		t.Errorf("after will-navigate: Current = %+v, %v, ReadyState %q", cur, err, w.ReadyState())
 	}
 	step <- struct{}{}
 	select {
@@ -840,6 +851,9 @@ func TestFakeWatchTargetGone(t *testing.T) {
 	}
 	if w.Navigations() <= nav0 {
 		t.Errorf("Navigations %d -> %d", nav0, w.Navigations())
+	}
+	if w.Leaving() {
+		t.Error("Leaving is still true once the new document is there")
 	}
 	step <- struct{}{}
 	short, cancel = context.WithTimeout(ctx, 5*time.Second)

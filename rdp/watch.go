@@ -70,6 +70,7 @@ type tabWatch struct {
 	top     *Target // nil between the old target's destruction and the new one's arrival
 	hadTop  bool
 	ready   string // readyState of top: "", "loading", "interactive", "complete"
+	leaving bool   // top is being replaced (will-navigate), no new top yet
 	navs    uint64
 	err     error         // ErrTabClosed, a closed connection, or errWatchClosed
 	changed chan struct{} // closed and replaced on every change
@@ -252,6 +253,7 @@ func (w *tabWatch) targetAvailable(s *state, f targetForm) {
 	w.hadTop = true
 	w.top = &t
 	w.ready = "loading"
+	w.leaving = false
 	w.broadcast()
 }
 
@@ -272,6 +274,7 @@ func (w *tabWatch) targetDestroyed(s *state, f targetForm) {
 	if w.top != nil && w.top.Actor == f.Actor {
 		w.top = nil
 		w.ready = ""
+		w.leaving = false
 		w.broadcast()
 	}
 }
@@ -327,6 +330,7 @@ func (w *tabWatch) documentEvent(from string, ev documentEvent) {
 		if ev.Name == "will-navigate" && (ev.InnerWindowID == top.InnerWindowID || ev.BrowsingContextID == top.BrowsingContextID) {
 			w.navs++
 			w.ready = "loading"
+			w.leaving = true
 			w.broadcast()
 		}
 		return
@@ -469,6 +473,15 @@ func (h *TabWatch) Changed() <-chan struct{} {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.changed
+}
+
+// Leaving reports whether Firefox announced that the current top-level
+// document is being replaced (will-navigate) and no new one is there yet.
+func (h *TabWatch) Leaving() bool {
+	w := h.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.leaving
 }
 
 // ReadyState is "loading", "interactive" or "complete" for the current top
