@@ -18,7 +18,7 @@ const (
 
 var consoleTool = tool[consoleArgs, consoleOut]{
 	Name: "console_messages", Title: "Console messages",
-	Description: "The selected tab's console calls, uncaught exceptions and unhandled rejections with their source (not what this server's own scripts made Firefox log), newest last, a line per navigation; kept since the tab was first selected (last 1000). At most limit entries, 40,000 characters.",
+	Description: "The selected tab's console calls, uncaught exceptions and unhandled rejections with their source, newest last, a line per navigation; kept since the tab was first selected (last 1000). At most limit entries, 40,000 characters.",
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Table).consoleMessages,
 }
