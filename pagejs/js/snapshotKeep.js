@@ -692,11 +692,11 @@ function snapshotKeep() {
   // would otherwise do whole): in idle periods or, when none comes within SOON ms, in
   // tasks of their own, at most SLICE ms of work each (IDLE_SLICE ms in an idle period
   // before the load; at most args.warmChunk entries when given: tests, whose steps all
-  // wait for idle periods), so that a call arriving meanwhile waits little; the first step, collecting the elements, cannot be split
-  // (before the load it waits for an idle period of 10 ms). The walk, which cannot be
-  // split either, waits for an idle period long enough for it. The load itself is an
-  // event that may change what a walk sees: a result readied before it is not given for
-  // a read after it, which walks again, reusing the entries.
+  // wait for idle periods), so that a call arriving meanwhile waits little; the first
+  // step, collecting the elements, cannot be split (before the load it waits for an idle
+  // period of 10 ms). The walk, which cannot be split either, waits for the load (which
+  // may change what it sees) and then for an idle period long enough for it; a read that
+  // comes first walks itself, reusing the entries.
   // A call with the same arguments that holds no result (have) is given the result when
   // a {same} answer could be given for it: nothing since could have changed it (begin).
   // Any other first call walks, reusing the entries made by the same rules as between two
@@ -768,6 +768,8 @@ function snapshotKeep() {
       }
       const doc = win.document;
       if (warmState === "walking") {
+        // (Not before the load, which may change what it sees: the load event asks.)
+        if (doc.readyState !== "complete") return;
         if (!roomy(deadline, 20)) {
           ask(false);
           return;
@@ -838,7 +840,7 @@ function snapshotKeep() {
     else {
       ask(false);
       win.addEventListener("load", () => {
-        if (warmState === "waiting" || warmState === "running") ask(true);
+        if (warmState === "waiting" || warmState === "running" || warmState === "walking") ask(true);
       }, {once: true, passive: true});
     }
     return now();
