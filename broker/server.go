@@ -28,6 +28,12 @@ type Config struct {
 	// can tell (a link is the file itself, not a path to it). Without Roots
 	// the check is moot and not made.
 	AllowHardlinks bool
+	// NoFiles: uploads are off; the broker opens no root and reads no
+	// file (it runs for the connector alone, connector.go).
+	NoFiles bool
+	// RDPSocket is Firefox's debugger socket, which the broker connects to
+	// for the server (connector.go); "" = the server uses the ws: endpoint.
+	RDPSocket string
 }
 
 // HardlinkHint says how to allow hard-linked files (the variable is
@@ -41,6 +47,11 @@ const MaxHandles = 256
 func (c Config) Check() error {
 	if c.MaxFileBytes <= 0 || c.MaxCallBytes <= 0 {
 		return errors.New("broker: limits must be positive")
+	}
+	if c.RDPSocket != "" {
+		if reason, ok := ValidatePath(c.RDPSocket); !ok {
+			return fmt.Errorf("broker: debugger socket %q: %s", c.RDPSocket, reason)
+		}
 	}
 	for _, r := range c.Roots {
 		if r != "/" {
@@ -83,6 +94,9 @@ func Open(cfg Config) (*Broker, error) {
 		return nil, err
 	}
 	b := &Broker{cfg: cfg, files: map[uint32]*openFile{}, next: 1}
+	if cfg.NoFiles {
+		return b, nil
+	}
 	if len(cfg.Roots) == 0 {
 		// No roots: resolve like the kernel would from "/", minus /proc
 		// magic links. RESOLVE_IN_ROOT with "/" as the root is ordinary
@@ -201,6 +215,9 @@ func showName(p string) string {
 
 // stat validates and opens every path; all or nothing.
 func (b *Broker) stat(paths []string) Message {
+	if b.cfg.NoFiles {
+		return errResp(errcode.UploadFileInvalid, -1, "uploads are off: the broker opens no file")
+	}
 	var opened []*openFile
 	fail := func(r ErrorResp) Message {
 		for _, f := range opened {

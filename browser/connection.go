@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"net/netip"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
@@ -96,8 +95,8 @@ type TabWatch interface {
 }
 
 // DialRDP is the default Options.Dial: a real RDP connection.
-func DialRDP(ctx context.Context, addr netip.AddrPort, opts rdp.Options) (Connection, error) {
-	c, err := rdp.Dial(ctx, addr, opts)
+func DialRDP(ctx context.Context, ep rdp.Endpoint, opts rdp.Options) (Connection, error) {
+	c, err := rdp.DialEndpoint(ctx, ep, opts)
 	if err != nil {
 		return nil, err
 	}

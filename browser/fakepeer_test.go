@@ -79,9 +79,9 @@ func (f *fakeBrowser) session() *session {
 		Host: "127.0.0.1", Addr: f.addr,
 		MaxElements: 500, MaxTextChars: 50000, RequestTimeout: 15 * time.Second,
 		ChunkBytes: 64 << 10,
-		Dial: func(ctx context.Context, addr netip.AddrPort, opts rdp.Options) (browser.Connection, error) {
+		Dial: func(ctx context.Context, ep rdp.Endpoint, opts rdp.Options) (browser.Connection, error) {
 			f.dials.Add(1)
-			return browser.DialRDP(ctx, addr, opts)
+			return browser.DialRDP(ctx, ep, opts)
 		},
 	}))
 	f.t.Cleanup(s.Close)

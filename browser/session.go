@@ -29,10 +29,15 @@ type SandboxInfo struct {
 // fills them from the configuration (internal/config), which the engine
 // does not import.
 type Options struct {
-	// Host is the RDP host as configured, for messages; Addr is the loopback
-	// address it resolved to, the one dialled.
-	Host string
-	Addr netip.AddrPort
+	// Socket is the debugger's Unix socket (the default endpoint); when it
+	// is "", Host is the ws: endpoint's host as configured, for messages,
+	// and Addr the loopback address it resolved to, the one dialled.
+	Socket string
+	Host   string
+	Addr   netip.AddrPort
+	// OpenSocket connects to Socket on the engine's behalf (the sandboxed
+	// server's broker does, broker.Connector); nil = connect directly.
+	OpenSocket func(ctx context.Context) (rdp.Stream, error)
 	// RequestTimeout bounds one RDP request (rdp.Options.RequestTimeout).
 	RequestTimeout time.Duration
 	// MaxElements and MaxTextChars cap a snapshot: they are the maximums of
@@ -68,9 +73,25 @@ type Options struct {
 	// NoNodeBinding leaves snapshot refs unbound to their nodes (checked by
 	// selector and fingerprint only). For benchmarks of the binding's cost.
 	NoNodeBinding bool
-	// Dial opens a connection to Firefox at addr; nil = rdp.Dial. Tests in
+	// Dial opens a connection to Firefox at ep; nil = DialRDP. Tests in
 	// this package put a fake RDP peer (or a wrapper) in its place.
-	Dial func(ctx context.Context, addr netip.AddrPort, opts rdp.Options) (Connection, error)
+	Dial func(ctx context.Context, ep rdp.Endpoint, opts rdp.Options) (Connection, error)
+}
+
+// Endpoint is where o dials: the Unix socket, or the ws: address.
+func (o Options) Endpoint() rdp.Endpoint {
+	if o.Socket != "" {
+		return rdp.Endpoint{Socket: o.Socket, Open: o.OpenSocket}
+	}
+	return rdp.Endpoint{Addr: o.Addr}
+}
+
+// debuggerArg is what Firefox's --start-debugger-server takes for ep.
+func debuggerArg(ep rdp.Endpoint) string {
+	if ep.Socket != "" {
+		return ep.Socket
+	}
+	return "ws:" + strconv.Itoa(int(ep.Addr.Port()))
 }
 
 // Session is the server's view of one Firefox: the RDP connection (dialled
@@ -284,10 +305,11 @@ func (s *Session) conn(ctx context.Context) (Connection, error) {
 			return nil, ctx.Err()
 		}
 		s.log.Debug("rdp dial failed", "error", err)
-		return nil, Errorf(errcode.NotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server ws:%d "+
+		ep := s.opts.Endpoint()
+		return nil, Errorf(errcode.NotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server %s "+
 			"and with devtools.debugger.remote-enabled=true, devtools.chrome.enabled=true and devtools.debugger.prompt-connection=false in its profile "+
 			"(the user can run `firefox-rdp-mcp setup` to set them, then `firefox-rdp-mcp doctor`, which names what is missing)",
-			s.opts.Addr, shortNetErr(err), s.opts.Addr.Port())
+			ep, shortNetErr(err), debuggerArg(ep))
 	}
 	inst, ierr := browserInstance(dctx, c)
 	if ierr != nil {
@@ -320,7 +342,7 @@ func (s *Session) conn(ctx context.Context) (Connection, error) {
 
 // dial opens a connection to Firefox's debugger.
 func (s *Session) dial(ctx context.Context) (Connection, error) {
-	return s.opts.Dial(ctx, s.opts.Addr, rdp.Options{
+	return s.opts.Dial(ctx, s.opts.Endpoint(), rdp.Options{
 		RequestTimeout: s.opts.RequestTimeout,
 		Logger:         s.log.With("component", "rdp"),
 	})

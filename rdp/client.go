@@ -8,13 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/netip"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/gorilla/websocket"
 )
 
 // Defaults for Options.
@@ -74,7 +71,7 @@ type Greeting struct {
 // Client is one RDP connection. All methods are safe for concurrent use.
 // A Client is not reconnected: when Done is closed, dial a new one.
 type Client struct {
-	conn     *websocket.Conn
+	conn     transport
 	opts     Options
 	log      *slog.Logger
 	greeting Greeting
@@ -184,30 +181,32 @@ func (c *Client) update(f func(s *state)) {
 	f(&c.st)
 }
 
-// Dial connects to ws://addr/ (addr is an IP literal: names are never
-// resolved), sends no Origin header, and waits for the root greeting.
+// Dial connects to the ws: endpoint at addr (an IP literal: names are
+// never resolved), sends no Origin header, and waits for the root greeting.
 func Dial(ctx context.Context, addr netip.AddrPort, opts Options) (*Client, error) {
+	return DialEndpoint(ctx, Endpoint{Addr: addr}, opts)
+}
+
+// DialEndpoint connects to ep, the Unix socket or the ws: endpoint, and
+// waits for the root greeting.
+func DialEndpoint(ctx context.Context, ep Endpoint, opts Options) (*Client, error) {
 	opts = opts.withDefaults()
-	if !addr.IsValid() {
-		return nil, fmt.Errorf("rdp: dial: invalid address %v", addr)
-	}
 	ctx, cancel := context.WithTimeout(ctx, opts.RequestTimeout)
 	defer cancel()
-	d := websocket.Dialer{
-		NetDialContext:  dialQuickAck,
-		Proxy:           nil, // never a proxy: the peer is the local browser
-		ReadBufferSize:  64 << 10,
-		WriteBufferSize: 1 << 20, // upload chunks go out as one frame; Firefox is slower with many fragments (measured)
-	}
-	url := "ws://" + addr.String() + "/"
-	conn, resp, err := d.DialContext(ctx, url, http.Header{})
-	if resp != nil && resp.Body != nil {
-		resp.Body.Close()
+	var conn transport
+	var err error
+	if ep.Socket != "" {
+		conn, err = dialStream(ctx, ep, opts)
+	} else {
+		conn, err = dialWebSocket(ctx, ep.Addr, opts)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rdp: dial %s: %w", url, err)
+		return nil, err
 	}
-	conn.SetReadLimit(opts.ReadLimit)
+	return newClient(ctx, conn, ep, opts)
+}
+
+func newClient(ctx context.Context, conn transport, ep Endpoint, opts Options) (*Client, error) {
 	c := &Client{
 		conn:  conn,
 		opts:  opts,
@@ -227,20 +226,20 @@ func Dial(ctx context.Context, addr netip.AddrPort, opts Options) (*Client, erro
 	g, err := readGreeting(ctx, conn)
 	if err != nil {
 		conn.Close()
-		return nil, fmt.Errorf("rdp: greeting from %s: %w", addr, err)
+		return nil, fmt.Errorf("rdp: greeting from %s: %w", ep, err)
 	}
 	c.greeting = g
-	c.log.Debug("rdp connected", "addr", addr.String(), "applicationType", g.ApplicationType)
+	c.log.Debug("rdp connected", "endpoint", ep.String(), "applicationType", g.ApplicationType)
 	go c.readLoop()
 	return c, nil
 }
 
-func readGreeting(ctx context.Context, conn *websocket.Conn) (Greeting, error) {
+func readGreeting(ctx context.Context, conn transport) (Greeting, error) {
 	// ctx (bounded by Dial) interrupts the read; ctx.Err() is then set
 	// before the read returns, so the caller sees why.
 	stop := context.AfterFunc(ctx, func() { conn.SetReadDeadline(time.Now()) })
 	defer stop()
-	mt, data, err := conn.ReadMessage()
+	data, err := conn.ReadPacket()
 	if err != nil {
 		if ctx.Err() != nil {
 			return Greeting{}, ctx.Err()
@@ -248,9 +247,6 @@ func readGreeting(ctx context.Context, conn *websocket.Conn) (Greeting, error) {
 		return Greeting{}, err
 	}
 	conn.SetReadDeadline(time.Time{})
-	if mt != websocket.TextMessage {
-		return Greeting{}, protocolError("greeting is a binary frame")
-	}
 	pkt, err := parsePacket(data)
 	if err != nil {
 		return Greeting{}, err
@@ -296,9 +292,7 @@ var errClientClosed = errors.New("closed by client")
 
 // Close ends the connection; pending requests fail with ErrClosed.
 func (c *Client) Close() error {
-	c.conn.WriteControl(websocket.CloseMessage,
-		websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""),
-		time.Now().Add(time.Second))
+	c.conn.Goodbye()
 	c.shutdown(errClientClosed)
 	return nil
 }
@@ -344,16 +338,12 @@ func (c *Client) shutdown(cause error) {
 	})
 }
 
-// readLoop is the only reader of the websocket.
+// readLoop is the only reader of the connection.
 func (c *Client) readLoop() {
 	for {
-		mt, data, err := c.conn.ReadMessage()
+		data, err := c.conn.ReadPacket()
 		if err != nil {
 			c.shutdown(fmt.Errorf("rdp: read: %w", err))
-			return
-		}
-		if mt != websocket.TextMessage {
-			c.shutdown(protocolError("binary frame"))
 			return
 		}
 		if err := c.dispatch(data); err != nil {
@@ -819,8 +809,7 @@ func (c *Client) write(body []byte, cl *call, deadline time.Time) error {
 	// The write deadline is the request's own, never ctx's: a write cut
 	// short leaves a partial frame and kills the connection, which a
 	// caller's short deadline must not do. Writes are small and local.
-	c.conn.SetWriteDeadline(deadline)
-	if err := c.conn.WriteMessage(websocket.TextMessage, body); err != nil {
+	if err := c.conn.WritePacket(body, deadline); err != nil {
 		// A failed or partial write leaves the stream unusable.
 		c.shutdown(fmt.Errorf("rdp: write: %w", err))
 		return c.Err()

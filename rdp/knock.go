@@ -47,7 +47,7 @@ func KnockAt(ctx context.Context, addr netip.AddrPort, wait time.Duration) Knock
 	defer conn.Close()
 	gctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	_, err = readGreeting(gctx, conn)
+	_, err = readGreeting(gctx, wsTransport{conn})
 	return Knock{Greeted: err == nil}
 }
 

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -80,14 +82,15 @@ type Report struct {
 }
 
 // ApplyServer confines the calling process as the MCP/RDP server: Landlock
-// with no filesystem rights, TCP connect to rdpPort only, no bind, scoped
-// signals and abstract sockets; then the server seccomp allowlist on every
-// thread. It verifies every thread's /proc status afterwards.
+// with no filesystem rights, TCP connect to rdpPort only (none at all when
+// rdpPort is 0: the debugger's Unix socket comes from the broker), no bind,
+// scoped signals and abstract sockets; then the server seccomp allowlist on
+// every thread. It verifies every thread's /proc status afterwards.
 func ApplyServer(rdpPort uint16) (Report, error) {
-	if rdpPort == 0 {
-		return Report{}, errors.New("sandbox: RDP port 0")
-	}
-	return apply(RoleServer, func(cfg landlock.Config) error {
+	return apply(Options{Role: RoleServer}, func(cfg landlock.Config) error {
+		if rdpPort == 0 {
+			return cfg.Restrict()
+		}
 		return cfg.Restrict(landlock.ConnectTCP(rdpPort))
 	})
 }
@@ -96,28 +99,43 @@ func ApplyServer(rdpPort uint16) (Report, error) {
 // read-only (files and directory listing) beneath roots, or beneath "/" when
 // roots is empty, no network, scoped signals and abstract sockets; then the
 // broker seccomp allowlist (no socket, connect or exec) on every thread.
-func ApplyBroker(roots []string) (Report, error) {
+//
+// With files false the broker reads nothing (uploads are off) and gets no
+// path rights at all. With socket set it may connect to that Unix socket
+// (Firefox's debugger): seccomp allows a Unix stream socket and connect;
+// Landlock up to ABI 8 does not confine a pathname connect, ABI 9 and newer
+// do, and then the broker gets the right to reach the socket's directory's
+// sockets only.
+func ApplyBroker(roots []string, files bool, socket string) (Report, error) {
 	paths := roots
 	if len(paths) == 0 {
 		paths = []string{"/"}
 	}
-	for _, p := range paths {
-		if !strings.HasPrefix(p, "/") {
-			return Report{}, fmt.Errorf("sandbox: root %q is not absolute", p)
+	for _, p := range append(slices.Clone(paths), socket) {
+		if p != "" && !strings.HasPrefix(p, "/") {
+			return Report{}, fmt.Errorf("sandbox: %q is not absolute", p)
 		}
 	}
-	return apply(RoleBroker, func(cfg landlock.Config) error {
-		return cfg.Restrict(landlock.PathAccess(ll.AccessFSReadFile|ll.AccessFSReadDir, paths...))
+	return apply(Options{Role: RoleBroker, Connector: socket != ""}, func(cfg landlock.Config) error {
+		var rules []landlock.Rule
+		if files {
+			rules = append(rules, landlock.PathAccess(ll.AccessFSReadFile|ll.AccessFSReadDir, paths...))
+		}
+		if socket != "" && Probe().LandlockABI >= 9 {
+			rules = append(rules, landlock.PathAccess(0, filepath.Dir(socket)).WithResolveUnix().IgnoreIfMissing())
+		}
+		return cfg.Restrict(rules...)
 	})
 }
 
-func apply(role Role, landlockFn func(landlock.Config) error) (Report, error) {
+func apply(o Options, landlockFn func(landlock.Config) error) (Report, error) {
 	sup := Probe()
 	if len(sup.Missing) > 0 {
 		return Report{}, &UnsupportedError{Missing: sup.Missing}
 	}
 	arch := ArchFor(runtime.GOARCH)
-	allow, deny := Rules(Options{Role: role, PID: os.Getpid()})
+	o.PID = os.Getpid()
+	allow, deny := Rules(o)
 	prog, err := Compile(arch, allow, deny, ActErrno(DefaultErrno))
 	if err != nil {
 		return Report{}, err

@@ -74,7 +74,7 @@ func child(role string) int {
 		port, _ := strconv.Atoi(os.Getenv("SANDBOX_TEST_PORT"))
 		_, err = ApplyServer(uint16(port))
 	case "broker":
-		_, err = ApplyBroker([]string{filepath.Join(tmp, "root")})
+		_, err = ApplyBroker([]string{filepath.Join(tmp, "root")}, true, "")
 	}
 	if err != nil {
 		v.Err = err.Error()

@@ -32,6 +32,9 @@ type Options struct {
 	Role Role
 	// PID is the process's own id: kill and tgkill are allowed only towards it.
 	PID int
+	// Connector (broker only): the broker connects to Firefox's debugger
+	// Unix socket for the server and passes the descriptor back.
+	Connector bool
 }
 
 // DefaultErrno answers every system call that no table names. See doc.go
@@ -263,6 +266,20 @@ var dangerDeny = []Deny{
 	{Name: "capset", Errno: unix.EPERM, Reason: "no credential changes"},
 }
 
+// brokerConnectorAllow is what the broker adds when it connects to
+// Firefox's debugger Unix socket for the server (broker/connector.go).
+var brokerConnectorAllow = []Allow{
+	{Name: "socket", When: []Match{
+		{Eq32(0, unix.AF_UNIX), Masked32(1, ^uint32(sockFlags), unix.SOCK_STREAM), Eq32(2, 0)},
+	}, Else: unix.EPERM,
+		Reason: "the debugger connection: a Unix stream socket only (no network family)"},
+	{Name: "connect", Reason: "to the debugger socket fixed at start; the request names no path"},
+	{Name: "getsockopt", When: []Match{{Eq32(1, unix.SOL_SOCKET)}},
+		Reason: "SO_PEERCRED (the listener must be this user's) and SO_ERROR"},
+	{Name: "getsockname", Reason: "net package records the local address"},
+	{Name: "getpeername", Reason: "net package records the remote address"},
+}
+
 // brokerNetDeny closes the network completely for the broker.
 var brokerNetDeny = []Deny{
 	{Name: "socket", Errno: unix.EPERM, Reason: "the broker never creates a socket"},
@@ -284,7 +301,12 @@ func Rules(o Options) (allow []Allow, deny []Deny) {
 			Deny{Name: "pread64", Errno: unix.EPERM, Reason: "the server reads no files (GOMAXPROCS is frozen, so no cgroup reads)"})
 	case RoleBroker:
 		allow = append(allow, copyAllow(brokerAllow)...)
-		deny = append(deny, slices.Clone(brokerNetDeny)...)
+		netDeny := slices.Clone(brokerNetDeny)
+		if o.Connector {
+			allow = append(allow, copyAllow(brokerConnectorAllow)...)
+			netDeny = slices.DeleteFunc(netDeny, func(d Deny) bool { return d.Name == "socket" || d.Name == "connect" })
+		}
+		deny = append(deny, netDeny...)
 	default:
 		return nil, nil
 	}

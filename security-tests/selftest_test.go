@@ -138,13 +138,14 @@ func TestSelftestServer(t *testing.T) {
 	os.WriteFile(victim, []byte("x"), 0o600)
 	res := runSelftest(t, roleSelftestServer, rdpPort, otherPort, tmp)
 	want := map[string]string{
-		"control: kill self (signal 0)":      "OK",
-		"control: connect to the RDP port":   "ECONNREFUSED",
-		"connect to another TCP port":        "EACCES",
-		"connect IPv6 to another TCP port":   "EACCES",
-		"bind TCP 127.0.0.1:0":               "EPERM",
-		"listen TCP (unbound)":               "EPERM",
-		"net.Listen tcp (Go default: MPTCP)": "EPERM",
+		"control: kill self (signal 0)":                                  "OK",
+		"control: connect to the RDP port":                               "ECONNREFUSED",
+		"connect to another TCP port":                                    "EACCES",
+		"connect IPv6 to another TCP port":                               "EACCES",
+		"bind TCP 127.0.0.1:0":                                           "EPERM",
+		"listen TCP (unbound)":                                           "EPERM",
+		"socket Unix stream (the debugger socket comes from the broker)": "EACCES",
+		"net.Listen tcp (Go default: MPTCP)":                             "EPERM",
 	}
 	for k, v := range commonWant {
 		if v == "" {

@@ -18,8 +18,13 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/sandbox"
 )
 
-// brokerFD is where the broker finds its end of the socketpair.
-const brokerFD = 3
+// brokerFD is where the broker finds its end of the file socketpair;
+// connectorFD its end of the connector's (broker/connector.go), when it
+// connects to Firefox's debugger socket for the server.
+const (
+	brokerFD    = 3
+	connectorFD = 4
+)
 
 // brokerStartTimeout bounds the wait for the broker's hello.
 const brokerStartTimeout = 10 * time.Second
@@ -31,19 +36,32 @@ const brokerStartTimeout = 10 * time.Second
 // broker's configuration travels in argv. A goroutine reaps the broker;
 // callers must not Wait on the returned process. The broker exits when the
 // client is closed or this process dies (socketpair EOF).
-func startBroker(cfg broker.Config, sandboxMode sandbox.Mode) (*broker.Client, *os.Process, error) {
+//
+// With cfg.RDPSocket set the broker also connects to Firefox's debugger
+// socket for the server: a second socketpair (fd 4 in the broker) carries
+// those requests and the descriptors back; conn is then non-nil.
+func startBroker(cfg broker.Config, sandboxMode sandbox.Mode) (*broker.Client, *broker.Connector, *os.Process, error) {
 	if err := cfg.Check(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := sandboxMode.Check(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	ours, theirs, err := seqpacketPair("broker-socket")
 	if err != nil {
-		return nil, nil, fmt.Errorf("broker socketpair: %w", err)
+		return nil, nil, nil, err
 	}
-	ours := os.NewFile(uintptr(fds[0]), "broker-socket")
-	theirs := os.NewFile(uintptr(fds[1]), "broker-socket-child")
+	extra := []*os.File{theirs}
+	var connOurs *os.File
+	if cfg.RDPSocket != "" {
+		var connTheirs *os.File
+		if connOurs, connTheirs, err = seqpacketPair("connector-socket"); err != nil {
+			ours.Close()
+			theirs.Close()
+			return nil, nil, nil, err
+		}
+		extra = append(extra, connTheirs)
+	}
 
 	cmd := &exec.Cmd{
 		Path:       "/proc/self/exe",
@@ -52,15 +70,31 @@ func startBroker(cfg broker.Config, sandboxMode sandbox.Mode) (*broker.Client, *
 		Stdin:      nil,
 		Stdout:     nil,
 		Stderr:     os.Stderr,
-		ExtraFiles: []*os.File{theirs},
+		ExtraFiles: extra,
 	}
 	err = cmd.Start()
-	// Close our copy of the child's end now: only then does the broker's
+	// Close our copy of the child's ends now: only then does the broker's
 	// death (or a failed start) reach us as EOF.
-	theirs.Close()
+	for _, f := range extra {
+		f.Close()
+	}
 	if err != nil {
 		ours.Close()
-		return nil, nil, fmt.Errorf("start broker: %w", err)
+		if connOurs != nil {
+			connOurs.Close()
+		}
+		return nil, nil, nil, fmt.Errorf("start broker: %w", err)
+	}
+	var connector *broker.Connector
+	if connOurs != nil {
+		cc, cerr := unixConn(connOurs)
+		if cerr != nil {
+			ours.Close()
+			cmd.Process.Kill()
+			cmd.Wait()
+			return nil, nil, nil, fmt.Errorf("start broker: %w", cerr)
+		}
+		connector = broker.NewConnector(cc)
 	}
 	conn, err := unixConn(ours)
 	if err == nil {
@@ -76,12 +110,24 @@ func startBroker(cfg broker.Config, sandboxMode sandbox.Mode) (*broker.Client, *
 		}
 	}
 	if err != nil {
+		if connector != nil {
+			connector.Close()
+		}
 		cmd.Process.Kill()
 		cmd.Wait()
-		return nil, nil, fmt.Errorf("start broker: %w", err)
+		return nil, nil, nil, fmt.Errorf("start broker: %w", err)
 	}
 	go cmd.Wait() // reap; the client sees the broker's death as EOF
-	return broker.NewClient(conn), cmd.Process, nil
+	return broker.NewClient(conn), connector, cmd.Process, nil
+}
+
+// seqpacketPair makes a close-on-exec SOCK_SEQPACKET socketpair.
+func seqpacketPair(name string) (ours, theirs *os.File, err error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s pair: %w", name, err)
+	}
+	return os.NewFile(uintptr(fds[0]), name), os.NewFile(uintptr(fds[1]), name+"-child"), nil
 }
 
 // unixConn turns a socketpair end into a *net.UnixConn and closes f.
@@ -108,6 +154,8 @@ func brokerArgs(cfg broker.Config, mode sandbox.Mode) []string {
 		"-max-file-bytes=" + strconv.FormatInt(cfg.MaxFileBytes, 10),
 		"-max-call-bytes=" + strconv.FormatInt(cfg.MaxCallBytes, 10),
 		"-allow-hardlinks=" + strconv.FormatBool(cfg.AllowHardlinks),
+		"-no-files=" + strconv.FormatBool(cfg.NoFiles),
+		"-rdp-socket=" + cfg.RDPSocket,
 		"--"}
 	return append(args, cfg.Roots...)
 }
@@ -121,6 +169,8 @@ func brokerFlags(args []string, stderr io.Writer) (broker.Config, sandbox.Mode, 
 	fs.Int64Var(&cfg.MaxFileBytes, "max-file-bytes", 0, "per-file limit")
 	fs.Int64Var(&cfg.MaxCallBytes, "max-call-bytes", 0, "per-call limit")
 	fs.BoolVar(&cfg.AllowHardlinks, "allow-hardlinks", false, "accept files with more than one hard link beneath the roots")
+	fs.BoolVar(&cfg.NoFiles, "no-files", false, "uploads are off: open no root, read no file")
+	fs.StringVar(&cfg.RDPSocket, "rdp-socket", "", "connect to Firefox's debugger socket at this path for the server (fd 4)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, "", err
 	}
@@ -151,6 +201,14 @@ func runBroker(args []string) int {
 		logf("%v", err)
 		return 1
 	}
+	var connector *net.UnixConn
+	if cfg.RDPSocket != "" {
+		if connector, err = unixConn(os.NewFile(connectorFD, "connector-socket")); err != nil {
+			logf("%v", err)
+			return 1
+		}
+	}
+	uid := os.Getuid() // before the sandbox
 	b, err := broker.Open(cfg)
 	if err != nil {
 		logf("%v", err)
@@ -162,7 +220,7 @@ func runBroker(args []string) int {
 		logf("WARNING: sandbox disabled (FIREFOX_MCP_SANDBOX=off)")
 	} else {
 		sandbox.PrepareRuntime()
-		rep, err := sandbox.ApplyBroker(cfg.Roots)
+		rep, err := sandbox.ApplyBroker(cfg.Roots, !cfg.NoFiles, cfg.RDPSocket)
 		if err != nil {
 			logf("cannot enter the sandbox: %v", explainSandboxError(err))
 			return 1
@@ -172,6 +230,17 @@ func runBroker(args []string) int {
 	if err := broker.SendHello(conn, hello); err != nil {
 		logf("hello: %v", err)
 		return 3
+	}
+	if connector != nil {
+		// The connector runs beside the file loop; either one's end ends
+		// the broker (the server closed both, or sent something malformed).
+		go func() {
+			if err := broker.ServeConnector(connector, cfg.RDPSocket, uid); err != nil {
+				logf("stopping: %v", err)
+				os.Exit(3)
+			}
+			os.Exit(0)
+		}()
 	}
 	if err := b.Serve(conn); err != nil {
 		logf("stopping: %v", err)

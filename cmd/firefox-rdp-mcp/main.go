@@ -30,6 +30,7 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/mcp"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/sandbox"
 )
 
@@ -152,21 +153,42 @@ func serve() int {
 	}
 	mode := cfg.Sandbox
 
+	if cfg.Socket != "" {
+		if err := config.CheckSocketDir(cfg.Socket); err != nil {
+			log.Error("refusing the debugger socket's directory", "error", err)
+			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+			return 1
+		}
+	} else {
+		log.Warn("using Firefox's ws: debugger endpoint: every web page you open on a loopback origin can connect to it and control your browser; "+
+			"start Firefox with --start-debugger-server on a Unix socket instead (unset "+config.EnvHost+" and "+config.EnvPort+"; see `firefox-rdp-mcp setup`)",
+			"endpoint", cfg.Endpoint())
+	}
+
 	var files browser.Files
-	if cfg.UploadsEnabled {
-		client, proc, err := startBroker(broker.Config{
+	var connector *broker.Connector
+	if cfg.UploadsEnabled || cfg.Socket != "" {
+		client, conn, proc, err := startBroker(broker.Config{
 			Roots:          cfg.UploadRoots,
 			MaxFileBytes:   cfg.MaxFileBytes,
 			MaxCallBytes:   cfg.MaxUploadBytes,
 			AllowHardlinks: cfg.AllowHardlinks,
+			NoFiles:        !cfg.UploadsEnabled,
+			RDPSocket:      cfg.Socket,
 		}, mode)
 		if err != nil {
-			log.Error("cannot start the file broker", "error", err)
+			log.Error("cannot start the broker", "error", err)
 			return 1
 		}
 		defer client.Close()
-		log.Debug("file broker started", "pid", proc.Pid)
-		files = client
+		if conn != nil {
+			defer conn.Close()
+		}
+		log.Debug("broker started", "pid", proc.Pid)
+		if cfg.UploadsEnabled {
+			files = client
+		}
+		connector = conn
 	}
 
 	report, err := enterSandbox(mode, cfg.Addr.Port(), log)
@@ -180,6 +202,9 @@ func serve() int {
 	defer stop()
 	opts := engineOptions(cfg)
 	opts.Logger, opts.Files, opts.Version = log, files, version
+	if connector != nil {
+		opts.OpenSocket = func(ctx context.Context) (rdp.Stream, error) { return connector.Open(ctx) }
+	}
 	opts.Sandbox = browser.SandboxInfo{Mode: string(report.Mode), LandlockABI: report.LandlockABI, Seccomp: report.Seccomp}
 	session := browser.New(opts)
 	defer session.Close()
@@ -188,7 +213,7 @@ func serve() int {
 		Instructions:   instructions,
 		Logger:         log.With("component", "mcp"),
 	})
-	log.Info("serving MCP on stdio", "firefox", cfg.Addr.String(), "sandbox", report.Mode, "uploads", cfg.UploadsEnabled)
+	log.Info("serving MCP on stdio", "firefox", cfg.Endpoint(), "sandbox", report.Mode, "uploads", cfg.UploadsEnabled)
 	if err := srv.Serve(ctx, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("MCP server stopped", "error", err)
 		return 1
@@ -205,7 +230,7 @@ const instructions = `Drives the user's own Firefox (their real, signed-in profi
 // engineOptions are the settings of cfg the engine reads.
 func engineOptions(cfg config.Config) browser.Options {
 	return browser.Options{
-		Host: cfg.Host, Addr: cfg.Addr, RequestTimeout: cfg.RequestTimeout,
+		Socket: cfg.Socket, Host: cfg.Host, Addr: cfg.Addr, RequestTimeout: cfg.RequestTimeout,
 		MaxElements: cfg.MaxElements, MaxTextChars: cfg.MaxTextChars,
 		ChunkBytes: cfg.ChunkBytes, UploadsEnabled: cfg.UploadsEnabled, UploadRoots: cfg.UploadRoots,
 	}

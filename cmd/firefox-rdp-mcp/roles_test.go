@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if handled, code := runRole(os.Args); handled {
 		os.Exit(code)
 	}
+	if path := os.Getenv("ROLES_TEST_LISTEN_UNIX"); path != "" {
+		os.Exit(listenUnixChild(path))
+	}
 	if os.Getenv("ROLES_TEST_ENTER_SANDBOX") != "" {
 		os.Exit(enterSandboxChild())
 	}
@@ -38,6 +41,7 @@ func TestBrokerArgsRoundTrip(t *testing.T) {
 		{Roots: []string{"/a", "/b c/-d"}, MaxFileBytes: 5, MaxCallBytes: 9},
 		{Roots: []string{"/a"}, MaxFileBytes: 5, MaxCallBytes: 9, AllowHardlinks: true},
 		{MaxFileBytes: 1 << 30, MaxCallBytes: 1 << 31},
+		{MaxFileBytes: 1, MaxCallBytes: 1, NoFiles: true, RDPSocket: "/run/user/1000/firefox-rdp-mcp/rdp.sock"},
 	} {
 		args := brokerArgs(cfg, build.SandboxEnforce)
 		if args[1] != roleBroker {
@@ -82,7 +86,7 @@ func TestStartBroker(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "cv.txt"), want, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, proc, err := startBroker(broker.Config{Roots: []string{root}, MaxFileBytes: 1 << 20, MaxCallBytes: 1 << 20}, build.SandboxEnforce)
+	c, _, proc, err := startBroker(broker.Config{Roots: []string{root}, MaxFileBytes: 1 << 20, MaxCallBytes: 1 << 20}, build.SandboxEnforce)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +131,7 @@ func TestStartBroker(t *testing.T) {
 // A broker that cannot start (missing root) fails startBroker promptly.
 func TestStartBrokerFailure(t *testing.T) {
 	start := time.Now()
-	_, _, err := startBroker(broker.Config{Roots: []string{"/nonexistent-upload-root"}, MaxFileBytes: 1, MaxCallBytes: 1}, build.SandboxEnforce)
+	_, _, _, err := startBroker(broker.Config{Roots: []string{"/nonexistent-upload-root"}, MaxFileBytes: 1, MaxCallBytes: 1}, build.SandboxEnforce)
 	if err == nil {
 		t.Fatal("started")
 	}

@@ -18,14 +18,17 @@ import (
 	"log/slog"
 	"net"
 	"net/netip"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
 // Variable names.
 const (
+	EnvSocket         = "FIREFOX_RDP_SOCKET"
 	EnvHost           = "FIREFOX_RDP_HOST"
 	EnvPort           = "FIREFOX_RDP_PORT"
 	EnvMaxFileBytes   = "FIREFOX_MCP_MAX_FILE_BYTES"
@@ -42,8 +45,11 @@ const (
 
 // Config is the validated configuration.
 type Config struct {
-	Host           string         // as configured, for messages
-	Addr           netip.AddrPort // resolved loopback IP literal and port
+	// Socket is the debugger's Unix socket (the default endpoint); "" when
+	// FIREFOX_RDP_HOST or FIREFOX_RDP_PORT chose the ws: endpoint instead.
+	Socket         string
+	Host           string         // ws: only: as configured, for messages
+	Addr           netip.AddrPort // ws: only: resolved loopback IP literal and port
 	MaxFileBytes   int64
 	MaxUploadBytes int64
 	ChunkBytes     int
@@ -83,8 +89,9 @@ func Vars() []Var {
 		rootsMeaning += "; uploads are disabled until it names at least one directory"
 	}
 	return []Var{
-		{EnvHost, "127.0.0.1", "Firefox RDP host; must resolve to loopback"},
-		{EnvPort, "6000", "Firefox RDP WebSocket port (firefox --start-debugger-server ws:PORT)"},
+		{EnvSocket, "$XDG_RUNTIME_DIR/firefox-rdp-mcp/rdp.sock", "Firefox's debugger Unix socket (firefox-esr --start-debugger-server PATH), in a directory only you can enter; without XDG_RUNTIME_DIR, /tmp/firefox-rdp-mcp-UID/rdp.sock"},
+		{EnvHost, "", "use the ws: endpoint on this host instead of the socket (loopback only; every web page on a loopback origin can reach a ws: endpoint)"},
+		{EnvPort, "", "use the ws: endpoint on this port instead of the socket (firefox-esr --start-debugger-server ws:PORT; 6000 when only the host is set)"},
 		{EnvMaxFileBytes, "26214400", "maximum bytes per uploaded file"},
 		{EnvMaxUploadBytes, "52428800", "maximum bytes per upload_files call"},
 		{EnvChunkBytes, "131072", "raw bytes per RDP upload chunk (4 KiB to 4 MiB)"},
@@ -154,6 +161,7 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		c.MaxFileBytes = c.MaxUploadBytes
 	}
 	port := intVar(EnvPort, 6000, 1, 65535)
+	webSocket := strings.TrimSpace(getenv(EnvHost)) != "" || strings.TrimSpace(getenv(EnvPort)) != ""
 
 	// Log level.
 	c.LogLevel = slog.LevelInfo
@@ -187,6 +195,20 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 	c.UploadsEnabled = !build.Packaged || len(c.UploadRoots) > 0
 	c.AllowHardlinks = switchVar(getenv, EnvAllowHardlinks, bad)
 
+	sock := strings.TrimSpace(getenv(EnvSocket))
+	if !webSocket {
+		if sock == "" {
+			sock = DefaultSocket(getenv)
+		}
+		if reason := checkSocketPath(sock); reason != "" {
+			bad(EnvSocket, sock, reason)
+		}
+		c.Socket = sock
+		return c, errors.Join(errs...)
+	}
+	if sock != "" {
+		bad(EnvSocket, sock, "set either "+EnvSocket+" (the Unix socket) or "+EnvHost+"/"+EnvPort+" (the ws: endpoint), not both")
+	}
 	// Host: loopback only, resolved now to an IP literal.
 	c.Host = strings.TrimSpace(getenv(EnvHost))
 	if c.Host == "" {
@@ -198,6 +220,79 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		c.Addr = netip.AddrPortFrom(ip, uint16(port))
 	}
 	return c, errors.Join(errs...)
+}
+
+// Endpoint names the debugger endpoint for messages: "unix:/path" or
+// "ws://127.0.0.1:6000/".
+func (c Config) Endpoint() string {
+	if c.Socket != "" {
+		return "unix:" + c.Socket
+	}
+	return "ws://" + c.Addr.String() + "/"
+}
+
+// DebuggerArg is what Firefox's --start-debugger-server takes for c's
+// endpoint.
+func (c Config) DebuggerArg() string {
+	if c.Socket != "" {
+		return c.Socket
+	}
+	return "ws:" + strconv.Itoa(int(c.Addr.Port()))
+}
+
+// maxSocketPath is sun_path's size less its NUL: a longer path cannot be
+// a Unix socket's.
+const maxSocketPath = 107
+
+// DefaultSocket is the debugger socket's default path: in
+// $XDG_RUNTIME_DIR (the user's own 0700 directory on a systemd desktop), or
+// in a directory of /tmp named for the user's uid.
+func DefaultSocket(getenv func(string) string) string {
+	if x := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(x) && filepath.Clean(x) == x {
+		return filepath.Join(x, "firefox-rdp-mcp", "rdp.sock")
+	}
+	return filepath.Join(os.TempDir(), "firefox-rdp-mcp-"+strconv.Itoa(os.Getuid()), "rdp.sock")
+}
+
+func checkSocketPath(p string) string {
+	switch {
+	case !filepath.IsAbs(p):
+		return "not an absolute path (Firefox takes a relative name for an abstract socket, which every local process can reach)"
+	case filepath.Clean(p) != p:
+		return fmt.Sprintf("not clean (write it as %q)", filepath.Clean(p))
+	case len(p) > maxSocketPath:
+		return fmt.Sprintf("longer than the %d bytes a Unix socket's path can have", maxSocketPath)
+	case strings.ContainsRune(p, 0):
+		return "contains a NUL byte"
+	}
+	return ""
+}
+
+// CheckSocketDir says what is wrong with the directory that holds the
+// debugger socket: Firefox makes the socket readable and writable by
+// everyone (mode 0666), so the directory is what keeps other users out. It
+// must be a directory (not a link) owned by this user that no one else may
+// enter. A directory that does not exist yet is not an error (nil):
+// `firefox-rdp-mcp setup` makes it, and the launcher it writes.
+func CheckSocketDir(socket string) error {
+	dir := filepath.Dir(socket)
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if ok && int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("%s belongs to uid %d, not to you (uid %d): another user could replace Firefox's socket", dir, st.Uid, os.Getuid())
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		return fmt.Errorf("%s has mode %#o: other users could connect to Firefox's debugger (run chmod 700 %s)", dir, perm, dir)
+	}
+	return nil
 }
 
 // switchVar reads a 0/1 variable (unset = 0).

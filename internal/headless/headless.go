@@ -1,5 +1,6 @@
 // Package headless starts a throwaway headless Firefox with its DevTools
-// server listening on a loopback WebSocket port, for tests and the demo.
+// server listening on a Unix socket in a private directory (or, when asked,
+// on a loopback WebSocket port), for tests and the demo.
 //
 // It is test and demo infrastructure, not part of the server: the server
 // itself never starts a browser, it connects to the user's own Firefox. The
@@ -13,11 +14,13 @@
 //   - Linux-only in practice: the process is put in its own process group and
 //     the whole group is killed with SIGKILL on Stop. Firefox never gets a
 //     chance to shut down cleanly; the profile is deleted afterwards.
-//   - The debugger port is found by binding 127.0.0.1:0 and closing it before
-//     Firefox starts, so another process could in principle take it in
-//     between; Start then fails with a clear error.
-//   - The DevTools server accepts any local connection with full chrome
-//     privileges. Never point it at a real profile.
+//   - With Options.WebSocket, the debugger port is found by binding
+//     127.0.0.1:0 and closing it before Firefox starts, so another process
+//     could in principle take it in between; Start then fails with a clear
+//     error. Such a ws: endpoint is reachable by every web page on a loopback
+//     origin (Firefox checks no Origin): only tests of that case ask for it.
+//   - The DevTools server accepts any connection to its socket with full
+//     chrome privileges. Never point it at a real profile.
 //
 // Example (one Firefox per test package):
 //
@@ -31,7 +34,7 @@
 //
 //	func TestSomething(t *testing.T) {
 //		ff := firefox.Get(t) // skips (or fails, with FIREFOX_MCP_REQUIRE_FIREFOX=1) when Firefox is missing
-//		client, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
+//		client, err := rdp.DialEndpoint(ctx, rdp.Endpoint{Socket: ff.Socket}, rdp.Options{})
 //		…
 //	}
 package headless
@@ -71,13 +74,22 @@ type Options struct {
 	Binary string               // "" = find firefox-esr or firefox in PATH
 	URL    string               // first tab; "" = about:blank
 	Logf   func(string, ...any) // progress messages; nil = silent
+	// WebSocket starts the debugger server on a loopback ws: port instead of
+	// a Unix socket, for tests of that legacy endpoint.
+	WebSocket bool
 }
 
 // Firefox is one running headless Firefox.
 type Firefox struct {
-	Addr       netip.AddrPort // 127.0.0.1:port of the DevTools WebSocket server
+	// Socket is the debugger server's Unix socket, in a 0700 directory of
+	// its own; "" with Options.WebSocket.
+	Socket string
+	// Addr is 127.0.0.1:port of the ws: debugger server with
+	// Options.WebSocket; the zero value otherwise.
+	Addr       netip.AddrPort
 	PID        int
 	ProfileDir string
+	socketDir  string
 
 	opts   Options
 	binary string
@@ -248,22 +260,58 @@ func Start(ctx context.Context, opts Options) (*Firefox, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("headless: user.js: %w", err)
 	}
-	port, err := freePort()
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("headless: free port: %w", err)
-	}
-	f := &Firefox{
-		Addr:       netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port),
-		ProfileDir: dir,
-		opts:       opts,
-		binary:     bin,
-	}
-	if err := f.launch(ctx); err != nil {
+	f := &Firefox{ProfileDir: dir, opts: opts, binary: bin}
+	if err := f.endpoint(); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
+	if err := f.launch(ctx); err != nil {
+		f.removeFiles()
+		return nil, err
+	}
 	return f, nil
+}
+
+// endpoint chooses where the debugger server listens: a free loopback port,
+// or a socket in a new 0700 directory (os.MkdirTemp makes it so).
+func (f *Firefox) endpoint() error {
+	if f.opts.WebSocket {
+		port, err := freePort()
+		if err != nil {
+			return fmt.Errorf("headless: free port: %w", err)
+		}
+		f.Addr = netip.AddrPortFrom(netip.AddrFrom4([4]byte{127, 0, 0, 1}), port)
+		return nil
+	}
+	dir, err := os.MkdirTemp("", "firefox-rdp-mcp-rdp-")
+	if err != nil {
+		return fmt.Errorf("headless: socket directory: %w", err)
+	}
+	f.socketDir, f.Socket = dir, filepath.Join(dir, "rdp.sock")
+	return nil
+}
+
+// DebuggerArg is the --start-debugger-server argument Firefox was started with.
+func (f *Firefox) DebuggerArg() string {
+	if f.Socket != "" {
+		return f.Socket
+	}
+	return "ws:" + strconv.Itoa(int(f.Addr.Port()))
+}
+
+// Endpoint names the debugger server for messages.
+func (f *Firefox) Endpoint() string {
+	if f.Socket != "" {
+		return "unix:" + f.Socket
+	}
+	return "ws://" + f.Addr.String() + "/"
+}
+
+func (f *Firefox) removeFiles() error {
+	if f.socketDir != "" {
+		os.RemoveAll(f.socketDir)
+	}
+	return os.RemoveAll(f.ProfileDir)
 }
 
 func (f *Firefox) logf(format string, args ...any) {
@@ -291,7 +339,7 @@ func (f *Firefox) launch(ctx context.Context) error {
 	cmd := exec.Command(f.binary,
 		"--headless", "--no-remote",
 		"--profile", f.ProfileDir,
-		"--start-debugger-server", "ws:"+strconv.Itoa(int(f.Addr.Port())),
+		"--start-debugger-server", f.DebuggerArg(),
 		url)
 	cmd.Env = append(os.Environ(),
 		"MOZ_HEADLESS=1",
@@ -321,17 +369,17 @@ func (f *Firefox) launch(ctx context.Context) error {
 
 	wctx, cancel := context.WithTimeout(ctx, StartTimeout)
 	defer cancel()
-	if err := waitGreeting(wctx, f.Addr, exited); err != nil {
+	if err := waitGreeting(wctx, f, exited); err != nil {
 		f.kill()
 		return fmt.Errorf("headless: firefox (pid %d) did not start its debugger server on %s after %v: %w\nstderr tail:\n%s",
-			cmd.Process.Pid, f.Addr, time.Since(start).Round(time.Millisecond), err, stderr.tail(4<<10))
+			cmd.Process.Pid, f.Endpoint(), time.Since(start).Round(time.Millisecond), err, stderr.tail(4<<10))
 	}
-	f.logf("headless: firefox pid %d ready on %s in %v", cmd.Process.Pid, f.Addr, time.Since(start).Round(time.Millisecond))
+	f.logf("headless: firefox pid %d ready on %s in %v", cmd.Process.Pid, f.Endpoint(), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
-// waitGreeting polls until a WebSocket to addr delivers a packet from "root".
-func waitGreeting(ctx context.Context, addr netip.AddrPort, exited <-chan struct{}) error {
+// waitGreeting polls until the debugger server delivers a packet from "root".
+func waitGreeting(ctx context.Context, f *Firefox, exited <-chan struct{}) error {
 	var last error
 	for {
 		select {
@@ -344,7 +392,11 @@ func waitGreeting(ctx context.Context, addr netip.AddrPort, exited <-chan struct
 			return ctx.Err()
 		default:
 		}
-		last = tryGreeting(ctx, addr)
+		if f.Socket != "" {
+			last = trySocketGreeting(ctx, f.Socket)
+		} else {
+			last = tryGreeting(ctx, f.Addr)
+		}
 		if last == nil {
 			return nil
 		}
@@ -454,7 +506,7 @@ func (f *Firefox) Stop() error {
 	if f.ProfileDir == "" {
 		return nil
 	}
-	err := os.RemoveAll(f.ProfileDir)
+	err := f.removeFiles()
 	if err != nil {
 		return fmt.Errorf("headless: remove profile: %w", err)
 	}

@@ -300,6 +300,9 @@ func Server(args []string) int {
 			defer unix.Close(fd)
 			return errnoOf(unix.Connect(fd, &unix.SockaddrInet6{Port: other, Addr: [16]byte{15: 1}}))
 		}},
+		{"socket Unix stream (the debugger socket comes from the broker)", func() unix.Errno {
+			return socketProbe(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+		}},
 		{"bind TCP 127.0.0.1:0", func() unix.Errno {
 			return tcpOp(func(fd int) error { return unix.Bind(fd, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}) })
 		}},
@@ -347,7 +350,7 @@ func Broker(args []string) int {
 		return report(res)
 	}
 	sandbox.PrepareRuntime()
-	rep, err := sandbox.ApplyBroker([]string{root})
+	rep, err := sandbox.ApplyBroker([]string{root}, true, "")
 	if err != nil {
 		res.Error = err.Error()
 		return report(res)
