@@ -20,7 +20,7 @@ func TestNoSelectionUsesTheActiveTab(t *testing.T) {
 	ff := firefox.Get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel) // cleanups run last-in first-out: after the tab is closed
-	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
+	c, err := rdp.DialEndpoint(ctx, rdp.Endpoint{Socket: ff.Socket}, rdp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

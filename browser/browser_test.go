@@ -73,7 +73,7 @@ func waitStartPage(t testing.TB, ff *headless.Firefox) {
 // testOptions are the engine's options for tests against ff.
 func testOptions(ff *headless.Firefox) browser.Options {
 	return browser.Options{
-		Host: "127.0.0.1", Addr: ff.Addr,
+		Socket:      ff.Socket,
 		MaxElements: 500, MaxTextChars: 50000, RequestTimeout: 15 * time.Second,
 		ChunkBytes: 64 << 10, UploadsEnabled: true,
 	}

@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,15 +81,22 @@ func TestRetryablePinned(t *testing.T) {
 // the flag, remote-enabled and chrome.enabled, so not_connected names all
 // of them (and the prompt pref), not only the first.
 func TestNotConnectedNamesEverything(t *testing.T) {
-	cfg := browser.Options{Host: "127.0.0.1", Addr: freeAddr(t), RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
+	sock := filepath.Join(t.TempDir(), "rdp.sock")
+	cfg := browser.Options{Socket: sock, RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
 	s := wrap(browser.New(cfg))
 	_, e := call(t, s, "snapshot_page", map[string]any{})
 	wantCode(t, e, errcode.NotConnected)
-	for _, want := range []string{"--start-debugger-server ws:" + strconv.Itoa(int(cfg.Addr.Port())), "devtools.debugger.remote-enabled=true",
+	for _, want := range []string{"unix:" + sock, "--start-debugger-server " + sock, "devtools.debugger.remote-enabled=true",
 		"devtools.chrome.enabled=true", "devtools.debugger.prompt-connection=false", "firefox-rdp-mcp setup", "firefox-rdp-mcp doctor"} {
 		if !strings.Contains(e.Message, want) {
 			t.Errorf("not_connected lacks %q: %s", want, e.Message)
 		}
+	}
+	// The ws: endpoint names its port.
+	ws := browser.Options{Host: "127.0.0.1", Addr: freeAddr(t), RequestTimeout: time.Second, MaxElements: 1, MaxTextChars: 1}
+	_, e = call(t, wrap(browser.New(ws)), "snapshot_page", map[string]any{})
+	if want := "--start-debugger-server ws:" + strconv.Itoa(int(ws.Addr.Port())); !strings.Contains(e.Message, want) {
+		t.Errorf("not_connected lacks %q: %s", want, e.Message)
 	}
 	if !e.Retryable() {
 		t.Error("not_connected must be retryable: Firefox may be started")

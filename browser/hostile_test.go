@@ -2,7 +2,6 @@ package browser_test
 
 import (
 	"context"
-	"net/netip"
 	"os"
 	"slices"
 	"strconv"
@@ -55,10 +54,10 @@ type harness struct {
 	other string      // tab id of the other tab
 }
 
-func newHarness(t *testing.T, s *session, addr netip.AddrPort) *harness {
+func newHarness(t *testing.T, s *session, socket string) *harness {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := rdp.Dial(ctx, addr, rdp.Options{})
+	c, err := rdp.DialEndpoint(ctx, rdp.Endpoint{Socket: socket}, rdp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +147,7 @@ func (h *harness) select_(t testing.TB, id string) {
 func TestHostileSuite(t *testing.T) {
 	ff := firefox.Get(t)
 	s := newSession(t)
-	h := newHarness(t, s, ff.Addr)
+	h := newHarness(t, s, ff.Socket)
 	site := newHostilePages(t, "127.0.0.3")
 	t.Run("infinite_loop", func(t *testing.T) { hostileInfiniteLoop(t, h, site) })
 	t.Run("vanished_target", func(t *testing.T) { hostileVanishedTarget(t, h, site) })

@@ -18,7 +18,7 @@ func TestProbe(t *testing.T) {
 	ff := firefox.Get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	r, err := browser.Probe(ctx, browser.Options{Host: "127.0.0.1", Addr: ff.Addr, RequestTimeout: 5 * time.Second})
+	r, err := browser.Probe(ctx, browser.Options{Socket: ff.Socket, RequestTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

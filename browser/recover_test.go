@@ -68,7 +68,7 @@ func TestClosedTab(t *testing.T) {
 	ff := firefox.Get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
+	c, err := rdp.DialEndpoint(ctx, rdp.Endpoint{Socket: ff.Socket}, rdp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -171,7 +171,7 @@ func backgroundTab(t *testing.T, url string) string {
 	t.Helper()
 	ff := firefox.Get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
+	c, err := rdp.DialEndpoint(ctx, rdp.Endpoint{Socket: ff.Socket}, rdp.Options{})
 	if err != nil {
 		cancel()
 		t.Fatal(err)

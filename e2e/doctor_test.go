@@ -26,7 +26,7 @@ func TestDoctor(t *testing.T) {
 		}
 		return string(out), code
 	}
-	out, code := run("FIREFOX_RDP_PORT=" + strconv.Itoa(int(ff.Addr.Port())))
+	out, code := run("FIREFOX_RDP_SOCKET=" + ff.Socket)
 	if code != 0 {
 		t.Fatalf("doctor exit %d:\n%s", code, out)
 	}

@@ -21,7 +21,7 @@ func TestFocusUndoneWhenServerKilled(t *testing.T) {
 	ff, err := headless.Start(ctx, headless.Options{URL: fx.URL + "/focus.html"})
 	headless.SkipOrFail(t, err)
 	defer ff.Stop()
-	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
+	c, err := rdp.DialEndpoint(ctx, rdp.Endpoint{Socket: ff.Socket}, rdp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

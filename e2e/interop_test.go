@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +58,7 @@ func TestSDKClientInterop(t *testing.T) {
 	ff := firefox.Get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cs := connect(t, ctx, "FIREFOX_RDP_PORT="+strconv.Itoa(int(ff.Addr.Port())))
+	cs := connect(t, ctx, "FIREFOX_RDP_SOCKET="+ff.Socket)
 
 	init := cs.InitializeResult()
 	if init.ServerInfo.Name != "firefox-rdp-mcp" || init.ProtocolVersion == "" {

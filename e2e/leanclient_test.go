@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -32,7 +31,7 @@ type leanClient struct {
 func startLean(t testing.TB, bin string, env ...string) *leanClient {
 	t.Helper()
 	c := &leanClient{cmd: exec.Command(bin)}
-	c.cmd.Env = append(append(os.Environ(), "FIREFOX_RDP_PORT="+strconv.Itoa(int(firefox.Get(t).Addr.Port())), "FIREFOX_MCP_LOG_LEVEL=warn"), env...)
+	c.cmd.Env = append(append(os.Environ(), "FIREFOX_RDP_SOCKET="+firefox.Get(t).Socket, "FIREFOX_MCP_LOG_LEVEL=warn"), env...)
 	c.cmd.Stderr = os.Stderr
 	var err error
 	if c.in, err = c.cmd.StdinPipe(); err != nil {

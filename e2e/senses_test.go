@@ -202,7 +202,7 @@ func BenchmarkBufferedRSS(b *testing.B) {
 // the test's own, and closes them at the end.
 func openTabs(b *testing.B, ctx context.Context, n int) {
 	ff := firefox.Get(b)
-	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
+	c, err := rdp.DialEndpoint(ctx, rdp.Endpoint{Socket: ff.Socket}, rdp.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

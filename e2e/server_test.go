@@ -35,7 +35,7 @@ func startServer(t testing.TB, ctx context.Context, bin string, env ...string) *
 func startServerOn(t testing.TB, ctx context.Context, ff *headless.Firefox, bin string, env ...string) *server {
 	t.Helper()
 	s := &server{cmd: exec.Command(bin)}
-	s.cmd.Env = append([]string{"FIREFOX_RDP_PORT=" + strconv.Itoa(int(ff.Addr.Port())), "FIREFOX_MCP_LOG_LEVEL=warn"}, env...)
+	s.cmd.Env = append([]string{"FIREFOX_RDP_SOCKET=" + ff.Socket, "FIREFOX_MCP_LOG_LEVEL=warn"}, env...)
 	s.cmd.Stderr = os.Stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, &sdk.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {

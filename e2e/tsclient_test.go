@@ -3,14 +3,14 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
 // tsSDK is the official MCP TypeScript SDK, pinned; npm installs it at test
@@ -76,7 +76,7 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, run, binary, fx.URL+"/demo.html")
-	cmd.Env = append(os.Environ(), "FIREFOX_RDP_PORT="+strconv.Itoa(int(ff.Addr.Port())))
+	cmd.Env = append(os.Environ(), "FIREFOX_RDP_SOCKET="+ff.Socket)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {

@@ -66,7 +66,7 @@ func dial(t testing.TB) (*rdp.Client, context.Context) {
 	ff := firefox.Get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	t.Cleanup(cancel)
-	c, err := rdp.Dial(ctx, ff.Addr, rdp.Options{})
+	c, err := rdp.DialEndpoint(ctx, rdp.Endpoint{Socket: ff.Socket}, rdp.Options{})
 	if err != nil {
 		t.Fatalf("Dial: %v", err)
 	}

@@ -45,9 +45,9 @@ func liveClient(t testing.TB) *Client {
 	ff := firefox.Get(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := Dial(ctx, ff.Addr, Options{})
+	c, err := DialEndpoint(ctx, Endpoint{Socket: ff.Socket}, Options{})
 	if err != nil {
-		t.Fatalf("Dial %v: %v", ff.Addr, err)
+		t.Fatalf("Dial %v: %v", ff.Socket, err)
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
@@ -468,7 +468,7 @@ func TestFirefoxKilledAndRestarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ff.Stop()
-	c, err := Dial(ctx, ff.Addr, Options{})
+	c, err := DialEndpoint(ctx, Endpoint{Socket: ff.Socket}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,7 +503,7 @@ func TestFirefoxKilledAndRestarted(t *testing.T) {
 	if _, err := c.ListTabs(ctx); !errors.Is(err, ErrClosed) {
 		t.Errorf("request on the dead client: %v", err)
 	}
-	c2, err := Dial(ctx, ff.Addr, Options{})
+	c2, err := DialEndpoint(ctx, Endpoint{Socket: ff.Socket}, Options{})
 	if err != nil {
 		t.Fatalf("Dial after restart: %v", err)
 	}

@@ -34,9 +34,11 @@ var browserStatusTool = tool[noArgs, statusOut]{
 type statusOut struct {
 	said
 	Connected        bool                `json:"connected"`
-	Host             string              `json:"host"`
-	Port             uint16              `json:"port"`
+	Transport        string              `json:"transport"`
+	Host             string              `json:"host,omitempty"`
+	Port             uint16              `json:"port,omitempty"`
 	Endpoint         string              `json:"endpoint"`
+	EndpointWarning  string              `json:"endpoint_warning,omitempty"`
 	SelectedTab      *statusTab          `json:"selected_tab"`
 	Generation       *uint64             `json:"generation"`
 	UploadsEnabled   bool                `json:"uploads_enabled"`
@@ -70,10 +72,14 @@ type firefoxStatus struct {
 
 func (tb *Table) browserStatus(ctx context.Context, _ *noArgs, _ browser.Progress) (statusOut, error) {
 	cfg := tb.opts
+	ep := cfg.Endpoint()
 	st := statusOut{
-		Host: cfg.Host, Port: cfg.Addr.Port(), Endpoint: "ws://" + cfg.Addr.String() + "/",
+		Transport: "unix", Endpoint: ep.String(),
 		UploadsEnabled: tb.eng.UploadsEnabled(), UploadRoots: len(cfg.UploadRoots),
 		Sandbox: cfg.Sandbox, Version: cfg.Version,
+	}
+	if ep.WebSocket() {
+		st.Transport, st.Host, st.Port, st.EndpointWarning = "ws", cfg.Host, cfg.Addr.Port(), wsWarning
 	}
 	es, err := tb.eng.Status(ctx)
 	if err != nil {
@@ -86,14 +92,21 @@ func (tb *Table) browserStatus(ctx context.Context, _ *noArgs, _ browser.Progres
 	} else {
 		st.Connected = true
 		st.Firefox = &firefoxStatus{ApplicationType: es.ApplicationType}
-		lines = append(lines, "Connected to Firefox at "+cfg.Addr.String()+".")
+		lines = append(lines, "Connected to Firefox at "+ep.String()+".")
 		lines = append(lines, selectionStatus(&es, &st))
+	}
+	if st.EndpointWarning != "" {
+		lines = append(lines, "Warning: "+st.EndpointWarning)
 	}
 	lines = append(lines, fmt.Sprintf("Sandbox: %s (Landlock ABI %d, seccomp %v). Uploads: %s.",
 		cfg.Sandbox.Mode, cfg.Sandbox.LandlockABI, cfg.Sandbox.Seccomp, uploadsLine(st.UploadsEnabled, len(cfg.UploadRoots))))
 	st.text = strings.Join(lines, "\n")
 	return st, nil
 }
+
+// wsWarning is what browser_status says of a ws: endpoint.
+const wsWarning = "the ws: debugger endpoint is reachable by every web page the user opens on a loopback origin (Firefox checks no Origin), " +
+	"and such a page can take control of the browser; start Firefox with --start-debugger-server on a Unix socket (firefox-rdp-mcp setup)"
 
 // selectionStatus fills in the selected tab and its realm, and says it.
 func selectionStatus(es *browser.Status, st *statusOut) string {

@@ -100,7 +100,7 @@ func run() error {
 		return err
 	}
 	defer ff.Stop()
-	show(fmt.Sprintf("Firefox pid %d, debugger server ws://%s/ (profile %s)", ff.PID, ff.Addr, ff.ProfileDir))
+	show(fmt.Sprintf("Firefox pid %d, debugger server %s (profile %s)", ff.PID, ff.Endpoint(), ff.ProfileDir))
 
 	docs, resume, err := demoFiles(tmp)
 	if err != nil {
@@ -139,7 +139,7 @@ func startServer(ctx context.Context, bin string, ff *headless.Firefox, docs str
 	step("Starting the MCP server as an MCP host would (stdio), sandboxed, uploads confined to %s", docs)
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Env = []string{
-		"FIREFOX_RDP_PORT=" + strconv.Itoa(int(ff.Addr.Port())),
+		"FIREFOX_RDP_SOCKET=" + ff.Socket,
 		"FIREFOX_MCP_UPLOAD_ROOTS=" + docs,
 		"FIREFOX_MCP_LOG_LEVEL=warn",
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,10 +76,13 @@ func TestStartRestartStop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ff.Stop()
-	if !ff.Addr.Addr().IsLoopback() || ff.Addr.Port() == 0 {
-		t.Fatalf("Addr = %v", ff.Addr)
+	if ff.Addr.IsValid() || !filepath.IsAbs(ff.Socket) {
+		t.Fatalf("Addr = %v, Socket = %q: want the Unix socket only", ff.Addr, ff.Socket)
 	}
-	if err := tryGreeting(ctx, ff.Addr); err != nil {
+	if fi, err := os.Stat(filepath.Dir(ff.Socket)); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("socket directory: %v, %v; want mode 0700", fi.Mode(), err)
+	}
+	if err := trySocketGreeting(ctx, ff.Socket); err != nil {
 		t.Fatalf("greeting: %v", err)
 	}
 	if _, err := os.Stat(ff.ProfileDir + "/user.js"); err != nil {
@@ -94,7 +98,7 @@ func TestStartRestartStop(t *testing.T) {
 	if alive(pid1) {
 		t.Errorf("old pid %d still alive after Restart", pid1)
 	}
-	if err := tryGreeting(ctx, ff.Addr); err != nil {
+	if err := trySocketGreeting(ctx, ff.Socket); err != nil {
 		t.Fatalf("greeting after restart: %v", err)
 	}
 	pid2 := ff.PID
