@@ -35,8 +35,8 @@ const (
 	connectorMagic = 'C'
 	connectOK      = 0
 	connectFailed  = 1
-	// connectTimeout bounds the broker's own connect: a Unix connect
-	// completes at once or fails, unless the listener's backlog is full.
+	// connectTimeout bounds the server's wait for an answer when its
+	// context has no deadline.
 	connectTimeout = 5 * time.Second
 )
 
@@ -71,7 +71,7 @@ func ServeConnector(conn *net.UnixConn, path string, uid int) error {
 
 // connectFor connects once and answers request seq.
 func connectFor(conn *net.UnixConn, seq byte, path string, uid int) error {
-	c, err := dialDebugger(path, uid)
+	fd, err := dialDebugger(path, uid)
 	if err != nil {
 		msg := strings.ToValidUTF8(err.Error(), "\uFFFD")
 		if len(msg) > MaxMsgText {
@@ -80,48 +80,37 @@ func connectFor(conn *net.UnixConn, seq byte, path string, uid int) error {
 		_, _, werr := conn.WriteMsgUnix(append([]byte{connectorMagic, seq, connectFailed}, msg...), nil, nil)
 		return werr
 	}
-	defer c.Close() // the server holds its own copy once sent
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var werr error
-	if err := raw.Control(func(fd uintptr) {
-		_, _, werr = conn.WriteMsgUnix([]byte{connectorMagic, seq, connectOK}, unix.UnixRights(int(fd)), nil)
-	}); err != nil {
-		return err
-	}
-	return werr
+	defer unix.Close(fd) // the server holds its own copy once sent
+	_, _, err = conn.WriteMsgUnix([]byte{connectorMagic, seq, connectOK}, unix.UnixRights(fd), nil)
+	return err
 }
 
-// dialDebugger connects to path and checks that its listener is uid's.
-func dialDebugger(path string, uid int) (*net.UnixConn, error) {
-	c, err := net.DialTimeout("unix", path, connectTimeout)
+// dialDebugger connects to path with plain system calls (no poller, no
+// name lookup) and checks that the listener is uid's. The socket is
+// non-blocking, so the server's deadlines work on it; a Unix stream connect
+// completes at once or fails (EAGAIN: the listener's backlog is full).
+func dialDebugger(path string, uid int) (int, error) {
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		var op *net.OpError
-		if errors.As(err, &op) && op.Err != nil {
-			err = op.Err // "connect: no such file or directory", without the path twice
+		return -1, fmt.Errorf("socket: %w", err)
+	}
+	if err := unix.Connect(fd, &unix.SockaddrUnix{Name: path}); err != nil {
+		unix.Close(fd)
+		if errors.Is(err, unix.EAGAIN) {
+			return -1, errors.New("connect: Firefox's debugger is not accepting connections (its backlog is full)")
 		}
-		return nil, err
+		return -1, fmt.Errorf("connect: %w", err)
 	}
-	uc := c.(*net.UnixConn)
-	raw, err := uc.SyscallConn()
-	if err != nil {
-		uc.Close()
-		return nil, err
-	}
-	var cred *unix.Ucred
-	var cerr error
-	raw.Control(func(fd uintptr) { cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED) })
+	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	switch {
-	case cerr != nil:
-		uc.Close()
-		return nil, fmt.Errorf("reading the listener's credentials: %w", cerr)
+	case err != nil:
+		unix.Close(fd)
+		return -1, fmt.Errorf("reading the listener's credentials: %w", err)
 	case int(cred.Uid) != uid:
-		uc.Close()
-		return nil, fmt.Errorf("the socket's listener runs as uid %d, not as this user (uid %d): refused", cred.Uid, uid)
+		unix.Close(fd)
+		return -1, fmt.Errorf("the socket's listener runs as uid %d, not as this user (uid %d): refused", cred.Uid, uid)
 	}
-	return uc, nil
+	return fd, nil
 }
 
 // Connector is the server's side of the connector channel; safe for

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,8 +37,8 @@ type Options struct {
 	Host   string
 	Addr   netip.AddrPort
 	// OpenSocket connects to Socket on the engine's behalf (the sandboxed
-	// server's broker does, broker.Connector); nil = connect directly.
-	OpenSocket func(ctx context.Context) (rdp.Stream, error)
+	// server's broker does: broker.Connector); nil = connect directly.
+	OpenSocket SocketOpener
 	// RequestTimeout bounds one RDP request (rdp.Options.RequestTimeout).
 	RequestTimeout time.Duration
 	// MaxElements and MaxTextChars cap a snapshot: they are the maximums of
@@ -78,12 +79,22 @@ type Options struct {
 	Dial func(ctx context.Context, ep rdp.Endpoint, opts rdp.Options) (Connection, error)
 }
 
+// SocketOpener connects to the debugger's Unix socket for a process that
+// cannot connect to a path itself; broker.Connector is one.
+type SocketOpener interface {
+	Open(ctx context.Context) (*os.File, error)
+}
+
 // Endpoint is where o dials: the Unix socket, or the ws: address.
 func (o Options) Endpoint() rdp.Endpoint {
-	if o.Socket != "" {
-		return rdp.Endpoint{Socket: o.Socket, Open: o.OpenSocket}
+	if o.Socket == "" {
+		return rdp.Endpoint{Addr: o.Addr}
 	}
-	return rdp.Endpoint{Addr: o.Addr}
+	ep := rdp.Endpoint{Socket: o.Socket}
+	if o.OpenSocket != nil {
+		ep.Open = func(ctx context.Context) (rdp.Stream, error) { return o.OpenSocket.Open(ctx) }
+	}
+	return ep
 }
 
 // debuggerArg is what Firefox's --start-debugger-server takes for ep.

@@ -274,10 +274,8 @@ var brokerConnectorAllow = []Allow{
 	}, Else: unix.EPERM,
 		Reason: "the debugger connection: a Unix stream socket only (no network family)"},
 	{Name: "connect", Reason: "to the debugger socket fixed at start; the request names no path"},
-	{Name: "getsockopt", When: []Match{{Eq32(1, unix.SOL_SOCKET)}},
-		Reason: "SO_PEERCRED (the listener must be this user's) and SO_ERROR"},
-	{Name: "getsockname", Reason: "net package records the local address"},
-	{Name: "getpeername", Reason: "net package records the remote address"},
+	{Name: "getsockopt", When: []Match{{Eq32(1, unix.SOL_SOCKET), Eq32(2, unix.SO_PEERCRED)}},
+		Reason: "SO_PEERCRED: the listener must be this user's"},
 }
 
 // brokerNetDeny closes the network completely for the broker.

@@ -298,29 +298,33 @@ func TestRulesCopies(t *testing.T) {
 // Every Options field must change the rules: a field nobody reads is a
 // policy knob that silently does nothing.
 func TestEveryOptionsFieldHandled(t *testing.T) {
-	base := Options{Role: RoleServer, PID: 100}
-	ba, bd := Rules(base)
-	v := reflect.ValueOf(&base).Elem()
+	v := reflect.ValueOf(Options{})
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Type().Field(i)
-		o := base
-		fv := reflect.ValueOf(&o).Elem().Field(i)
-		switch fv.Kind() {
-		case reflect.Int:
-			fv.SetInt(fv.Int() + 1)
-		case reflect.Uint8:
-			if f.Type == reflect.TypeOf(Role(0)) {
-				fv.SetUint(uint64(RoleBroker))
-			} else {
-				fv.SetUint(fv.Uint() + 1)
+		changed := false // for one role or the other (Connector is the broker's)
+		for _, role := range []Role{RoleServer, RoleBroker} {
+			base := Options{Role: role, PID: 100}
+			ba, bd := Rules(base)
+			o := base
+			fv := reflect.ValueOf(&o).Elem().Field(i)
+			switch fv.Kind() {
+			case reflect.Int:
+				fv.SetInt(fv.Int() + 1)
+			case reflect.Uint8:
+				if f.Type == reflect.TypeOf(Role(0)) {
+					fv.SetUint(uint64(RoleServer + RoleBroker - role))
+				} else {
+					fv.SetUint(fv.Uint() + 1)
+				}
+			case reflect.Bool:
+				fv.SetBool(!fv.Bool())
+			default:
+				t.Fatalf("field %s: kind %s not covered by this test; extend it", f.Name, fv.Kind())
 			}
-		case reflect.Bool:
-			fv.SetBool(!fv.Bool())
-		default:
-			t.Fatalf("field %s: kind %s not covered by this test; extend it", f.Name, fv.Kind())
+			a, d := Rules(o)
+			changed = changed || !reflect.DeepEqual(a, ba) || !reflect.DeepEqual(d, bd)
 		}
-		a, d := Rules(o)
-		if reflect.DeepEqual(a, ba) && reflect.DeepEqual(d, bd) {
+		if !changed {
 			t.Errorf("Options.%s does not change the rules", f.Name)
 		}
 	}
@@ -394,5 +398,39 @@ func TestParseMode(t *testing.T) {
 	}
 	if _, err := build.ParseSandboxMode("Enforce"); err == nil || !strings.Contains(err.Error(), "unknown") {
 		t.Error("case-folded mode accepted")
+	}
+}
+
+// The broker that connects to Firefox's debugger socket for the server
+// (Options.Connector) may make a Unix stream socket, connect it and read
+// its peer's credentials; no other family, no other socket option.
+func TestBrokerConnectorRules(t *testing.T) {
+	allow, deny := Rules(Options{Role: RoleBroker, PID: testPID, Connector: true})
+	prog, err := Compile(ArchAMD64, allow, deny, ActErrno(DefaultErrno))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const flags = unix.SOCK_NONBLOCK | unix.SOCK_CLOEXEC
+	for _, c := range []struct {
+		name string
+		call string
+		args []uint64
+		want uint32
+	}{
+		{"unix stream", "socket", []uint64{unix.AF_UNIX, unix.SOCK_STREAM | flags, 0}, allowAct},
+		{"unix datagram", "socket", []uint64{unix.AF_UNIX, unix.SOCK_DGRAM, 0}, eperm},
+		{"tcp", "socket", []uint64{unix.AF_INET, unix.SOCK_STREAM, 0}, eperm},
+		{"tcp6", "socket", []uint64{unix.AF_INET6, unix.SOCK_STREAM, 0}, eperm},
+		{"connect", "connect", nil, allowAct},
+		{"SO_PEERCRED", "getsockopt", []uint64{5, unix.SOL_SOCKET, unix.SO_PEERCRED}, allowAct},
+		{"SO_ERROR", "getsockopt", []uint64{5, unix.SOL_SOCKET, unix.SO_ERROR}, eperm},
+		{"bind", "bind", nil, eperm},
+		{"listen", "listen", nil, eperm},
+		{"sendto", "sendto", nil, eperm},
+		{"execve", "execve", nil, eperm},
+	} {
+		if got := run(t, prog, call(ArchAMD64, c.call, c.args...)); got != c.want {
+			t.Errorf("%s: %s%v = %#x, want %#x", c.name, c.call, c.args, got, c.want)
+		}
 	}
 }

@@ -30,7 +30,6 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/mcp"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/sandbox"
 )
 
@@ -203,7 +202,7 @@ func serve() int {
 	opts := engineOptions(cfg)
 	opts.Logger, opts.Files, opts.Version = log, files, version
 	if connector != nil {
-		opts.OpenSocket = func(ctx context.Context) (rdp.Stream, error) { return connector.Open(ctx) }
+		opts.OpenSocket = connector
 	}
 	opts.Sandbox = browser.SandboxInfo{Mode: string(report.Mode), LandlockABI: report.LandlockABI, Seccomp: report.Seccomp}
 	session := browser.New(opts)

@@ -12,7 +12,7 @@ import (
 // notFromConfig are the engine options that come from elsewhere than the
 // configuration: the process around the engine, or tests and benchmarks.
 var notFromConfig = map[string]bool{
-	"Logger": true, "Files": true, "Sandbox": true, "Version": true, "Dial": true,
+	"Logger": true, "Files": true, "OpenSocket": true, "Sandbox": true, "Version": true, "Dial": true,
 	"PageRealmOnly": true, "ReadInPageRealm": true, "ReadInIsolatedRealm": true, "NoUploadSink": true, "NoNodeBinding": true,
 }
 
@@ -22,7 +22,7 @@ var notFromConfig = map[string]bool{
 // out, or two swapped, shows).
 func TestEngineOptionsCopyEverySetting(t *testing.T) {
 	cfg := config.Config{
-		Host: "localhost", Addr: netip.MustParseAddrPort("127.0.0.1:6123"), RequestTimeout: 7 * time.Second,
+		Socket: "/run/user/1000/firefox-rdp-mcp/rdp.sock", Host: "localhost", Addr: netip.MustParseAddrPort("127.0.0.1:6123"), RequestTimeout: 7 * time.Second,
 		MaxElements: 11, MaxTextChars: 13, ChunkBytes: 17, UploadsEnabled: true, UploadRoots: []string{"/a", "/b"},
 		MaxFileBytes: 19, MaxUploadBytes: 23, AllowHardlinks: true, // the broker's
 	}

@@ -3,11 +3,15 @@ package config
 import (
 	"context"
 	"errors"
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 	"net/netip"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/build"
 )
 
 type fakeResolver map[string][]netip.Addr
@@ -38,8 +42,8 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Addr != netip.MustParseAddrPort("127.0.0.1:6000") {
-		t.Errorf("Addr = %v", c.Addr)
+	if want := filepath.Join(os.TempDir(), "firefox-rdp-mcp-"+strconv.Itoa(os.Getuid()), "rdp.sock"); c.Socket != want || c.Addr.IsValid() {
+		t.Errorf("Socket = %q, Addr = %v; want the Unix socket %s", c.Socket, c.Addr, want)
 	}
 	if c.MaxFileBytes != 26214400 || c.MaxUploadBytes != 52428800 || c.ChunkBytes != 131072 ||
 		c.MaxElements != 500 || c.MaxTextChars != 50000 || c.RequestTimeout != 30*time.Second {
@@ -50,6 +54,59 @@ func TestDefaults(t *testing.T) {
 	}
 	if c.UploadsEnabled == build.Packaged {
 		t.Errorf("UploadsEnabled = %v in a build with build.Packaged = %v", c.UploadsEnabled, build.Packaged)
+	}
+}
+
+// The debugger's Unix socket is the default endpoint: in XDG_RUNTIME_DIR
+// when there is one; FIREFOX_RDP_HOST or FIREFOX_RDP_PORT choose ws:
+// instead, and naming both kinds is an error.
+func TestSocket(t *testing.T) {
+	c, err := load(t, map[string]string{"XDG_RUNTIME_DIR": "/run/user/1000"})
+	if err != nil || c.Socket != "/run/user/1000/firefox-rdp-mcp/rdp.sock" || c.Endpoint() != "unix:/run/user/1000/firefox-rdp-mcp/rdp.sock" {
+		t.Errorf("with XDG_RUNTIME_DIR: %q %v", c.Socket, err)
+	}
+	c, err = load(t, map[string]string{EnvSocket: "/home/me/.rdp/ff.sock"})
+	if err != nil || c.Socket != "/home/me/.rdp/ff.sock" || c.DebuggerArg() != "/home/me/.rdp/ff.sock" {
+		t.Errorf("explicit: %q %v", c.Socket, err)
+	}
+	c, err = load(t, map[string]string{EnvPort: "6001"})
+	if err != nil || c.Socket != "" || c.Addr != netip.MustParseAddrPort("127.0.0.1:6001") || c.DebuggerArg() != "ws:6001" {
+		t.Errorf("port: %q %v %v", c.Socket, c.Addr, err)
+	}
+	c, err = load(t, map[string]string{EnvHost: "localhost"})
+	if err != nil || c.Socket != "" || c.Addr.Port() != 6000 {
+		t.Errorf("host only: %q %v %v", c.Socket, c.Addr, err)
+	}
+	for _, bad := range []map[string]string{
+		{EnvSocket: "rdp.sock"}, {EnvSocket: "/tmp/../tmp/x.sock"}, {EnvSocket: "/" + strings.Repeat("a", 120)},
+		{EnvSocket: "/tmp/x.sock", EnvPort: "6000"},
+	} {
+		_, err := load(t, bad)
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Var != EnvSocket {
+			t.Errorf("%v: err = %v, want one naming %s", bad, err, EnvSocket)
+		}
+	}
+}
+
+// The socket's directory must be the user's alone: Firefox makes the
+// socket itself mode 0666.
+func TestCheckSocketDir(t *testing.T) {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700) // t.TempDir makes it 0755
+	if err := CheckSocketDir(filepath.Join(dir, "missing", "rdp.sock")); err != nil {
+		t.Errorf("missing directory: %v", err)
+	}
+	if err := CheckSocketDir(filepath.Join(dir, "rdp.sock")); err != nil {
+		t.Errorf("0700 directory: %v", err)
+	}
+	os.Chmod(dir, 0o755)
+	if err := CheckSocketDir(filepath.Join(dir, "rdp.sock")); err == nil || !strings.Contains(err.Error(), "chmod 700") {
+		t.Errorf("0755 directory: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "file"), nil, 0o600)
+	if err := CheckSocketDir(filepath.Join(dir, "file", "rdp.sock")); err == nil {
+		t.Error("a file as the directory: no error")
 	}
 }
 
