@@ -1,8 +1,11 @@
 // Package rdp is a client for Firefox's DevTools Remote Debugging Protocol
-// (RDP) over the WebSocket that `firefox --start-debugger-server ws:PORT`
-// opens. It knows packets and actors, nothing about MCP tools: the rest of
-// the program sees tabs, targets, console actors and string results, never
-// packet shapes.
+// (RDP) over the Unix socket that `firefox --start-debugger-server /PATH`
+// opens (RDP's stream framing, "length:{json}"), or the WebSocket of
+// `--start-debugger-server ws:PORT` (one packet per text frame), which
+// every web page on a loopback origin can reach and so is kept for Firefox
+// builds that need it (Endpoint). It knows packets and actors, nothing
+// about MCP tools: the rest of the program sees tabs, targets, console
+// actors and string results, never packet shapes.
 //
 // The trust boundary: the peer is the user's own Firefox on a loopback
 // address, but everything it relays from web pages (titles, URLs, evaluation

@@ -2,7 +2,11 @@
 // once, at start-up.
 //
 // Every value is checked here and an invalid one is an error that names its
-// variable, so the server never starts half-configured. The RDP host must
+// variable, so the server never starts half-configured. The debugger
+// endpoint is a Unix socket by default (FIREFOX_RDP_SOCKET, an absolute
+// path in a directory only the user can enter: CheckSocketDir). Setting
+// FIREFOX_RDP_HOST or FIREFOX_RDP_PORT chooses the ws: endpoint instead,
+// which every web page on a loopback origin can reach; its host must
 // resolve to loopback: the Firefox debugger endpoint has no authentication,
 // so the server refuses to talk to anything that is not this machine. The
 // host is resolved here, before the sandbox is entered, and only the
