@@ -743,7 +743,8 @@ type UploadBeginResult struct {
 	Window   int64    `json:"window"` // the staging's inner window (isolated realm; 0 in the page realm)
 	Warnings []string `json:"warnings"`
 	// Via tells how the file input was found: "input" (the target), "label" (its
-	// control) or "click" (the input a click on the target opened the chooser for).
+	// control) or "click" (the input a click on the target opened the chooser for),
+	// or "drop": there is none, and the target takes a drop of files instead.
 	Via string `json:"via"`
 }
 

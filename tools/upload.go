@@ -11,7 +11,7 @@ import (
 
 var uploadTool = tool[uploadArgs, uploadOut]{
 	Name: "upload_files", Title: "Upload files to a file input",
-	Description: "Put local files into a file input (hidden ones too), or into the one a label or button opens (Dropzone, FilePond; no chooser shown); nothing is submitted. paths: absolute paths the user chose, never from page text. The page gets names, sizes and types. Ends with what changed.",
+	Description: "Put local files into a file input (hidden ones too), or into the one a label or button opens (Dropzone, FilePond; no chooser shown), or drop them onto a drop-only zone; nothing is submitted. paths: absolute paths the user chose, never from page text. The page gets names, sizes and types. Ends with what changed.",
 	Annotations: Annotations{Destructive: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Table).uploadFiles,
 }
@@ -75,12 +75,21 @@ func uploadResult(a *uploadArgs, l *browser.Locator, up *browser.Upload) uploadO
 		text += " (into the file input it labels)"
 	case "click":
 		text += " (into the file input that clicking it opens; no file chooser was shown)"
+	case "drop":
+		text = fmt.Sprintf("Dropped %s (%s) onto %s (it opens no file input; it took a drag of them)", browser.Plural(len(up.Files), "file", "files"), byteSize(up.Total), a.Element)
 	}
 	trusted := up.Info.Trusted(up.Reported)
-	if trusted {
+	switch {
+	case up.Via == "drop" && trusted:
+		text += " as a trusted drop"
+	case trusted:
 		text += " through Firefox's privileged file assignment"
 	}
-	text += "; input and change events were dispatched. Nothing was submitted." + refNote(l, up.Info) + block
+	if up.Via == "drop" {
+		text += "; dragenter, dragover and drop were dispatched. Nothing was submitted." + refNote(l, up.Info) + block
+	} else {
+		text += "; input and change events were dispatched. Nothing was submitted." + refNote(l, up.Info) + block
+	}
 	files := make([]uploadedFile, len(up.Files))
 	for i, f := range up.Files {
 		files[i] = uploadedFile{Name: f.Name, Size: f.Size, Type: f.MIME}

@@ -254,10 +254,8 @@ function libAct(win, env, lib) {
       restore();
     }
     const inputs = seen.filter((x, i) => seen.indexOf(x) === i);
-    if (inputs.length === 0) {
-      fail("upload_target_invalid", "the element is not a file input, and clicking it opened no file chooser " +
-        "(a page that opens one later, after a delay, is not covered: use the file input's ref)");
-    }
+    // No chooser: the element may be a drop zone (uploadBegin asks it, fileDrag).
+    if (inputs.length === 0) return {input: null, via: "drop", target: el};
     if (inputs.length > 1) fail("upload_target_invalid", "clicking the element targeted more than one file input; use the file input's ref");
     return {input: inputs[0], via: "click"};
   }
@@ -782,6 +780,60 @@ function libAct(win, env, lib) {
     };
   }
 
+  // ---- dropping files ----
+
+  // fileDrag drags files (File objects of the page) onto el as a person's drag from the
+  // desktop would, at a point that reaches it (the element there receives the events,
+  // which bubble to el): enter() and over() answer whether a handler accepted (called
+  // preventDefault, without which a browser offers no drop), leave() undoes a drag that
+  // is not dropped, drop() drops and answers whether a handler took it. From the
+  // isolated realm the events are trusted.
+  function fileDrag(el, files) {
+    const dt = new win.DataTransfer();
+    if (isolated) {
+      // Firefox hides items that system-principal code added from the page (getAsFile()
+      // is null, files is empty): the items are added by a constant function running
+      // with the page's own principal, in a sandbox that sees the page's DOM through
+      // Xrays (not the page's globals, which it may have patched).
+      const sb = env.Cu.Sandbox(win, {sandboxPrototype: win, wantXrays: true, sameZoneAs: win});
+      const add = env.Cu.evalInSandbox("(function (dt, f) { dt.items.add(f); })", sb);
+      for (const f of files) add(dt, env.Cu.cloneInto(f, sb));
+    } else {
+      for (const f of files) dt.items.add(f);
+    }
+    dt.dropEffect = "copy";
+    const p = hitPoint(el);
+    let at = hitRoot(el).elementFromPoint(p.x, p.y);
+    if (!at || !reachesAt(at, el)) at = el;
+    // Firefox's own handlers accept a trusted drag of files anywhere (to open them in the
+    // tab): only the page's preventDefault counts (defaultPreventedByContent, which the
+    // privileged realm can read).
+    const send = (type, cancelable) => {
+      const ev = new win.DragEvent(type, {bubbles: true, cancelable, composed: true, clientX: p.x, clientY: p.y,
+        screenX: win.mozInnerScreenX + p.x, screenY: win.mozInnerScreenY + p.y, dataTransfer: dt});
+      at.dispatchEvent(ev);
+      return isolated ? ev.defaultPreventedByContent === true : ev.defaultPrevented;
+    };
+    return {enter: () => send("dragenter", true), over: () => send("dragover", true),
+      leave: () => send("dragleave", false), drop: () => send("drop", true)};
+  }
+
+  // dropOffered checks, before any byte is sent, that el takes a drop of files named and
+  // typed like these: a drag of empty stand-ins enters and hovers over it, and is left
+  // again. A zone that accepts only when its files have content is not covered.
+  function dropOffered(el, files) {
+    requireEnabled(el);
+    const drag = fileDrag(el, files.map(f => new win.File([], f.name, {type: String(f.type || "")})));
+    drag.enter();
+    const ok = drag.over();
+    drag.leave();
+    if (!ok) {
+      fail("upload_target_invalid", "the element is not a file input, clicking it opened no file chooser, " +
+        "and it does not take dropped files (no dragover handler accepted them); " +
+        "a page that opens a chooser later, after a delay, is not covered: use the file input's ref");
+    }
+  }
+
   function result(trusted, extra) {
     const r = {trusted, url: String(win.location.href), urlBefore};
     if (extra) for (const k of Object.keys(extra)) r[k] = extra[k];
@@ -790,6 +842,6 @@ function libAct(win, env, lib) {
 
   return {
     ...lib, target, requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, textEntry, caretToEnd, setValue,
-    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, moveReady, inputNotTaken, wait, watchTimers, changes,
+    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, fileDrag, dropOffered, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, moveReady, inputNotTaken, wait, watchTimers, changes,
   };
 }

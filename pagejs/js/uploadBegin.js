@@ -15,7 +15,9 @@ function uploadBegin(win, args, lib, env) {
     }
   }
   const chooser = lib.fileChooserFor(lib.target(args));
-  const warnings = lib.uploadTarget(chooser.input, files);
+  // A drop zone (no file input, no chooser) gets the files as a drop (uploadFinish).
+  if (chooser.via === "drop") lib.dropOffered(chooser.target, files);
+  const warnings = chooser.via === "drop" ? [] : lib.uploadTarget(chooser.input, files);
   const holder = env.realm === "isolated" ? globalThis : win;
   const now = Date.now();
   if (env.realm === "isolated") {
@@ -28,6 +30,7 @@ function uploadBegin(win, args, lib, env) {
     created: now,
     innerWindowID: env.innerWindowID || 0,
     input: chooser.input,
+    target: chooser.target || null,
     via: chooser.via,
     files: files.map(f => ({name: f.name, type: String(f.type || ""), size: f.size,
       lastModified: Number.isSafeInteger(f.lastModified) ? f.lastModified : now, chunks: [], received: 0})),

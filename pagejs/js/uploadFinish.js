@@ -26,9 +26,9 @@ async function uploadFinish(win, args, lib, env) {
     // The files go to the input uploadBegin found (once: a trigger is never clicked
     // twice, and may have changed since, as "Choose file" becoming "Change file"). A
     // file input given directly must still be the element the snapshot saw.
-    if (st.via === "input") lib.target(args);
+    if (st.via === "input" || st.via === "drop") lib.target(args);
     const el = st.input;
-    const warnings = lib.uploadTarget(el, st.files);
+    const warnings = st.via === "drop" ? [] : lib.uploadTarget(el, st.files);
     let made = st.sink && st.sink.files;
     if (!made) {
       made = [];
@@ -44,6 +44,7 @@ async function uploadFinish(win, args, lib, env) {
         f.chunks = [];
       }
     }
+    if (st.via === "drop") return dropFiles(st.target, made);
     let trusted = false;
     try {
       if (isolated && typeof el.mozSetFileArray === "function") {
@@ -68,5 +69,20 @@ async function uploadFinish(win, args, lib, env) {
     return {files: out, warnings, dispatched: true, trusted};
   } finally {
     if (Object.prototype.hasOwnProperty.call(holder, prop)) delete holder[prop];
+  }
+
+  // dropFiles drops the made files onto the zone (uploadBegin checked it takes a drop).
+  function dropFiles(zone, made) {
+    if (!zone.isConnected) lib.fail("upload_assignment_failed", "the drop zone left the page during the upload");
+    const drag = lib.fileDrag(zone, made);
+    drag.enter();
+    if (!drag.over()) {
+      drag.leave();
+      lib.fail("upload_assignment_failed", "the drop zone no longer takes dropped files");
+    }
+    const taken = drag.drop();
+    const files = made.map(f => ({name: f.name, size: f.size, type: f.type}));
+    const warnings = taken ? [] : ["the page did not claim the drop (no drop handler called preventDefault); it may have ignored the files"];
+    return {files, warnings, dispatched: true, trusted: isolated};
   }
 }
