@@ -427,18 +427,23 @@ func tryGreeting(ctx context.Context, addr netip.AddrPort) error {
 	deadline, _ := ctx.Deadline()
 	conn.SetReadDeadline(deadline)
 	conn.SetReadLimit(1 << 20)
+	return greetAndList(conn.ReadJSON, func(v any) error { return conn.WriteJSON(v) })
+}
+
+// greetAndList reads the root greeting, then lists the tabs until the first
+// one is there: the debugger server greets before the first browser window
+// exists, and tests use the first tab at once.
+func greetAndList(read func(v any) error, write func(v any) error) error {
 	var g struct {
 		From string `json:"from"`
 	}
-	if err := conn.ReadJSON(&g); err != nil {
+	if err := read(&g); err != nil {
 		return fmt.Errorf("reading greeting: %w", err)
 	}
 	if g.From != "root" {
 		return fmt.Errorf("greeting from %q, want root", g.From)
 	}
-	// The debugger server greets before the first browser window exists:
-	// wait until the first tab is listed, so tests can use it at once.
-	if err := conn.WriteJSON(map[string]string{"to": "root", "type": "listTabs"}); err != nil {
+	if err := write(map[string]string{"to": "root", "type": "listTabs"}); err != nil {
 		return fmt.Errorf("listTabs: %w", err)
 	}
 	for {
@@ -447,7 +452,7 @@ func tryGreeting(ctx context.Context, addr netip.AddrPort) error {
 			Type string            `json:"type"`
 			Tabs []json.RawMessage `json:"tabs"`
 		}
-		if err := conn.ReadJSON(&reply); err != nil {
+		if err := read(&reply); err != nil {
 			return fmt.Errorf("reading listTabs reply: %w", err)
 		}
 		if reply.From != "root" || reply.Type != "" {

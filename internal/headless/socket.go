@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -27,36 +26,14 @@ func trySocketGreeting(ctx context.Context, path string) error {
 	deadline, _ := ctx.Deadline()
 	conn.SetDeadline(deadline)
 	r := bufio.NewReader(conn)
-	var g struct {
-		From string `json:"from"`
-	}
-	if err := readFramed(r, &g); err != nil {
-		return fmt.Errorf("reading greeting: %w", err)
-	}
-	if g.From != "root" {
-		return fmt.Errorf("greeting from %q, want root", g.From)
-	}
-	body := []byte(`{"to":"root","type":"listTabs"}`)
-	if _, err := conn.Write(append([]byte(strconv.Itoa(len(body))+":"), body...)); err != nil {
-		return fmt.Errorf("listTabs: %w", err)
-	}
-	for {
-		var reply struct {
-			From string            `json:"from"`
-			Type string            `json:"type"`
-			Tabs []json.RawMessage `json:"tabs"`
+	write := func(v any) error {
+		body, err := json.Marshal(v)
+		if err == nil {
+			_, err = conn.Write(append([]byte(strconv.Itoa(len(body))+":"), body...))
 		}
-		if err := readFramed(r, &reply); err != nil {
-			return fmt.Errorf("reading listTabs reply: %w", err)
-		}
-		if reply.From != "root" || reply.Type != "" {
-			continue // an event
-		}
-		if len(reply.Tabs) == 0 {
-			return errors.New("no tab yet")
-		}
-		return nil
+		return err
 	}
+	return greetAndList(func(v any) error { return readFramed(r, v) }, write)
 }
 
 // readFramed reads one "length:{json}" packet of at most 1 MiB into v.
