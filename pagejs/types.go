@@ -618,6 +618,15 @@ type SettleResult struct {
 	// change at the cap (whether its callback ran cannot be told).
 	TimerUnchanged bool   `json:"timerUnchanged"`
 	URL            string `json:"url,omitempty"`
+	// Ignored counts the requests in flight during the wait that it did not wait
+	// for, by the row of settle.js's REQUESTS table that left each out
+	// ("websocket", "event-stream", "beacon", "favicon", "before", "long-poll",
+	// "streaming", "long-lived"; docs/settle.md). Isolated realm only.
+	Ignored map[string]int `json:"ignored,omitempty"`
+	// LiveMutations counts the mutations during the wait of nodes the page had
+	// changed on its own before the action (a ticking clock), which did not
+	// count as the page changing.
+	LiveMutations int `json:"liveMutations,omitempty"`
 }
 
 // LoadStateArgs are LoadState's arguments: Until ("interactive" or "complete"),

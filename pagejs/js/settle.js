@@ -24,6 +24,19 @@ async function settle(win, args, lib, env) {
   // of that render), but no longer than args.gapMs after the first change (a page that
   // changes all the time), at most capMs in all: wait_for's pause between two checks.
   const doc = win.document;
+  // Bounds of the rows of REQUESTS (docs/settle.md has how they were chosen): an action's
+  // request with no answer after LONG_MS is long-lived (the slowest answers of the
+  // fixtures' APIs come after 450–600 ms; a long poll is held for 20–30 s); one whose
+  // answer is still arriving STREAM_MS after it began is a stream.
+  const LONG_MS = 1000;
+  const STREAM_MS = 100;
+  const STREAMS = /^(application\/(x-ndjson|ndjson|jsonl|x-jsonlines|stream\+json)|multipart\/x-mixed-replace)/;
+  // The record of live traffic and changes (liveState): documents, addresses, changes
+  // kept, and how long before the action a change counts (LIVE_WINDOW_MS).
+  const LIVE_WINDOWS = 16;
+  const LIVE_PATHS = 64;
+  const LIVE_RING = 512;
+  const LIVE_WINDOW_MS = 10000;
   // The server always sends both (browser/observe.go has the figures).
   if (!(Number.isInteger(args.quietMs) && args.quietMs > 0 && Number.isInteger(args.capMs) && args.capMs >= 0)) {
     throw new Error("settle needs quietMs > 0 and capMs >= 0");
@@ -40,7 +53,16 @@ async function settle(win, args, lib, env) {
   let bursts = 0; // mutations more than 2 ms after the previous ones start a burst
   let lastMutation = -Infinity;
   let wake = null;
+  const live = env.realm === "isolated" ? liveState() : null;
+  // Nodes the page changes on its own (liveNodes: a ticking clock, a live counter): their
+  // changes during the wait are not the action's.
+  const liveSet = Number.isInteger(args.began) && args.began > 0 && !change ? liveNodes(args.began) : null;
+  let liveMutations = 0;
   const mo = new win.MutationObserver((recs) => {
+    if (liveSet !== null && recs.every((r) => liveSet.has(r.target))) {
+      liveMutations += recs.length;
+      return;
+    }
     mutations += recs.length;
     last = now();
     changedNow();
@@ -70,22 +92,46 @@ async function settle(win, args, lib, env) {
       group = null;
     }
   }
-  // Requests in flight since before the action began (args.began: when, in ms since the
-  // epoch by the server's clock, the machine's) are not its doing: an EventSource, a long
-  // poll, a request an earlier action left in flight. They do not count, or every action
-  // on such a page would wait for its cap. (By the time the channel opened:
-  // nsITimedChannel.asyncOpenTime, in µs since the epoch; a request whose time cannot be
-  // read counts. A time the clock here disagrees with, later than now or more than ten
-  // minutes ago, turns this off. The moment is sent rather than the time since, which
-  // would move later by however long this evaluation waited to run.)
+  // Which of the load group's requests count is decided by REQUESTS (below), the first
+  // row a request matches; one that matches none counts until it ends or the cap.
+  // A request whose channel opened before the action began (args.began: when, in ms since
+  // the epoch by the server's clock, the machine's) is not its doing. (By the time the
+  // channel opened: nsITimedChannel.asyncOpenTime, in µs since the epoch; a request whose
+  // time cannot be read counts. A time the clock here disagrees with, later than now or
+  // more than ten minutes ago, turns that row off. The moment is sent rather than the
+  // time since, which would move later by however long this evaluation waited to run.)
   const old = group && Number.isInteger(args.began) ? requestsBefore(args.began) : new Set();
+  const CP = group ? env.Ci.nsIContentPolicy : {};
+  // What the settle does not wait for, of the requests in flight (issue 42; docs/settle.md).
+  // Each row: a name (SettleResult.ignored counts by it), why, what it tests of a
+  // request's facts (requestFacts) and whether the request's address is remembered as
+  // long-lived (its next requests are left out at once: a long poll's next round).
+  const REQUESTS = [
+    {name: "websocket", why: "an open WebSocket lives as long as the page; its messages answer no action", test: (q) => q.ws},
+    {name: "event-stream", why: "an EventSource stays open and reconnects by itself; its events answer no action", test: (q) => q.type === CP.TYPE_INTERNAL_EVENTSOURCE || q.contentType === "text/event-stream"},
+    {name: "beacon", why: "sendBeacon, <a ping> and reports are sent and forgotten: the page never reads an answer", test: (q) => q.type === CP.TYPE_BEACON || q.type === CP.TYPE_PING || q.type === CP.TYPE_CSP_REPORT},
+    {name: "favicon", why: "Firefox fetches the icon by itself (pending after the load: 15–60 ms on the fixtures); the page never sees it", test: (q) => q.type === CP.TYPE_INTERNAL_IMAGE_FAVICON},
+    {name: "before", why: "in flight before the action began: not its doing (a long poll, a stream, an earlier action's request)", test: (q) => q.old},
+    {name: "long-poll", why: "to an address found long-lived before: a long poll's next round, asked again while the action waits", test: (q) => q.path !== "" && live !== null && live.paths.has(q.path)},
+    {name: "streaming", why: "a stream read as it comes (NDJSON, multipart), or an answer still arriving STREAM_MS after it began: no end to wait for", test: (q) => STREAMS.test(q.contentType) || (q.answered > 0 && q.at - q.answered >= STREAM_MS), remember: true},
+    {name: "long-lived", why: "no answer LONG_MS after it opened: a long poll or a hanging request, not an answer to wait for", test: (q) => q.answered === 0 && q.opened > 0 && q.at - q.opened >= LONG_MS, remember: true},
+  ];
+  if (live !== null && group) learnBefore();
+  const ignored = {}; // REQUESTS row → requests it left out
+  const seenIgnored = new WeakSet();
   let entries = typeof perf.getEntriesByType === "function" ? perf.getEntriesByType("resource").length : 0;
   const requests = () => {
     if (group) {
       try {
         let n = 0;
         for (const r of group.requests) {
-          if (pendingOf(r) && !old.has(r) && !unawaited(r)) n++;
+          if (!pendingOf(r)) continue;
+          const row = requestRow(r);
+          if (row === null) n++;
+          else if (!seenIgnored.has(r)) {
+            seenIgnored.add(r);
+            ignored[row.name] = (ignored[row.name] || 0) + 1;
+          }
         }
         return n;
       } catch (e) {
@@ -277,7 +323,7 @@ async function settle(win, args, lib, env) {
       await sleep(Math.max(1, Math.min(tick, left, capMs - (t - start))));
       wake = null;
       if (timer) timer.cancel();
-      if (mo.takeRecords().length > 0) {
+      if (ownRecords(mo.takeRecords()) > 0) {
         mutations++;
         last = now();
         changedNow();
@@ -288,6 +334,7 @@ async function settle(win, args, lib, env) {
   } finally {
     done = true;
     mo.disconnect();
+    if (live !== null && !change) watchLive();
     if (timers !== null) {
       if (heldAt >= 0) heldMs += now() - heldAt;
       timers.end();
@@ -300,7 +347,7 @@ async function settle(win, args, lib, env) {
     }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, heldMs: Math.round(heldMs), timerLeft, timerUnchanged: timerLeft && unchanged, url: String(win.location.href)};
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, heldMs: Math.round(heldMs), ignored, liveMutations, timerLeft, timerUnchanged: timerLeft && unchanged, url: String(win.location.href)};
 
   // animationLeft tells how long (ms) until the last of the page's running transitions
   // and animations that can show or hide something ends, of those that end within
@@ -378,19 +425,132 @@ async function settle(win, args, lib, env) {
     }
   }
 
-  // unawaited tells whether a request is not one to wait for: an event stream (an
-  // EventSource's), open for as long as the page lives, whose events are not answers; or
-  // the favicon Firefox fetches for the document by itself (/favicon.ico or the page's
-  // rel=icon link, in the document's load group, pending after its load: measured 15–60
-  // ms on the fixtures), which the page never sees.
-  function unawaited(r) {
+  // ownRecords counts the records that are not the page's own live changes (liveSet).
+  function ownRecords(recs) {
+    if (liveSet === null) return recs.length;
+    const own = recs.filter((r) => !liveSet.has(r.target)).length;
+    liveMutations += recs.length - own;
+    return own;
+  }
+
+  // requestRow is the first row of REQUESTS that request r matches (null: none; it
+  // counts). A row that says a request is long-lived remembers its address (live.paths):
+  // the next requests to it (a long poll's next round, asked while an action waits) are
+  // left out at once.
+  function requestRow(r) {
+    const q = requestFacts(r);
+    for (const row of REQUESTS) {
+      if (row.test(q)) {
+        if (row.remember && q.path && live !== null) remember(q.path);
+        return row;
+      }
+    }
+    return null;
+  }
+
+  // requestFacts is what the rows read of a request: whether it is a WebSocket, its
+  // content policy type and content type, its address (origin and path, no query), when
+  // it opened and when its answer began (ms since the epoch, 0: not known or not yet),
+  // and whether it opened before the action (old).
+  function requestFacts(r) {
+    const q = {r, ws: false, type: -1, contentType: "", path: "", opened: 0, answered: 0, old: old.has(r), at: Date.now()};
+    try {
+      r.QueryInterface(env.Ci.nsIWebSocketChannel);
+      q.ws = true;
+    } catch (e) {
+      try {
+        q.ws = /^wss?:/i.test(r.name);
+      } catch (e2) {}
+    }
     try {
       const ch = r.QueryInterface(env.Ci.nsIChannel);
-      // (A channel has no content type until its response begins.)
-      return ch.loadInfo.internalContentPolicyType === env.Ci.nsIContentPolicy.TYPE_INTERNAL_IMAGE_FAVICON ||
-        ch.contentType === "text/event-stream";
+      q.type = ch.loadInfo.internalContentPolicyType;
+      q.contentType = String(ch.contentType || "").toLowerCase(); // (none until the answer begins)
+      q.path = ch.URI.prePath + ch.URI.filePath;
+    } catch (e) {}
+    try {
+      const tc = r.QueryInterface(env.Ci.nsITimedChannel);
+      q.opened = tc.asyncOpenTime / 1000;
+      q.answered = tc.responseStartTime / 1000;
+    } catch (e) {}
+    return q;
+  }
+
+  // liveState is this document's record of its live traffic and changes, kept in this
+  // sandbox's global (fxmcpLive, per inner window; at most LIVE_WINDOWS, the oldest
+  // dropped): paths, the addresses of requests found long-lived; ring, the page's
+  // recent changes made on its own (watchLive).
+  function liveState() {
+    let reg = globalThis.fxmcpLive;
+    if (!reg) {
+      reg = new Map();
+      Object.defineProperty(globalThis, "fxmcpLive", {value: reg});
+    }
+    let st = reg.get(env.innerWindowID);
+    if (!st) {
+      while (reg.size >= LIVE_WINDOWS) {
+        const [k, v] = reg.entries().next().value;
+        if (v.mo) v.mo.disconnect();
+        reg.delete(k);
+      }
+      st = {paths: new Set(), ring: [], mo: null, paused: false};
+      reg.set(env.innerWindowID, st);
+    }
+    return st;
+  }
+
+  function remember(path) {
+    if (live.paths.has(path)) return;
+    if (live.paths.size >= LIVE_PATHS) live.paths.delete(live.paths.values().next().value);
+    live.paths.add(path);
+  }
+
+  // learnBefore remembers the addresses of the requests in flight since before the
+  // action began that have been for LONG_MS or more: a long poll's.
+  function learnBefore() {
+    for (const r of old) {
+      const q = requestFacts(r);
+      if (q.path && q.opened > 0 && q.at - q.opened >= LONG_MS) remember(q.path);
+    }
+  }
+
+  // liveNodes is the set of nodes the page changed at least twice on its own (between
+  // the end of the last wait and the action's start, within LIVE_WINDOW_MS before it):
+  // a ticking clock's, a live counter's. The watch pauses until this wait ends; changes
+  // from the action's start on (made while it was dispatched) are its own.
+  function liveNodes(began) {
+    if (live === null || live.mo === null) return null;
+    try {
+      for (const r of live.mo.takeRecords()) live.ring.push([r.target, Date.now()]);
+    } catch (e) {}
+    live.paused = true;
+    const since = began - LIVE_WINDOW_MS;
+    const times = new Map();
+    for (const [node, t] of live.ring) {
+      if (t < began && t >= since) times.set(node, (times.get(node) || 0) + 1);
+    }
+    live.ring = [];
+    const out = new Set();
+    for (const [node, n] of times) if (n >= 2) out.add(node);
+    return out;
+  }
+
+  // watchLive (re)starts the watch of the changes the page makes on its own, between
+  // this wait's end and the next action's start (at most LIVE_RING of them kept).
+  function watchLive() {
+    live.paused = false;
+    live.ring = [];
+    if (live.mo !== null) return;
+    try {
+      live.mo = new win.MutationObserver((recs) => {
+        if (live.paused) return;
+        const t = Date.now();
+        for (const r of recs) live.ring.push([r.target, t]);
+        if (live.ring.length > LIVE_RING) live.ring.splice(0, live.ring.length - LIVE_RING);
+      });
+      live.mo.observe(doc, {subtree: true, childList: true, attributes: true, characterData: true});
     } catch (e) {
-      return false;
+      live.mo = null;
     }
   }
 
