@@ -473,14 +473,18 @@ func (s *Session) readForView(ctx context.Context, pg page) (*viewRead, uint64, 
 // upload_files, scroll), the tool table adding the
 // observation's text and changes to their answers.
 //
-// alongside, when set, runs once the page has settled, while the page is
-// observed (a click's look at the tabs it opened: the browser answers it
-// while the page is read).
-func (o *Op) endAction(ctx context.Context, before string, limit time.Duration, on bool, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
+// between, when set, runs once the page has settled, before it is observed;
+// alongside, when set, runs then too, while the page is observed (a click's
+// look at the tabs it opened: the browser answers it while the page is
+// read).
+func (o *Op) endAction(ctx context.Context, before string, limit time.Duration, on bool, between, alongside func()) (urlNow string, nav bool, obs *Observation, err error) {
 	s, pg := o.s, o.pg
 	sr, serr := s.settle(ctx, pg, limit, o.began, o.entry, o.unchanged)
 	if ctx.Err() != nil {
 		return "", false, nil, ctx.Err()
+	}
+	if between != nil {
+		between()
 	}
 	urlNow, nav = s.afterSeen(ctx, pg, before, sr.URL) // the settle's last look, no read of its own
 	done := make(chan struct{})

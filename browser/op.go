@@ -373,14 +373,21 @@ func (o *Op) Activate(ctx context.Context) { o.s.activate(ctx, o.pg) }
 // reads where the page is and, when observe is set, what changed since the
 // agent's last view (nil when not).
 func (o *Op) End(ctx context.Context, before string, limit time.Duration, observe bool) (urlNow string, navigated bool, obs *Observation, err error) {
-	return o.endAction(ctx, before, limit, observe, nil)
+	return o.endAction(ctx, before, limit, observe, nil, nil)
+}
+
+// EndMeasured is End with measure run once the page has settled and before
+// it is observed (scroll measures its container there: content that grew
+// during the settle is then in the observation too).
+func (o *Op) EndMeasured(ctx context.Context, limit time.Duration, observe bool, measure func()) (urlNow string, navigated bool, obs *Observation, err error) {
+	return o.endAction(ctx, "", limit, observe, measure, nil)
 }
 
 // EndOpened is End for an action that may open tabs (click): it also
 // returns, as OpenedSince does, the tabs the tab opened since before,
 // asked of the browser while the page is observed.
 func (o *Op) EndOpened(ctx context.Context, before string, limit time.Duration, observe bool, openers Openers) (urlNow string, navigated bool, obs *Observation, tabs []string, err error) {
-	urlNow, navigated, obs, err = o.endAction(ctx, before, limit, observe, func() { tabs = o.OpenedSince(ctx, openers) })
+	urlNow, navigated, obs, err = o.endAction(ctx, before, limit, observe, nil, func() { tabs = o.OpenedSince(ctx, openers) })
 	return urlNow, navigated, obs, tabs, err
 }
 

@@ -142,8 +142,9 @@ func (tb *Table) scroll(ctx context.Context, a *scrollArgs, _ browser.Progress) 
 }
 
 // settleScroll waits, after a scroll that moved, until the page is quiet
-// (at most scrollSettle), reads where it is and what changed (End), and
-// measures the container again (later). A page that showed no change by
+// (at most scrollSettle), measures the container again (later), and reads
+// where it is and what changed (EndMeasured): content that loaded during the
+// settle is in the answer. A page that showed no change by
 // then may load more on a timer (a throttled scroll handler): it is given
 // the rest of scrollSettle to start changing, and read again (all waits
 // together stay within scrollSettle). Without the observation nothing
@@ -166,11 +167,12 @@ func settleScroll(ctx context.Context, op *browser.Op, args pagejs.ScrollArgs, r
 	}
 	for pass := 0; ; pass++ {
 		first := obs
-		if urlNow, nav, obs, err = op.End(ctx, "", limit, observe); err != nil {
+		// The container is measured before the page is read: what grew by then
+		// is in the observation.
+		if urlNow, nav, obs, err = op.EndMeasured(ctx, limit, observe, func() { later = measure() }); err != nil {
 			return
 		}
 		obs.Follow(first)
-		later = measure()
 		left := scrollSettle - time.Since(start)
 		if pass > 0 || nav || r.After.Pos == r.Before.Pos || later.Size > r.After.Size || !obs.Unchanged() || left <= 0 {
 			return

@@ -117,7 +117,7 @@ async function settle(win, args, lib, env) {
     {name: "long-lived", why: "no answer LONG_MS after it opened: a long poll or a hanging request, not an answer to wait for", test: (q) => q.answered === 0 && q.opened > 0 && q.at - q.opened >= LONG_MS, remember: true},
   ];
   if (live !== null && group) learnBefore();
-  const ignored = {}; // REQUESTS row → requests it left out
+  const leftOut = {}; // REQUESTS row → requests it left out
   const seenIgnored = new WeakSet();
   let entries = typeof perf.getEntriesByType === "function" ? perf.getEntriesByType("resource").length : 0;
   const requests = () => {
@@ -130,7 +130,7 @@ async function settle(win, args, lib, env) {
           if (row === null) n++;
           else if (!seenIgnored.has(r)) {
             seenIgnored.add(r);
-            ignored[row.name] = (ignored[row.name] || 0) + 1;
+            leftOut[row.name] = (leftOut[row.name] || 0) + 1;
           }
         }
         return n;
@@ -347,7 +347,7 @@ async function settle(win, args, lib, env) {
     }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, heldMs: Math.round(heldMs), ignored, liveMutations, timerLeft, timerUnchanged: timerLeft && unchanged, url: String(win.location.href)};
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, heldMs: Math.round(heldMs), ignored: leftOut, liveMutations, timerLeft, timerUnchanged: timerLeft && unchanged, url: String(win.location.href)};
 
   // animationLeft tells how long (ms) until the last of the page's running transitions
   // and animations that can show or hide something ends, of those that end within
@@ -514,24 +514,27 @@ async function settle(win, args, lib, env) {
     }
   }
 
-  // liveNodes is the set of nodes the page changed at least twice on its own (between
-  // the end of the last wait and the action's start, within LIVE_WINDOW_MS before it):
-  // a ticking clock's, a live counter's. The watch pauses until this wait ends; changes
-  // from the action's start on (made while it was dispatched) are its own.
+  // liveNodes is the set of nodes the page changed on its own: in two tasks or more
+  // (distinct times) since the last wait ended, one of them before the action began, and
+  // within LIVE_WINDOW_MS before it (a ticking clock's, a live counter's). A node the
+  // action changed while it was dispatched changed in one task, after it began. The
+  // watch pauses until this wait ends.
   function liveNodes(began) {
     if (live === null || live.mo === null) return null;
     try {
       for (const r of live.mo.takeRecords()) live.ring.push([r.target, Date.now()]);
     } catch (e) {}
     live.paused = true;
-    const since = began - LIVE_WINDOW_MS;
-    const times = new Map();
+    const seen = new Map(); // node → [distinct times, last time, changed before began]
     for (const [node, t] of live.ring) {
-      if (t < began && t >= since) times.set(node, (times.get(node) || 0) + 1);
+      if (t < began - LIVE_WINDOW_MS) continue;
+      const v = seen.get(node);
+      if (!v) seen.set(node, [1, t, t < began]);
+      else if (v[1] !== t) seen.set(node, [v[0] + 1, t, v[2] || t < began]);
     }
     live.ring = [];
     const out = new Set();
-    for (const [node, n] of times) if (n >= 2) out.add(node);
+    for (const [node, v] of seen) if (v[0] >= 2 && v[2]) out.add(node);
     return out;
   }
 
