@@ -17,7 +17,11 @@ import (
 //   - snapshot-one-change: a snapshot after one button's aria-expanded
 //     flipped (an untimed click with observe=false and no wait);
 //   - click-one-line: a click on that button with the default settle, its
-//     delta (one changed line) included.
+//     delta (one changed line) included;
+//   - click-one-line-live: the same click on the same page holding a
+//     WebSocket, an event stream and a long poll (/large.html?live=1, issue
+//     42), its status line changing as they come; no answer may say the page
+//     was still busy.
 func BenchmarkObserveLargeMCP(b *testing.B) {
 	ctx := context.Background()
 	s := startServer(b, ctx, binary, "FIREFOX_MCP_MAX_ELEMENTS=5000", "FIREFOX_MCP_MAX_TEXT_CHARS=300000")
@@ -51,6 +55,21 @@ func BenchmarkObserveLargeMCP(b *testing.B) {
 		var txt string
 		benchutil.RunClean(b, nil, func() {
 			txt, _ = s.must(b, ctx, "click", map[string]any{"element": button})
+		})
+		if !strings.Contains(txt, "changed:\n["+button+"] button \"Action 1\"") || strings.Count(txt, "\n[e") != 1 {
+			b.Fatalf("click: want one changed line:\n%s", txt)
+		}
+		b.ReportMetric(float64(len([]rune(txt))), "chars")
+	})
+	snap = s.open(b, ctx, "/large.html?live=1")
+	button = ref(b, snap, "button", "Action 1")
+	b.Run("click-one-line-live", func(b *testing.B) {
+		var txt string
+		benchutil.RunClean(b, nil, func() {
+			txt, _ = s.must(b, ctx, "click", map[string]any{"element": button})
+			if strings.Contains(txt, "still busy") {
+				b.Fatalf("click on the live page: the settle waited for its live traffic:\n%s", txt)
+			}
 		})
 		if !strings.Contains(txt, "changed:\n["+button+"] button \"Action 1\"") || strings.Count(txt, "\n[e") != 1 {
 			b.Fatalf("click: want one changed line:\n%s", txt)

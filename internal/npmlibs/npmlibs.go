@@ -12,14 +12,17 @@
 package npmlibs
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 )
@@ -100,4 +103,54 @@ func Bundle(t headless.TB, entry string, libs ...string) string {
 		t.Fatalf("npmlibs: %v", err)
 	}
 	return out
+}
+
+// Server runs script (a Node.js program that listens on a loopback port it
+// chooses and prints "listening PORT" as its first line) with libs installed
+// (Dir) on its module path, and returns the port; cleanup registers how to
+// stop it (the test's Cleanup). A real server from npm for tests: a
+// Socket.IO server, as sites run one.
+func Server(t headless.TB, cleanup func(func()), script string, libs ...string) int {
+	t.Helper()
+	mods := Dir(t, libs...)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv(headless.RequireEnv) == "1" {
+			t.Fatalf("node is needed for this test: %v", err)
+		}
+		t.Skipf("node not found: %v", err)
+	}
+	cmd := exec.Command(node, script)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+mods)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatalf("npmlibs: %v", err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("npmlibs: starting %s: %v", script, err)
+	}
+	cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	line := make(chan string, 1)
+	go func() {
+		s := bufio.NewScanner(out)
+		if s.Scan() {
+			line <- s.Text()
+		}
+		close(line)
+		_, _ = io.Copy(io.Discard, out)
+	}()
+	select {
+	case l := <-line:
+		port, err := strconv.Atoi(strings.TrimPrefix(l, "listening "))
+		if err != nil || port <= 0 {
+			t.Fatalf("npmlibs: %s said %q, not \"listening PORT\"", script, l)
+		}
+		return port
+	case <-time.After(30 * time.Second):
+		t.Fatalf("npmlibs: %s did not start listening within 30 s", script)
+	}
+	return 0
 }

@@ -36,6 +36,7 @@ async function settle(win, args, lib, env) {
   const LIVE_WINDOWS = 16;
   const LIVE_PATHS = 64;
   const LIVE_RING = 512;
+  const LEARN_ENTRIES = 100;
   const LIVE_WINDOW_MS = 10000;
   // The server always sends both (browser/observe.go has the figures).
   if (!(Number.isInteger(args.quietMs) && args.quietMs > 0 && Number.isInteger(args.capMs) && args.capMs >= 0)) {
@@ -506,12 +507,24 @@ async function settle(win, args, lib, env) {
   }
 
   // learnBefore remembers the addresses of the requests in flight since before the
-  // action began that have been for LONG_MS or more: a long poll's.
+  // action began that have been for LONG_MS or more, and of the page's fetches and XHRs
+  // that ended (its last LEARN_ENTRIES resource timing entries) that had no answer for
+  // LONG_MS or more: a long poll's, whose next round then never holds a wait.
   function learnBefore() {
     for (const r of old) {
       const q = requestFacts(r);
       if (q.path && q.opened > 0 && q.at - q.opened >= LONG_MS) remember(q.path);
     }
+    try {
+      const list = perf.getEntriesByType("resource");
+      for (let i = Math.max(0, list.length - LEARN_ENTRIES); i < list.length; i++) {
+        const e = list[i];
+        if ((e.initiatorType === "fetch" || e.initiatorType === "xmlhttprequest") && e.responseStart - e.startTime >= LONG_MS) {
+          const u = new win.URL(e.name);
+          remember(u.origin + u.pathname);
+        }
+      }
+    } catch (e) {}
   }
 
   // liveNodes is the set of nodes the page changed on its own: in two tasks or more
