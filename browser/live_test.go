@@ -70,6 +70,7 @@ func TestSettleIgnoresLiveTraffic(t *testing.T) {
 	// waited for, on the page with all its traffic.
 	t.Run("own request", func(t *testing.T) {
 		snap := openLive(t, s, "ws=50&events=70&poll=1000&clock=16")
+		must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Nothing")})
 		res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load job"), "wait_after_ms": 2000})
 		settledQuietly(t, "Load job", res)
 		if !strings.Contains(res.Text, `button "AI Engineer"`) {
