@@ -463,11 +463,15 @@ async function settle(win, args, lib, env) {
         q.ws = /^wss?:/i.test(r.name);
       } catch (e2) {}
     }
+    let ch = null;
     try {
-      const ch = r.QueryInterface(env.Ci.nsIChannel);
+      ch = r.QueryInterface(env.Ci.nsIChannel);
       q.type = ch.loadInfo.internalContentPolicyType;
-      q.contentType = String(ch.contentType || "").toLowerCase(); // (none until the answer begins)
       q.path = ch.URI.prePath + ch.URI.filePath;
+    } catch (e) {}
+    try {
+      // (An HTTP channel throws until its answer begins.)
+      if (ch !== null) q.contentType = String(ch.contentType || "").toLowerCase();
     } catch (e) {}
     try {
       const tc = r.QueryInterface(env.Ci.nsITimedChannel);

@@ -1,0 +1,74 @@
+package pagejs_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
+)
+
+// TestFirefoxSettleRequestRows checks settle.js's REQUESTS table row by row
+// (docs/settle.md) on the fixtures' live traffic (internal/fixtures/live.go):
+// each kind of request is left out by its own row (SettleResult.Ignored) and
+// the wait is quiet, well within its 1.5 s cap, although each request is
+// still in flight at its end. A beacon is not in the document's load group
+// at all (measured): it holds nothing, whatever the row.
+func TestFirefoxSettleRequestRows(t *testing.T) {
+	srv := fixtures.Server()
+	t.Cleanup(srv.Close)
+	args := func() pagejs.SettleArgs {
+		return pagejs.SettleArgs{QuietMS: 10, CapMS: 1500, LongMS: 30, Began: time.Now().UnixMilli()}
+	}
+	rows := []struct {
+		row    string
+		before string // run before the action began
+		action string // run after it
+	}{
+		{"websocket", "", `(window.__ws = new WebSocket("ws://" + location.host + "/live/ws?ms=20"), 1)`},
+		{"event-stream", "", `(window.__es = new EventSource("/live/events?ms=20"), 1)`},
+		{"before", `(fetch("/live/poll?ms=5000"), 1)`, ""},
+		{"streaming", "", `(fetch("/live/stream?ms=30").then((r) => r.body.getReader().read()), 1)`},
+		{"long-lived", "", `(fetch("/live/poll?ms=60000"), 1)`},
+		{"beacon-free", "", `(navigator.sendBeacon("/live/beacon?ms=5000", "x"), 1)`},
+	}
+	for _, r := range rows {
+		t.Run(r.row, func(t *testing.T) {
+			p := openOn(t, srv.URL, "/live.html")
+			if r.before != "" {
+				p.js(r.before)
+				time.Sleep(200 * time.Millisecond) // (in flight before the action)
+			}
+			a := args()
+			if r.action != "" {
+				p.js(r.action)
+			}
+			var res pagejs.SettleResult
+			p.must(isolatedRealm, pagejs.Settle, a, &res)
+			if !res.Quiet || res.Pending != 0 || !res.Requests {
+				t.Errorf("%+v, want quiet, nothing pending", res)
+			}
+			if r.row != "beacon-free" && res.Ignored[r.row] != 1 {
+				t.Errorf("ignored %v, want one request left out by the %q row", res.Ignored, r.row)
+			}
+		})
+	}
+	// A long poll's next round: once a round was in flight for over 1 s
+	// before an action, the next one the page asks during a wait is left out
+	// at once (long-poll), not only after 1 s.
+	t.Run("long-poll", func(t *testing.T) {
+		p := openOn(t, srv.URL, "/live.html")
+		p.js(`(window.__poll = fetch("/live/poll?ms=1300").then(() => { window.__polled = 1; }), 1)`)
+		time.Sleep(1100 * time.Millisecond)
+		var res pagejs.SettleResult
+		p.must(isolatedRealm, pagejs.Settle, args(), &res) // learns its address
+		p.waitJS(`window.__polled`, "1")
+		a := args()
+		a.CapMS = 600 // (under the long-lived row's 1 s)
+		p.js(`(fetch("/live/poll?ms=5000"), 1)`)
+		p.must(isolatedRealm, pagejs.Settle, a, &res)
+		if !res.Quiet || res.Pending != 0 || res.Ignored["long-poll"] != 1 {
+			t.Errorf("%+v, want quiet, the next round left out by the long-poll row", res)
+		}
+	})
+}
