@@ -19,6 +19,7 @@ var tsSDK = []string{"@modelcontextprotocol/sdk@1.32.2"}
 
 // tsResult is what testdata/tsclient.mjs reports.
 type tsResult struct {
+	ProtocolVersion string
 	Server          struct{ Name, Version string }
 	Instructions    string
 	Tools           []string
@@ -91,6 +92,9 @@ func TestTypeScriptSDKClient(t *testing.T) {
 
 func checkTSResult(t *testing.T, r tsResult) {
 	t.Helper()
+	if r.ProtocolVersion != "2025-11-25" {
+		t.Errorf("the 1.32.2 client negotiated %q, want 2025-11-25", r.ProtocolVersion)
+	}
 	if r.Server.Name != "firefox-rdp-mcp" || r.Instructions == "" {
 		t.Errorf("server info %+v, instructions %q", r.Server, r.Instructions)
 	}

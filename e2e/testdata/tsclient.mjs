@@ -20,6 +20,7 @@ async function session(fn) {
     env: { FIREFOX_RDP_PORT: process.env.FIREFOX_RDP_PORT, FIREFOX_MCP_LOG_LEVEL: "warn" },
     stderr: "inherit",
   });
+  transport.setProtocolVersion = (v) => { out.protocolVersion = v; };
   const client = new Client({ name: "ts-sdk-e2e", version: "1.0.0" });
   await client.connect(transport);
   try {
