@@ -17,7 +17,7 @@ func connect(t *testing.T, ctx context.Context, env ...string) *sdk.ClientSessio
 	cmd := exec.Command(binary)
 	cmd.Env = env
 	client := sdk.NewClient(&sdk.Implementation{Name: "interop-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -61,8 +61,8 @@ func TestSDKClientInterop(t *testing.T) {
 	cs := connect(t, ctx, "FIREFOX_RDP_SOCKET="+ff.Socket)
 
 	init := cs.InitializeResult()
-	if init.ServerInfo.Name != "firefox-rdp-mcp" || init.ProtocolVersion == "" {
-		t.Fatalf("initialize result: %+v", init)
+	if init.ServerInfo.Name != "firefox-rdp-mcp" || init.ProtocolVersion != "2025-11-25" {
+		t.Fatalf("initialize result: %+v (the Go SDK keeps the 2025-11-25 handshake)", init)
 	}
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
