@@ -69,6 +69,10 @@ func schemaPaths(sc any, path string, out map[string]bool) {
 	if items, ok := m["items"]; ok {
 		schemaPaths(items, path+"[]", out)
 	}
+	alts, _ := m["anyOf"].([]any) // a field that may be null
+	for _, a := range alts {
+		schemaPaths(a, path, out)
+	}
 }
 
 func join(path, key string) string {
