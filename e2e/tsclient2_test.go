@@ -1,17 +1,8 @@
 package e2e
 
 import (
-	"context"
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
 // tsClientV2 is the official MCP TypeScript v2 client, pinned; npm installs
@@ -68,33 +59,8 @@ type ts2Result struct {
 // tools/list, page tools against real Firefox (navigate, snapshot_page,
 // fill), a wait with progress notifications, and a call the client cancels.
 func TestTypeScriptV2ClientModern(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skipf("node not found: %v", err)
-	}
-	mods := npmlibs.Dir(t, tsClientV2...)
-	script, err := os.ReadFile("testdata/tsclient2.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := filepath.Join(filepath.Dir(mods), "tsclient2.mjs")
-	if err := os.WriteFile(run, script, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ff := firefox.Get(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, run, binary, fx.URL+"/demo.html")
-	cmd.Env = append(os.Environ(), "FIREFOX_RDP_PORT="+strconv.Itoa(int(ff.Addr.Port())))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the TypeScript v2 client failed: %v\n%s", err, out)
-	}
 	var r ts2Result
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("client output: %v\n%s", err, out)
-	}
+	runNodeClient(t, tsClientV2, "tsclient2.mjs", &r)
 	checkTS2Negotiation(t, r)
 	checkTS2Calls(t, r)
 }
