@@ -72,9 +72,10 @@ func TestSDKClientInterop(t *testing.T) {
 		"click": true, "fill": true, "type_text": true, "press_key": true, "navigate": true, "wait_for": true, "upload_files": true,
 		"new_tab": true, "close_tab": true, "hover": true, "scroll": true, "select_option": true, "drag": true}
 	// The whole list goes into the model's context with every request.
-	// 18 KiB until every output field got its type and fill_form came.
-	if b, err := json.Marshal(tools); err != nil || len(b) > 20<<10 {
-		t.Errorf("tools/list result is %d bytes (%v), more than 20 KiB", len(b), err)
+	// 18 KiB until every output field got its type (+780 bytes) and fill_form
+	// came (+1,300); main was at 18.1 KiB by then.
+	if b, err := json.Marshal(tools); err != nil || len(b) > 21<<10 {
+		t.Errorf("tools/list result is %d bytes (%v), more than 21 KiB", len(b), err)
 	} else {
 		t.Logf("tools/list result: %d bytes for %d tools", len(b), len(tools.Tools))
 	}

@@ -6,7 +6,7 @@
 // the pinned, cached package and runs it with node; it prints one JSON object
 // describing what the server answered and what crossed the wire.
 //
-// Usage: node tsclient2.mjs BINARY PAGE_URL   (FIREFOX_RDP_PORT in the environment)
+// Usage: node tsclient2.mjs BINARY PAGE_URL   (FIREFOX_RDP_SOCKET in the environment)
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
@@ -20,7 +20,7 @@ const out = { sent: [], received: [] };
 const transport = new StdioClientTransport({
   command: binary,
   args: [],
-  env: { FIREFOX_RDP_PORT: process.env.FIREFOX_RDP_PORT, FIREFOX_MCP_LOG_LEVEL: "debug" },
+  env: { FIREFOX_RDP_SOCKET: process.env.FIREFOX_RDP_SOCKET, FIREFOX_MCP_LOG_LEVEL: "debug" },
   stderr: "pipe",
 });
 let serverLog = "";
