@@ -88,8 +88,9 @@ func TestFillFormMantine(t *testing.T) {
 // input: a text field, the controlled one, a password (never echoed), a select by its
 // label, an editable region, a textarea and a checkbox, then submit: every field holds
 // its value, the controlled input's state saw it, the checkbox changed by a trusted
-// event, the form was submitted by one. An option the select lacks fails the call naming the field, before the text
-// field ahead of it is written.
+// event, the form was submitted by one. An option the select lacks fails the call
+// naming the field and listing the select's options, before the text field ahead of
+// it is written.
 func TestFillFormPlain(t *testing.T) {
 	s := newSession(t)
 	open(t, s, "form.html")
@@ -97,8 +98,9 @@ func TestFillFormPlain(t *testing.T) {
 	name, color := ref(t, snap, "textbox", "Name"), ref(t, snap, "combobox", "Color")
 	_, e := call(t, s, "fill_form", map[string]any{"fields": []map[string]any{
 		{"element": name, "value": "Ada"}, {"element": color, "value": "Blue"}}})
-	if e == nil || e.Code != errcode.OptionNotFound || !strings.HasPrefix(e.Message, "field 2 ("+color+"): ") {
-		t.Fatalf("an unknown option: error %v", e)
+	if e == nil || e.Code != errcode.OptionNotFound || !strings.HasPrefix(e.Message, "field 2 ("+color+"): ") ||
+		!strings.Contains(e.Text(), `Option: "Green"`) {
+		t.Fatalf("an unknown option: error %v, want the select's options listed:\n%s", e, e.Text())
 	}
 	if strings.Contains(snapshot(t, s), `textbox "Name" value="Ada"`) {
 		t.Fatal("the name was written before the bad option failed the call")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
@@ -65,6 +66,9 @@ func (tb *Table) fillForm(ctx context.Context, a *fillFormArgs, _ browser.Progre
 	op.Activate(ctx)
 	var r pagejs.FillFormResult
 	info, err := op.Run(ctx, browser.ActionRealm, pagejs.FillForm, args, &r)
+	if e, ok := browser.AsError(err); ok && e.Code == errcode.OptionNotFound {
+		return fillFormOut{}, listFieldOptions(ctx, op, a, e)
+	}
 	if err != nil {
 		return fillFormOut{}, err
 	}
@@ -162,6 +166,31 @@ func filledFields(a *fillFormArgs, r *pagejs.FillFormResult, trusted bool, info 
 	}
 	verb := "Filled " + browser.Plural(len(a.Fields), "field", "fields") + ":"
 	return out, actionText(verb, refList(a.Fields), trusted, info, urlNow, nav, note, obs, extra...)
+}
+
+// listFieldOptions is fill's option listing for the select field an
+// option_not_found names ("field N (eK): …", as fillForm.js writes it): the
+// error then lists that select's options; nothing was written.
+func listFieldOptions(ctx context.Context, op *browser.Op, a *fillFormArgs, orig *browser.Error) error {
+	n := 0
+	for i, f := range a.Fields {
+		if strings.HasPrefix(orig.Message, fmt.Sprintf("field %d (%s): ", i+1, f.Element)) {
+			n = i + 1
+		}
+	}
+	if n == 0 {
+		return orig
+	}
+	f, ref := a.Fields[n-1], a.Fields[n-1].Element
+	if _, err := op.Use(f.Element); err != nil {
+		return orig
+	}
+	e, ok := browser.AsError(listOptions(ctx, op, f.Element, f.Value.Text, orig))
+	if !ok || e == orig {
+		return orig
+	}
+	e.Message = fmt.Sprintf("field %d (%s): %s", n, ref, e.Message) // (a new error, listOptions's own)
+	return e
 }
 
 func refList(fields []formField) string {
