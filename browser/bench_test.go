@@ -103,3 +103,43 @@ func BenchmarkFrameActions(b *testing.B) {
 		benchutil.Run(b, nil, func() { must(b, s, "click", map[string]any{"element": verify, "wait_after_ms": 0}) })
 	})
 }
+
+// BenchmarkFillForm: the six value fields and the checkbox of form.html in one
+// fill_form call, against the same seven fields filled one call each (fill, and
+// click for the checkbox); both with the default wait and delta, on a freshly
+// loaded form each time. Reports the median ms and the characters the model reads.
+func BenchmarkFillForm(b *testing.B) {
+	s := benchSession(b, "isolated")
+	var fields []map[string]any
+	load := func() {
+		open(b, s, "form.html")
+		snap := snapshot(b, s)
+		fields = []map[string]any{
+			{"element": ref(b, snap, "textbox", "Name"), "value": "Ada"},
+			{"element": ref(b, snap, "textbox", "Controlled"), "value": "Lovelace"},
+			{"element": ref(b, snap, "textbox", "Password"), "value": "pw"},
+			{"element": ref(b, snap, "combobox", "Color"), "value": "Green"},
+			{"element": ref(b, snap, "textbox", "Editor"), "value": "Hello"},
+			{"element": ref(b, snap, "textbox", "Notes"), "value": "notes"},
+			{"element": ref(b, snap, "checkbox", "I agree"), "value": true},
+		}
+	}
+	b.Run("fill_form", func(b *testing.B) {
+		chars := 0
+		benchutil.Run(b, load, func() {
+			chars = len(must(b, s, "fill_form", map[string]any{"fields": fields}).Text)
+		})
+		b.ReportMetric(float64(chars), "chars")
+	})
+	b.Run("one-call-each", func(b *testing.B) {
+		chars := 0
+		benchutil.Run(b, load, func() {
+			chars = 0
+			for _, f := range fields[:6] {
+				chars += len(must(b, s, "fill", f).Text)
+			}
+			chars += len(must(b, s, "click", map[string]any{"element": fields[6]["element"]}).Text)
+		})
+		b.ReportMetric(float64(chars), "chars")
+	})
+}

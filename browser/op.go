@@ -538,6 +538,10 @@ func (l *Locator) Ref() string { return l.ref }
 // frame's origin as the snapshot showed it (page-derived).
 func (l *Locator) InFrame() (origin string, ok bool) { return l.origin, l.frame != 0 }
 
+// SameDocument reports whether m's element is in the same document (the
+// top one or the same frame's) as l's, so one script can reach both.
+func (l *Locator) SameDocument(m *Locator) bool { return l.frame == m.frame }
+
 // CheckedBy names how an action checked the ref: "node" (the node itself,
 // in the isolated realm) or "selector+fingerprint".
 func (l *Locator) CheckedBy(info ExecInfo) string { return refCheck(l, info) }

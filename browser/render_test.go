@@ -69,6 +69,10 @@ func schemaPaths(sc any, path string, out map[string]bool) {
 	if items, ok := m["items"]; ok {
 		schemaPaths(items, path+"[]", out)
 	}
+	alts, _ := m["anyOf"].([]any) // a field that may be null
+	for _, a := range alts {
+		schemaPaths(a, path, out)
+	}
 }
 
 func join(path, key string) string {
@@ -297,6 +301,10 @@ func TestNoUnmarkedPageText(t *testing.T) {
 	w.call(s, "select_option", "unknown option, page options listed", map[string]any{"element": refs["Select"], "options": []string{"nope"}})
 	w.call(s, "fill", "select by value", map[string]any{"element": refs["Select"], "value": "plain"})
 	w.call(s, "fill", "select, unknown option", map[string]any{"element": refs["Select"], "value": "nope"})
+	w.call(s, "fill_form", "field rewritten by the page and select", map[string]any{"fields": []map[string]any{
+		{"element": refs["Field"], "value": "hello"}, {"element": refs["Select"], "value": "plain"}}})
+	w.call(s, "fill_form", "select, unknown option", map[string]any{"fields": []map[string]any{
+		{"element": refs["Field"], "value": "x"}, {"element": refs["Select"], "value": "nope"}}})
 	w.call(s, "drag", "pointer drag", map[string]any{"element": refs["Button"], "to": refs["Field"]})
 	w.call(s, "drag", "onto itself", map[string]any{"element": refs["Button"], "to": refs["Button"]})
 	opened, _ := w.call(s, "new_tab", "a page-chosen URL and title", map[string]any{"url": srv.URL + "/go", "select": false})

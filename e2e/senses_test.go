@@ -73,7 +73,8 @@ func TestScreenshotJPEGSandboxed(t *testing.T) {
 }
 
 // TestToolsListIsCompact: the whole tools/list answer, as sent, stays
-// within 18 KB of the model's context.
+// within 20,000 bytes of the model's context (18 KB until every output field
+// got its type, for clients that check schemas, and fill_form came).
 func TestToolsListIsCompact(t *testing.T) {
 	cmd := exec.Command(binary)
 	cmd.Env = []string{"FIREFOX_MCP_SANDBOX=off"}
@@ -100,8 +101,8 @@ func TestToolsListIsCompact(t *testing.T) {
 				t.Fatalf("tools/list answer lacks screenshot: %.200s", line)
 			}
 			t.Logf("tools/list: %d bytes", len(line))
-			if len(line) > 18_000 {
-				t.Errorf("tools/list is %d bytes, over 18 KB", len(line))
+			if len(line) > 20_000 {
+				t.Errorf("tools/list is %d bytes, over 20,000", len(line))
 			}
 		}
 	}

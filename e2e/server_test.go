@@ -44,7 +44,7 @@ func startServerOn(t testing.TB, ctx context.Context, ff *headless.Firefox, bin 
 			s.mu.Unlock()
 		},
 	})
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: s.cmd}, nil)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: s.cmd}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

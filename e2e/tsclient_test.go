@@ -19,6 +19,7 @@ var tsSDK = []string{"@modelcontextprotocol/sdk@1.32.2"}
 
 // tsResult is what testdata/tsclient.mjs reports.
 type tsResult struct {
+	ProtocolVersion string
 	Server          struct{ Name, Version string }
 	Instructions    string
 	Tools           []string
@@ -58,18 +59,28 @@ type tsResult struct {
 // times out with progress notifications, tool errors, and a second process
 // that finds the same tab.
 func TestTypeScriptSDKClient(t *testing.T) {
+	var r tsResult
+	runNodeClient(t, tsSDK, "tsclient.mjs", &r)
+	checkTSResult(t, r)
+}
+
+// runNodeClient runs testdata/<script> with node, next to the pinned npm
+// packages libs, against the binary, the demo page and the shared Firefox,
+// and decodes the one JSON object it prints into out.
+func runNodeClient(t *testing.T, libs []string, script string, out any) {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skipf("node not found: %v", err)
 	}
-	mods := npmlibs.Dir(t, tsSDK...)
-	script, err := os.ReadFile("testdata/tsclient.mjs")
+	mods := npmlibs.Dir(t, libs...)
+	src, err := os.ReadFile(filepath.Join("testdata", script))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// ES modules resolve packages from the script's own directory.
-	run := filepath.Join(filepath.Dir(mods), "tsclient.mjs")
-	if err := os.WriteFile(run, script, 0o644); err != nil {
+	run := filepath.Join(filepath.Dir(mods), script)
+	if err := os.WriteFile(run, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ff := firefox.Get(t)
@@ -78,19 +89,20 @@ func TestTypeScriptSDKClient(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, run, binary, fx.URL+"/demo.html")
 	cmd.Env = append(os.Environ(), "FIREFOX_RDP_SOCKET="+ff.Socket)
 	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
+	b, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("the TypeScript client failed: %v\n%s", err, out)
+		t.Fatalf("%s failed: %v\n%s", script, err, b)
 	}
-	var r tsResult
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("client output: %v\n%s", err, out)
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("%s output: %v\n%s", script, err, b)
 	}
-	checkTSResult(t, r)
 }
 
 func checkTSResult(t *testing.T, r tsResult) {
 	t.Helper()
+	if r.ProtocolVersion != "2025-11-25" {
+		t.Errorf("the 1.32.2 client negotiated %q, want 2025-11-25", r.ProtocolVersion)
+	}
 	if r.Server.Name != "firefox-rdp-mcp" || r.Instructions == "" {
 		t.Errorf("server info %+v, instructions %q", r.Server, r.Instructions)
 	}

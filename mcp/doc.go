@@ -1,5 +1,6 @@
 // Package mcp serves the Model Context Protocol over stdio: newline-delimited
 // JSON-RPC 2.0, the initialize lifecycle, protocol version negotiation,
+// server/discover and the per-request metadata of the 2026-07-28 revision,
 // tools/list and tools/call dispatch, cancellation, progress notifications,
 // and the shaping of tool results and errors.
 //
@@ -24,16 +25,29 @@
 //     cancels the call's context from the read loop without blocking; the call
 //     is then answered with the tool error "cancelled" (retryable). A handler
 //     panic becomes the tool error "internal_error"; the panic is logged.
-//   - Features are shaped by the negotiated version (2025-11-25, 2025-06-18,
-//     2025-03-26, 2024-11-05; an unknown request gets the newest):
-//     structuredContent, outputSchema and the tool title from 2025-06-18 (older
-//     clients get the structured JSON as a second text item), annotations and
-//     the progress message from 2025-03-26.
+//   - Two eras side by side. Legacy: initialize negotiates 2025-11-25,
+//     2025-06-18, 2025-03-26 or 2024-11-05 for the session (any other request,
+//     2026-07-28 included, gets 2025-11-25). Modern (2026-07-28): no
+//     handshake; a request whose params._meta names
+//     io.modelcontextprotocol/protocolVersion is served on its own under that
+//     version, whatever the session did (an unsupported version is -32022
+//     with data {supported, requested}; an envelope without
+//     io.modelcontextprotocol/clientCapabilities is -32602). Modern methods
+//     are server/discover (supportedVersions, capabilities, instructions),
+//     tools/list and tools/call; modern results carry resultType "complete"
+//     and _meta io.modelcontextprotocol/serverInfo, tools/list and
+//     server/discover also ttlMs 0 and cacheScope "private".
+//   - Features are shaped by the request's version: structuredContent,
+//     outputSchema and the tool title from 2025-06-18 (older clients get the
+//     structured JSON as a second text item), annotations and the progress
+//     message from 2025-03-26.
 //
 // # Limitations
 //
 //   - Only the tools capability is served: no resources, prompts, logging,
-//     sampling, elicitation, tasks, pagination or list-changed notifications.
+//     sampling, elicitation, tasks, pagination, list-changed notifications or
+//     (modern) subscriptions/listen and input_required results. The modern
+//     envelope's client capabilities and log level are read for validity only.
 //     The server never sends requests to the client; responses it receives are
 //     ignored.
 //   - Cancellation is cooperative: a call's response waits for its handler to

@@ -47,8 +47,16 @@ func (h interopHandler) CallTool(ctx context.Context, name string, args json.Raw
 
 // TestGoSDKClient proves interoperability with the official Go SDK as a
 // real client: handshake, ping, tools/list, tool calls, progress and
-// cancellation.
+// cancellation, under the 2025-11-25 handshake and, the SDK's default, the
+// 2026-07-28 revision (server/discover, then requests with the _meta
+// envelope; ping is not part of it).
 func TestGoSDKClient(t *testing.T) {
+	for _, v := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(v, func(t *testing.T) { testGoSDKClient(t, v) })
+	}
+}
+
+func testGoSDKClient(t *testing.T, version string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	h := interopHandler{slowReturned: make(chan error, 1)}
@@ -70,15 +78,17 @@ func TestGoSDKClient(t *testing.T) {
 			mu.Unlock()
 		},
 	})
-	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: s2cR, Writer: c2sW}, nil)
+	cs, err := client.Connect(ctx, &sdk.IOTransport{Reader: s2cR, Writer: c2sW}, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
 	}
-	if got := cs.InitializeResult(); got.ServerInfo.Name != "interop" || got.Capabilities.Tools == nil {
-		t.Errorf("initialize result: %+v", got)
+	if got := cs.InitializeResult(); got.ServerInfo == nil || got.ServerInfo.Name != "interop" || got.Capabilities.Tools == nil || got.ProtocolVersion != version {
+		t.Errorf("initialize (or discover) result: %+v", got)
 	}
-	if err := cs.Ping(ctx, nil); err != nil {
-		t.Fatalf("Ping: %v", err)
+	if version < "2026-07-28" {
+		if err := cs.Ping(ctx, nil); err != nil {
+			t.Fatalf("Ping: %v", err)
+		}
 	}
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {

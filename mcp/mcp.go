@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"slices"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
@@ -147,24 +148,21 @@ type Options struct {
 // DefaultMaxLineBytes is the input line cap used when Options.MaxLineBytes is 0.
 const DefaultMaxLineBytes = 8 << 20
 
-// supportedVersions are the protocol versions this server speaks, newest first.
-var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
-
 // SupportedProtocolVersions returns the MCP protocol versions the server
-// negotiates, newest first.
+// speaks, newest first: the modern revision, served per request (its
+// server/discover lists these), then the legacy ones initialize negotiates.
 func SupportedProtocolVersions() []string {
-	return append([]string(nil), supportedVersions...)
+	return slices.Concat(modernVersions, legacyVersions)
 }
 
-// negotiate picks the version to answer with: the requested one when
-// supported, otherwise the newest.
+// negotiate picks the version initialize answers with: the requested one
+// when it is a legacy version, otherwise the newest legacy one (a modern
+// revision has no handshake to negotiate it).
 func negotiate(requested string) string {
-	for _, v := range supportedVersions {
-		if v == requested {
-			return v
-		}
+	if slices.Contains(legacyVersions, requested) {
+		return requested
 	}
-	return supportedVersions[0]
+	return legacyVersions[0]
 }
 
 // Feature gates by protocol version. Versions are ISO dates, so string

@@ -56,10 +56,14 @@ func NewServer(h Handler, opts Options) *Server {
 
 // methodInfo is one row of the request dispatch table.
 type methodInfo struct {
-	// handle answers the request; it returns deferred when it has taken
-	// over the reply (tools/call).
-	handle    func(c *conn, ctx context.Context, m *message) (any, *rpcError)
+	// handle answers the request under its era; it returns deferred when
+	// it has taken over the reply (tools/call).
+	handle func(c *conn, ctx context.Context, m *message, e era) (any, *rpcError)
+	// needsInit: a legacy request needs the session initialized first.
 	needsInit bool
+	// modern: the method exists in the modern revision; legacy: in the
+	// handshake revisions.
+	modern, legacy bool
 }
 
 // deferred is returned by a handler that replies later, from its own goroutine.
@@ -67,10 +71,11 @@ var deferred = &struct{}{}
 
 // methods are the requests the server answers.
 var methods = map[string]methodInfo{
-	"initialize": {handle: (*conn).initialize},
-	"ping":       {handle: (*conn).ping},
-	"tools/list": {handle: (*conn).listTools, needsInit: true},
-	"tools/call": {handle: (*conn).callTool, needsInit: true},
+	"initialize":      {handle: (*conn).initialize, legacy: true},
+	"ping":            {handle: (*conn).ping, legacy: true},
+	"server/discover": {handle: (*conn).discover, modern: true, legacy: true},
+	"tools/list":      {handle: (*conn).listTools, needsInit: true, modern: true, legacy: true},
+	"tools/call":      {handle: (*conn).callTool, needsInit: true, modern: true, legacy: true},
 }
 
 // notificationMethods are the notifications the server acts on; others are
@@ -99,8 +104,9 @@ type conn struct {
 
 	// Owned by the read loop.
 	initialized bool
-	clientReady bool // notifications/initialized arrived
-	version     string
+	clientReady bool   // notifications/initialized arrived
+	version     string // negotiated by initialize (legacy requests)
+	modernSeen  bool   // a modern request has been logged
 
 	mu       sync.Mutex
 	inflight map[string]*call // tools/call by idKey
@@ -263,17 +269,22 @@ func (c *conn) handleNotification(m *message) {
 
 func (c *conn) handleRequest(ctx context.Context, m *message) {
 	start := time.Now()
+	e, rerr := c.requestEra(m)
+	if rerr != nil {
+		c.reply(m.id, nil, rerr)
+		return
+	}
 	info, ok := methods[m.method]
-	if !ok {
-		c.log.Debug("mcp: unknown method", "id", string(m.id), "method", m.method)
+	if !ok || (e.modern && !info.modern) || (!e.modern && !info.legacy) {
+		c.log.Debug("mcp: unknown method", "id", string(m.id), "method", m.method, "modern", e.modern)
 		c.reply(m.id, nil, errorf(codeMethodNotFound, "method not found: %q", m.method))
 		return
 	}
-	if info.needsInit && !c.initialized {
+	if info.needsInit && !e.modern && !c.initialized {
 		c.reply(m.id, nil, errorf(codeNotInitialized, "server not initialized"))
 		return
 	}
-	result, rerr := c.safeHandle(info, ctx, m)
+	result, rerr := c.safeHandle(info, ctx, m, e)
 	if result == deferred {
 		return
 	}
@@ -282,14 +293,14 @@ func (c *conn) handleRequest(ctx context.Context, m *message) {
 }
 
 // safeHandle runs a synchronous handler, turning a panic into -32603.
-func (c *conn) safeHandle(info methodInfo, ctx context.Context, m *message) (result any, rerr *rpcError) {
+func (c *conn) safeHandle(info methodInfo, ctx context.Context, m *message, e era) (result any, rerr *rpcError) {
 	defer func() {
 		if v := recover(); v != nil {
 			c.log.Error("mcp: panic in request handler", "method", m.method, "panic", v, "stack", string(debug.Stack()))
 			result, rerr = nil, errorf(codeInternalError, "internal error")
 		}
 	}()
-	return info.handle(c, ctx, m)
+	return info.handle(c, ctx, m, e)
 }
 
 // reply writes the response to a request.
@@ -323,7 +334,7 @@ func (c *conn) writeLine(b []byte) {
 }
 
 // initialize handles the initialize request.
-func (c *conn) initialize(_ context.Context, m *message) (any, *rpcError) {
+func (c *conn) initialize(_ context.Context, m *message, _ era) (any, *rpcError) {
 	if c.initialized {
 		return nil, errorf(codeInvalidRequest, "invalid request: already initialized")
 	}
@@ -343,16 +354,6 @@ func (c *conn) initialize(_ context.Context, m *message) (any, *rpcError) {
 	}
 	c.log.Info("mcp initialized", "requested", requested, "version", c.version,
 		"client", truncate(client.Name, 64), "clientVersion", truncate(client.Version, 32))
-	type serverInfo struct {
-		Name    string `json:"name"`
-		Version string `json:"version"`
-	}
-	type toolsCap struct {
-		ListChanged bool `json:"listChanged"`
-	}
-	type capabilities struct {
-		Tools toolsCap `json:"tools"`
-	}
 	return struct {
 		ProtocolVersion string       `json:"protocolVersion"`
 		Capabilities    capabilities `json:"capabilities"`
@@ -360,12 +361,12 @@ func (c *conn) initialize(_ context.Context, m *message) (any, *rpcError) {
 		Instructions    string       `json:"instructions,omitempty"`
 	}{
 		ProtocolVersion: c.version,
-		ServerInfo:      serverInfo{Name: c.s.opts.Implementation.Name, Version: c.s.opts.Implementation.Version},
+		ServerInfo:      c.serverInfo(),
 		Instructions:    c.s.opts.Instructions,
 	}, nil
 }
 
-func (c *conn) ping(context.Context, *message) (any, *rpcError) {
+func (c *conn) ping(context.Context, *message, era) (any, *rpcError) {
 	return struct{}{}, nil
 }
 
@@ -379,7 +380,7 @@ type wireTool struct {
 	Annotations  *ToolAnnotations `json:"annotations,omitempty"`
 }
 
-func (c *conn) listTools(_ context.Context, m *message) (any, *rpcError) {
+func (c *conn) listTools(_ context.Context, m *message, e era) (any, *rpcError) {
 	if _, rerr := paramsMembers(m.params); rerr != nil {
 		return nil, rerr
 	}
@@ -389,13 +390,13 @@ func (c *conn) listTools(_ context.Context, m *message) (any, *rpcError) {
 		if len(w.InputSchema) == 0 {
 			w.InputSchema = json.RawMessage(`{"type":"object"}`)
 		}
-		if hasToolTitle(c.version) {
+		if hasToolTitle(e.version) {
 			w.Title = t.Title
 		}
-		if hasStructuredContent(c.version) {
+		if hasStructuredContent(e.version) {
 			w.OutputSchema = t.OutputSchema
 		}
-		if hasAnnotations(c.version) && t.Annotations != nil {
+		if hasAnnotations(e.version) && t.Annotations != nil {
 			a := *t.Annotations
 			if w.Title != "" && a.Title == w.Title {
 				a.Title = "" // the tool's own title says it; annotations.title is for older versions
@@ -405,13 +406,15 @@ func (c *conn) listTools(_ context.Context, m *message) (any, *rpcError) {
 		tools = append(tools, w)
 	}
 	return struct {
+		modernFields
+		cacheFields
 		Tools []wireTool `json:"tools"`
-	}{tools}, nil
+	}{c.modern(e), cache(e), tools}, nil
 }
 
 // callTool validates a tools/call request on the read loop, registers it for
 // cancellation and runs the handler on its own goroutine.
-func (c *conn) callTool(ctx context.Context, m *message) (any, *rpcError) {
+func (c *conn) callTool(ctx context.Context, m *message, e era) (any, *rpcError) {
 	members, rerr := paramsMembers(m.params)
 	if rerr != nil {
 		return nil, rerr
@@ -454,19 +457,19 @@ func (c *conn) callTool(ctx context.Context, m *message) (any, *rpcError) {
 	c.calls.Add(1)
 	c.mu.Unlock()
 
-	go c.runTool(callCtx, cancel, key, m.id, name, args, token, c.version)
+	go c.runTool(callCtx, cancel, key, m.id, name, args, token, e)
 	return deferred, nil
 }
 
 // runTool runs one tool call and sends its response.
 func (c *conn) runTool(ctx context.Context, cancel context.CancelCauseFunc, key string, id json.RawMessage,
-	name string, args json.RawMessage, token json.RawMessage, version string) {
+	name string, args json.RawMessage, token json.RawMessage, e era) {
 	defer c.calls.Done()
 	start := time.Now()
 	var p *progress
 	var rep Progress = noProgress{}
 	if token != nil {
-		p = &progress{c: c, token: token, withMessage: hasProgressMessage(version)}
+		p = &progress{c: c, token: token, withMessage: hasProgressMessage(e.version)}
 		rep = p
 	}
 
@@ -478,7 +481,8 @@ func (c *conn) runTool(ctx context.Context, cancel context.CancelCauseFunc, key 
 		}
 		res = codeError(errcode.Cancelled, msg)
 	}
-	body := shapeResult(res, version, c.log, name)
+	body := shapeResult(res, e.version, c.log, name)
+	body.modernFields = c.modern(e)
 
 	if p != nil {
 		p.finish()
@@ -522,6 +526,7 @@ type imageContent struct {
 
 // callResult is a tools/call result as sent.
 type callResult struct {
+	modernFields
 	Content           []any           `json:"content"` // textContent and imageContent items
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 	IsError           bool            `json:"isError"`

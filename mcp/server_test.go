@@ -402,16 +402,22 @@ func TestToolError(t *testing.T) {
 	}
 }
 
+// TestNegotiate: initialize negotiates the legacy versions only; the modern
+// revision, which has no handshake, gets the newest legacy one like any
+// version the server does not know.
 func TestNegotiate(t *testing.T) {
-	for _, v := range SupportedProtocolVersions() {
+	for _, v := range SupportedProtocolVersions()[1:] {
 		if got := negotiate(v); got != v {
 			t.Errorf("negotiate(%q) = %q", v, got)
 		}
 	}
-	for _, v := range []string{"", "2024-10-07", "2099-01-01", "2025-06-18 "} {
+	for _, v := range []string{"", "2024-10-07", "2099-01-01", "2025-06-18 ", "2026-07-28"} {
 		if got := negotiate(v); got != "2025-11-25" {
-			t.Errorf("negotiate(%q) = %q, want the newest", v, got)
+			t.Errorf("negotiate(%q) = %q, want the newest legacy version", v, got)
 		}
+	}
+	if got := SupportedProtocolVersions()[0]; got != "2026-07-28" {
+		t.Errorf("newest version %q", got)
 	}
 }
 

@@ -59,6 +59,7 @@ func goldenCases() []goldenCase {
 		page(Describe, DescribeArgs{Sel: sel}), iso(Describe, DescribeArgs{Sel: sel}),
 		page(Click, click), iso(Click, click), cached(Click, click),
 		page(Fill, fill), iso(Fill, fill),
+		iso(FillForm, FillFormArgs{Fields: []FormField{{Sel: sel, FP: fp, Name: "e3", Value: json.RawMessage(`"</script>"`)}, {Sel: sel, FP: fp, Ref: 9, Name: "e4", Value: json.RawMessage(`true`)}}, Submit: true}),
 		page(TypeText, typ), iso(TypeText, typ),
 		page(PressKey, key), iso(PressKey, key),
 		page(Hover, click), iso(Hover, click),
@@ -462,6 +463,7 @@ func FuzzBuilders(f *testing.F) {
 			{Click, ClickArgs{Sel: Sel{sel, text}, FP: fp}},
 			{Describe, DescribeArgs{Sel: Sel{sel}}},
 			{Fill, FillArgs{Sel: Sel{sel}, FP: fp, Value: text}},
+			{FillForm, FillFormArgs{Fields: []FormField{{Sel: Sel{sel}, FP: fp, Name: text, Value: mustJSONValue(text)}}}},
 			{TypeText, TypeTextArgs{Sel: Sel{sel}, FP: fp, Text: text}},
 			{PressKey, PressKeyArgs{Sel: Sel{sel}, FP: &fp, Key: text}},
 			{WaitFor, WaitForArgs{Text: text, Selector: sel, URLContains: url, State: filename}},
@@ -561,4 +563,10 @@ func TestKeptNames(t *testing.T) {
 	if _, err := WaitFor.IsolatedCached(1, map[string]any{"__proto__": 1}); err == nil {
 		t.Error(`IsolatedCached accepted a "__proto__" key`)
 	}
+}
+
+// mustJSONValue is s as a JSON string value.
+func mustJSONValue(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
 }

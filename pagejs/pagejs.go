@@ -109,12 +109,12 @@ var (
 	libFullSrc = `function libFull(win, env) { return (` + libActSrc + `)(win, env, (` + libSrc + `)(win, env)); }`
 )
 
-// TextEntry tells whether s is a text entry (Fill, TypeText, PressKey), which starts
+// TextEntry tells whether s is a text entry (Fill, FillForm, TypeText, PressKey), which starts
 // the watch of the page's timers that the settle after it reads (SettleArgs.Entry). A
 // PressKey whose result tells whether it changed the page ([ActionResult].Changed) was
 // a key pressed on no text field, and is judged as a click is.
 func (s Script) TextEntry() bool {
-	return s.name == Fill.name || s.name == TypeText.name || s.name == PressKey.name
+	return s.name == Fill.name || s.name == FillForm.name || s.name == TypeText.name || s.name == PressKey.name
 }
 
 // lib returns the helpers' source s is built with and the name of their kept copy in
@@ -158,6 +158,12 @@ var (
 	// plain text: committed through nsITextInputProcessor in the isolated realm (each
 	// newline an Enter keypress), execCommand("insertText") in the page realm.
 	Fill = pageScript("fill")
+	// FillForm fills several fields of one document; args FillFormArgs, result
+	// FillFormResult. Every field is checked (ref, enabled, its kind takes its value:
+	// Fill's rules, plus checkboxes and radios, which take true or false and are clicked
+	// when they differ) before any is written; the first that fails fails the call, its
+	// message beginning "field N (ref): ".
+	FillForm = pageScript("fillForm")
 	// TypeText types one chunk of characters; args TypeTextArgs, result ActionResult.
 	// Like PressKey with Sel, it requires the element to hold the focus after focus(),
 	// so keys never land in another element. Newlines typed into a single-line input
@@ -261,7 +267,7 @@ var (
 
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
-	return []Script{Snapshot, Describe, Click, Fill, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
+	return []Script{Snapshot, Describe, Click, Fill, FillForm, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, FramePoint, BindRefs,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance}

@@ -431,6 +431,44 @@ type FillArgs struct {
 	Unwatched bool `json:"unwatched,omitempty"`
 }
 
+// FillFormArgs are FillForm's arguments: the fields in order; Submit submits the
+// form of the last one; Unwatched as in FillArgs.
+type FillFormArgs struct {
+	Fields    []FormField `json:"fields"`
+	Submit    bool        `json:"submit"`
+	Unwatched bool        `json:"unwatched,omitempty"`
+}
+
+// FormField is one field of FillForm: its element as FillArgs gives it, Name (its
+// ref, for messages) and Value, a JSON string, or true or false for a checkbox or
+// radio.
+type FormField struct {
+	Sel   Sel             `json:"sel"`
+	FP    Fingerprint     `json:"fp"`
+	Ref   int             `json:"ref,omitempty"`
+	Name  string          `json:"name"`
+	Value json.RawMessage `json:"value"`
+}
+
+// FillFormResult is FillForm's value: whether all input was trusted, the address,
+// whether a form was submitted, and what each field shows now, in order.
+type FillFormResult struct {
+	Trusted bool `json:"trusted"`
+	Address
+	Submitted bool          `json:"submitted,omitempty"`
+	Fields    []FilledField `json:"fields"`
+}
+
+// FilledField is what a field shows after FillForm: its value (never a password's),
+// a checkbox's or radio's checkedness, and for a select the label shown and whether
+// it is the option picked.
+type FilledField struct {
+	Value   *string `json:"value,omitempty"`
+	Checked *bool   `json:"checked,omitempty"`
+	Shown   *string `json:"shown,omitempty"`
+	Kept    *bool   `json:"kept,omitempty"`
+}
+
 // TypeTextArgs are TypeText's arguments: one chunk of the text; FirstChunk moves the
 // caret to the end before typing.
 type TypeTextArgs struct {

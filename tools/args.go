@@ -16,7 +16,8 @@ import (
 // argument limits and defaults: decodeArgs enforces and applies exactly
 // what tools/list advertises.
 type schema struct {
-	Type                 string             `json:"type"`
+	Type                 string             `json:"type,omitempty"` // "" only with AnyOf
+	AnyOf                []*schema          `json:"anyOf,omitempty"`
 	Description          string             `json:"description,omitempty"`
 	Properties           map[string]*schema `json:"properties,omitempty"`
 	Required             []string           `json:"required,omitempty"`
@@ -140,10 +141,15 @@ func objectFields(raw []byte) ([]field, error) {
 }
 
 func (p *schema) check(name string, v json.RawMessage) error {
+	if len(p.AnyOf) > 0 {
+		return p.checkAnyOf(name, v)
+	}
 	if bytes.Equal(v, []byte("null")) {
 		return fmt.Errorf("argument %q must be a %s, not null", name, p.Type)
 	}
 	switch p.Type {
+	case "object":
+		return p.checkObject(name, v)
 	case "string":
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
@@ -196,6 +202,51 @@ func (p *schema) check(name string, v json.RawMessage) error {
 		}
 	default:
 		return fmt.Errorf("argument %q has an unsupported schema type %q", name, p.Type)
+	}
+	return nil
+}
+
+// checkAnyOf passes v when one of p's alternatives does; otherwise it
+// reports the first alternative's error when v has that one's type, else
+// names the types allowed.
+func (p *schema) checkAnyOf(name string, v json.RawMessage) error {
+	var types []string
+	for _, alt := range p.AnyOf {
+		err := alt.check(name, v)
+		if err == nil {
+			return nil
+		}
+		if alt.Type == "string" && len(v) > 0 && v[0] == '"' {
+			return err
+		}
+		types = append(types, alt.Type)
+	}
+	return fmt.Errorf("argument %q must be a %s", name, strings.Join(types, " or a "))
+}
+
+// checkObject checks an object argument (an item of an array of objects)
+// against p's properties: exact names, no unknown or repeated ones, the
+// required ones present.
+func (p *schema) checkObject(name string, v json.RawMessage) error {
+	fields, err := objectFields(v)
+	if err != nil {
+		return fmt.Errorf("argument %q must be an object", name)
+	}
+	seen := map[string]bool{}
+	for _, f := range fields {
+		q := p.Properties[f.key]
+		if q == nil {
+			return fmt.Errorf("argument %q: unknown member %q (allowed: %s)", name, f.key, strings.Join(propertyNames(p), ", "))
+		}
+		if err := q.check(name+"."+f.key, f.value); err != nil {
+			return err
+		}
+		seen[f.key] = true
+	}
+	for _, r := range p.Required {
+		if !seen[r] {
+			return fmt.Errorf("argument %q: missing %q", name, r)
+		}
 	}
 	return nil
 }

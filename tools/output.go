@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
@@ -14,6 +15,13 @@ import (
 // browser.Page values, escaped like text inside the untrusted markers (see
 // browser/untrusted.go). Other fields are left undeclared to keep tools/list small;
 // no field is required, so error results ({"error":{…}}) fit every schema.
+//
+// Every declared field is typed, so that clients which check tool schemas
+// for portability accept them (the rules of MCP Inspector's tools/list
+// --strict, checked by TestSchemasPortable): no schema that constrains
+// nothing, no type given as an array (a field that can be null is anyOf a
+// typed schema and {"type":"null"}), no bare true or false as a schema, no
+// $ref outside the document.
 
 // PageTextDescription describes every page-provided string field of an
 // output schema.
@@ -53,33 +61,48 @@ func pageProps(t reflect.Type) map[string]any {
 			}
 			continue
 		}
-		name := strings.Split(f.Tag.Get("json"), ",")[0]
-		if !f.IsExported() || name == "-" || name == "" {
+		tag := strings.Split(f.Tag.Get("json"), ",")
+		if !f.IsExported() || tag[0] == "-" || tag[0] == "" {
 			continue
 		}
-		if p := pageSchema(f.Type); p != nil {
-			props[name] = p
+		p := pageSchema(f.Type)
+		if p == nil {
+			continue
 		}
+		if nullable(f.Type) && !slices.Contains(tag[1:], "omitempty") {
+			p = map[string]any{"anyOf": []any{p, map[string]any{"type": "null"}}}
+		}
+		props[tag[0]] = p
 	}
 	return props
 }
 
+// nullable reports whether encoding/json can write a value of type t as
+// null (a nil pointer, slice or map).
+func nullable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map:
+		return true
+	}
+	return false
+}
+
 // pageSchema is the schema of a value of type t when it holds page text,
-// else nil. A page string's type is left out to keep tools/list small.
+// else nil.
 func pageSchema(t reflect.Type) map[string]any {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	switch {
 	case t == pageType:
-		return map[string]any{"description": PageTextDescription}
+		return map[string]any{"type": "string", "description": PageTextDescription}
 	case t.Kind() == reflect.Slice:
 		if items := pageSchema(t.Elem()); items != nil {
-			return map[string]any{"items": items}
+			return map[string]any{"type": "array", "items": items}
 		}
 	case t.Kind() == reflect.Struct:
 		if props := pageProps(t); len(props) > 0 {
-			return map[string]any{"properties": props}
+			return map[string]any{"type": "object", "properties": props}
 		}
 	}
 	return nil

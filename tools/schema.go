@@ -103,10 +103,17 @@ func property(f reflect.StructField, lim limits) (name string, p *schema, requir
 	if optional {
 		t = t.Elem()
 	}
+	if t == textOrCheckType {
+		p, err = textOrCheckSchema(p, f.Tag)
+		return name, p, !optional, err
+	}
 	if p.Type, err = jsonType(t); err != nil {
 		return "", nil, false, err
 	}
-	if p.Type == "array" {
+	if p.Type == "array" && t.Elem().Kind() == reflect.Struct {
+		p.Items, err = schemaOf(t.Elem(), lim)
+		p.Items.Description = ""
+	} else if p.Type == "array" {
 		p.Items = &schema{Type: "string"}
 		p.Items.MinLength, p.Items.MaxLength, err = bounds(f.Tag, "itemmin", "itemmax")
 	}
@@ -146,7 +153,7 @@ func jsonType(t reflect.Type) (string, error) {
 	case reflect.Bool:
 		return "boolean", nil
 	case reflect.Slice:
-		if t.Elem().Kind() == reflect.String {
+		if k := t.Elem().Kind(); k == reflect.String || k == reflect.Struct {
 			return "array", nil
 		}
 	}
@@ -218,4 +225,40 @@ func (p *schema) defaultJSON() json.RawMessage {
 		panic(err) // a string, number or boolean from a tag
 	}
 	return b
+}
+
+// textOrCheck is an argument that is a string, or true or false for a
+// checkbox or radio (fill_form's value): its schema is anyOf a string
+// (with the field's max length) and a boolean.
+type textOrCheck struct {
+	Text  string
+	Check *bool // set when the value was a boolean
+}
+
+var textOrCheckType = reflect.TypeFor[textOrCheck]()
+
+// UnmarshalJSON reads a string or a boolean (decodeArgs has checked which).
+func (v *textOrCheck) UnmarshalJSON(b []byte) error {
+	var c bool
+	if json.Unmarshal(b, &c) == nil {
+		v.Check = &c
+		return nil
+	}
+	return json.Unmarshal(b, &v.Text)
+}
+
+// MarshalJSON writes the value back as it came.
+func (v textOrCheck) MarshalJSON() ([]byte, error) {
+	if v.Check != nil {
+		return json.Marshal(*v.Check)
+	}
+	return json.Marshal(v.Text)
+}
+
+func textOrCheckSchema(p *schema, tag reflect.StructTag) (*schema, error) {
+	str := &schema{Type: "string"}
+	var err error
+	str.MinLength, str.MaxLength, err = bounds(tag, "min", "max")
+	p.AnyOf = []*schema{str, {Type: "boolean"}}
+	return p, err
 }

@@ -69,7 +69,12 @@ func minimalArgs(s *schema) map[string]any {
 }
 
 func validValue(p *schema) any {
+	if len(p.AnyOf) > 0 {
+		return validValue(p.AnyOf[0])
+	}
 	switch p.Type {
+	case "object":
+		return minimalArgs(p)
 	case "string":
 		if len(p.Enum) > 0 {
 			return p.Enum[0]
@@ -117,8 +122,27 @@ func badValues(p *schema) []any {
 		}
 	case "boolean":
 		bad = append(bad, "true", 1)
+	case "": // anyOf
+		bad = append(bad, 7, []any{})
+		for _, alt := range p.AnyOf {
+			if alt.Type == "string" && alt.MaxLength != nil {
+				bad = append(bad, strings.Repeat("x", *alt.MaxLength+1))
+			}
+		}
 	case "array":
 		bad = append(bad, "x", []any{7})
+		if p.Items.Type == "object" {
+			unknown := minimalArgs(p.Items)
+			unknown["no_such_member"] = 1
+			bad = append(bad, []any{unknown}, []any{map[string]any{}})
+			for name, q := range p.Items.Properties {
+				for _, b := range badValues(q) {
+					item := minimalArgs(p.Items)
+					item[name] = b
+					bad = append(bad, []any{item})
+				}
+			}
+		}
 		if p.MinItems != nil && *p.MinItems > 0 {
 			bad = append(bad, []any{})
 		}

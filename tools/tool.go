@@ -110,7 +110,7 @@ func toolTable() []toolDef {
 	return []toolDef{
 		browserStatusTool.def(), listTabsTool.def(), selectTabTool.def(),
 		newTabTool.def(), closeTabTool.def(), snapshotTool.def(),
-		clickTool.def(), fillTool.def(), hoverTool.def(), scrollTool.def(),
+		clickTool.def(), fillTool.def(), fillFormTool.def(), hoverTool.def(), scrollTool.def(),
 		dragTool.def(), selectOptionTool.def(), typeTextTool.def(),
 		pressKeyTool.def(), navigateTool.def(), waitForTool.def(),
 		uploadTool.def(), screenshotTool.def(), consoleTool.def(),

@@ -3,7 +3,7 @@
 // cached @modelcontextprotocol/sdk and runs it with node; it prints one JSON
 // object describing what the server answered, which the Go test checks.
 //
-// Usage: node tsclient.mjs BINARY PAGE_URL   (FIREFOX_RDP_PORT in the environment)
+// Usage: node tsclient.mjs BINARY PAGE_URL   (FIREFOX_RDP_SOCKET in the environment)
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
@@ -17,9 +17,10 @@ async function session(fn) {
   const transport = new StdioClientTransport({
     command: binary,
     args: [],
-    env: { FIREFOX_RDP_PORT: process.env.FIREFOX_RDP_PORT, FIREFOX_MCP_LOG_LEVEL: "warn" },
+    env: { FIREFOX_RDP_SOCKET: process.env.FIREFOX_RDP_SOCKET, FIREFOX_MCP_LOG_LEVEL: "warn" },
     stderr: "inherit",
   });
+  transport.setProtocolVersion = (v) => { out.protocolVersion = v; };
   const client = new Client({ name: "ts-sdk-e2e", version: "1.0.0" });
   await client.connect(transport);
   try {

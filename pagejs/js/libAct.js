@@ -9,7 +9,7 @@ function libAct(win, env, lib) {
   // action after which it differs changed the application's page (result's urlBefore).
   const urlBefore = String(win.location.href);
   const {fail, collapse, cap, attr, attrsOf, isHTML, isFileInput, visible, holderOf, soleControl, disabled, inert, inside, resolve, fields, fingerprint,
-    editingHost, NAME_MAX} = lib;
+    editingHost, NAME_MAX, VALUE_MAX} = lib;
   const TEXT_INPUTS = new Set(["text", "search", "email", "url", "tel", "password", "number"]);
 
   const FP_FIELDS = ["tag", "role", "type", "name", "href"];
@@ -834,6 +834,140 @@ function libAct(win, env, lib) {
     }
   }
 
+  // fillPlan checks that el takes value as fill sets it (fill.js, fillForm.js) and returns
+  // {apply(watch)}, which sets it; the check changes nothing, so a caller can check every
+  // field before it writes any. Text inputs and textareas take a string through the
+  // native value setter of their prototype (so a framework's value tracker sees the
+  // change), then bubbling input and change. Selects take the option whose value, else
+  // whose label (exact, then case-insensitive), equals the string. Editable regions take
+  // plain text, committed through nsITextInputProcessor where there is one. Checkboxes
+  // and radios (toggles: fill_form) take true or false and are clicked when they differ
+  // (el.click(): trusted in the isolated realm, the page's handlers and a radio group's
+  // rules as for a click on its label); a checked radio cannot be unchecked. Buttons and
+  // file inputs are refused. apply returns {trusted, secret, pick, kind}.
+  function fillPlan(el, value, toggles) {
+    const kind = textEntry(el);
+    const tag = el.localName;
+    const html = el.namespaceURI === "http://www.w3.org/1999/xhtml";
+    const type = html && tag === "input" ? String(el.type).toLowerCase() : "";
+    // A custom select (a combobox that only offers a list, like <sl-select>'s read-only
+    // display input) has no value to type: its options must be clicked.
+    if (tag !== "select" && collapse(el.getAttribute("role")).toLowerCase() === "combobox" && (kind === "" || el.readOnly)) {
+      fail("unsupported_element", "this is a custom select (a combobox offering a list, not a text field): click it to open its options, take a snapshot, then click the option");
+    }
+    if (type === "checkbox" || type === "radio") {
+      if (!toggles) fail("unsupported_element", "fill works on text inputs, textareas, selects and contenteditable elements; use click for checkboxes, radios and buttons");
+      if (typeof value !== "boolean") fail("invalid_argument", "a " + type + " takes true or false");
+      if (type === "radio" && el.checked && !value) fail("invalid_argument", "a checked radio cannot be unchecked: set another radio of its group to true");
+      return {apply: () => toggle(el, value, type)};
+    }
+    if (typeof value !== "string") fail("invalid_argument", "only checkboxes and radios take true or false; this field takes a string");
+    if (kind === "single" || kind === "multi" ||
+        (html && tag === "input" && !/^(file|submit|reset|button|image|hidden)$/.test(type))) {
+      if (el.readOnly) fail("element_not_interactable", "the element is read-only");
+      return {apply: (watch) => setText(el, value, watch, type === "password")};
+    }
+    if (html && tag === "select") {
+      const pick = optionFor(el, value);
+      return {apply: () => setSelect(el, pick)};
+    }
+    if (kind === "editable") return {apply: (watch) => setEditable(el, value, watch)};
+    fail("unsupported_element", toggles ? "fill_form fills text inputs, textareas, selects, checkboxes, radios and contenteditable elements; click buttons"
+      : "fill works on text inputs, textareas, selects and contenteditable elements; use click for checkboxes, radios and buttons");
+  }
+
+  function optionFor(el, value) {
+    const opts = el.options;
+    let pick = null;
+    for (let i = 0; i < opts.length && !pick; i++) if (opts[i].value === value) pick = opts[i];
+    const want = collapse(value);
+    for (let i = 0; i < opts.length && !pick; i++) if (collapse(opts[i].label || opts[i].textContent) === want) pick = opts[i];
+    const lower = want.toLowerCase();
+    for (let i = 0; i < opts.length && !pick; i++) if (collapse(opts[i].label || opts[i].textContent).toLowerCase() === lower) pick = opts[i];
+    if (!pick) fail("option_not_found", "no option has that value or label");
+    if (pick.disabled) fail("element_not_interactable", "that option is disabled");
+    return pick;
+  }
+
+  function setText(el, value, watch, secret) {
+    if (watch) watchTimers(); // (for the settle that follows)
+    el.focus();
+    setValue(el, value);
+    fire(el, "input", {inputType: "insertReplacementText", data: value});
+    fire(el, "change");
+    return {trusted: isolated, secret, pick: null, kind: "text"};
+  }
+
+  function setSelect(el, pick) {
+    el.focus();
+    setValue(el, pick.value);
+    if (el.selectedOptions.length === 0 || el.selectedOptions[0] !== pick) pick.selected = true;
+    fire(el, "input");
+    fire(el, "change");
+    return {trusted: isolated, secret: false, pick, kind: "select"};
+  }
+
+  function setEditable(el, value, watch) {
+    if (watch) watchTimers(); // (for the settle that follows)
+    focus(el);
+    win.getSelection().selectAllChildren(el);
+    const t = tip();
+    if (!t) {
+      const ok = value === "" ? doc.execCommand("delete", false) : doc.execCommand("insertText", false, value);
+      if (!ok) {
+        el.textContent = value;
+        fire(el, "input", {inputType: "insertText", data: value});
+      }
+      return {trusted: false, secret: false, pick: null, kind: "editable"};
+    }
+    // Trusted, as a user with an input method would: the selection is replaced by
+    // committed text, each newline is a real Enter keypress.
+    const lines = value.replace(/\r\n?/g, "\n").split("\n");
+    if (value === "") {
+      const bs = new win.KeyboardEvent("", {key: "Backspace", code: "Backspace", keyCode: 8});
+      t.keydown(bs);
+      t.keyup(bs);
+    }
+    for (let i = 0; i < lines.length; i++) {
+      if (i > 0) {
+        const enter = new win.KeyboardEvent("", {key: "Enter", code: "Enter", keyCode: 13});
+        t.keydown(enter);
+        t.keyup(enter);
+      }
+      if (lines[i] !== "") t.commitCompositionWith(lines[i]);
+    }
+    return {trusted: true, secret: false, pick: null, kind: "editable"};
+  }
+
+  function toggle(el, want, type) {
+    if (el.checked !== want) el.click();
+    return {trusted: isolated, secret: false, pick: null, kind: type};
+  }
+
+  // filled is what a field shows after fillPlan's apply: its value (never a password's;
+  // a checkbox's or radio's checkedness) and, for a select, the label of the option it
+  // shows and whether that is the one picked (a change handler may have picked another).
+  function filled(el, done) {
+    const out = {};
+    if (done.kind === "checkbox" || done.kind === "radio") out.checked = el.checked;
+    else if (!done.secret) out.value = cap(done.kind === "editable" ? collapse(el.textContent) : String(el.value), VALUE_MAX);
+    if (done.pick) {
+      const shown = el.selectedOptions.length > 0 ? el.selectedOptions[0] : null;
+      out.shown = shown ? cap(collapse(shown.label || shown.textContent), VALUE_MAX) : "";
+      out.kept = shown === done.pick;
+    }
+    return out;
+  }
+
+  // requestSubmit submits the form node is in, as its submit button would; false when
+  // it is in none.
+  function requestSubmit(node) {
+    const form = node.form || (typeof node.closest === "function" ? node.closest("form") : null);
+    if (!form) return false;
+    form.requestSubmit();
+    return true;
+  }
+
   function result(trusted, extra) {
     const r = {trusted, url: String(win.location.href), urlBefore};
     if (extra) for (const k of Object.keys(extra)) r[k] = extra[k];
@@ -842,6 +976,6 @@ function libAct(win, env, lib) {
 
   return {
     ...lib, target, requireEnabled, withoutFilePicker, clickAt, fileChooserFor, focus, deepActive, textEntry, caretToEnd, setValue,
-    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, fileDrag, dropOffered, result, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, moveReady, inputNotTaken, wait, watchTimers, changes,
+    fire, tip, presShellDispatch, screenAt, focusedDescription, uploadTarget, fileDrag, dropOffered, result, fillPlan, filled, requestSubmit, hitPoint, reachable, enabledWhenReachable, hitPoints, inside, mouse, moveReady, inputNotTaken, wait, watchTimers, changes,
   };
 }
