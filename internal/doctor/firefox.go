@@ -233,6 +233,11 @@ func (p *probe) greeting() verdict {
 	g := browser.Greet(context.Background(), p.o.Config.Addr, 3*time.Second)
 	if g.Handshake != nil {
 		c := p.notFirefox(g)
+		if f, ok := p.firefoxOnPort(); ok && f.WS && !g.PlainTCP && p.prompts(f) {
+			// With its prompt on, Firefox asks before it completes the
+			// handshake.
+			return p.silent("Firefox accepted the connection but did not complete the WebSocket handshake within 3 s")
+		}
 		if f, ok := p.firefoxOnPort(); ok && f.WS && f.Age < startupGrace {
 			return verdict{retry: "Firefox has opened the port but does not answer on it yet (still starting)"}.add(c)
 		}
@@ -244,12 +249,20 @@ func (p *probe) greeting() verdict {
 	return p.silent("the WebSocket opened but Firefox sent no greeting within 3 s")
 }
 
+// prompts reports whether f's profile leaves the connection prompt on
+// (devtools.debugger.prompt-connection not false; false when the profile
+// is unknown).
+func (p *probe) prompts(f firefoxProc) bool {
+	st, where := p.profilePrefs(f)
+	v, set := st["devtools.debugger.prompt-connection"]
+	return where != "" && (!set || v != "false")
+}
+
 // silent explains a connection Firefox accepted without greeting: its
 // connection prompt is on screen, or it is still starting, or it hangs.
 func (p *probe) silent(prompt string) verdict {
 	if f, ok := p.firefoxOnPort(); ok {
-		st, where := p.profilePrefs(f)
-		if v, set := st["devtools.debugger.prompt-connection"]; (!set || v != "false") && where != "" {
+		if _, where := p.profilePrefs(f); p.prompts(f) {
 			return verdict{}.add(check{name: "Firefox greeting", blocking: true,
 				detail: prompt + ": Firefox is asking on screen whether to allow the connection (devtools.debugger.prompt-connection is not false in " + where + ")",
 				fix:    "deny the prompt, quit Firefox, run `firefox-rdp-mcp setup --write` (sets devtools.debugger.prompt-connection=false), start Firefox again"})
