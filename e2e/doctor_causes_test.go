@@ -64,6 +64,12 @@ func startRaw(t *testing.T, prefs map[string]any, url string, args ...string) ra
 // prepare run on the profile directory before Firefox starts.
 func startRawEnv(t *testing.T, prefs map[string]any, env []string, prepare func(dir string), url string, args ...string) rawFirefox {
 	t.Helper()
+	return startRawAt(t, filepath.Join(privateDir(t), "rdp.sock"), prefs, env, prepare, url, args...)
+}
+
+// startRawAt is startRawEnv with SOCK standing for sock.
+func startRawAt(t *testing.T, sock string, prefs map[string]any, env []string, prepare func(dir string), url string, args ...string) rawFirefox {
+	t.Helper()
 	bin, err := headless.Find()
 	headless.SkipOrFail(t, err)
 	dir := t.TempDir()
@@ -85,12 +91,6 @@ func startRawEnv(t *testing.T, prefs map[string]any, env []string, prepare func(
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	sockDir, err := os.MkdirTemp("", "firefox-rdp-mcp-doctor-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(sockDir) })
-	sock := filepath.Join(sockDir, "rdp.sock")
 	raw := rawFirefox{port: port, dir: dir, env: []string{"FIREFOX_RDP_PORT=" + strconv.Itoa(port)}}
 	argv := append([]string{"--headless", "--no-remote", "--profile", dir}, args...)
 	for i, a := range argv {
