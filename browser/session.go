@@ -288,8 +288,11 @@ func (s *Session) dropLocked() {
 	s.opened = nil // a new connection may be to a restarted Firefox: ids can mean other tabs
 }
 
-// dialTimeout bounds one connection attempt, reselection included.
-const dialTimeout = 5 * time.Second
+// dialTimeout bounds one connection attempt, reselection included. A
+// refused or missing endpoint fails at once; the bound is for a Firefox
+// that accepted the connection and is slow to greet and answer while it
+// starts (over 5 s seen on a loaded machine).
+const dialTimeout = 15 * time.Second
 
 // conn returns a live connection, dialling (and after a failure redialling)
 // as needed. A reconnect starts a new generation and reselects the

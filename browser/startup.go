@@ -75,34 +75,52 @@ func (s *Session) windowStarted(ctx context.Context, c Connection) bool {
 
 // startedTabs lists the tabs once Firefox has a browser window that has
 // finished starting and marks an active tab, waiting for that up to
-// startupWait with progress on p. After the wait it returns the tabs as
-// they are, and waited true.
-func (s *Session) startedTabs(ctx context.Context, p Progress) (tabs []rdp.Tab, waited bool, err error) {
+// startupWait with progress on p. starting says it had to wait; timedOut
+// that the wait ran out (the tabs are then as they are).
+func (s *Session) startedTabs(ctx context.Context, p Progress) (tabs []rdp.Tab, starting, timedOut bool, err error) {
 	start := time.Now()
 	for {
 		tabs, err = s.tabs(ctx)
 		if err != nil {
-			return nil, false, err
+			return nil, starting, false, err
 		}
 		if activeTab(tabs) >= 0 {
 			c, err := s.conn(ctx)
 			if err != nil {
-				return nil, false, err
+				return nil, starting, false, err
 			}
 			if s.windowStarted(ctx, c) {
-				return tabs, false, nil
+				return tabs, starting, false, nil
 			}
 		}
+		starting = true
 		took := time.Since(start)
 		if took > startupWait {
-			return tabs, true, nil
+			return tabs, true, true, nil
 		}
 		p.Report(float64(took*startupTotal/startupWait), startupTotal, "Firefox is still starting (its first window is not ready); waiting")
 		select {
 		case <-ctx.Done():
-			return nil, false, ctx.Err()
+			return nil, true, false, ctx.Err()
 		case <-time.After(startupPoll):
 		}
+	}
+}
+
+// useStarting is use for a tab of a Firefox that was seen starting: while
+// its content process is still busy starting, attaching can time out
+// (page_unresponsive) or meet the first document being replaced; that is
+// retried until startupWait has passed since start.
+func (s *Session) useStarting(ctx context.Context, tab rdp.Tab, starting bool, start time.Time, p Progress) (rdp.Target, error, uint64, error) {
+	for {
+		t, terr, gen, err := s.use(ctx, tab)
+		e, ok := AsError(s.Classify(ctx, err))
+		if err == nil || !starting || !ok || time.Since(start) > startupWait || ctx.Err() != nil ||
+			(e.Code != errcode.PageUnresponsive && e.Code != errcode.TargetReplaced && e.Code != errcode.RDPTimeout) {
+			return t, terr, gen, err
+		}
+		p.Report(float64(time.Since(start)*startupTotal/startupWait), startupTotal, "Firefox's first page is still loading; waiting")
+		time.Sleep(startupPoll)
 	}
 }
 

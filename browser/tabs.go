@@ -118,18 +118,19 @@ func (s *Session) AutoSelect(ctx context.Context, p Progress) (note string, info
 	if has { // selected by a call that held the lock before us
 		return "", nil, nil
 	}
-	tabs, waited, err := s.startedTabs(ctx, p)
+	start := time.Now()
+	tabs, starting, timedOut, err := s.startedTabs(ctx, p)
 	if err != nil {
 		return "", nil, err
 	}
 	idx := activeTab(tabs)
-	if waited {
+	if timedOut {
 		return "", nil, stillStarting()
 	}
 	if why := notAutoSelectable(tabs[idx].URL); why != "" {
 		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
-	t, terr, gen, err := s.use(ctx, tabs[idx])
+	t, terr, gen, err := s.useStarting(ctx, tabs[idx], starting, start, p)
 	if err != nil {
 		return "", nil, err
 	}
