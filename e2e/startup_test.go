@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -90,4 +92,48 @@ func firstCall(t *testing.T, tool string, args map[string]any) time.Duration {
 		t.Errorf("%s right after the socket appeared: %s after %v: %s\n%s", tool, e.Code, took.Round(time.Millisecond), e.Message, txt)
 	}
 	return took
+}
+
+// TestFirstCallNeverDrivesSessionRestore: a Firefox that starts on
+// about:sessionrestore (the page it shows after a crash, which only the
+// user should answer) is never driven by a first call: navigate and
+// snapshot_page, called as soon as its socket appears, answer
+// no_tab_selected naming the browser page, and the tab still shows it.
+func TestFirstCallNeverDrivesSessionRestore(t *testing.T) {
+	if _, err := os.Stat("/usr/lib/firefox-esr"); err != nil {
+		firefox.Get(t)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{{"navigate", map[string]any{"url": "/forms.html"}}, {"snapshot_page", map[string]any{}}} {
+		t.Run(c.tool, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			sock := filepath.Join(privateDir(t), "rdp.sock")
+			s := startServerWith(t, ctx, binary, "FIREFOX_RDP_SOCKET="+sock, "FIREFOX_MCP_LOG_LEVEL=warn")
+			args := c.args
+			if u, ok := args["url"].(string); ok {
+				args = map[string]any{"url": fx.URL + u}
+			}
+			startRawAt(t, sock, goodPrefs, []string{"MOZ_DISABLE_AUTO_SAFE_MODE=1"}, nil, "about:sessionrestore", "--start-debugger-server", "SOCK")
+			for deadline := time.Now().Add(90 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+				if _, err := os.Lstat(sock); err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("no socket in 90 s")
+				}
+			}
+			_, _, e := s.call(t, ctx, c.tool, args)
+			if e == nil || e.Code != "no_tab_selected" || !strings.Contains(e.Message, "about:sessionrestore") {
+				t.Errorf("%s on a starting Firefox showing about:sessionrestore: %+v", c.tool, e)
+			}
+			_, st := s.must(t, ctx, "list_tabs", map[string]any{})
+			b, _ := json.Marshal(st)
+			if !strings.Contains(string(b), "about:sessionrestore") || strings.Contains(string(b), "forms.html") {
+				t.Errorf("the session-restore tab was driven: %s", b)
+			}
+		})
+	}
 }
