@@ -22,6 +22,9 @@ type Error struct {
 	// type and text); nil for most errors. Page-derived strings in them are
 	// Page values (see untrusted.go).
 	Details map[string]any
+	// Transient: this failure may pass by itself (Firefox still starting),
+	// so the call is retryable even where its code is not.
+	Transient bool
 	// page holds page-derived values that Text shows inside markers after
 	// the message; Message itself never carries page text.
 	page []PageField
@@ -70,7 +73,7 @@ func (e *Error) Structured() map[string]any {
 }
 
 // Retryable reports whether the call may succeed if repeated later.
-func (e *Error) Retryable() bool { return e.Code.Retryable() }
+func (e *Error) Retryable() bool { return e.Code.Retryable() || e.Transient }
 
 // Is matches by code, so errors.Is(err, &Error{Code: errcode.StaleElement}) works.
 func (e *Error) Is(target error) bool {

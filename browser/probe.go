@@ -196,3 +196,12 @@ type Greeting struct {
 func Greet(ctx context.Context, addr netip.AddrPort, wait time.Duration) Greeting {
 	return Greeting(rdp.KnockAt(ctx, addr, wait))
 }
+
+// GreetSocket connects to the debugger's Unix socket at path the way a
+// debugger client does and waits up to wait for Firefox's greeting,
+// sending nothing. err is why the connection failed (its errno tells a
+// missing socket from one nothing listens on); greeted is false when the
+// connection was made but Firefox stayed silent.
+func GreetSocket(ctx context.Context, path string, wait time.Duration) (greeted bool, err error) {
+	return rdp.KnockSocket(ctx, path, wait)
+}

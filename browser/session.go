@@ -288,8 +288,11 @@ func (s *Session) dropLocked() {
 	s.opened = nil // a new connection may be to a restarted Firefox: ids can mean other tabs
 }
 
-// dialTimeout bounds one connection attempt, reselection included.
-const dialTimeout = 5 * time.Second
+// dialTimeout bounds one connection attempt, reselection included. A
+// refused or missing endpoint fails at once; the bound is for a Firefox
+// that accepted the connection and is slow to greet and answer while it
+// starts (over 5 s seen on a loaded machine).
+const dialTimeout = 15 * time.Second
 
 // conn returns a live connection, dialling (and after a failure redialling)
 // as needed. A reconnect starts a new generation and reselects the
@@ -310,14 +313,15 @@ func (s *Session) conn(ctx context.Context) (Connection, error) {
 	}
 	dctx, cancel := context.WithTimeout(ctx, dialTimeout)
 	defer cancel()
-	c, err := s.dial(dctx)
+	c, err := s.dialStarting(dctx)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		s.log.Debug("rdp dial failed", "error", err)
 		ep := s.opts.Endpoint()
-		return nil, Errorf(errcode.NotConnected, "cannot reach Firefox's debugger at %s (%s). Firefox opens it only when started with --start-debugger-server %s "+
+		return nil, Errorf(errcode.NotConnected, "cannot reach Firefox's debugger at %s (%s). If Firefox is starting, call again in a few seconds. "+
+			"Otherwise Firefox is not running with its debugger server: it opens it only when started with --start-debugger-server %s "+
 			"and with devtools.debugger.remote-enabled=true, devtools.chrome.enabled=true and devtools.debugger.prompt-connection=false in its profile "+
 			"(the user can run `firefox-rdp-mcp setup` to set them, then `firefox-rdp-mcp doctor`, which names what is missing)",
 			ep, shortNetErr(err), debuggerArg(ep))
@@ -569,7 +573,7 @@ func shortNetErr(err error) string {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "connection refused"):
-		return "connection refused: nothing listens on that port"
+		return "connection refused: nothing listens there"
 	case strings.Contains(msg, "timeout"), strings.Contains(msg, "deadline"):
 		return "timed out"
 	}

@@ -96,7 +96,12 @@ type AutoSelected struct {
 // select_tab (one process per call, as the MCP Inspector CLI does) can act.
 // It returns the sentence that tells the agent which tab it got, "" when a
 // tab was already selected.
-func (s *Session) AutoSelect(ctx context.Context) (note string, info *AutoSelected, err error) {
+//
+// A Firefox that is still starting (no browser window yet, or one that has
+// not finished starting) is waited for, up to startupWait, with progress on
+// p. A tab whose document turns out to be a browser page once attached
+// (the initial about:blank that became about:sessionrestore) is let go.
+func (s *Session) AutoSelect(ctx context.Context, p Progress) (note string, info *AutoSelected, err error) {
 	s.mu.Lock()
 	has := s.sel != nil || s.lost != "" // a lost selection is reported, not replaced
 	s.mu.Unlock()
@@ -113,28 +118,45 @@ func (s *Session) AutoSelect(ctx context.Context) (note string, info *AutoSelect
 	if has { // selected by a call that held the lock before us
 		return "", nil, nil
 	}
-	tabs, err := s.tabs(ctx)
+	start := time.Now()
+	tabs, starting, timedOut, err := s.startedTabs(ctx, p)
 	if err != nil {
 		return "", nil, err
 	}
 	idx := activeTab(tabs)
-	if idx < 0 {
-		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected and Firefox reports no active tab in a browser window; call list_tabs, then select_tab")
+	if timedOut {
+		return "", nil, stillStarting()
 	}
 	if why := notAutoSelectable(tabs[idx].URL); why != "" {
 		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
-	t, terr, gen, err := s.use(ctx, tabs[idx])
+	t, terr, gen, err := s.useStarting(ctx, tabs[idx], starting, start, p)
 	if err != nil {
 		return "", nil, err
 	}
 	if terr != nil {
 		t.URL = tabs[idx].URL
 	}
+	if why := notAutoSelectable(t.URL); why != "" {
+		s.release()
+		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
+	}
 	id := TabID(tabs[idx].BrowserID)
 	info = &AutoSelected{TabID: id, Index: idx, Generation: gen, Auto: true}
 	return fmt.Sprintf("No tab was selected, so this call used the active tab of the most recently used window: %s (index %d; its URL is below) — select_tab picks another.\n%s",
 		id, idx, Marked("URL", t.URL, 200)), info, nil
+}
+
+// release drops the selection use made (its tab turned out not to be one
+// to pick by itself).
+func (s *Session) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sel != nil && s.sel.watch != nil {
+		s.sel.watch.Close()
+	}
+	s.sel = nil
+	s.newGenerationLocked()
 }
 
 // activeTab is the index of the tab Firefox marks selected: the selected

@@ -20,8 +20,10 @@ import (
 // started theirs: any preferences, any flags, and not waited for.
 type rawFirefox struct {
 	port int
+	sock string // the socket "SOCK" in its arguments stood for
 	pid  int
 	dir  string
+	env  []string // what points doctor at its endpoint
 }
 
 // quietPrefs keep a throwaway profile from first-run pages and network
@@ -50,8 +52,23 @@ var quietPrefs = map[string]any{
 }
 
 // startRaw starts Firefox with prefs (on top of quietPrefs) and args, and
-// returns at once. It is killed, with its process group, at cleanup.
+// returns at once. In args, PORT stands for a free port and SOCK for a
+// socket in a new 0700 directory. It is killed, with its process group, at
+// cleanup.
 func startRaw(t *testing.T, prefs map[string]any, url string, args ...string) rawFirefox {
+	t.Helper()
+	return startRawEnv(t, prefs, []string{"MOZ_DISABLE_AUTO_SAFE_MODE=1"}, nil, url, args...)
+}
+
+// startRawEnv is startRaw with env added to Firefox's environment and
+// prepare run on the profile directory before Firefox starts.
+func startRawEnv(t *testing.T, prefs map[string]any, env []string, prepare func(dir string), url string, args ...string) rawFirefox {
+	t.Helper()
+	return startRawAt(t, filepath.Join(privateDir(t), "rdp.sock"), prefs, env, prepare, url, args...)
+}
+
+// startRawAt is startRawEnv with SOCK standing for sock.
+func startRawAt(t *testing.T, sock string, prefs map[string]any, env []string, prepare func(dir string), url string, args ...string) rawFirefox {
 	t.Helper()
 	bin, err := headless.Find()
 	headless.SkipOrFail(t, err)
@@ -65,18 +82,25 @@ func startRaw(t *testing.T, prefs map[string]any, url string, args ...string) ra
 	if err := os.WriteFile(filepath.Join(dir, "user.js"), []byte(js.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if prepare != nil {
+		prepare(dir)
+	}
 	l, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
+	raw := rawFirefox{port: port, dir: dir, env: []string{"FIREFOX_RDP_PORT=" + strconv.Itoa(port)}}
 	argv := append([]string{"--headless", "--no-remote", "--profile", dir}, args...)
 	for i, a := range argv {
-		argv[i] = strings.ReplaceAll(a, "PORT", strconv.Itoa(port))
+		if strings.Contains(a, "SOCK") {
+			raw.sock, raw.env = sock, []string{"FIREFOX_RDP_SOCKET=" + sock}
+		}
+		argv[i] = strings.ReplaceAll(strings.ReplaceAll(a, "PORT", strconv.Itoa(port)), "SOCK", sock)
 	}
 	cmd := exec.Command(bin, append(argv, url)...)
-	cmd.Env = append(os.Environ(), "MOZ_HEADLESS=1", "MOZ_CRASHREPORTER_DISABLE=1", "MOZ_DISABLE_AUTO_SAFE_MODE=1")
+	cmd.Env = append(append(os.Environ(), "MOZ_HEADLESS=1", "MOZ_CRASHREPORTER_DISABLE=1"), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -87,7 +111,8 @@ func startRaw(t *testing.T, prefs map[string]any, url string, args ...string) ra
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done
 	})
-	return rawFirefox{port: port, pid: cmd.Process.Pid, dir: dir}
+	raw.pid = cmd.Process.Pid
+	return raw
 }
 
 var goodPrefs = map[string]any{
@@ -96,10 +121,11 @@ var goodPrefs = map[string]any{
 	"devtools.debugger.prompt-connection": false,
 }
 
-func runDoctor(t *testing.T, port int, env ...string) (stdout, stderr string, code int, took time.Duration) {
+// runDoctor runs doctor against ff's endpoint (its env) with env added.
+func runDoctor(t *testing.T, ff rawFirefox, env ...string) (stdout, stderr string, code int, took time.Duration) {
 	t.Helper()
 	cmd := exec.Command(binary, "doctor")
-	cmd.Env = append([]string{"FIREFOX_RDP_PORT=" + strconv.Itoa(port), "HOME=" + t.TempDir()}, env...)
+	cmd.Env = append(append([]string{"HOME=" + t.TempDir()}, ff.env...), env...)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
@@ -121,20 +147,28 @@ func TestDoctorJustAfterStart(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		after time.Duration
-	}{{"at once", 0}, {"after 0.5 s", 500 * time.Millisecond}} {
+		arg   string
+	}{{"at once", 0, "SOCK"}, {"after 0.5 s", 500 * time.Millisecond, "SOCK"}, {"ws: at once", 0, "ws:PORT"}} {
 		t.Run(tc.name, func(t *testing.T) {
-			ff := startRaw(t, goodPrefs, fx.URL+"/", "--start-debugger-server", "ws:PORT")
+			ff := startRaw(t, goodPrefs, fx.URL+"/", "--start-debugger-server", tc.arg)
 			time.Sleep(tc.after)
-			out, progress, code, took := runDoctor(t, ff.port)
+			out, progress, code, took := runDoctor(t, ff)
 			t.Logf("doctor %v after Firefox started: exit %d after %v\nstderr:\n%s", tc.after, code, took.Round(10*time.Millisecond), progress)
-			if code != 0 || strings.Contains(out, "FAIL") || strings.Contains(out, "warn") {
+			ws := strings.HasPrefix(tc.arg, "ws:")
+			if code != 0 || strings.Contains(out, "FAIL") || (strings.Contains(out, "warn") != ws) {
 				t.Errorf("doctor exit %d:\n%s\nstderr:\n%s", code, out, progress)
 			}
 			// At once, Firefox cannot have opened its port yet: doctor waits.
 			if tc.after == 0 && !strings.Contains(progress, "doctor: ") {
 				t.Errorf("no progress line on stderr while Firefox was starting:\n%s", progress)
 			}
-			for _, want := range []string{"[ok  ] Firefox greeting", "[ok  ] Firefox version", "[ok  ] tab evaluation", "[ok  ] trusted input", "All checks passed."} {
+			want := []string{"[ok  ] Firefox greeting", "[ok  ] Firefox version", "[ok  ] tab evaluation", "[ok  ] trusted input", "All checks passed."}
+			if ws {
+				want = append(want, "[warn] ws: endpoint", "reachable by every web page you open on a loopback origin")
+			} else {
+				want = append(want, "[ok  ] endpoint reachable     Unix socket "+ff.sock)
+			}
+			for _, want := range want {
 				if !strings.Contains(out, want) {
 					t.Errorf("doctor output lacks %q:\n%s", want, out)
 				}
@@ -156,20 +190,22 @@ func TestDoctorNamesTheCause(t *testing.T) {
 		want  []string
 		code  int
 	}{
-		{"chrome.enabled off", noChrome, "about:blank", []string{"--start-debugger-server", "ws:PORT"},
+		{"chrome.enabled off", noChrome, "about:blank", []string{"--start-debugger-server", "SOCK"},
 			[]string{"[FAIL] endpoint reachable", "devtools.chrome.enabled is false", "devtools.debugger.remote-enabled=true and devtools.chrome.enabled=true", "setup --write"}, 1},
-		{"connection prompt on", prompt, "about:blank", []string{"--start-debugger-server", "ws:PORT"},
-			[]string{"[ok  ] endpoint reachable", "[FAIL] Firefox greeting", "asking on screen whether to allow the connection", "devtools.debugger.prompt-connection"}, 1},
+		{"connection prompt on", prompt, "about:blank", []string{"--start-debugger-server", "SOCK"},
+			[]string{"[ok  ] endpoint reachable", "[FAIL] Firefox greeting", "accepted the connection but sent no greeting", "asking on screen whether to allow the connection", "devtools.debugger.prompt-connection"}, 1},
+		{"connection prompt on (ws:)", prompt, "about:blank", []string{"--start-debugger-server", "ws:PORT"},
+			[]string{"[ok  ] endpoint reachable", "[warn] ws: endpoint", "[FAIL] Firefox greeting", "asking on screen whether to allow the connection", "devtools.debugger.prompt-connection"}, 1},
 		{"plain TCP transport", goodPrefs, "about:blank", []string{"--start-debugger-server", "PORT"},
 			[]string{"[FAIL] ", "plain TCP transport", "--start-debugger-server ws:"}, 1},
-		{"privileged first tab", goodPrefs, "about:sessionrestore", []string{"--start-debugger-server", "ws:PORT"},
+		{"privileged first tab", goodPrefs, "about:sessionrestore", []string{"--start-debugger-server", "SOCK"},
 			[]string{"[ok  ] Firefox greeting", "tab evaluation", "about:sessionrestore", "All checks passed."}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			ff := startRaw(t, c.prefs, c.url, c.args...)
 			time.Sleep(500 * time.Millisecond)
-			out, progress, code, took := runDoctor(t, ff.port)
+			out, progress, code, took := runDoctor(t, ff)
 			t.Logf("exit %d after %v", code, took.Round(10*time.Millisecond))
 			if code != c.code {
 				t.Errorf("exit %d, want %d:\n%s\nstderr:\n%s", code, c.code, out, progress)
@@ -204,7 +240,8 @@ func TestDoctorFirefoxWithoutTheFlag(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	out, _, code, _ := runDoctor(t, ff.port)
+	ff.env = []string{"FIREFOX_RDP_SOCKET=" + filepath.Join(privateDir(t), "rdp.sock")}
+	out, _, code, _ := runDoctor(t, ff)
 	// Other Firefoxes on this machine may be listed too; ours is among them.
 	mine := regexp.MustCompile(fmt.Sprintf(`Firefox \(pid (\d+, pid )*%d(, pid \d+)*\) is running without --start-debugger-server`, ff.pid))
 	if code != 1 || !mine.MatchString(out) || !strings.Contains(out, "only opens a window in the running Firefox") {

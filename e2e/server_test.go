@@ -34,8 +34,14 @@ func startServer(t testing.TB, ctx context.Context, bin string, env ...string) *
 // startServerOn runs the binary against the Firefox ff.
 func startServerOn(t testing.TB, ctx context.Context, ff *headless.Firefox, bin string, env ...string) *server {
 	t.Helper()
+	return startServerWith(t, ctx, bin, append([]string{"FIREFOX_RDP_SOCKET=" + ff.Socket, "FIREFOX_MCP_LOG_LEVEL=warn"}, env...)...)
+}
+
+// startServerWith runs the binary with exactly env.
+func startServerWith(t testing.TB, ctx context.Context, bin string, env ...string) *server {
+	t.Helper()
 	s := &server{cmd: exec.Command(bin)}
-	s.cmd.Env = append([]string{"FIREFOX_RDP_SOCKET=" + ff.Socket, "FIREFOX_MCP_LOG_LEVEL=warn"}, env...)
+	s.cmd.Env = env
 	s.cmd.Stderr = os.Stderr
 	client := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, &sdk.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {

@@ -89,6 +89,7 @@ func goldenCases() []goldenCase {
 		page(LoadState, nil), iso(LoadState, nil),
 		chrome(TabNavigate, TabNavigateArgs{BrowserID: 9, URL: "https://example.com/?q=</script>"}),
 		chrome(BrowserInstance, nil),
+		chrome(BrowserStartup, nil),
 	}
 }
 

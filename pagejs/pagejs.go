@@ -253,6 +253,9 @@ var (
 	TabNavigate = chromeScript("tabNavigate")
 	// BrowserInstance identifies this run of Firefox; args nil, result BrowserInstanceResult.
 	BrowserInstance = chromeScript("browserInstance")
+	// BrowserStartup says whether the most recent browser window has finished
+	// starting; args nil, result BrowserStartupResult.
+	BrowserStartup = chromeScript("browserStartup")
 	// FocusWindow makes a tab's window the one Firefox treats as active, without the
 	// window manager; args FocusWindowArgs, result FocusWindowResult.
 	FocusWindow = chromeScript("focusWindow")
@@ -270,7 +273,7 @@ func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, FillForm, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, FramePoint, BindRefs,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
-		LoadState, TabNavigate, BrowserInstance}
+		LoadState, TabNavigate, BrowserInstance, BrowserStartup}
 }
 
 func pageScript(name string) Script {

@@ -698,6 +698,13 @@ type BrowserInstanceResult struct {
 	Started float64 `json:"started"`
 }
 
+// BrowserStartupResult is BrowserStartup's value: a browser window exists,
+// and it has finished starting (its delayed start-up ran).
+type BrowserStartupResult struct {
+	Window bool `json:"window"`
+	Ready  bool `json:"ready"`
+}
+
 // FocusedFrameResult is FocusedFrame's value: the browsing context of the
 // focused frame element, 0 when the focus is in the document itself.
 type FocusedFrameResult struct {

@@ -64,3 +64,22 @@ func plainTCP(addr netip.AddrPort) bool {
 	n, _ := conn.Read(buf)
 	return plainRDP.Match(buf[:n])
 }
+
+// KnockSocket connects to the Unix socket at path and waits up to wait for
+// the root actor's greeting, sending nothing; Greeted reports whether it
+// came (a Firefox asking on screen whether to allow the connection, or one
+// still starting, accepts and stays silent). err is why the connection
+// failed (a *net.OpError wrapping the errno: ENOENT, ECONNREFUSED, EACCES);
+// it is nil when the connection was made, greeting or not.
+func KnockSocket(ctx context.Context, path string, wait time.Duration) (greeted bool, err error) {
+	dctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	s, err := DialSocket(dctx, path)
+	if err != nil {
+		return false, err
+	}
+	t := newStreamTransport(s, 1<<20)
+	defer t.Close()
+	_, gerr := readGreeting(dctx, t)
+	return gerr == nil, nil
+}

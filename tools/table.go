@@ -68,7 +68,7 @@ func (tb *Table) Call(ctx context.Context, name string, args json.RawMessage, p 
 	var note string
 	var auto *browser.AutoSelected
 	if !tablessTools[name] {
-		note, auto, err = tb.eng.AutoSelect(ctx)
+		note, auto, err = tb.eng.AutoSelect(ctx, p)
 	}
 	if err == nil {
 		res, err = t.run(ctx, tb, args, p)

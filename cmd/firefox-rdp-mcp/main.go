@@ -93,10 +93,12 @@ Usage:
   %[1]s doctor     check Firefox, the kernel sandbox and the configuration
   %[1]s version    print the version
 
-Start Firefox for it (see README; "%[1]s setup" does the preferences):
-  firefox --start-debugger-server ws:6000
-  with devtools.debugger.remote-enabled, devtools.chrome.enabled = true and
-  devtools.debugger.prompt-connection = false in about:config.
+Start Firefox for it ("%[1]s setup --write" sets the preferences, makes the
+socket's directory and prints the command with your profile; see README):
+  firefox-esr --profile YOUR-PROFILE --start-debugger-server SOCKET
+  SOCKET is FIREFOX_RDP_SOCKET below, in a directory of mode 0700; the profile
+  needs devtools.debugger.remote-enabled, devtools.chrome.enabled = true and
+  devtools.debugger.prompt-connection = false.
 
 Environment (read once at start):
 `, name, version)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/setup"
 )
 
@@ -24,17 +25,28 @@ func runSetup(args []string) int {
 		fmt.Fprintf(os.Stderr, "%s setup: cannot find this binary's path: %v\n", name, err)
 		return 1
 	}
-	port := 6000
-	if p, err := strconv.Atoi(os.Getenv("FIREFOX_RDP_PORT")); err == nil && p > 0 && p < 65536 {
-		port = p
+	// The endpoint the server will use: FIREFOX_RDP_SOCKET or the default
+	// socket, unless FIREFOX_RDP_HOST/PORT chose the ws: endpoint.
+	def := config.DefaultSocket(os.Getenv)
+	socket, port := def, 0
+	if s := os.Getenv(config.EnvSocket); s != "" {
+		socket = s
+	}
+	if os.Getenv(config.EnvHost) != "" || os.Getenv(config.EnvPort) != "" {
+		port = 6000
+		if p, err := strconv.Atoi(os.Getenv(config.EnvPort)); err == nil && p > 0 && p < 65536 {
+			port = p
+		}
 	}
 	return setup.Run(args, os.Stdout, os.Stderr, setup.Env{
-		Home:      home,
-		XDGConfig: os.Getenv("XDG_CONFIG_HOME"),
-		XDGData:   os.Getenv("XDG_DATA_HOME"),
-		Exe:       exe,
-		Port:      port,
-		Now:       time.Now,
+		Home:          home,
+		XDGConfig:     os.Getenv("XDG_CONFIG_HOME"),
+		XDGData:       os.Getenv("XDG_DATA_HOME"),
+		Exe:           exe,
+		Socket:        socket,
+		DefaultSocket: def,
+		Port:          port,
+		Now:           time.Now,
 		LookPath: func(prog string) string {
 			p, _ := exec.LookPath(prog)
 			return p

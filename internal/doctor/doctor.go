@@ -70,7 +70,11 @@ func Run(o Options) int {
 			fix: "correct the variables named above in the MCP client's \"env\" entry (`firefox-rdp-mcp -h` lists them)", blocking: true})
 	} else {
 		cfg := o.Config
-		checks = append(checks, check{name: "configuration", ok: true, detail: fmt.Sprintf("RDP endpoint %s (%s) is loopback", cfg.Addr, cfg.Host)})
+		detail := "debugger endpoint " + cfg.Endpoint() + " (a Unix socket)"
+		if cfg.Socket == "" {
+			detail = fmt.Sprintf("debugger endpoint %s (%s is loopback; a ws: endpoint, chosen by FIREFOX_RDP_HOST/FIREFOX_RDP_PORT)", cfg.Endpoint(), cfg.Host)
+		}
+		checks = append(checks, check{name: "configuration", ok: true, detail: detail})
 		checks = append(checks, newProbe(o).run()...)
 		checks = append(checks, rootChecks(cfg)...)
 	}

@@ -3,6 +3,8 @@ package doctor
 import (
 	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,5 +46,78 @@ func TestPortOwnerAndSelf(t *testing.T) {
 	}
 	if st, up := startTicks(os.Getpid()), uptime(); st <= 0 || up <= 0 || up < time.Duration(st)*time.Second/clockTicks {
 		t.Errorf("start %d ticks, uptime %v", st, up)
+	}
+}
+
+// TestFirefoxProcsByExecutable: processes whose command name says firefox
+// but whose executable is not Firefox are never listed: this test binary
+// run as "firefox-rdp-mcp" (an MCP server's name, command name
+// "firefox-rdp-mc"), a program run as "firefox", and this process itself.
+func TestFirefoxProcsByExecutable(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var pids []int
+	for name, target := range map[string]string{"firefox-rdp-mcp": self, "firefox": sleep} {
+		link := filepath.Join(dir, name)
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"30"}
+		if target == self {
+			args = []string{"-test.run=^$"}
+		}
+		cmd := exec.Command(link, args...)
+		cmd.Env = append(os.Environ(), "DOCTOR_TEST_SLEEP=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait() }()
+		pids = append(pids, cmd.Process.Pid)
+	}
+	time.Sleep(200 * time.Millisecond) // both have exec'd
+	for _, pid := range pids {
+		comm, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+		if !strings.HasPrefix(string(comm), "firefox") {
+			t.Fatalf("pid %d has command name %q, want firefox…", pid, comm)
+		}
+	}
+	for _, f := range firefoxProcs() {
+		for _, pid := range append(pids, os.Getpid()) {
+			if f.PID == pid {
+				t.Errorf("pid %d (%s) listed as Firefox", pid, f.Comm)
+			}
+		}
+	}
+}
+
+func TestMain(m *testing.M) {
+	if os.Getenv("DOCTOR_TEST_SLEEP") == "1" {
+		time.Sleep(30 * time.Second)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestParseArgsSocketAndSafeMode: a socket path is the endpoint; -safe-mode
+// is named.
+func TestParseArgsSocketAndSafeMode(t *testing.T) {
+	p := parseArgs([]string{"firefox-esr", "--profile", "/p", "--start-debugger-server", "/run/user/1000/firefox-rdp-mcp/rdp.sock"})
+	if p.Socket != "/run/user/1000/firefox-rdp-mcp/rdp.sock" || p.Port != 0 || p.WS || p.Profile != "/p" || p.Safe != "" {
+		t.Errorf("socket: %+v", p)
+	}
+	if p := parseArgs([]string{"firefox", "-safe-mode", "--start-debugger-server", "ws:6000"}); p.Safe == "" || p.Port != 6000 {
+		t.Errorf("safe mode: %+v", p)
+	}
+	env := map[string]string{"MOZ_CRASHREPORTER_RESTART_ARG_1": "--profile", "MOZ_CRASHREPORTER_RESTART_ARG_2": "/p",
+		"MOZ_CRASHREPORTER_RESTART_ARG_3": "--start-debugger-server", "MOZ_CRASHREPORTER_RESTART_ARG_4": "/s/rdp.sock", "MOZ_CRASHREPORTER_RESTART_ARG_5": ""}
+	if p := parseArgs(append([]string{"firefox-esr"}, restartArgs(env)...)); p.Socket != "/s/rdp.sock" || p.Profile != "/p" {
+		t.Errorf("restart arguments: %+v", p)
 	}
 }

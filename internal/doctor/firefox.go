@@ -16,7 +16,8 @@ import (
 // probe is one doctor run against Firefox.
 type probe struct {
 	o        Options
-	port     int
+	port     int    // the ws: endpoint's port (0 with the socket)
+	socket   string // the Unix socket ("" with ws:)
 	start    time.Time
 	deadline time.Time
 	said     string // the last progress line, not repeated
@@ -28,7 +29,7 @@ const startupGrace = 60 * time.Second
 
 func newProbe(o Options) *probe {
 	now := time.Now()
-	return &probe{o: o, port: int(o.Config.Addr.Port()), start: now, deadline: now.Add(o.Wait)}
+	return &probe{o: o, port: int(o.Config.Addr.Port()), socket: o.Config.Socket, start: now, deadline: now.Add(o.Wait)}
 }
 
 // verdict is the outcome of one attempt: the checks so far and, when
@@ -50,7 +51,9 @@ func (p *probe) run() []check {
 	for {
 		v := p.attempt()
 		if v.retry == "" {
-			if waited {
+			if waited && blocked(v.checks) {
+				p.progress(fmt.Sprintf("stopped waiting after %.1f s", time.Since(p.start).Seconds()))
+			} else if waited {
 				p.progress(fmt.Sprintf("Firefox ready after %.1f s", time.Since(p.start).Seconds()))
 			}
 			return v.checks
@@ -70,6 +73,15 @@ func (p *probe) run() []check {
 	}
 }
 
+func blocked(checks []check) bool {
+	for _, c := range checks {
+		if !c.ok && c.blocking {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *probe) progress(msg string) {
 	if msg == p.said {
 		return
@@ -78,22 +90,38 @@ func (p *probe) progress(msg string) {
 	fmt.Fprintf(p.o.Progress, "doctor: %s\n", msg)
 }
 
+// arg is what Firefox's --start-debugger-server takes for the endpoint.
+func (p *probe) arg() string { return p.o.Config.DebuggerArg() }
+
 func (p *probe) startCmd() string {
-	return fmt.Sprintf("run `firefox-rdp-mcp setup` (it sets the three preferences and prints the command), then start Firefox with `firefox-esr --start-debugger-server ws:%d` (or `firefox …`)", p.port)
+	return fmt.Sprintf("run `firefox-rdp-mcp setup --write` (it sets the three preferences%s, and prints the command for your profile), then start Firefox with the command it prints, `firefox-esr --profile YOUR-PROFILE --start-debugger-server %s`, or with its launcher",
+		map[bool]string{true: ", creates the socket's directory", false: ""}[p.socket != ""], p.arg())
+}
+
+// serves reports whether f was started with the configured endpoint.
+func (p *probe) serves(f firefoxProc) bool {
+	if p.socket != "" {
+		return f.Socket == p.socket
+	}
+	return f.Port == p.port
 }
 
 // attempt runs the checks once.
 func (p *probe) attempt() verdict {
+	if p.socket != "" {
+		return p.attemptSocket()
+	}
 	addr := p.o.Config.Addr.String()
 	conn, err := net.DialTimeout("tcp", addr, time.Second)
 	if err != nil {
 		if errors.Is(err, syscall.ECONNREFUSED) {
-			return p.refused()
+			return p.refused("connection refused on " + addr)
 		}
 		return verdict{}.add(check{name: "endpoint reachable", detail: err.Error(), fix: p.startCmd(), blocking: true})
 	}
 	conn.Close()
 	v := verdict{}.add(check{name: "endpoint reachable", ok: true, detail: "TCP " + addr})
+	v = v.add(check{name: "ws: endpoint", detail: wsWarning, fix: wsFix})
 	if g := p.greeting(); g.retry != "" || !g.checks[0].ok {
 		v.checks = append(v.checks, g.checks...)
 		v.retry = g.retry
@@ -102,8 +130,9 @@ func (p *probe) attempt() verdict {
 	return p.session(v)
 }
 
-// refused explains a closed port from the Firefox processes and profiles.
-func (p *probe) refused() verdict {
+// refused explains a closed port (or a missing or stale socket) from the
+// Firefox processes and profiles; what says the connection failure.
+func (p *probe) refused(what string) verdict {
 	fail := func(detail, fix string) verdict {
 		return verdict{}.add(check{name: "endpoint reachable", detail: detail, fix: fix, blocking: true})
 	}
@@ -111,37 +140,43 @@ func (p *probe) refused() verdict {
 	if !p.hasPort(procs) && time.Since(p.start) < appearGrace {
 		// Started a moment ago (firefox & doctor): its process may not
 		// have been exec'd yet.
-		return verdict{retry: fmt.Sprintf("no Firefox with --start-debugger-server ws:%d is running yet", p.port)}.
-			add(check{name: "endpoint reachable", detail: "connection refused", blocking: true})
+		return verdict{retry: fmt.Sprintf("no Firefox with --start-debugger-server %s is running yet", p.arg())}.
+			add(check{name: "endpoint reachable", detail: what, blocking: true})
 	}
 	if len(procs) == 0 {
-		return fail(fmt.Sprintf("connection refused on %s: Firefox is not running", p.o.Config.Addr), p.startCmd())
+		return fail(fmt.Sprintf("%s: Firefox is not running", what), p.startCmd())
 	}
 	for _, f := range procs {
-		if f.Port != p.port || !f.WS {
+		if !p.serves(f) || (p.socket == "" && !f.WS) {
 			continue
 		}
+		if why := p.safeMode(f); why != "" {
+			return fail(fmt.Sprintf("%s: Firefox (pid %d) runs in safe mode: %s; in safe mode Firefox ignores its arguments and opens no debugger server", what, f.PID, why), safeModeFix)
+		}
 		if missing, where := p.profileMissing(f); missing != "" {
-			return fail(fmt.Sprintf("Firefox (pid %d) was started with --start-debugger-server %s, but %s in %s: Firefox opens no debugger port without devtools.debugger.remote-enabled=true and devtools.chrome.enabled=true", f.PID, f.Server, missing, where),
+			return fail(fmt.Sprintf("Firefox (pid %d) was started with --start-debugger-server %s, but %s in %s: Firefox opens no debugger server without devtools.debugger.remote-enabled=true and devtools.chrome.enabled=true", f.PID, f.Server, missing, where),
 				"quit Firefox, run `firefox-rdp-mcp setup --write` (it sets devtools.debugger.remote-enabled, devtools.chrome.enabled = true and devtools.debugger.prompt-connection = false), then start Firefox the same way again")
 		}
 		if f.Age < startupGrace {
-			return verdict{retry: fmt.Sprintf("Firefox (pid %d) is starting and has not opened port %d yet", f.PID, p.port)}.
-				add(check{name: "endpoint reachable", detail: "connection refused", blocking: true})
+			return verdict{retry: fmt.Sprintf("Firefox (pid %d) is starting and has not opened %s yet", f.PID, p.o.Config.Endpoint())}.
+				add(check{name: "endpoint reachable", detail: what, blocking: true})
 		}
-		return fail(fmt.Sprintf("Firefox (pid %d) was started %s ago with --start-debugger-server %s, but nothing listens on port %d", f.PID, f.Age.Round(time.Second), f.Server, p.port),
-			"Firefox opens the port only with devtools.debugger.remote-enabled=true and devtools.chrome.enabled=true (and devtools.debugger.prompt-connection=false to connect unattended): quit Firefox, run `firefox-rdp-mcp setup --write`, start it again")
+		return fail(fmt.Sprintf("Firefox (pid %d) was started %s ago with --start-debugger-server %s, but %s", f.PID, f.Age.Round(time.Second), f.Server, what),
+			"Firefox opens its debugger server only with devtools.debugger.remote-enabled=true and devtools.chrome.enabled=true (and devtools.debugger.prompt-connection=false to connect unattended): quit Firefox, run `firefox-rdp-mcp setup --write`, start it again")
 	}
-	return fail(p.elsewhere(procs))
+	return fail(p.elsewhere(procs, what))
 }
 
-// elsewhere explains a closed port when no Firefox was started for it: one
-// runs without the flag, with the plain TCP transport, or on another port.
-func (p *probe) elsewhere(procs []firefoxProc) (detail, fix string) {
+// elsewhere explains a failed connection when no Firefox was started for
+// the endpoint: one runs without the flag, with another transport, or on
+// another endpoint.
+func (p *probe) elsewhere(procs []firefoxProc, what string) (detail, fix string) {
 	var others []string
-	for _, f := range procs {
-		if f.Server != "" && f.WS {
-			others = append(others, fmt.Sprintf("Firefox (pid %d) has its debugger server on port %d", f.PID, f.Port))
+	var other *firefoxProc
+	for i, f := range procs {
+		if f.Socket != "" || (f.Server != "" && f.WS) {
+			others = append(others, fmt.Sprintf("Firefox (pid %d) has its debugger server on %s", f.PID, f.Server))
+			other = &procs[i]
 		}
 	}
 	also := ""
@@ -149,13 +184,13 @@ func (p *probe) elsewhere(procs []firefoxProc) (detail, fix string) {
 		also = "; " + strings.Join(others, "; ")
 	}
 	for _, f := range procs {
-		if f.Port == p.port && !f.WS {
+		if p.socket == "" && f.Port == p.port && !f.WS && f.Socket == "" {
 			return fmt.Sprintf("Firefox (pid %d) was started with --start-debugger-server %s, the plain TCP transport; this server speaks WebSocket", f.PID, f.Server),
-				fmt.Sprintf("quit Firefox and start it with --start-debugger-server ws:%d", p.port)
+				fmt.Sprintf("quit Firefox and start it with --start-debugger-server %s", p.arg())
 		}
 	}
 	var without []string
-	comm := "firefox"
+	comm := "firefox-esr"
 	for _, f := range procs {
 		if f.Server == "" {
 			without = append(without, strconv.Itoa(f.PID))
@@ -163,12 +198,19 @@ func (p *probe) elsewhere(procs []firefoxProc) (detail, fix string) {
 		}
 	}
 	if len(without) > 0 {
-		return fmt.Sprintf("connection refused on %s: Firefox (pid %s) is running without --start-debugger-server%s", p.o.Config.Addr, strings.Join(without, ", pid "), also),
-			fmt.Sprintf("quit Firefox (every window), then start it with `%s --start-debugger-server ws:%d`: while it runs, starting it again only opens a window in the running Firefox, without a debugger server", comm, p.port)
+		return fmt.Sprintf("%s: Firefox (pid %s) is running without --start-debugger-server%s", what, strings.Join(without, ", pid "), also),
+			fmt.Sprintf("quit Firefox (every window), then start it with `%s --profile YOUR-PROFILE --start-debugger-server %s` (`firefox-rdp-mcp setup` prints it with your profile): while it runs, starting it again only opens a window in the running Firefox, without a debugger server", comm, p.arg())
 	}
-	f := procs[0]
-	return fmt.Sprintf("connection refused on port %d%s", p.port, also),
-		envFix("FIREFOX_RDP_PORT", strconv.Itoa(f.Port)) + fmt.Sprintf(", or restart Firefox with --start-debugger-server ws:%d", p.port)
+	if other == nil {
+		return what + also, p.startCmd()
+	}
+	if other.Socket != "" {
+		return what + also, envFix("FIREFOX_RDP_SOCKET", other.Socket) + fmt.Sprintf(", or restart Firefox with --start-debugger-server %s", p.arg())
+	}
+	if p.socket != "" {
+		return what + also, fmt.Sprintf("restart Firefox with --start-debugger-server %s (a Unix socket no web page can reach; a ws: endpoint is reachable by every web page on a loopback origin)", p.arg())
+	}
+	return what + also, envFix("FIREFOX_RDP_PORT", strconv.Itoa(other.Port)) + fmt.Sprintf(", or restart Firefox with --start-debugger-server %s", p.arg())
 }
 
 // appearGrace is how long doctor looks for a Firefox process started with
@@ -177,7 +219,7 @@ const appearGrace = 3 * time.Second
 
 func (p *probe) hasPort(procs []firefoxProc) bool {
 	for _, f := range procs {
-		if f.Port == p.port {
+		if p.serves(f) {
 			return true
 		}
 	}
@@ -191,6 +233,11 @@ func (p *probe) greeting() verdict {
 	g := browser.Greet(context.Background(), p.o.Config.Addr, 3*time.Second)
 	if g.Handshake != nil {
 		c := p.notFirefox(g)
+		if f, ok := p.firefoxOnPort(); ok && f.WS && !g.PlainTCP && p.prompts(f) {
+			// With its prompt on, Firefox asks before it completes the
+			// handshake.
+			return p.silent("Firefox accepted the connection but did not complete the WebSocket handshake within 3 s")
+		}
 		if f, ok := p.firefoxOnPort(); ok && f.WS && f.Age < startupGrace {
 			return verdict{retry: "Firefox has opened the port but does not answer on it yet (still starting)"}.add(c)
 		}
@@ -199,10 +246,23 @@ func (p *probe) greeting() verdict {
 	if g.Greeted {
 		return verdict{}.add(check{name: "Firefox greeting", ok: true, detail: "Firefox's debugger server (WebSocket) greeted"})
 	}
-	prompt := "the WebSocket opened but Firefox sent no greeting within 3 s"
+	return p.silent("the WebSocket opened but Firefox sent no greeting within 3 s")
+}
+
+// prompts reports whether f's profile leaves the connection prompt on
+// (devtools.debugger.prompt-connection not false; false when the profile
+// is unknown).
+func (p *probe) prompts(f firefoxProc) bool {
+	st, where := p.profilePrefs(f)
+	v, set := st["devtools.debugger.prompt-connection"]
+	return where != "" && (!set || v != "false")
+}
+
+// silent explains a connection Firefox accepted without greeting: its
+// connection prompt is on screen, or it is still starting, or it hangs.
+func (p *probe) silent(prompt string) verdict {
 	if f, ok := p.firefoxOnPort(); ok {
-		st, where := p.profilePrefs(f)
-		if v, set := st["devtools.debugger.prompt-connection"]; (!set || v != "false") && where != "" {
+		if _, where := p.profilePrefs(f); p.prompts(f) {
 			return verdict{}.add(check{name: "Firefox greeting", blocking: true,
 				detail: prompt + ": Firefox is asking on screen whether to allow the connection (devtools.debugger.prompt-connection is not false in " + where + ")",
 				fix:    "deny the prompt, quit Firefox, run `firefox-rdp-mcp setup --write` (sets devtools.debugger.prompt-connection=false), start Firefox again"})
@@ -241,10 +301,10 @@ func shortErr(err error) string {
 	return s
 }
 
-// firefoxOnPort finds the Firefox process started with our port.
+// firefoxOnPort finds the Firefox process started with our endpoint.
 func (p *probe) firefoxOnPort() (firefoxProc, bool) {
 	for _, f := range firefoxProcs() {
-		if f.Port == p.port {
+		if p.serves(f) {
 			return f, true
 		}
 	}

@@ -1,6 +1,8 @@
 package doctor
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/setup"
@@ -59,3 +61,42 @@ func (p *probe) profileMissing(f firefoxProc) (missing, where string) {
 	}
 	return strings.Join(miss, " and "), where
 }
+
+// safeMode says why f runs in safe mode, where Firefox ignores its
+// arguments (--start-debugger-server too) and opens no debugger server; ""
+// when nothing says it does. The signals, in order:
+//   - f.Safe: -safe-mode on its command line, or MOZ_SAFE_MODE_RESTART=1
+//     in its environment: Firefox restarted itself in safe mode (procs.go);
+//   - toolkit.startup.always_use_safe_mode=true in its profile;
+//   - toolkit.startup.recent_crashes above toolkit.startup.max_resumed_crashes
+//     (default 3; -1 turns it off): after that many start-up crashes in a
+//     row Firefox starts in safe mode by itself (nsAppStartup
+//     TrackStartupCrashBegin), unless MOZ_DISABLE_AUTO_SAFE_MODE is set.
+func (p *probe) safeMode(f firefoxProc) string {
+	if f.Safe != "" {
+		return f.Safe
+	}
+	dir := p.profileDir(f)
+	if dir == "" {
+		return ""
+	}
+	vals, err := setup.ReadPrefValues(dir)
+	if err != nil {
+		return ""
+	}
+	if vals["toolkit.startup.always_use_safe_mode"] == "true" {
+		return "toolkit.startup.always_use_safe_mode is true in " + dir
+	}
+	crashes, _ := strconv.Atoi(vals["toolkit.startup.recent_crashes"])
+	most := 3
+	if v, ok := vals["toolkit.startup.max_resumed_crashes"]; ok {
+		most, _ = strconv.Atoi(v)
+	}
+	if most >= 0 && crashes > most && !f.noAutoSafe {
+		return fmt.Sprintf("it crashed (or was killed) while starting %d times in a row (toolkit.startup.recent_crashes=%d in %s/prefs.js, more than toolkit.startup.max_resumed_crashes=%d), so it started in safe mode by itself", crashes, crashes, dir, most)
+	}
+	return ""
+}
+
+// safeModeFix is the fix for a Firefox in safe mode.
+const safeModeFix = "quit Firefox (in safe mode it ignores --start-debugger-server), then start it again the same way: a start that does not crash resets the count. If it keeps crashing at start, start it once without the debugger flag to see why"

@@ -32,7 +32,7 @@ func (p *probe) starting(v verdict, c check, why string) verdict {
 func (p *probe) session(v verdict) verdict {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	r, err := browser.Probe(ctx, browser.Options{Host: p.o.Config.Host, Addr: p.o.Config.Addr, RequestTimeout: 5 * time.Second})
+	r, err := browser.Probe(ctx, browser.Options{Socket: p.socket, Host: p.o.Config.Host, Addr: p.o.Config.Addr, RequestTimeout: 5 * time.Second})
 	var pe *browser.ProbeError
 	if err != nil && !errors.As(err, &pe) {
 		pe = &browser.ProbeError{Step: browser.ProbeConnect, Err: err}

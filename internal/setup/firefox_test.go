@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 )
 
 // startFirefox runs a real headless Firefox on dir (no debugger server: a
@@ -109,7 +110,7 @@ func TestFirstRunCreatesTheProfile(t *testing.T) {
 		return ""
 	}
 	dry, code := runSetup(t, env)
-	if code != 1 || !strings.Contains(dry, "No Firefox profile found") || !strings.Contains(dry, "--headless --screenshot") {
+	if code != 0 || !strings.Contains(dry, "No Firefox profile found") || !strings.Contains(dry, "--headless --screenshot") {
 		t.Errorf("dry run without a profile: exit %d\n%s", code, dry)
 	}
 	env.CreateProfile = func(argv []string) error {
@@ -143,5 +144,98 @@ func TestFirstRunCreatesTheProfile(t *testing.T) {
 		if !st[pr.Name].OK(pr) {
 			t.Errorf("%s = %+v in %s", pr.Name, st[pr.Name], p.Dir)
 		}
+	}
+}
+
+// desktopExec splits a .desktop file's Exec value into arguments as a
+// desktop does (Desktop Entry Specification: the string escapes, then
+// double quotes with \", \`, \$ and \\ inside), with %u replaced by url.
+func desktopExec(t *testing.T, content, url string) []string {
+	t.Helper()
+	var value string
+	for _, line := range strings.Split(content, "\n") {
+		if v, ok := strings.CutPrefix(line, "Exec="); ok {
+			value = v
+		}
+	}
+	value = strings.NewReplacer(`\\`, `\`, `\s`, " ", `\n`, "\n", `\t`, "\t").Replace(value)
+	var args []string
+	var cur strings.Builder
+	inQuote, have := false, false
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		switch {
+		case inQuote && c == '\\' && i+1 < len(value):
+			i++
+			cur.WriteByte(value[i])
+		case c == '"':
+			inQuote, have = !inQuote, true
+		case c == ' ' && !inQuote:
+			if have || cur.Len() > 0 {
+				args = append(args, cur.String())
+			}
+			cur.Reset()
+			have = false
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	if have || cur.Len() > 0 {
+		args = append(args, cur.String())
+	}
+	for i, a := range args {
+		if a == "%u" {
+			args[i] = url
+		}
+	}
+	return args
+}
+
+// TestLauncherStartsFirefoxOnTheSocket: the launcher --write installs,
+// run as a desktop runs it, creates the socket's directory (mode 0700) and
+// starts a real Firefox on the prepared profile, whose debugger server
+// greets on the socket.
+func TestLauncherStartsFirefoxOnTheSocket(t *testing.T) {
+	_, err := headless.Find()
+	headless.SkipOrFail(t, err)
+	home, dirs := fakeHome(t)
+	env := testEnv(home)
+	if out, code := runSetup(t, env, "--write"); code != 0 {
+		t.Fatalf("--write: exit %d\n%s", code, out)
+	}
+	content, err := os.ReadFile(filepath.Join(home, ".local/share/applications", DesktopFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Dir(env.Socket)) // the launcher makes it when it is gone
+	argv := desktopExec(t, string(content), "about:blank")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(os.Environ(), "MOZ_HEADLESS=1", "MOZ_NO_REMOTE=1", "MOZ_CRASHREPORTER_DISABLE=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); <-done })
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		greeted, _ := rdp.KnockSocket(ctx, env.Socket, 2*time.Second)
+		cancel()
+		if greeted {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no greeting on %s within 60 s (argv %q)", env.Socket, argv)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	fi, err := os.Stat(filepath.Dir(env.Socket))
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("socket directory after the launcher: %v %v", fi, err)
+	}
+	if running, _ := Running(dirs["default-esr"]); !running {
+		t.Errorf("the launcher's Firefox does not run on the prepared profile %s", dirs["default-esr"])
 	}
 }

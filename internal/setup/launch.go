@@ -3,8 +3,8 @@ package setup
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -15,14 +15,11 @@ type Launch struct {
 }
 
 // launchFor returns the command line that starts the Firefox of p's
-// location with the debugger server on port. lookPath finds a program on
-// PATH ("" when absent). The profile is named only when it is not the one
-// that Firefox starts with anyway.
-func launchFor(p Profile, port int, named bool, lookPath func(string) string) Launch {
-	flag := []string{"--start-debugger-server", "ws:" + strconv.Itoa(port)}
-	if named {
-		flag = append([]string{"--profile", p.Dir}, flag...)
-	}
+// location on p with the debugger server at arg (a socket path or ws:PORT).
+// The profile is always named: a Firefox started without --profile may
+// start another profile than the one setup prepared.
+func launchFor(p Profile, arg string, lookPath func(string) string) Launch {
+	flag := []string{"--profile", p.Dir, "--start-debugger-server", arg}
 	switch p.Location.Flavor {
 	case FlavorSnap:
 		return Launch{Argv: append([]string{"/snap/bin/firefox"}, flag...), Icon: "firefox"}
@@ -34,6 +31,13 @@ func launchFor(p Profile, port int, named bool, lookPath func(string) string) La
 		bin, icon = "firefox", "firefox"
 	}
 	return Launch{Argv: append([]string{bin}, flag...), Icon: icon}
+}
+
+// withSocketDir wraps argv so that the socket's directory exists, mode
+// 0700, before Firefox starts (Firefox creates the socket, not its
+// directory): sh -c 'mkdir -p -m 0700 "$1" && shift && exec "$@"' sh DIR argv…
+func withSocketDir(dir string, argv []string) []string {
+	return append([]string{"sh", "-c", `mkdir -p -m 0700 "$1" && shift && exec "$@"`, "sh", dir}, argv...)
 }
 
 // shellQuote quotes one word for a POSIX shell when it needs it.
@@ -72,17 +76,18 @@ const DesktopFileName = "firefox-rdp-mcp.desktop"
 // desktopMarker identifies a launcher setup wrote (it replaces only those).
 const desktopMarker = "X-Firefox-RDP-MCP=1"
 
-// desktopFile renders a launcher for l.
-func desktopFile(l Launch, port int) string {
-	exec := make([]string, len(l.Argv))
-	for i, a := range l.Argv {
+// desktopFile renders a launcher running argv; where says where the
+// debugger server listens and who can reach it.
+func desktopFile(l Launch, argv []string, name, comment string) string {
+	exec := make([]string, len(argv))
+	for i, a := range argv {
 		exec[i] = desktopQuote(a)
 	}
 	return strings.Join([]string{
 		"[Desktop Entry]",
 		"Type=Application",
-		"Name=Firefox for AI agents (debugger on port " + strconv.Itoa(port) + ")",
-		"Comment=Firefox with its DevTools debugger server on 127.0.0.1:" + strconv.Itoa(port) + " for firefox-rdp-mcp; any local process can control it while it runs",
+		"Name=" + name,
+		"Comment=" + comment,
 		"Exec=" + strings.Join(exec, " ") + " %u",
 		"Icon=" + l.Icon,
 		"Terminal=false",
@@ -93,17 +98,19 @@ func desktopFile(l Launch, port int) string {
 	}, "\n")
 }
 
-// clientSnippets are the MCP client configurations for the binary at exe.
-func clientSnippets(exe string, port int, uploadRoot string) string {
-	env := map[string]string{}
-	var claudeEnv []string
-	if port != 6000 {
-		env["FIREFOX_RDP_PORT"] = strconv.Itoa(port)
-		claudeEnv = append(claudeEnv, "-e", "FIREFOX_RDP_PORT="+strconv.Itoa(port))
-	}
+// clientSnippets are the MCP client configurations for the binary at exe
+// with the variables env (the endpoint's, when not the default) and the
+// upload root (when there is one to suggest).
+func clientSnippets(exe string, env map[string]string, uploadRoot string) string {
+	env = maps.Clone(env)
 	if uploadRoot != "" {
 		env["FIREFOX_MCP_UPLOAD_ROOTS"] = uploadRoot
-		claudeEnv = append(claudeEnv, "-e", "FIREFOX_MCP_UPLOAD_ROOTS="+uploadRoot)
+	}
+	var claudeEnv []string
+	for _, k := range envOrder {
+		if v, ok := env[k]; ok {
+			claudeEnv = append(claudeEnv, "-e", k+"="+v)
+		}
 	}
 	server := map[string]any{"command": exe}
 	if len(env) > 0 {
@@ -126,9 +133,12 @@ func clientSnippets(exe string, port int, uploadRoot string) string {
 	return b.String()
 }
 
+// envOrder is the order the snippets give the variables in.
+var envOrder = []string{"FIREFOX_RDP_SOCKET", "FIREFOX_RDP_PORT", "FIREFOX_MCP_UPLOAD_ROOTS"}
+
 func inspectorEnv(env map[string]string) []string {
 	var out []string
-	for _, k := range []string{"FIREFOX_RDP_PORT", "FIREFOX_MCP_UPLOAD_ROOTS"} {
+	for _, k := range envOrder {
 		if v, ok := env[k]; ok {
 			out = append(out, "-e", k+"="+v)
 		}

@@ -70,6 +70,22 @@ func ReadPrefs(dir string) (map[string]PrefState, error) {
 	return out, nil
 }
 
+// ReadPrefValues reads every user_pref of a profile as Firefox will see
+// them at its next start (user.js after prefs.js), as JavaScript literals.
+func ReadPrefValues(dir string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, file := range []string{"prefs.js", "user.js"} {
+		vals, err := prefValues(filepath.Join(dir, file))
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range vals {
+			out[k] = v
+		}
+	}
+	return out, nil
+}
+
 // prefValues reads the user_pref lines of one file; a missing file has none.
 func prefValues(path string) (map[string]string, error) {
 	data, err := readBounded(path)

@@ -203,13 +203,5 @@ func lockPID(dir string) int {
 	return pid
 }
 
-// isFirefox reports whether pid is a live process whose command name looks
-// like Firefox's main process.
-func isFirefox(pid int) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "comm"))
-	if err != nil {
-		return false
-	}
-	comm := strings.TrimSpace(string(b))
-	return strings.HasPrefix(comm, "firefox") || comm == "GeckoMain"
-}
+// isFirefox reports whether pid is a live Firefox (see IsFirefox).
+func isFirefox(pid int) bool { return IsFirefox(pid) }

@@ -39,16 +39,22 @@ type Env struct {
 	XDGConfig string // $XDG_CONFIG_HOME ("" = Home/.config)
 	XDGData   string // $XDG_DATA_HOME ("" = Home/.local/share)
 	Exe       string // absolute path of this binary (os.Executable)
-	Port      int    // the debugger port the server is configured for
-	Now       func() time.Time
-	LookPath  func(string) string // path of a program on PATH, "" when absent
+	// Socket is the debugger's Unix socket the server is configured for
+	// (FIREFOX_RDP_SOCKET, else config.DefaultSocket); DefaultSocket is
+	// the default path, which the client configuration need not name.
+	Socket, DefaultSocket string
+	// Port is the ws: endpoint's port when FIREFOX_RDP_HOST/PORT chose it
+	// (0 = the socket).
+	Port     int
+	Now      func() time.Time
+	LookPath func(string) string // path of a program on PATH, "" when absent
 	// CreateProfile runs argv (a Firefox that creates its default profile
 	// and exits) and waits for it; nil = not offered. cmd wires it: no
 	// package but cmd starts processes.
 	CreateProfile func(argv []string) error
 }
 
-// Run is `firefox-rdp-mcp setup [--write] [--profile NAME|DIR] [--port N]`.
+// Run is `firefox-rdp-mcp setup [--write] [--profile NAME|DIR] [--socket PATH | --port N]`.
 // It returns the process exit code: 0 done (or nothing to do), 1 a step
 // failed, 2 bad usage.
 func Run(args []string, stdout, stderr io.Writer, env Env) int {
@@ -56,7 +62,8 @@ func Run(args []string, stdout, stderr io.Writer, env Env) int {
 	fs.SetOutput(stderr)
 	write := fs.Bool("write", false, "make the changes (otherwise only explain them)")
 	profile := fs.String("profile", "", "the profile to set up, by name (from profiles.ini) or directory")
-	port := fs.Int("port", env.Port, "the debugger server port")
+	socket := fs.String("socket", env.Socket, "the debugger's Unix socket (an absolute path)")
+	port := fs.Int("port", env.Port, "use the ws: endpoint on this port instead of the socket (every web page on a loopback origin can reach it)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -64,20 +71,36 @@ func Run(args []string, stdout, stderr io.Writer, env Env) int {
 		fmt.Fprintf(stderr, "setup: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	if *port < 1 || *port > 65535 {
+	if *port < 0 || *port > 65535 {
 		fmt.Fprintf(stderr, "setup: --port %d is not a TCP port\n", *port)
 		return 2
 	}
+	if *port == 0 && (!filepath.IsAbs(*socket) || filepath.Clean(*socket) != *socket) {
+		fmt.Fprintf(stderr, "setup: --socket %q is not a clean absolute path\n", *socket)
+		return 2
+	}
 	s := &run{out: stdout, env: env, write: *write, port: *port}
+	if *port == 0 {
+		s.socket = *socket
+	}
 	return s.main(*profile)
 }
 
 // run is one setup invocation.
 type run struct {
-	out   io.Writer
-	env   Env
-	write bool
-	port  int
+	out    io.Writer
+	env    Env
+	write  bool
+	socket string // the debugger's Unix socket ("" with ws:)
+	port   int    // the ws: port (0 with the socket)
+}
+
+// debuggerArg is what --start-debugger-server takes.
+func (s *run) debuggerArg() string {
+	if s.socket != "" {
+		return s.socket
+	}
+	return "ws:" + strconv.Itoa(s.port)
 }
 
 func (s *run) printf(format string, args ...any) { fmt.Fprintf(s.out, format, args...) }
@@ -93,6 +116,9 @@ func (s *run) main(want string) int {
 	if code != 0 {
 		return code
 	}
+	if p.Dir == "" { // no profile yet, and a dry run: said what --write does
+		return 0
+	}
 	if code := s.prefsStep(p); code != 0 {
 		return code
 	}
@@ -100,7 +126,7 @@ func (s *run) main(want string) int {
 		return code
 	}
 	s.printf("Step 4. Check everything (Firefox running as above):\n    %s doctor\n\n", commandLine([]string{s.env.Exe}))
-	s.printf("Step 5. Tell your MCP client about the server (the path is this binary's):\n%s", clientSnippets(s.env.Exe, s.port, s.uploadRoot()))
+	s.printf("Step 5. Tell your MCP client about the server (the path is this binary's):\n%s", clientSnippets(s.env.Exe, s.clientEnv(), s.uploadRoot()))
 	s.printf("  Uploads: in a packaged build they stay off until FIREFOX_MCP_UPLOAD_ROOTS names directories\n"+
 		"  (colon-separated) in the client's \"env\" entry, such as \"env\": {\"FIREFOX_MCP_UPLOAD_ROOTS\": \"%s\"};\n"+
 		"  an export in a shell profile does not reach a server the client starts.\n", filepath.Join(s.env.Home, "Documents"))
@@ -127,7 +153,9 @@ func (s *run) chooseProfile(want string) (Profile, int) {
 		return Profile{}, 1
 	}
 	if len(ps) == 0 {
-		if ps, err = s.createProfile(locs); err != nil || len(ps) == 0 {
+		if ps, err = s.createProfile(locs); errors.Is(err, errNoProfileYet) {
+			return Profile{}, 0
+		} else if err != nil || len(ps) == 0 {
 			return Profile{}, 1
 		}
 	}
@@ -208,6 +236,9 @@ func Choose(ps []Profile, want string) (Profile, string, bool) {
 	return Profile{}, "no profile found.", false
 }
 
+// errNoProfileYet: a dry run found no profile and said what --write does.
+var errNoProfileYet = errors.New("no profile yet")
+
 // createProfile handles a user for whom Firefox never ran: with --write it
 // starts Firefox once, headless, to create its default profile.
 func (s *run) createProfile(locs []Location) ([]Profile, error) {
@@ -224,8 +255,11 @@ func (s *run) createProfile(locs []Location) ([]Profile, error) {
 	}
 	if !s.write {
 		s.printf("  [--write] start Firefox once, headless, so that it creates its default profile (it exits by itself in a few seconds):\n      %s\n", commandLine(argv))
-		s.printf("  Steps 2 and 3 below follow once a profile exists.\n")
-		return nil, errors.New("no profile")
+		s.printf("  [--write] then set the three preferences the debugger server needs in that profile's user.js (Step 2),\n" +
+			"  create the socket's directory and install a launcher that starts Firefox on that profile with the\n" +
+			"  debugger server (Step 3), and print the command that does the same and your MCP client's configuration.\n" +
+			"  Run `firefox-rdp-mcp setup --write` to do it; nothing was changed.\n")
+		return nil, errNoProfileYet
 	}
 	s.printf("  Starting Firefox once, headless, so that it creates its default profile:\n      %s\n", commandLine(argv))
 	err := s.env.CreateProfile(argv)

@@ -47,7 +47,8 @@ func fakeHome(t *testing.T) (string, map[string]string) {
 
 func testEnv(home string) Env {
 	return Env{
-		Home: home, Exe: "/opt/bin/firefox-rdp-mcp", Port: 6000,
+		Home: home, Exe: "/opt/bin/firefox-rdp-mcp",
+		Socket: filepath.Join(home, "run", "firefox-rdp-mcp", "rdp.sock"), DefaultSocket: filepath.Join(home, "run", "firefox-rdp-mcp", "rdp.sock"),
 		Now:      func() time.Time { return time.Date(2026, 12, 1, 9, 30, 0, 0, time.UTC) },
 		LookPath: func(p string) string { return map[string]string{"firefox-esr": "/usr/bin/firefox-esr"}[p] },
 	}
@@ -145,7 +146,9 @@ func TestDryRunChangesNothing(t *testing.T) {
 	}
 	for _, want := range []string{"Nothing is changed", "using default-esr", "devtools.debugger.remote-enabled = true", "devtools.chrome.enabled = true",
 		"devtools.debugger.prompt-connection = false", "set to false in prefs.js", "controls the browser", "[--write]",
-		"Quit Firefox first", "firefox-esr --start-debugger-server ws:6000", "[Desktop Entry]", "Exec=firefox-esr --start-debugger-server ws:6000 %u",
+		"Quit Firefox first", "firefox-esr --profile " + dirs["default-esr"] + " --start-debugger-server " + home + "/run/firefox-rdp-mcp/rdp.sock",
+		"mkdir -p -m 0700 " + home + "/run/firefox-rdp-mcp", "no web page and no other user can", "[--write] create ~/run/firefox-rdp-mcp with mode 0700",
+		"[Desktop Entry]", `Exec=sh -c "mkdir -p -m 0700 \\"\\$1\\" && shift && exec \\"\\$@\\"" sh ` + home + "/run/firefox-rdp-mcp firefox-esr --profile " + dirs["default-esr"] + " --start-debugger-server " + home + "/run/firefox-rdp-mcp/rdp.sock %u",
 		`"command": "/opt/bin/firefox-rdp-mcp"`, "claude mcp add firefox -- /opt/bin/firefox-rdp-mcp", "/opt/bin/firefox-rdp-mcp doctor",
 		"snap Firefox", "flatpak Firefox"} {
 		if !strings.Contains(out, want) {
@@ -189,7 +192,7 @@ func TestWriteSetsPrefsWithBackup(t *testing.T) {
 		}
 	}
 	desk, err := os.ReadFile(filepath.Join(home, ".local/share/applications", DesktopFileName))
-	if err != nil || !strings.Contains(string(desk), "Exec=firefox-esr --start-debugger-server ws:6123 %u") {
+	if err != nil || !strings.Contains(string(desk), "Exec=firefox-esr --profile "+dir+" --start-debugger-server ws:6123 %u") {
 		t.Errorf("launcher: %v\n%s", err, desk)
 	}
 	if !strings.Contains(out, "FIREFOX_RDP_PORT=6123") || !strings.Contains(out, `"FIREFOX_RDP_PORT": "6123"`) {
@@ -209,7 +212,7 @@ func TestWriteSetsPrefsWithBackup(t *testing.T) {
 
 func TestBadUsage(t *testing.T) {
 	home, _ := fakeHome(t)
-	for _, args := range [][]string{{"--port", "0"}, {"--bogus"}, {"extra"}} {
+	for _, args := range [][]string{{"--port", "70000"}, {"--socket", "rel/rdp.sock"}, {"--socket", "/a/../b.sock"}, {"--bogus"}, {"extra"}} {
 		if out, code := runSetup(t, testEnv(home), args...); code != 2 {
 			t.Errorf("%v: exit %d\n%s", args, code, out)
 		}
@@ -229,5 +232,52 @@ func TestShellAndDesktopQuoting(t *testing.T) {
 		if got := desktopQuote(in); got != want {
 			t.Errorf("desktopQuote(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// TestWriteMakesTheSocketDirectory: --write creates the socket's directory
+// with mode 0700 and names the socket in the command and the launcher; a
+// socket other than the default goes into the client configuration.
+func TestWriteMakesTheSocketDirectory(t *testing.T) {
+	home, dirs := fakeHome(t)
+	env := testEnv(home)
+	sock := filepath.Join(home, "elsewhere", "ff", "rdp.sock")
+	out, code := runSetup(t, env, "--write", "--socket", sock)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	fi, err := os.Stat(filepath.Dir(sock))
+	if err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("socket directory: %v %v", fi, err)
+	}
+	for _, want := range []string{"firefox-esr --profile " + dirs["default-esr"] + " --start-debugger-server " + sock,
+		"Created ~/elsewhere/ff (mode 0700, yours)", `"FIREFOX_RDP_SOCKET": "` + sock + `"`, "-e FIREFOX_RDP_SOCKET=" + sock} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// A directory others may enter is refused, with why.
+	os.Chmod(filepath.Dir(sock), 0o755)
+	if out, code := runSetup(t, env, "--write", "--socket", sock); code != 1 || !strings.Contains(out, "mode 0755") {
+		t.Errorf("--write with a 0755 socket directory: exit %d\n%s", code, out)
+	}
+}
+
+// TestNoProfileDryRun: without any Firefox profile, the dry run exits 0
+// and says what --write will do, step by step.
+func TestNoProfileDryRun(t *testing.T) {
+	env := testEnv(t.TempDir())
+	out, code := runSetup(t, env)
+	if code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	for _, want := range []string{"No Firefox profile found", "[--write] start Firefox once", "[--write] then set the three preferences",
+		"create the socket's directory and install a launcher", "nothing was changed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "below follow") {
+		t.Errorf("promises steps that do not follow:\n%s", out)
 	}
 }
