@@ -67,6 +67,10 @@ type TabWatch interface {
 	WaitReady(ctx context.Context, state string) (rdp.Target, error)
 	ReadyState() string
 	Leaving() bool
+	// Stayed says that the top document innerWindowID, which Leaving said was
+	// being replaced, stays (its load became a download); it reports
+	// whether it was leaving.
+	Stayed(innerWindowID int64) bool
 	// Navigations counts top-level document changes (compare for
 	// inequality).
 	Navigations() uint64

@@ -816,10 +816,9 @@ func pick(n int, one, many string) string {
 }
 
 // urlMoved is the line saying that the document's URL changed since the
-// last view of the same generation (the page changed it by itself, outside
-// an action: after an action the changed URL starts a new generation, see
-// afterSeen), with the URL as the page gives it; "" when it did not. st
-// gets url_changed and url.
+// last view of the same generation (pushState, replaceState, a fragment:
+// the document is the same, and so are its refs), with the URL as the page
+// gives it; "" when it did not. st gets url_changed and url.
 func urlMoved(old *pageView, r *pagejs.SnapshotResult, st map[string]any) string {
 	if old == nil || old.res.URL == r.URL || r.URL == "" {
 		return ""

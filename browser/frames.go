@@ -440,7 +440,7 @@ func (s *Session) frameAfter(ctx context.Context, pg page) (urlNow string, navig
 // present when some document (the top one, topMet, or a frame) has it, and
 // absent when none has it. URL conditions are the top document's.
 func (s *Session) waitFrames(ctx context.Context, pg page, args pagejs.WaitForArgs, topMet bool) bool {
-	if args.URLContains != "" || (args.State == "absent") != topMet {
+	if args.URLContains != "" || args.URL != "" || (args.State == "absent") != topMet {
 		// present and met at the top, absent and present at the top, or a URL
 		return topMet
 	}

@@ -20,9 +20,10 @@ type Navigation struct {
 }
 
 // Navigate loads u in the Op's tab and waits for wait ("none", "dom" or
-// "complete") at most timeout. Refs die with the old page state, whatever
-// happens next. A load that fails is navigation_failed with Firefox's
-// reason; a dialog while loading is dialog_open at once. A new document gets
+// "complete") at most timeout. Refs die with the old document, whatever
+// happens next; another fragment of the same document keeps them. A load
+// that fails is navigation_failed with Firefox's reason; a dialog while
+// loading is dialog_open at once. A new document gets
 // the snapshot's resident installed in the background as soon as it is
 // there (readyNow; here again when that did not happen), for its first read.
 func (o *Op) Navigate(ctx context.Context, u *url.URL, wait string, timeout time.Duration) (Navigation, error) {
@@ -31,7 +32,9 @@ func (o *Op) Navigate(ctx context.Context, u *url.URL, wait string, timeout time
 	if err != nil {
 		return Navigation{}, err
 	}
-	s.navigationGeneration(pg)
+	if !sameDoc {
+		s.navigationGeneration(pg)
+	}
 	nav := Navigation{URL: u.String()}
 	if wait != "none" {
 		t, err := s.waitNavigation(ctx, pg, u, from, sameDoc, wait, timeout)
@@ -57,7 +60,7 @@ func (o *Op) Navigate(ctx context.Context, u *url.URL, wait string, timeout time
 // GoHistory goes back, forward or reloads (action) in the Op's tab,
 // through its session history in the parent process (which knows whether
 // there is an entry to go to, and its URL), with Navigate's waits and
-// generation rules.
+// generation rules (an entry of the same document keeps the refs).
 func (o *Op) GoHistory(ctx context.Context, action, wait string, timeout time.Duration) (Navigation, error) {
 	s, pg := o.s, o.pg
 	from := navStartNow(ctx, pg.sel.watch)
@@ -65,7 +68,9 @@ func (o *Op) GoHistory(ctx context.Context, action, wait string, timeout time.Du
 	if err := s.chrome(ctx, pg, pagejs.TabHistory, pagejs.TabHistoryArgs{BrowserID: pg.sel.tab.BrowserID, Action: action}, &hr); err != nil {
 		return Navigation{}, err
 	}
-	s.navigationGeneration(pg)
+	if !hr.SameDocument { // (an entry of the same document keeps its nodes, and refs)
+		s.navigationGeneration(pg)
+	}
 	nav := Navigation{URL: hr.URL, Index: hr.Index, Count: hr.Count}
 	if wait != "none" {
 		wctx, cancel := context.WithTimeout(ctx, timeout)

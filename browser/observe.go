@@ -486,19 +486,28 @@ func (o *Op) endAction(ctx context.Context, before string, limit time.Duration, 
 	if between != nil {
 		between()
 	}
+	// A load Firefox announced may be a download: known before the
+	// navigation is judged. Otherwise, for an action that may start one
+	// unannounced (o.downloads), the downloads are asked for alongside.
+	var dls []Download
+	leaving := o.leavingFrom(ctx)
+	if leaving {
+		dls = o.actionDownloads(ctx, true)
+	}
 	urlNow, nav = s.afterSeen(ctx, pg, before, sr.URL) // the settle's last look, no read of its own
 	done := make(chan struct{})
-	if alongside != nil {
-		go func() {
-			defer close(done)
+	go func() {
+		defer close(done)
+		if !leaving && o.downloads {
+			dls = o.actionDownloads(ctx, false)
+		}
+		if alongside != nil {
 			alongside()
-		}()
-	} else {
-		close(done)
-	}
+		}
+	}()
 	if !on {
 		<-done
-		return urlNow, nav, nil, nil
+		return urlNow, nav, notesOnly(o.moved(before, urlNow, nav), urlNow, dls), nil
 	}
 	var settled *pagejs.SettleResult
 	if limit > 0 && serr == nil && sr.WaitedMS > 0 {
@@ -506,6 +515,7 @@ func (o *Op) endAction(ctx context.Context, before string, limit time.Duration, 
 	}
 	ob := s.observe(ctx, pg, observeOpts{navigated: nav, from: o.window, settled: settled}, serr)
 	<-done
+	ob.addDownloads(dls)
 	return urlNow, nav, &ob, nil
 }
 
@@ -540,4 +550,32 @@ func (s *Session) pauseForChange(ctx context.Context, pg page, d time.Duration) 
 		return Sleep(ctx, min(d, 50*time.Millisecond)-time.Since(start))
 	}
 	return ctx.Err()
+}
+
+// moved is the lines saying that the action changed the document's URL
+// without replacing the document (pushState, a fragment), for an answer
+// without an observation; "" when it did not.
+func (o *Op) moved(before, urlNow string, nav bool) string {
+	if nav || before == "" || urlNow == "" || before == urlNow {
+		return ""
+	}
+	u := NewUntrusted()
+	u.Field("URL", urlNow, 300)
+	return "The URL changed, in the same document (refs still work):\n" + u.String()
+}
+
+// notesOnly is the observation of an action told not to observe: what it
+// still says (the URL it changed in the same document, the downloads it
+// started); nil when nothing.
+func notesOnly(moved, urlNow string, ds []Download) *Observation {
+	if moved == "" && len(ds) == 0 {
+		return nil
+	}
+	o := &Observation{st: map[string]any{}}
+	if moved != "" {
+		o.text, o.moved = moved, moved
+		o.st["url_changed"], o.st["url"] = true, PageStr(urlNow)
+	}
+	o.addDownloads(ds)
+	return o
 }

@@ -40,9 +40,9 @@ func observeAppsServer(t *testing.T) *httptest.Server {
 // a disclosure, a checkbox; results rendered again as new nodes that look
 // the same leave the old refs stale; a request longer than the settle cap
 // is reported as busy, and wait_for then lists what appeared; a URL the page
-// changes by itself later is said, refs working on; a click that changes
-// the app's route (pushState in its handler) is a new generation, as a
-// navigation, with the page's elements (an effect's late render included).
+// changes by itself later is said, refs working on; so is a click that
+// changes the app's route (pushState in its handler), with what changed (an
+// effect's late render included): the document and its refs stay.
 func TestObserveFrameworkApps(t *testing.T) {
 	srv := observeAppsServer(t)
 	s := newSession(t)
@@ -118,33 +118,33 @@ func observeApp(t *testing.T, s *session, url string) {
 	gamma := ref(t, res.Text, "button", "Open ml Gamma")
 
 	// The page changes its URL by itself, after the action's wait: the next
-	// observation says so, in the same generation (refs still work).
-	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Later route")})
+	// observation says so, in the same generation (refs still work). (On a
+	// loaded machine the timer may run before the click's own observation,
+	// which then says it.)
+	later := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Later route")})
 	res = must(t, s, "wait_for", map[string]any{"url_contains": "later=1", "timeout_ms": 5000})
-	if !strings.Contains(res.Text, "The URL changed since your last view, in the same document") || changes(t, res)["url_changed"] != true {
-		t.Errorf("a route change after the wait: want it said:\n%s", res.Text)
+	if said := func(r tools.Result) bool {
+		return strings.Contains(r.Text, "The URL changed since your last view, in the same document") && changes(t, r)["url_changed"] == true
+	}; !said(res) && !said(later) {
+		t.Errorf("a route change after the wait: want it said:\n%s\n%s", later.Text, res.Text)
 	}
 	must(t, s, "click", map[string]any{"element": menu})
 
-	// A click whose handler changes the URL (the app's route) changed the
-	// application's page: a new generation, as a navigation; the answer lists
-	// the page's elements, what appeared since the last view first (an effect
-	// fetched the details, 600 ms: its Apply button comes after 50 others in
-	// the page), and the earlier refs are stale.
+	// A click whose handler changes the URL (the app's route, pushState)
+	// keeps the document, and the refs: the answer says the URL changed and
+	// what changed (an effect fetched the details, 600 ms: its Apply button
+	// appeared), and the earlier refs work on.
 	res = must(t, s, "click", map[string]any{"element": gamma, "wait_after_ms": 3000})
-	if st, _ := res.Structured.(map[string]any); st["navigated"] != true || !strings.Contains(res.Text, "The page changed") ||
+	if st, _ := res.Structured.(map[string]any); st["navigated"] != false || strings.Contains(res.Text, "stale") ||
+		!strings.Contains(res.Text, "The URL changed since your last view, in the same document (refs still work)") ||
 		!strings.Contains(res.Text, "job=ml%20Gamma") {
-		t.Errorf("open: want a new generation:\n%s", res.Text)
+		t.Errorf("open: want the URL change said, refs kept:\n%s", res.Text)
 	}
-	want("open", res, 1, 0, 0, "The same document as your last view, every element with a new ref", "\nas before:\n[",
-		"[21 more not shown; call snapshot_page to see the whole page]")
-	if c := changes(t, res); c["renewed"] != true || c["first_view"] != false {
-		t.Errorf("open: want a renewed view (renewed %v, first_view %v)", c["renewed"], c["first_view"])
+	if c := changes(t, res); c["renewed"] == true || c["url_changed"] != true {
+		t.Errorf("open: want a delta of the same generation (renewed %v, url_changed %v)", c["renewed"], c["url_changed"])
 	}
 	if !regexp.MustCompile(`appeared:\n\[e\d+\] button "Apply to ml Gamma"\n`).MatchString(res.Text) {
-		t.Errorf("open: want the Apply button first, as appeared:\n%s", res.Text)
+		t.Errorf("open: want the Apply button, as appeared:\n%s", res.Text)
 	}
-	_, e = call(t, s, "click", map[string]any{"element": menu})
-	wantCode(t, e, errcode.StaleElement)
-	must(t, s, "click", map[string]any{"element": ref(t, res.Text, "button", "Menu")})
+	must(t, s, "click", map[string]any{"element": menu})
 }

@@ -37,6 +37,11 @@ type Op struct {
 	// window is the tab's top document (its inner window) when the Op took
 	// hold, 0 when it had none: an action that navigated waits for another.
 	window int64
+	// downloads: the action may start a download without Firefox announcing
+	// a load (a click or key on <a download> with a Blob or data: URL): its
+	// end asks the download manager (downloads.go). A load Firefox announced
+	// is looked at after every action.
+	downloads bool
 }
 
 // DefaultSettleCap is the longest an action waits for the page to be quiet
@@ -387,9 +392,14 @@ func (o *Op) EndMeasured(ctx context.Context, limit time.Duration, observe bool,
 // returns, as OpenedSince does, the tabs the tab opened since before,
 // asked of the browser while the page is observed.
 func (o *Op) EndOpened(ctx context.Context, before string, limit time.Duration, observe bool, openers Openers) (urlNow string, navigated bool, obs *Observation, tabs []string, err error) {
+	o.downloads = true
 	urlNow, navigated, obs, err = o.endAction(ctx, before, limit, observe, nil, func() { tabs = o.OpenedSince(ctx, openers) })
 	return urlNow, navigated, obs, tabs, err
 }
+
+// ExpectDownloads makes End ask the download manager for the downloads
+// the action started (a key pressed on a link), as EndOpened does.
+func (o *Op) ExpectDownloads() { o.downloads = true }
 
 // After reports, once an action ran, where the page is and whether it
 // navigated (a new generation: refs stop working), without a settle.

@@ -179,16 +179,9 @@ func (s *Session) afterSeen(ctx context.Context, pg page, before, seen string) (
 	} else if t, err := pg.sel.watch.Current(cctx); err == nil {
 		urlNow = t.URL
 	}
-	if !navigated && urlNow != "" && before != "" && urlNow != before {
-		// Same-document URL change (history.pushState): the application
-		// changed "page", so refs start over too.
-		s.mu.Lock()
-		if s.sel == pg.sel {
-			s.newGenerationLocked()
-		}
-		s.mu.Unlock()
-		navigated = true
-	}
+	// A URL changed in the same document (history.pushState, replaceState,
+	// a fragment) is no navigation: the nodes are the same, and so are
+	// their refs. Only a new document starts a new generation.
 	if !navigated {
 		navigated = s.sync(pg.sel)
 	}
@@ -245,7 +238,7 @@ func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (fro
 			return navStart{}, false, err
 		}
 		from = navStart{before: pg.sel.watch.Navigations(), prev: t.InnerWindowID}
-		sameDoc = sameDocument(t.URL, u)
+		sameDoc = sameDocument(s.docURL(ctx, pg, t, u), u)
 		rctx, cancel := context.WithTimeout(ctx, ackTimeout)
 		err = pg.c.Request(rctx, t.Actor, map[string]any{"type": "navigateTo", "url": u.String()}, nil)
 		cancel()
@@ -396,6 +389,22 @@ func loadFailure(documentURI string) (string, bool) {
 		return "Firefox reports " + code, true
 	}
 	return "Firefox shows an error page", true
+}
+
+// docURL is the URL of the document of target t, for sameDocument: as the
+// document has it when u has a fragment (the page may have changed its URL
+// since it loaded: pushState), else as Firefox reported it at its load.
+func (s *Session) docURL(ctx context.Context, pg page, t rdp.Target, u *url.URL) string {
+	if u.Fragment == "" && u.RawFragment == "" {
+		return t.URL
+	}
+	cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var info pagejs.PageInfoResult
+	if _, err := s.exec(cctx, pg, ReadRealm, pagejs.PageInfo, struct{}{}, &info); err != nil || info.URL == "" {
+		return t.URL
+	}
+	return info.URL
 }
 
 // sameDocument reports whether going to u from current only changes the

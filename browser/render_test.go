@@ -287,6 +287,8 @@ func TestNoUnmarkedPageText(t *testing.T) {
 	refs := forgedRefs(t, snap.Text)
 
 	w.call(s, "click", "clicked", map[string]any{"element": refs["Button"], "wait_after_ms": 0})
+	w.call(s, "click", "starts a page-named download", map[string]any{"element": refs["Download"]})
+	w.call(s, "list_downloads", "a page-named download", map[string]any{})
 	w.call(s, "press_key", "focus moved to a page-named field", map[string]any{"key": "Tab", "element": refs["Button"]})
 	w.call(s, "fill", "value rewritten by the page", map[string]any{"element": refs["Field"], "value": "hello"})
 	w.call(s, "type_text", "typed", map[string]any{"element": refs["Field"], "text": "abc"})

@@ -111,8 +111,9 @@ func debuggerArg(ep rdp.Endpoint) string {
 // concurrently; calls that touch the page run one at a time, in arrival
 // order, because RDP replies are ordered and side effects must be too.
 type Session struct {
-	opts Options
-	log  *slog.Logger
+	opts    Options
+	log     *slog.Logger
+	started time.Time // when the session was made: list_downloads lists what started since
 
 	op chan struct{} // one page operation at a time; waiting is cancellable
 	// dialing admits one connection attempt (dial and reselection) at a
@@ -177,6 +178,7 @@ func New(opts Options) *Session {
 	s := &Session{
 		opts:    opts,
 		log:     opts.Logger,
+		started: time.Now(),
 		op:      make(chan struct{}, 1),
 		dialing: make(chan struct{}, 1),
 		realms:  map[int64]*realm{},

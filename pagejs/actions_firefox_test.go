@@ -490,6 +490,12 @@ func TestFirefoxWaitFor(t *testing.T) {
 			if !poll(pagejs.WaitForArgs{URLContains: "delayed.html"}) {
 				t.Error("url condition")
 			}
+			if !poll(pagejs.WaitForArgs{URL: "http://*/delayed.html*"}) {
+				t.Error("url glob")
+			}
+			if p.must(r, pagejs.WaitFor, pagejs.WaitForArgs{URL: "**/delayed"}, &w); w.Met {
+				t.Error("url glob: want the whole URL matched")
+			}
 			p.must(r, pagejs.WaitFor, pagejs.WaitForArgs{Text: "Nowhere to be seen"}, &w)
 			if w.Met {
 				t.Error("absent text reported present")

@@ -263,6 +263,9 @@ var (
 	TabHistory = chromeScript("tabHistory")
 	// TabOpeners lists the tabs a tab opened; args TabArgs, result TabOpenersResult.
 	TabOpeners = chromeScript("tabOpeners")
+	// Downloads lists the downloads of Firefox's download manager, or waits for an
+	// action's to come; args DownloadsArgs, result DownloadsResult.
+	Downloads = chromeScript("downloads")
 	// UploadSink adds the upload sink actor to the client's own connection; args
 	// UploadSinkArgs, result UploadSinkResult.
 	UploadSink = chromeScript("uploadSink")
@@ -273,7 +276,7 @@ func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, FillForm, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, FramePoint, BindRefs,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
-		LoadState, TabNavigate, BrowserInstance, BrowserStartup}
+		LoadState, TabNavigate, BrowserInstance, BrowserStartup, Downloads}
 }
 
 func pageScript(name string) Script {

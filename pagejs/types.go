@@ -584,7 +584,10 @@ type WaitForArgs struct {
 	Text        string `json:"text,omitempty"`
 	Selector    string `json:"selector,omitempty"`
 	URLContains string `json:"urlContains,omitempty"`
-	State       string `json:"state,omitempty"`
+	// URL is a glob of the whole URL: "**" any run of characters, "*" any run without
+	// "/", every other character itself.
+	URL   string `json:"url,omitempty"`
+	State string `json:"state,omitempty"`
 	// WaitMS, when > 0, keeps an unmet condition checked as the page changes (woken by
 	// its mutations: once it is calm for 4 ms, at most GapMS, default 25, after the first
 	// mutation since the last check) until it holds or WaitMS passed.
@@ -984,6 +987,51 @@ type TabHistoryResult struct {
 	Index        int    `json:"index"`
 	Count        int    `json:"count"`
 	SameDocument bool   `json:"sameDocument"`
+}
+
+// DownloadsArgs are Downloads' arguments: the downloads started at or after Since (ms
+// since the Unix epoch), at most Max (default 50, at most 200), of tab BrowserID only
+// (0: every tab but private windows'). WaitMS > 0 (with BrowserID and Window, the tab's
+// top inner window before the action) waits, when none came yet, for the tab's
+// navigation to turn out a download, a new document or neither (no load left for
+// SettleMS, default 100). FinishMS gives the downloads found still under way that long
+// to end.
+type DownloadsArgs struct {
+	BrowserID int64 `json:"browserId,omitempty"`
+	Since     int64 `json:"since"`
+	Max       int   `json:"max,omitempty"`
+	WaitMS    int   `json:"waitMs,omitempty"`
+	SettleMS  int   `json:"settleMs,omitempty"`
+	FinishMS  int   `json:"finishMs,omitempty"`
+	Window    int64 `json:"window,omitempty"`
+}
+
+// DownloadsResult is Downloads' value: the downloads, newest first, of Total; Outcome
+// is "download" (some), "none", or after a wait "navigated", "stayed" or "loading".
+type DownloadsResult struct {
+	Downloads []DownloadRow `json:"downloads"`
+	Total     int           `json:"total"`
+	Outcome   string        `json:"outcome"`
+}
+
+// DownloadRow is one download as Firefox's download manager has it. Name (the file
+// name Firefox saves it as), Path, Type and Origin come from the page or its server.
+// Size is the file's size in bytes, -1 when not known yet; Received counts the bytes
+// that came. State is "downloading", "finished", "failed" (Failed: "source", "target",
+// "blocked" or "other"), "cancelled", "paused" or "stopped". Tab is the browserId of
+// the tab whose document started it (0: not known any more); Started is in ms since
+// the Unix epoch.
+type DownloadRow struct {
+	Name     string `json:"name"`
+	Path     string `json:"path"`
+	Size     int64  `json:"size"`
+	Received int64  `json:"received"`
+	Type     string `json:"type"`
+	State    string `json:"state"`
+	Failed   string `json:"failed,omitempty"`
+	Origin   string `json:"origin"`
+	Tab      int64  `json:"tab"`
+	Started  int64  `json:"started"`
 }
 
 // TabOpenersResult is TabOpeners' value: the browserIds of the tabs the tab opened,

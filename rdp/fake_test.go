@@ -962,3 +962,55 @@ func TestFakeTargetGoneRightAfterAck(t *testing.T) {
 		}
 	}
 }
+
+// TestFakeWatchStayed: a load Firefox announced (will-navigate) that became
+// a download leaves the document in place; Stayed says so, for that
+// document only, and its readiness is what it was before the announcement.
+func TestFakeWatchStayed(t *testing.T) {
+	const (
+		tab     = "server1.conn0.tabDescriptor1"
+		watcher = "server1.conn0.watcher3"
+		t1      = "server1.conn0.watcher2.process5//windowGlobalTarget2"
+		c1      = "server1.conn0.watcher2.process5//consoleActor3"
+	)
+	step := make(chan struct{})
+	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
+		p.Send(rdptest.Greeting)
+		p.Expect(tab, "getWatcher")
+		p.Send(`{"actor":%q,"traits":{},"from":%q}`, watcher, tab)
+		p.Expect(watcher, "watchTargets")
+		p.Send(`{"type":"target-available-form","target":{"actor":%q,"consoleActor":%q,"isTopLevelTarget":true,"url":"http://a/","browsingContextID":10,"innerWindowId":100},"from":%q}`, t1, c1, watcher)
+		p.Send(`{"from":%q}`, watcher)
+		p.Expect(watcher, "watchResources")
+		p.Send(`{"type":"resources-available-array","array":[["document-event",[{"name":"dom-loading","url":"http://a/"},{"name":"dom-interactive","title":"A","url":"http://a/"},{"name":"dom-complete"}]]],"from":%q}`, t1)
+		p.Send(`{"from":%q}`, watcher)
+		<-step
+		p.Send(`{"type":"resources-available-array","array":[["document-event",[{"browsingContextID":10,"innerWindowId":100,"name":"will-navigate","newURI":"http://a/report.csv"}]]],"from":%q}`, watcher)
+		p.Idle(2 * time.Second)
+	})
+	c := dialFake(t, addr, Options{})
+	ctx := testCtx(t)
+	w, err := c.WatchTab(ctx, Tab{Actor: tab, BrowserID: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.WaitReady(ctx, "complete"); err != nil {
+		t.Fatal(err)
+	}
+	if w.Stayed(100) {
+		t.Error("Stayed before any will-navigate: want false")
+	}
+	step <- struct{}{}
+	for deadline := time.Now().Add(5 * time.Second); !w.Leaving(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("Leaving is false after will-navigate")
+		}
+	}
+	if w.Stayed(101) || !w.Leaving() {
+		t.Error("Stayed for another document: want false, still leaving")
+	}
+	if !w.Stayed(100) || w.Leaving() || w.ReadyState() != "complete" {
+		t.Errorf("Stayed(100): Leaving %v, ReadyState %q; want false, complete", w.Leaving(), w.ReadyState())
+	}
+}

@@ -71,6 +71,7 @@ type tabWatch struct {
 	hadTop  bool
 	ready   string // readyState of top: "", "loading", "interactive", "complete"
 	leaving bool   // top is being replaced (will-navigate), no new top yet
+	left    string // ready when will-navigate came (Stayed restores it)
 	navs    uint64
 	err     error         // ErrTabClosed, a closed connection, or errWatchClosed
 	changed chan struct{} // closed and replaced on every change
@@ -329,6 +330,9 @@ func (w *tabWatch) documentEvent(from string, ev documentEvent) {
 		// the window that is about to be replaced.
 		if ev.Name == "will-navigate" && (ev.InnerWindowID == top.InnerWindowID || ev.BrowsingContextID == top.BrowsingContextID) {
 			w.navs++
+			if !w.leaving {
+				w.left = w.ready
+			}
 			w.ready = "loading"
 			w.leaving = true
 			w.broadcast()
@@ -482,6 +486,24 @@ func (h *TabWatch) Leaving() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.leaving
+}
+
+// Stayed tells the watch that the document Firefox said was being replaced
+// (Leaving), the top document innerWindowID, stays: the load it began
+// became a download, or ended without a new document (an HTTP 204). It is
+// no longer leaving, and its readiness is what it was before. It reports
+// whether the watch was leaving that document.
+func (h *TabWatch) Stayed(innerWindowID int64) bool {
+	w := h.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.leaving || w.top == nil || w.top.InnerWindowID != innerWindowID {
+		return false
+	}
+	w.leaving = false
+	w.ready = w.left
+	w.broadcast()
+	return true
 }
 
 // ReadyState is "loading", "interactive" or "complete" for the current top

@@ -193,7 +193,7 @@ func actionText(verb, ref string, trusted bool, info browser.ExecInfo, urlNow st
 
 var clickTool = tool[clickArgs, clickOut]{
 	Name: "click", Title: "Click element",
-	Description: "Click a ref: trusted when available (default actions included), else a page-script click. Refuses disabled, changed, covered and inert elements and file inputs (use upload_files). Waits for quiet (at most wait_after_ms), then reports any navigation (refs go stale), tab or dialog it opened, and what changed (at most 30 lines).",
+	Description: "Click a ref: trusted when available (default actions included), else a page-script click. Refuses disabled, changed, covered and inert elements and file inputs (use upload_files). Waits for quiet (at most wait_after_ms), then reports any navigation (refs go stale), download, tab or dialog it opened, and what changed (at most 30 lines).",
 	Annotations: Annotations{Destructive: true, OpenWorld: true},
 	Run:         (*Table).click,
 }
@@ -487,6 +487,7 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 	if err != nil {
 		return pressKeyOut{}, err
 	}
+	op.ExpectDownloads() // (Enter on a link that downloads)
 	urlNow, nav, obs, err := op.End(ctx, r.Before(), browser.DefaultSettleCap, a.Observe)
 	if err != nil {
 		return pressKeyOut{}, err
@@ -508,7 +509,7 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 
 var navigateTool = tool[navigateArgs, navigateOut]{
 	Name: "navigate", Title: "Navigate",
-	Description: "Load an http(s) URL in the selected tab, or go back, forward or reload (history). Refs go stale. Reports the final URL and status; navigation_failed with Firefox's reason; dialog_open for a dialog while loading or a beforeunload prompt. Ends with the new page's elements.",
+	Description: "Load an http(s) URL in the selected tab, or go back, forward or reload (history). Refs go stale, except within the same document. Reports the final URL and status; navigation_failed with Firefox's reason; dialog_open for a dialog while loading or a beforeunload prompt. Ends with the new page's elements.",
 	Annotations: Annotations{Destructive: true, OpenWorld: true},
 	Run:         (*Table).navigate,
 }
@@ -645,7 +646,7 @@ func (tb *Table) navigate(ctx context.Context, a *navigateArgs, p browser.Progre
 
 var waitForTool = tool[waitForArgs, waitForOut]{
 	Name: "wait_for", Title: "Wait for condition",
-	Description: "Wait until the page shows text, matches a CSS selector or a URL contains a string, or no longer does (state=absent), across navigations. Never met while a dialog blocks the page. Once met, lists the matching elements and what changed.",
+	Description: "Wait until the page shows text, matches a CSS selector or its URL contains a string or matches a glob, or no longer does (state=absent), across navigations. Never met while a dialog blocks the page. Once met, lists the matching elements and what changed.",
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Table).waitFor,
 }
@@ -654,11 +655,12 @@ type waitForArgs struct {
 	Text        *string  `json:"text" min:"1" max:"1000" desc:"visible text, any case"`
 	Selector    *string  `json:"selector" min:"1" max:"1000" desc:"CSS selector"`
 	URLContains *string  `json:"url_contains" min:"1" max:"2048" desc:"URL substring, e.g. /checkout (decoded or not)"`
+	URL         *string  `json:"url" min:"1" max:"2048" desc:"whole-URL glob: ** any, * any but /, e.g. **/orders/*"`
 	State       string   `json:"state" enum:"present,absent" default:"present" desc:"absent: until it no longer holds"`
 	TimeoutMS   int      `json:"timeout_ms" min:"0" max:"120000" default:"30000" desc:"then wait_timeout; 0 checks once"`
 	PollMS      int      `json:"poll_ms" min:"50" max:"2000" default:"250" desc:"ms between checks"`
 	Observe     bool     `json:"observe" default:"true" desc:"false: omit what changed"`
-	_           struct{} `oneof:"text,selector,url_contains" msg:"give exactly one of text, selector or url_contains"`
+	_           struct{} `oneof:"text,selector,url_contains,url" msg:"give exactly one of text, selector, url_contains or url"`
 }
 
 type waitForOut struct {
@@ -677,6 +679,8 @@ func (a *waitForArgs) condition() (args pagejs.WaitForArgs, what string) {
 		args.Text, what = *a.Text, "text "+browser.Quote(*a.Text, 100)
 	case a.Selector != nil:
 		args.Selector, what = *a.Selector, "selector "+browser.Quote(*a.Selector, 100)
+	case a.URL != nil:
+		args.URL, what = *a.URL, "URL matching "+browser.Quote(*a.URL, 100)
 	default:
 		args.URLContains, what = *a.URLContains, "URL containing "+browser.Quote(*a.URLContains, 100)
 	}

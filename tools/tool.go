@@ -115,5 +115,6 @@ func toolTable() []toolDef {
 		pressKeyTool.def(), navigateTool.def(), waitForTool.def(),
 		uploadTool.def(), screenshotTool.def(), consoleTool.def(),
 		networkTool.def(), networkRequestTool.def(), handleDialogTool.def(),
+		listDownloadsTool.def(),
 	}
 }

@@ -92,8 +92,9 @@ func TestDecodeArgs(t *testing.T) {
 		{"wait_for", `{"text":"a","poll_ms":49}`, `at least 50`},
 		{"wait_for", `{"text":"a","timeout_ms":1.5}`, `whole number`},
 		{"wait_for", `{"text":"a","state":"gone"}`, `one of present, absent`},
-		{"wait_for", `{"text":"a","selector":"b"}`, `exactly one of text, selector or url_contains`},
-		{"wait_for", `{}`, `exactly one of text, selector or url_contains`},
+		{"wait_for", `{"text":"a","selector":"b"}`, `exactly one of text, selector, url_contains or url`},
+		{"wait_for", `{}`, `exactly one of text, selector, url_contains or url`},
+		{"wait_for", `{"url":"**/orders/*","url_contains":"/orders"}`, `exactly one of text, selector, url_contains or url`},
 		{"navigate", `{"url":"https://a.example/","history":"back"}`, `exactly one of url`},
 		{"select_tab", `{}`, `exactly one of tab_id or index`},
 		{"snapshot_page", `{"max_elements":501}`, `at most 500`},
@@ -180,13 +181,14 @@ func TestOutputSchemas(t *testing.T) {
 }
 
 // TestToolsListSize: the tools' descriptions and schemas stay within
-// 19 KiB, so that tools/list as the binary sends it (with titles and
-// annotations; e2e TestToolsListIsCompact holds it to 20,000 bytes) stays
+// 20 KiB, so that tools/list as the binary sends it (with titles and
+// annotations; e2e TestToolsListIsCompact holds it to 21,000 bytes) stays
 // small in a model's context. The figure and the room left are printed.
 // (17 KiB until every output field got its type for clients that check
-// schemas, +780 bytes, and fill_form came, +1,300 bytes.)
+// schemas, +780 bytes, and fill_form came, +1,300 bytes; 19 KiB until
+// list_downloads, a tool of its own, and wait_for's url came, +930 bytes.)
 func TestToolsListSize(t *testing.T) {
-	const budget = 19 << 10
+	const budget = 20 << 10
 	s := newTable(browser.Options{MaxElements: 500, MaxTextChars: 50000})
 	type wire struct {
 		Name         string          `json:"name"`

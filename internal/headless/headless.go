@@ -100,12 +100,15 @@ type Firefox struct {
 	stderr *ring
 }
 
-// prefs are written to user.js. Each entry carries its reason.
-var prefs = []struct {
+// pref is one user.js preference and why the test profile sets it.
+type pref struct {
 	name   string
 	value  any
 	reason string
-}{
+}
+
+// prefs are written to user.js. Each entry carries its reason.
+var prefs = []pref{
 	{"devtools.debugger.remote-enabled", true, "allow --start-debugger-server"},
 	{"devtools.chrome.enabled", true, "allow the parent-process (chrome) console"},
 	{"devtools.debugger.prompt-connection", false, "no modal prompt per debugger connection"},
@@ -184,11 +187,30 @@ var prefs = []struct {
 	{"datareporting.healthreport.service.enabled", false, "no telemetry"},
 }
 
-// userJS renders prefs as user.js text.
-func userJS() (string, error) {
+// DownloadDir is where the Firefox of a profile made by Start saves
+// downloads: the folder "downloads" inside the profile.
+func DownloadDir(profileDir string) string { return filepath.Join(profileDir, "downloads") }
+
+// downloadPrefs make Firefox save every download into the profile's own
+// folder (DownloadDir) without asking, as a user's Firefox set to "save
+// files to" a folder does.
+func downloadPrefs(profileDir string) []pref {
+	return []pref{
+		{"browser.download.dir", DownloadDir(profileDir), "downloads stay inside the throwaway profile"},
+		{"browser.download.folderList", 2, "save into browser.download.dir"},
+		{"browser.download.useDownloadDir", true, "save without a file picker"},
+		{"browser.download.always_ask_before_handling_new_types", false, "no dialog for a new file type"},
+		{"browser.download.alwaysOpenPanel", false, "no downloads panel opening"},
+		{"browser.download.start_downloads_in_tmp_dir", false, "the file is saved where browser.download.dir says"},
+	}
+}
+
+// userJS renders prefs (and the download prefs of the profile in
+// profileDir) as user.js text.
+func userJS(profileDir string) (string, error) {
 	var b strings.Builder
 	b.WriteString("// written by internal/headless for a throwaway test profile\n")
-	for _, p := range prefs {
+	for _, p := range append(prefs[:len(prefs):len(prefs)], downloadPrefs(profileDir)...) {
 		name, err := json.Marshal(p.name)
 		if err != nil {
 			return "", err
@@ -252,7 +274,7 @@ func Start(ctx context.Context, opts Options) (*Firefox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("headless: profile: %w", err)
 	}
-	js, err := userJS()
+	js, err := userJS(dir)
 	if err == nil {
 		err = os.WriteFile(filepath.Join(dir, "user.js"), []byte(js), 0o600)
 	}

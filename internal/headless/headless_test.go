@@ -12,7 +12,7 @@ import (
 )
 
 func TestUserJS(t *testing.T) {
-	js, err := userJS()
+	js, err := userJS("/tmp/profile")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,13 +21,15 @@ func TestUserJS(t *testing.T) {
 		`user_pref("devtools.chrome.enabled", true);`,
 		`user_pref("devtools.debugger.prompt-connection", false);`,
 		`user_pref("browser.startup.homepage_override.mstone", "ignore");`,
+		`user_pref("browser.download.dir", "/tmp/profile/downloads");`,
+		`user_pref("browser.download.folderList", 2);`,
 	} {
 		if !strings.Contains(js, want) {
 			t.Errorf("user.js lacks %s", want)
 		}
 	}
 	seen := map[string]bool{}
-	for _, p := range prefs {
+	for _, p := range append(prefs, downloadPrefs("/tmp/profile")...) {
 		if seen[p.name] {
 			t.Errorf("pref %s listed twice", p.name)
 		}

@@ -9,6 +9,9 @@ async function waitFor(win, args, lib) {
   // end.
   const doc = win.document;
   const want = args.state === "absent" ? "absent" : "present";
+  // args.url is a glob of the whole URL: "**" any run of characters, "*" any run without
+  // "/", everything else itself ("?" too: a URL's query starts with it).
+  const urlGlob = typeof args.url === "string" && args.url !== "" ? globRegExp(args.url) : null;
   // The open shadow roots as the last check listed them (null: it did not need them).
   let listed = null;
   const check = () => {
@@ -22,6 +25,11 @@ async function waitFor(win, args, lib) {
       // ("q=remote jobs"; decodeURI leaves the escapes of "/", "?", "&", "#" and the like).
       const href = String(win.location.href);
       present = present && (href.includes(args.urlContains) || decoded(href).includes(args.urlContains));
+    }
+    if (urlGlob) {
+      // The whole URL, as written or decoded, against the glob.
+      const href = String(win.location.href);
+      present = present && (urlGlob.test(href) || urlGlob.test(decoded(href)));
     }
     if (typeof args.selector === "string" && args.selector !== "") {
       // In the document, else in an open shadow root (at any depth; a selector does not
@@ -148,6 +156,11 @@ async function waitFor(win, args, lib) {
     return String(s || "").replace(/\s+/g, "").toLowerCase();
   }
 
+  // globRegExp is the anchored regular expression of a URL glob (see urlGlob).
+  function globRegExp(glob) {
+    const parts = glob.split("**").map(p => p.split("*").map(q => q.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]*"));
+    return new RegExp("^" + parts.join(".*") + "$");
+  }
   // decoded is URL s with its escapes decoded as decodeURI does; when one is malformed
   // (half a UTF-8 sequence), each UTF-8 sequence of escapes that decodes is decoded and
   // the others are left as they are.
