@@ -2,6 +2,12 @@
 // versions, installed once into the user cache (outside the repository, never
 // committed), without running their install scripts.
 //
+// The libraries are listed in shared sets (sets.go): all tests use one
+// installation of each set, not one per combination of libraries, and the
+// files no page loads (source maps, type declarations, documentation) are
+// removed once npm is done. scripts/test installs the sets before the tests
+// (go run ./internal/npmlibs/install), with progress on stderr.
+//
 // Without npm a test that needs them skips, or fails when
 // FIREFOX_MCP_REQUIRE_FIREFOX=1 (CI), like the browser tests.
 //
@@ -15,6 +21,7 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -27,11 +34,35 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 )
 
-// Dir installs libs (each "name@exact-version") once into the user cache and
-// returns their node_modules directory.
+// Dir returns a node_modules directory that holds libs (each
+// "name@exact-version"), installed once into the user cache: the shared
+// installation of the set that lists them all (sets.go), or, for libraries
+// in no set, an installation of their own. The first test that needs a set
+// installs it, saying how far it got on stderr; others wait for it.
 // t is a *testing.T or *testing.B (headless.TB: this package does not import
 // testing, which production packages never do).
 func Dir(t headless.TB, libs ...string) string {
+	t.Helper()
+	npm := findNPM(t)
+	s, inSet := setFor(libs)
+	what := "set " + s.name
+	all := libs
+	if inSet {
+		all = s.libs
+	} else {
+		what = strings.Join(libs, " ")
+		fmt.Fprintf(os.Stderr, "npmlibs: %v are in no shared set (internal/npmlibs/sets.go): installed on their own\n", libs)
+	}
+	mods, err := install(npm, dirName(s, inSet, all), all, what, os.Stderr)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	return mods
+}
+
+// findNPM returns npm's path, or skips t (fails it when
+// FIREFOX_MCP_REQUIRE_FIREFOX=1) without npm.
+func findNPM(t headless.TB) string {
 	t.Helper()
 	npm, err := exec.LookPath("npm")
 	if err != nil {
@@ -40,28 +71,7 @@ func Dir(t headless.TB, libs ...string) string {
 		}
 		t.Skipf("npm not found: %v", err)
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	name := "npm-" + strings.Join(libs, "-")
-	if len(name) > 120 { // a file name has at most 255 bytes: long sets are named by their hash
-		sum := sha256.Sum256([]byte(strings.Join(libs, "\n")))
-		name = "npm-" + libs[0] + "-and-" + strconv.Itoa(len(libs)-1) + "-" + hex.EncodeToString(sum[:8])
-	}
-	dir := filepath.Join(cache, "firefox-rdp-mcp-tests", name)
-	mods := filepath.Join(dir, "node_modules")
-	if _, err := os.Stat(filepath.Join(mods, ".installed")); err == nil {
-		return mods
-	}
-	args := append([]string{"install", "--no-audit", "--no-fund", "--ignore-scripts", "--prefix", dir}, libs...)
-	if out, err := exec.Command(npm, args...).CombinedOutput(); err != nil {
-		t.Fatalf("npm install %v: %v\n%s", libs, err, out)
-	}
-	if err := os.WriteFile(filepath.Join(mods, ".installed"), nil, 0o644); err != nil {
-		t.Fatalf("npmlibs: %v", err)
-	}
-	return mods
+	return npm
 }
 
 // esbuild bundles the pages whose libraries ship only as ES modules with bare
@@ -87,19 +97,20 @@ func Bundle(t headless.TB, entry string, libs ...string) string {
 	if _, err := os.Stat(out); err == nil {
 		return out
 	}
+	part := out + ".part" + strconv.Itoa(os.Getpid())
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	bin := filepath.Join(mods, "@esbuild", runtime.GOOS+"-"+arch, "bin", "esbuild")
 	if _, err := os.Stat(bin); err != nil {
 		t.Fatalf("npmlibs: esbuild's binary for %s/%s: %v", runtime.GOOS, runtime.GOARCH, err)
 	}
 	cmd := exec.Command(bin, "--bundle", "--format=iife", "--loader=jsx", "--minify",
-		"--define:process.env.NODE_ENV=\"production\"", "--sourcefile="+filepath.Base(entry), "--outfile="+out+".part")
+		"--define:process.env.NODE_ENV=\"production\"", "--sourcefile="+filepath.Base(entry), "--outfile="+part)
 	cmd.Dir = filepath.Dir(mods) // bare imports resolve from here: node_modules
 	cmd.Stdin = strings.NewReader(string(src))
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("esbuild %s: %v\n%s", entry, err, b)
 	}
-	if err := os.Rename(out+".part", out); err != nil {
+	if err := os.Rename(part, out); err != nil {
 		t.Fatalf("npmlibs: %v", err)
 	}
 	return out
