@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("ROLES_TEST_ENTER_SANDBOX") != "" {
 		os.Exit(enterSandboxChild())
 	}
+	if os.Getenv(runAsCommand) == "1" { // the command itself, as its user runs it (readme_test.go)
+		os.Exit(run(os.Args[1:]))
+	}
 	os.Exit(m.Run())
 }
 
