@@ -29,6 +29,7 @@ var sets = []set{
 		"react-datepicker@9.1.0", "downshift@9.4.0", "react-dropzone@20.1.4", "sweetalert2@11.26.25",
 		"@radix-ui/react-dialog@1.3.1", "@radix-ui/react-select@2.4.1", "@radix-ui/react-checkbox@1.4.1",
 		"@radix-ui/react-toast@1.3.1", "@radix-ui/react-label@2.1.17", "@radix-ui/react-dropdown-menu@2.2.1",
+		"react-router@7.18.7",
 
 		// Vue 3 and jQuery pages, plain widgets.
 		"vue@3.5.45", "element-plus@2.14.8", "vuetify@4.3.0",
@@ -36,7 +37,8 @@ var sets = []set{
 		"alpinejs@3.17.5", "@alpinejs/focus@3.17.5", "bootstrap@5.3.8", "@shoelace-style/shoelace@2.20.1",
 		"tippy.js@6.3.7", "@popperjs/core@2.11.8", "flatpickr@4.6.13", "intl-tel-input@29.5.1",
 		"tom-select@2.6.2", "choices.js@11.2.4", "sortablejs@1.15.7", "@tanstack/virtual-core@3.19.11",
-		"dropzone@5.9.3", "filepond@4.32.12",
+		"dropzone@5.9.3", "filepond@4.32.12", "chart.js@4.6.1",
+		"socket.io-client@4.8.4", "socket.io@4.8.4", // socket.io runs in node (Server)
 
 		// Rich editors.
 		"quill@2.0.3", "tinymce@8.9.2", "@ckeditor/ckeditor5-build-classic@44.3.0",
@@ -48,7 +50,7 @@ var sets = []set{
 		"@tiptap/extension-paragraph@3.35.0", "@tiptap/extension-text@3.35.0",
 
 		// MCP clients run by node (e2e).
-		"@modelcontextprotocol/sdk@1.32.2",
+		"@modelcontextprotocol/sdk@1.32.2", "@modelcontextprotocol/client@2.4.0",
 	}},
 	// vue-select 3 needs Vue 2, and the other Vue pages Vue 3: one node_modules
 	// holds one vue.
