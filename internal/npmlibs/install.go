@@ -62,8 +62,8 @@ func Install(npm string, progress io.Writer) error {
 }
 
 // install installs libs into dir (a name under root) once, under a lock that
-// other test processes wait on, and returns its node_modules. An earlier
-// installation of the same set is removed.
+// other test processes wait on, and returns its node_modules. Earlier
+// installations of the same set that no test used for staleAfter are removed.
 func install(npm, dir string, libs []string, what string, progress io.Writer) (string, error) {
 	base := root()
 	final := filepath.Join(base, dir)
@@ -82,12 +82,7 @@ func install(npm, dir string, libs []string, what string, progress io.Writer) (s
 	if installed(mods) { // another process installed it while this one waited
 		return mods, nil
 	}
-	if i := strings.LastIndex(dir, "-"); strings.HasPrefix(dir, "set-") && i > 0 {
-		old, _ := filepath.Glob(filepath.Join(base, dir[:i+1]+"*"))
-		for _, o := range old {
-			os.RemoveAll(o)
-		}
-	}
+	removeStale(base, dir)
 	part := final + ".part"
 	os.RemoveAll(part)
 	start := time.Now()
@@ -123,9 +118,31 @@ func install(npm, dir string, libs []string, what string, progress io.Writer) (s
 	return mods, nil
 }
 
+// installed reports whether mods is installed, marking it used now.
 func installed(mods string) bool {
-	_, err := os.Stat(filepath.Join(mods, ".installed"))
-	return err == nil
+	now := time.Now()
+	return os.Chtimes(filepath.Join(mods, ".installed"), now, now) == nil
+}
+
+// staleAfter is how long an earlier installation of a set is kept unused:
+// tests of another checkout (an older branch on the same machine) may still
+// use it.
+const staleAfter = 3 * 24 * time.Hour
+
+// removeStale removes the other installations of dir's set that no test used
+// for staleAfter.
+func removeStale(base, dir string) {
+	i := strings.LastIndex(dir, "-")
+	if !strings.HasPrefix(dir, "set-") || i < 0 {
+		return
+	}
+	others, _ := filepath.Glob(filepath.Join(base, dir[:i+1]+"*"))
+	for _, o := range others {
+		info, err := os.Stat(filepath.Join(o, "node_modules", ".installed"))
+		if o != filepath.Join(base, dir) && (err != nil || time.Since(info.ModTime()) > staleAfter) {
+			os.RemoveAll(o)
+		}
+	}
 }
 
 // lock takes an exclusive lock on path, saying so on progress when another

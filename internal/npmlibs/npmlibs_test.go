@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestPrunedRows: each row removes the files it names, and a page's
@@ -138,11 +139,26 @@ func TestInstallOnce(t *testing.T) {
 	if p := progress.String(); !strings.Contains(p, "npmlibs: installing set x") || !strings.Contains(p, "set x installed in") {
 		t.Errorf("progress: %q", p)
 	}
+	// A changed set is a new installation; the old one stays while tests (of
+	// another checkout) used it lately, and goes once unused for staleAfter.
 	if _, err := install(npm, "set-x-bbbb", []string{"lib@1.0.1"}, "set x", &progress); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := os.Stat(filepath.Dir(mods[0])); err != nil {
+		t.Errorf("the installation used a moment ago is gone: %v", err)
+	}
+	old := time.Now().Add(-staleAfter - time.Hour)
+	if err := os.Chtimes(filepath.Join(mods[0], ".installed"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := install(npm, "set-x-cccc", []string{"lib@1.0.2"}, "set x", &progress); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(filepath.Dir(mods[0])); !os.IsNotExist(err) {
-		t.Errorf("the old installation of the set is left: %v", err)
+		t.Errorf("the installation unused for %v is left: %v", staleAfter, err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(mods[0])), "set-x-bbbb")); err != nil {
+		t.Errorf("the installation used a moment ago is gone: %v", err)
 	}
 }
 
