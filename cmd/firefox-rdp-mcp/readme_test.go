@@ -108,8 +108,8 @@ const runAsCommand = "README_TEST_RUN_COMMAND"
 
 // TestReadmeSetupPrintsItsClientLines runs the README's `setup` (the dry
 // run) for a user with a Firefox profile and ~/Documents, and finds the
-// README's Claude Code line and doctor command in what it prints, the paths
-// being this user's.
+// README's commands that start Firefox, its Claude Code line and its doctor
+// command in what it prints, the paths being this user's.
 func TestReadmeSetupPrintsItsClientLines(t *testing.T) {
 	home := t.TempDir()
 	prof := filepath.Join(home, ".mozilla", "firefox")
@@ -127,16 +127,22 @@ func TestReadmeSetupPrintsItsClientLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "setup")
-	cmd.Env = append(os.Environ(), runAsCommand+"=1", "HOME="+home, "XDG_CONFIG_HOME=", "XDG_DATA_HOME=")
+	run := filepath.Join(home, "run")
+	cmd.Env = append(os.Environ(), runAsCommand+"=1", "HOME="+home, "XDG_CONFIG_HOME=", "XDG_DATA_HOME=", "XDG_RUNTIME_DIR="+run,
+		"FIREFOX_RDP_SOCKET=", "FIREFOX_RDP_HOST=", "FIREFOX_RDP_PORT=")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("setup: %v\n%s", err, out)
 	}
 	readme := docs(t)["README.md"]
-	here := strings.NewReplacer("~/.local/bin/firefox-rdp-mcp", exe, `"$HOME/Documents"`, filepath.Join(home, "Documents"))
+	here := strings.NewReplacer("~/.local/bin/firefox-rdp-mcp", exe, `"$HOME/Documents"`, filepath.Join(home, "Documents"),
+		"~/.mozilla/firefox/PROFILE", filepath.Join(prof, "abcd1234.default-esr"), `"$XDG_RUNTIME_DIR/`, run+"/", `rdp.sock"`, "rdp.sock",
+		`firefox-rdp-mcp"   #`, "firefox-rdp-mcp   #")
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^claude mcp add .*$`),
 		regexp.MustCompile(`(?m)^\s*~/.local/bin/firefox-rdp-mcp doctor$`),
+		regexp.MustCompile(`(?m)^\s*mkdir -p -m 0700 .*$`),
+		regexp.MustCompile(`(?m)^\s*firefox-esr --profile .*$`),
 	} {
 		line := strings.TrimSpace(want.FindString(readme))
 		if line == "" {
