@@ -682,6 +682,14 @@ func (s *Session) watchPage(ctx context.Context, pg page, done <-chan struct{}, 
 	defer timer.Stop()
 	probed := time.Time{}
 	var noTarget time.Time // since when the tab has had no document
+	// The selection's watch is dropped (set to nil, under mu) when the
+	// connection fails meanwhile: keep the one this evaluation began with.
+	s.mu.Lock()
+	w := pg.sel.watch
+	s.mu.Unlock()
+	if w == nil {
+		return // no connection any more: the evaluation fails on its own
+	}
 	for {
 		select {
 		case <-done:
@@ -689,7 +697,7 @@ func (s *Session) watchPage(ctx context.Context, pg page, done <-chan struct{}, 
 		case <-timer.C:
 		}
 		switch {
-		case pg.sel.watch.HasTarget():
+		case w.HasTarget():
 			noTarget = time.Time{}
 		case noTarget.IsZero():
 			noTarget = time.Now()

@@ -26,7 +26,7 @@ async function uploadFinish(win, args, lib, env) {
     // The files go to the input uploadBegin found (once: a trigger is never clicked
     // twice, and may have changed since, as "Choose file" becoming "Change file"). A
     // file input given directly must still be the element the snapshot saw.
-    if (st.via === "input" || st.via === "drop") lib.target(args);
+    if (st.via === "input") lib.target(args);
     const el = st.input;
     const warnings = st.via === "drop" ? [] : lib.uploadTarget(el, st.files);
     let made = st.sink && st.sink.files;
@@ -71,7 +71,9 @@ async function uploadFinish(win, args, lib, env) {
     if (Object.prototype.hasOwnProperty.call(holder, prop)) delete holder[prop];
   }
 
-  // dropFiles drops the made files onto the zone (uploadBegin checked it takes a drop).
+  // dropFiles drops the made files onto the zone uploadBegin checked (the node it
+  // resolved the ref to then, whose name our own drag may have changed since: a zone
+  // that says "Release to attach" while a drag is over it).
   function dropFiles(zone, made) {
     if (!zone.isConnected) lib.fail("upload_assignment_failed", "the drop zone left the page during the upload");
     const drag = lib.fileDrag(zone, made);
