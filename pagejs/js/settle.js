@@ -27,9 +27,10 @@ async function settle(win, args, lib, env) {
   // Bounds of the rows of REQUESTS (docs/settle.md has how they were chosen): an action's
   // request with no answer after LONG_MS is long-lived (the slowest answers of the
   // fixtures' APIs come after 450–600 ms; a long poll is held for 20–30 s); one whose
-  // answer is still arriving STREAM_MS after it began is a stream.
+  // answer is still arriving STREAM_MS after it began is a stream (100 ms took a small
+  // JSON answer read late on the loaded machine for one).
   const LONG_MS = 1000;
-  const STREAM_MS = 100;
+  const STREAM_MS = 1000;
   const STREAMS = /^(application\/(x-ndjson|ndjson|jsonl|x-jsonlines|stream\+json)|multipart\/x-mixed-replace)/;
   // The record of live traffic and changes (liveState): documents, addresses, changes
   // kept, and how long before the action a change counts (LIVE_WINDOW_MS).
@@ -37,7 +38,7 @@ async function settle(win, args, lib, env) {
   const LIVE_PATHS = 64;
   const LIVE_RING = 512;
   const LEARN_ENTRIES = 100;
-  const CHAIN_MS = 100;
+  const CHAIN_MS = 500;
   const LIVE_WINDOW_MS = 10000;
   // The server always sends both (browser/observe.go has the figures).
   if (!(Number.isInteger(args.quietMs) && args.quietMs > 0 && Number.isInteger(args.capMs) && args.capMs >= 0)) {
@@ -536,7 +537,7 @@ async function settle(win, args, lib, env) {
   function chained(q) {
     if (q.path === "" || q.opened <= 0) return false;
     const end = longEnds().get(q.path);
-    if (end === undefined || q.opened < end - 5 || q.opened - end > CHAIN_MS) return false;
+    if (end === undefined || q.opened < end - 100 || q.opened - end > CHAIN_MS) return false;
     if (live !== null) remember(q.path);
     return true;
   }
