@@ -27,9 +27,10 @@ async function settle(win, args, lib, env) {
   // Bounds of the rows of REQUESTS (docs/settle.md has how they were chosen): an action's
   // request with no answer after LONG_MS is long-lived (the slowest answers of the
   // fixtures' APIs come after 450–600 ms; a long poll is held for 20–30 s); one whose
-  // answer is still arriving STREAM_MS after it began is a stream.
+  // answer is still arriving STREAM_MS after it began is a stream (100 ms took a small
+  // JSON answer read late on the loaded machine for one).
   const LONG_MS = 1000;
-  const STREAM_MS = 100;
+  const STREAM_MS = 1000;
   const STREAMS = /^(application\/(x-ndjson|ndjson|jsonl|x-jsonlines|stream\+json)|multipart\/x-mixed-replace)/;
   // The record of live traffic and changes (liveState): documents, addresses, changes
   // kept, and how long before the action a change counts (LIVE_WINDOW_MS).
@@ -37,6 +38,7 @@ async function settle(win, args, lib, env) {
   const LIVE_PATHS = 64;
   const LIVE_RING = 512;
   const LEARN_ENTRIES = 100;
+  const CHAIN_MS = 500;
   const LIVE_WINDOW_MS = 10000;
   // The server always sends both (browser/observe.go has the figures).
   if (!(Number.isInteger(args.quietMs) && args.quietMs > 0 && Number.isInteger(args.capMs) && args.capMs >= 0)) {
@@ -104,20 +106,19 @@ async function settle(win, args, lib, env) {
   const old = group && Number.isInteger(args.began) ? requestsBefore(args.began) : new Set();
   const CP = group ? env.Ci.nsIContentPolicy : {};
   // What the settle does not wait for, of the requests in flight (issue 42; docs/settle.md).
-  // Each row: a name (SettleResult.ignored counts by it), why, what it tests of a
-  // request's facts (requestFacts) and whether the request's address is remembered as
-  // long-lived (its next requests are left out at once: a long poll's next round).
+  // Each row: a name (SettleResult.ignored counts by it), why, and what it tests of a
+  // request's facts (requestFacts).
   const REQUESTS = [
     {name: "websocket", why: "an open WebSocket lives as long as the page; its messages answer no action", test: (q) => q.ws},
     {name: "event-stream", why: "an EventSource stays open and reconnects by itself; its events answer no action", test: (q) => q.type === CP.TYPE_INTERNAL_EVENTSOURCE || q.contentType === "text/event-stream"},
     {name: "beacon", why: "sendBeacon, <a ping> and reports are sent and forgotten: the page never reads an answer", test: (q) => q.type === CP.TYPE_BEACON || q.type === CP.TYPE_PING || q.type === CP.TYPE_CSP_REPORT},
     {name: "favicon", why: "Firefox fetches the icon by itself (pending after the load: 15–60 ms on the fixtures); the page never sees it", test: (q) => q.type === CP.TYPE_INTERNAL_IMAGE_FAVICON},
     {name: "before", why: "in flight before the action began: not its doing (a long poll, a stream, an earlier action's request)", test: (q) => q.old},
-    {name: "long-poll", why: "to an address found long-lived before: a long poll's next round, asked again while the action waits", test: (q) => q.path !== "" && live !== null && live.paths.has(q.path)},
-    {name: "streaming", why: "a stream read as it comes (NDJSON, multipart), or an answer still arriving STREAM_MS after it began: no end to wait for", test: (q) => STREAMS.test(q.contentType) || (q.answered > 0 && q.at - q.answered >= STREAM_MS), remember: true},
-    {name: "long-lived", why: "no answer LONG_MS after it opened: a long poll or a hanging request, not an answer to wait for", test: (q) => q.answered === 0 && q.opened > 0 && q.at - q.opened >= LONG_MS, remember: true},
+    {name: "long-poll", why: "a long poll's next round: asked within CHAIN_MS of the end of a request to its address that had no answer for LONG_MS, or to an address seen so before", test: (q) => q.path !== "" && ((live !== null && live.paths.has(q.path)) || chained(q))},
+    {name: "streaming", why: "a stream read as it comes (NDJSON, multipart), or an answer still arriving STREAM_MS after it began: no end to wait for", test: (q) => STREAMS.test(q.contentType) || (q.answered > 0 && q.at - q.answered >= STREAM_MS)},
+    {name: "long-lived", why: "no answer LONG_MS after it opened: a long poll or a hanging request, not an answer to wait for", test: (q) => q.answered === 0 && q.opened > 0 && q.at - q.opened >= LONG_MS},
   ];
-  if (live !== null && group) learnBefore();
+  let ends = new Map(), endsSeen = -1; // longEnds
   const leftOut = {}; // REQUESTS row → requests it left out
   const seenIgnored = new WeakSet();
   let entries = typeof perf.getEntriesByType === "function" ? perf.getEntriesByType("resource").length : 0;
@@ -435,16 +436,11 @@ async function settle(win, args, lib, env) {
   }
 
   // requestRow is the first row of REQUESTS that request r matches (null: none; it
-  // counts). A row that says a request is long-lived remembers its address (live.paths):
-  // the next requests to it (a long poll's next round, asked while an action waits) are
-  // left out at once.
+  // counts).
   function requestRow(r) {
     const q = requestFacts(r);
     for (const row of REQUESTS) {
-      if (row.test(q)) {
-        if (row.remember && q.path && live !== null) remember(q.path);
-        return row;
-      }
+      if (row.test(q)) return row;
     }
     return null;
   }
@@ -510,25 +506,40 @@ async function settle(win, args, lib, env) {
     live.paths.add(path);
   }
 
-  // learnBefore remembers the addresses of the requests in flight since before the
-  // action began that have been for LONG_MS or more, and of the page's fetches and XHRs
-  // that ended (its last LEARN_ENTRIES resource timing entries) that had no answer for
-  // LONG_MS or more: a long poll's, whose next round then never holds a wait.
-  function learnBefore() {
-    for (const r of old) {
-      const q = requestFacts(r);
-      if (q.path && q.opened > 0 && q.at - q.opened >= LONG_MS) remember(q.path);
-    }
+  // longEnds maps the addresses of the page's finished fetches and XHRs (its last
+  // LEARN_ENTRIES resource timing entries) whose answer took LONG_MS or more to begin to
+  // when the last such one ended (ms since the epoch), read again when entries came.
+  function longEnds() {
+    let list;
     try {
-      const list = perf.getEntriesByType("resource");
-      for (let i = Math.max(0, list.length - LEARN_ENTRIES); i < list.length; i++) {
-        const e = list[i];
-        if ((e.initiatorType === "fetch" || e.initiatorType === "xmlhttprequest") && e.responseStart - e.startTime >= LONG_MS) {
-          const u = new win.URL(e.name);
-          remember(u.origin + u.pathname);
-        }
-      }
-    } catch (e) {}
+      list = perf.getEntriesByType("resource");
+    } catch (e) {
+      return ends;
+    }
+    if (list.length === endsSeen) return ends;
+    endsSeen = list.length;
+    ends = new Map();
+    for (let i = Math.max(0, list.length - LEARN_ENTRIES); i < list.length; i++) {
+      const e = list[i];
+      if ((e.initiatorType !== "fetch" && e.initiatorType !== "xmlhttprequest") || e.responseStart - e.startTime < LONG_MS) continue;
+      try {
+        const u = new win.URL(e.name);
+        ends.set(u.origin + u.pathname, perf.timeOrigin + e.responseEnd);
+      } catch (err) {}
+    }
+    return ends;
+  }
+
+  // chained tells whether a request opened at most CHAIN_MS after a request to the same
+  // address that had no answer for LONG_MS ended: a long poll's next round, which the
+  // page asks at once. (A slow API asked again by a later action comes later; once it
+  // is seen, the address is remembered for the document: live.paths.)
+  function chained(q) {
+    if (q.path === "" || q.opened <= 0) return false;
+    const end = longEnds().get(q.path);
+    if (end === undefined || q.opened < end - 100 || q.opened - end > CHAIN_MS) return false;
+    if (live !== null) remember(q.path);
+    return true;
   }
 
   // liveNodes is the set of nodes the page changed on its own: in two tasks or more
