@@ -65,7 +65,7 @@ func (s *Session) windowStarted(ctx context.Context, c Connection) bool {
 	if err != nil {
 		return true
 	}
-	res, err := c.EvaluateString(ctx, console, src, rdp.EvalOptions{})
+	res, err := c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
 	var r pagejs.BrowserStartupResult
 	if err == nil {
 		err = pagejs.Decode(res, &r)
