@@ -131,3 +131,14 @@ func stillStarting() *Error {
 	e.Transient = true
 	return e
 }
+
+// young reports whether the Firefox the session is connected to started
+// less than twice startupWait ago (its parent process's start time, from
+// BrowserInstance): its first page may still be slow to answer even when
+// its window had finished starting by the time the tabs were listed.
+func (s *Session) young() bool {
+	s.mu.Lock()
+	started := s.instance.Started
+	s.mu.Unlock()
+	return started > 0 && time.Since(time.UnixMilli(int64(started))) < 2*startupWait
+}

@@ -130,6 +130,7 @@ func (s *Session) AutoSelect(ctx context.Context, p Progress) (note string, info
 	if timedOut {
 		return "", nil, stillStarting()
 	}
+	starting = starting || s.young()
 	if why := notAutoSelectable(tabs[idx].URL); why != "" {
 		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
