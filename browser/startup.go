@@ -65,7 +65,7 @@ func (s *Session) windowStarted(ctx context.Context, c Connection) bool {
 	if err != nil {
 		return true
 	}
-	res, err := c.EvaluateString(ctx, console, src, rdp.EvalOptions{})
+	res, err := c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
 	var r pagejs.BrowserStartupResult
 	if err == nil {
 		err = pagejs.Decode(res, &r)
@@ -130,4 +130,15 @@ func stillStarting() *Error {
 	e := Errorf(errcode.NoTabSelected, "Firefox has no browser window that finished starting after %v, so no tab was chosen; call again when Firefox shows its window (or call list_tabs, then select_tab)", startupWait)
 	e.Transient = true
 	return e
+}
+
+// young reports whether the Firefox the session is connected to started
+// less than twice startupWait ago (its parent process's start time, from
+// BrowserInstance): its first page may still be slow to answer even when
+// its window had finished starting by the time the tabs were listed.
+func (s *Session) young() bool {
+	s.mu.Lock()
+	started := s.instance.Started
+	s.mu.Unlock()
+	return started > 0 && time.Since(time.UnixMilli(int64(started))) < 2*startupWait
 }

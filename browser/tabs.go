@@ -89,6 +89,9 @@ type AutoSelected struct {
 	Index      int    `json:"index"`
 	Generation uint64 `json:"generation"`
 	Auto       bool   `json:"auto"`
+	// Starting: Firefox was still starting when the tab was chosen (the
+	// call waited for it); its first page may be slow to answer.
+	Starting bool `json:"-"`
 }
 
 // AutoSelect selects the active tab of the most recently used Firefox
@@ -127,6 +130,7 @@ func (s *Session) AutoSelect(ctx context.Context, p Progress) (note string, info
 	if timedOut {
 		return "", nil, stillStarting()
 	}
+	starting = starting || s.young()
 	if why := notAutoSelectable(tabs[idx].URL); why != "" {
 		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
@@ -142,7 +146,7 @@ func (s *Session) AutoSelect(ctx context.Context, p Progress) (note string, info
 		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
 	id := TabID(tabs[idx].BrowserID)
-	info = &AutoSelected{TabID: id, Index: idx, Generation: gen, Auto: true}
+	info = &AutoSelected{TabID: id, Index: idx, Generation: gen, Auto: true, Starting: starting}
 	return fmt.Sprintf("No tab was selected, so this call used the active tab of the most recently used window: %s (index %d; its URL is below) — select_tab picks another.\n%s",
 		id, idx, Marked("URL", t.URL, 200)), info, nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 )
 
 // Table is the tool table over one engine session: what tools/list shows,
@@ -72,6 +73,7 @@ func (tb *Table) Call(ctx context.Context, name string, args json.RawMessage, p 
 	}
 	if err == nil {
 		res, err = t.run(ctx, tb, args, p)
+		err = tb.afterStart(ctx, t, auto, err, func() error { res, err = t.run(ctx, tb, args, p); return err })
 	}
 	if err == nil && note != "" {
 		res = withAutoNote(res, note, auto)
@@ -100,6 +102,34 @@ func (tb *Table) Answer(ctx context.Context, name string, args json.RawMessage, 
 	}
 	e, _ := browser.AsError(err)
 	return Result{Text: e.Text(), Structured: e.Structured(), IsError: true}, true
+}
+
+// afterStart handles a failure of the first call on a Firefox that was
+// still starting (auto.Starting): its first page can be slow to answer
+// while the browser finishes starting. A read-only tool is run once more
+// (again runs it); an action is not, as it may have taken effect, and its
+// page_unresponsive says the browser was starting, not that a script loops.
+func (tb *Table) afterStart(ctx context.Context, t *toolDef, auto *browser.AutoSelected, err error, again func() error) error {
+	if err == nil || auto == nil || !auto.Starting || ctx.Err() != nil {
+		return err
+	}
+	e, ok := browser.AsError(tb.eng.Classify(ctx, err))
+	if !ok || (e.Code != errcode.PageUnresponsive && e.Code != errcode.TargetReplaced && e.Code != errcode.RDPTimeout) {
+		return err
+	}
+	if t.Annotations.ReadOnly {
+		tb.log.Info("retrying the first call on a Firefox that was starting", "tool", t.Name, "code", e.Code)
+		if err = again(); err == nil {
+			return nil
+		}
+		if e, ok = browser.AsError(tb.eng.Classify(ctx, err)); !ok || e.Code != errcode.PageUnresponsive {
+			return err
+		}
+	}
+	if e.Code == errcode.PageUnresponsive {
+		return &browser.Error{Code: e.Code, Message: "Firefox was still starting and its first page did not answer in time; call again in a few seconds", Details: e.Details}
+	}
+	return err
 }
 
 type noProgress struct{}
