@@ -91,7 +91,7 @@ var arrows = map[string][]string{
 	"browser":          {module + "/rdp", module + "/pagejs", module + "/broker", module + "/confirm", errcodePkg},
 	// The lock's vocabulary and the channel to the window helper; the
 	// programs are started by cmd's helper role (only cmd imports os/exec).
-	"confirm":          {"golang.org/x/sys/unix"},
+	"confirm": {"golang.org/x/sys/unix"},
 	// The tool table drives the engine and reads the record types the engine
 	// hands it (rdp's console and network entries, tabs and captures;
 	// pagejs's script arguments and results); it holds no connection.
