@@ -24,7 +24,7 @@ var WindowEnv = []string{"DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "XDG_RUNTIM
 
 // Fix is what the user can do when no window can be shown.
 const Fix = "run the server inside your graphical session (DISPLAY or WAYLAND_DISPLAY set) with zenity or kdialog installed " +
-	"(Debian/Ubuntu: apt install zenity); FIREFOX_MCP_CONFIRM=elicit lets an MCP client that shows elicitation requests to a person ask instead"
+	"(Debian/Ubuntu: apt install zenity)"
 
 // Probe says whether a window can be shown with env (as os.Environ) and
 // which program would show it. It reads only the environment and PATH.

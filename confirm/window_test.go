@@ -2,15 +2,12 @@ package confirm_test
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/confirm"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/xwin"
@@ -28,46 +25,14 @@ func request() confirm.Request {
 	}
 }
 
-// pair starts a helper on one end of a socketpair, as cmd does in its own
-// process, and returns the server's client.
-func pair(t *testing.T, h *confirm.Helper) *confirm.Client {
-	t.Helper()
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn := func(fd int) *net.UnixConn {
-		f := os.NewFile(uintptr(fd), "pair")
-		defer f.Close()
-		c, err := net.FileConn(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c.(*net.UnixConn)
-	}
-	ours, theirs := conn(fds[0]), conn(fds[1])
-	done := make(chan error, 1)
-	go func() { done <- h.Serve(theirs) }()
-	c, err := confirm.ReadHello(ours, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c.Close()
-		if err := <-done; err != nil {
-			t.Errorf("helper: %v", err)
-		}
-		theirs.Close()
-	})
-	return c
-}
+func pair(t *testing.T, h *confirm.Helper) *confirm.Client { return xwin.Pair(t, h) }
 
 // TestWindowAnswers shows real zenity windows on Xvfb and answers them as a
 // person would: allow, the default button, Escape, and no answer at all.
 func TestWindowAnswers(t *testing.T) {
 	xwin.Need(t, "zenity")
 	d := xwin.Start(t)
-	h := &confirm.Helper{Env: d.Env(os.Getenv("PATH")), Run: xwin.Run, Timeout: 3 * time.Second}
+	h := &confirm.Helper{Env: d.Env(os.Getenv("PATH")), Run: xwin.Run, Timeout: 10 * time.Second}
 	c := pair(t, h)
 	if a := c.Availability(); !a.OK() || a.Program != "zenity" {
 		t.Fatalf("availability %+v", a)

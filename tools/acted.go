@@ -1,6 +1,9 @@
 package tools
 
-import "github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+import (
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/confirm"
+)
 
 // acted is the structured result the element actions share. Trusted comes
 // from the engine: browser.ExecInfo.Trusted, never the page script's own word.
@@ -9,6 +12,9 @@ type acted struct {
 	Trusted   bool          `json:"trusted"`
 	URL       *browser.Page `json:"url,omitempty"`
 	Navigated *bool         `json:"navigated,omitempty"`
+	// ConfirmedByUser: the lock on consequential actions was armed and the
+	// user allowed this action in the confirmation window (browser.Op.Guard).
+	ConfirmedByUser bool `json:"confirmed_by_user,omitempty"`
 	observed
 }
 
@@ -81,4 +87,24 @@ func addObs(o *browser.Observation, sd *said, ob *observed) {
 	if ch := o.Changes(); ch != nil {
 		ob.Changes = ch
 	}
+}
+
+// intents is the intent argument of click, press_key and fill (the field
+// each declares as intentField): a category of consequential action the
+// caller declares, which arms the lock where the page's own words and
+// fields did not. It can only add.
+func intents(intent *string) []confirm.Category {
+	if intent == nil {
+		return nil
+	}
+	return []confirm.Category{confirm.Category(*intent)}
+}
+
+// confirmedNote is what an answer adds when the user allowed the action.
+func confirmedNote(op *browser.Op, ac *acted) string {
+	if !op.Confirmed() {
+		return ""
+	}
+	ac.ConfirmedByUser = true
+	return " The user confirmed this action in the confirmation window before it ran."
 }

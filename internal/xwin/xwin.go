@@ -25,6 +25,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"strconv"
@@ -32,6 +33,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/confirm"
 )
 
 // Display is a running Xvfb.
@@ -110,18 +115,18 @@ var (
 	Enter  = []string{"Return"}
 )
 
-// WaitWindow waits (up to 30 s) for a window whose title contains title
-// and returns its id and when it was found.
+// WaitWindow waits (up to 30 s) for a visible window whose title
+// contains title and returns its id and when it was found.
 func (d *Display) WaitWindow(t testing.TB, title string) (string, time.Time) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for ctx.Err() == nil {
-		out, _ := d.xdotool(ctx, "search", "--name", title)
+		out, _ := d.xdotool(ctx, "search", "--onlyvisible", "--name", title)
 		if id := strings.Fields(string(out)); len(id) > 0 {
 			return id[0], time.Now()
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
 	t.Errorf("no window titled %q appeared in 30 s", title)
 	return "", time.Time{}
@@ -129,7 +134,7 @@ func (d *Display) WaitWindow(t testing.TB, title string) (string, time.Time) {
 
 // Windows counts the windows whose title contains title.
 func (d *Display) Windows(title string) int {
-	out, _ := d.xdotool(context.Background(), "search", "--name", title)
+	out, _ := d.xdotool(context.Background(), "search", "--onlyvisible", "--name", title)
 	return len(strings.Fields(string(out)))
 }
 
@@ -159,14 +164,23 @@ func (d *Display) Press(t testing.TB, id string, keys []string) time.Time {
 	return time.Now()
 }
 
-// Answer waits for the window titled title and presses keys in it.
+// Answer waits for the window titled title, presses keys in it and waits
+// for it to go (X reuses window ids: a window still closing must not be
+// taken for the next one).
 func (d *Display) Answer(t testing.TB, title string, keys []string) (shown, answered time.Time) {
 	t.Helper()
 	id, shown := d.WaitWindow(t, title)
 	if id == "" {
 		return shown, time.Time{}
 	}
-	return shown, d.Press(t, id, keys)
+	answered = d.Press(t, id, keys)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if d.Windows(title) == 0 {
+			return shown, answered
+		}
+	}
+	t.Errorf("the window titled %q stayed after %v", title, keys)
+	return shown, answered
 }
 
 func (d *Display) xdotool(ctx context.Context, args ...string) ([]byte, error) {
@@ -200,4 +214,39 @@ func (l *limited) Write(p []byte) (int, error) {
 		l.b.Write(p[:min(len(p), room)])
 	}
 	return len(p), nil
+}
+
+// Pair starts h on one end of a socketpair (in this process: cmd starts it
+// as a process of its own) and returns the server's client; both end with
+// the test.
+func Pair(t testing.TB, h *confirm.Helper) *confirm.Client {
+	t.Helper()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := func(fd int) *net.UnixConn {
+		f := os.NewFile(uintptr(fd), "pair")
+		defer f.Close()
+		c, err := net.FileConn(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.(*net.UnixConn)
+	}
+	ours, theirs := conn(fds[0]), conn(fds[1])
+	done := make(chan error, 1)
+	go func() { done <- h.Serve(theirs) }()
+	c, err := confirm.ReadHello(ours, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Close()
+		if err := <-done; err != nil {
+			t.Errorf("helper: %v", err)
+		}
+		theirs.Close()
+	})
+	return c
 }
