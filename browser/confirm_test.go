@@ -66,12 +66,12 @@ const windowTitle = "firefox-rdp-mcp: allow"
 // lockSession is a session whose questions go to real zenity windows on an
 // Xvfb display, through the helper's socketpair protocol. The no-answer
 // wait is shortened to 10 s by the helper's test-only hook.
-func lockSession(t *testing.T) (*session, *recorder, *xwin.Display) {
+func lockSession(t *testing.T, opts ...func(*browser.Options)) (*session, *recorder, *xwin.Display) {
 	t.Helper()
 	xwin.Need(t, "zenity")
 	d := xwin.Start(t)
 	rec := &recorder{c: xwin.Pair(t, &confirm.Helper{Env: d.Env(os.Getenv("PATH")), Run: xwin.Run, Timeout: 10 * time.Second})}
-	return newSession(t, func(o *browser.Options) { o.Confirm = rec }), rec, d
+	return newSession(t, append(opts, func(o *browser.Options) { o.Confirm = rec })...), rec, d
 }
 
 // answered runs a tool call while a person answers its window with keys
@@ -104,7 +104,7 @@ func answered(t *testing.T, s *session, d *xwin.Display, keys []string, name str
 // holds reports whether the page matches a CSS selector now.
 func holds(t *testing.T, s *session, sel string) bool {
 	t.Helper()
-	_, e := call(t, s, "wait_for", map[string]any{"selector": sel, "timeout_ms": 300, "observe": false})
+	_, e := call(t, s, "wait_for", map[string]any{"selector": sel, "timeout_ms": 1500, "observe": false})
 	return e == nil
 }
 
@@ -181,6 +181,150 @@ func TestConfirmCheckout(t *testing.T) {
 	for what, ok := range checks {
 		if !ok {
 			t.Errorf("%s: %+v", what, r)
+		}
+	}
+}
+
+// TestConfirmDeleteAccount: a delete-account page whose buttons raise a
+// confirm(). The button's words ask before the click; the dialog's text
+// ("permanently") asks before it is accepted, also behind a neutral button;
+// dismissing asks nothing.
+func TestConfirmDeleteAccount(t *testing.T) {
+	s, rec, d := lockSession(t)
+	open(t, s, "delete-account.html")
+	snap := snapshot(t, s)
+	// A neutral button: the click asks nothing, its dialog's text does.
+	res := must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Continue to export")})
+	if !strings.Contains(res.Text, "confirm dialog") || len(rec.asked()) != 0 {
+		t.Fatalf("neutral click: %d asks\n%s", len(rec.asked()), res.Text)
+	}
+	_, e, _, _ := answered(t, s, d, xwin.Refuse, "handle_dialog", map[string]any{"action": "accept"})
+	wantCode(t, e, errcode.ConfirmationRefused)
+	must(t, s, "handle_dialog", map[string]any{"action": "dismiss"}) // asks nothing
+	if n := len(rec.asked()); n != 1 || holds(t, s, "body[data-erased]") {
+		t.Fatalf("after a refused accept and a dismiss: %d asks, erased %v", n, holds(t, s, "body[data-erased]"))
+	}
+	if r := rec.asked()[0]; !slices.Equal(r.Categories, []confirm.Category{confirm.Deletion}) || !strings.Contains(r.Element, "erased permanently") {
+		t.Errorf("dialog question: %+v", r)
+	}
+	// The delete button: asked at the click, and again at the dialog.
+	st, e, _, _ := answered(t, s, d, xwin.Allow, "click", map[string]any{"element": ref(t, snap, "button", "Delete my account")})
+	if e != nil || st["confirmed_by_user"] != true {
+		t.Fatalf("delete click: %v %v", e, st)
+	}
+	st, e, toWindow, keyAt := answered(t, s, d, xwin.Allow, "handle_dialog", map[string]any{"action": "accept"})
+	if e != nil || st["confirmed_by_user"] != true || !holds(t, s, `body[data-deleted="1"]`) {
+		t.Fatalf("accept: %v %v", e, st)
+	}
+	t.Logf("figures: gesture to window %v (dialog accept), answer to action %v", toWindow.Round(time.Millisecond),
+		pageMillis(t, s, "deleted at").Sub(keyAt).Round(time.Millisecond))
+	if n := len(rec.asked()); n != 3 {
+		t.Errorf("%d questions, want 3", n)
+	}
+}
+
+// TestConfirmChangePassword: a form with new-password fields. fill's submit
+// and Enter in the field ask; a refusal sends nothing; the page's search
+// form asks nothing.
+func TestConfirmChangePassword(t *testing.T) {
+	s, rec, d := lockSession(t)
+	open(t, s, "change-password.html")
+	snap := snapshot(t, s)
+	search := ref(t, snap, "searchbox", "Search settings")
+	must(t, s, "fill", map[string]any{"element": search, "value": "password"})
+	must(t, s, "press_key", map[string]any{"element": search, "key": "Enter"})
+	if !holds(t, s, `body[data-searched="1"]`) || len(rec.asked()) != 0 {
+		t.Fatalf("search: %d asks\n%s", len(rec.asked()), pageText(t, s))
+	}
+	pw := ref(t, snap, "textbox", "New password")
+	_, e, _, _ := answered(t, s, d, xwin.Escape, "fill", map[string]any{"element": pw, "value": "n3w-Secret!", "submit": true})
+	wantCode(t, e, errcode.ConfirmationRefused)
+	if holds(t, s, "body[data-changed]") {
+		t.Fatal("the refused submission reached the page")
+	}
+	must(t, s, "fill", map[string]any{"element": pw, "value": "n3w-Secret!"}) // no submission: asks nothing
+	if n := len(rec.asked()); n != 1 {
+		t.Fatalf("%d asks after a fill without submit", n)
+	}
+	st, e, _, _ := answered(t, s, d, xwin.Allow, "press_key", map[string]any{"element": pw, "key": "Enter"})
+	if e != nil || st["confirmed_by_user"] != true || !holds(t, s, `body[data-changed="1"]`) {
+		t.Fatalf("Enter in the new password: %v %v", e, st)
+	}
+	for _, r := range rec.asked() {
+		if !slices.Equal(r.Categories, []confirm.Category{confirm.SecretChange}) || r.FormTarget != pages.URL+"/account/password" {
+			t.Errorf("question %+v", r)
+		}
+	}
+}
+
+// TestConfirmApplication: a job application with a résumé attached by
+// upload_files. Saving a draft asks nothing; sending the form (its button
+// only says "Continue") asks, and shows the file.
+func TestConfirmApplication(t *testing.T) {
+	files := &memFiles{files: map[string][]byte{"/u/resume.pdf": []byte("%PDF-1.4 résumé")}, handles: map[uint32][]byte{}}
+	s, rec, d := lockSession(t, func(o *browser.Options) { o.Files = files })
+	open(t, s, "application.html")
+	snap := snapshot(t, s)
+	must(t, s, "upload_files", map[string]any{"element": ref(t, snap, "file", "Résumé"), "paths": []string{"/u/resume.pdf"}})
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Save draft")})
+	if !holds(t, s, `body[data-draft="1"]`) || len(rec.asked()) != 0 {
+		t.Fatalf("save draft: %d asks", len(rec.asked()))
+	}
+	st, e, _, _ := answered(t, s, d, xwin.Allow, "click", map[string]any{"element": ref(t, snap, "button", "Continue")})
+	if e != nil || st["confirmed_by_user"] != true || !holds(t, s, `body[data-submitted="1"][data-resume="resume.pdf"]`) {
+		t.Fatalf("submit: %v %v", e, st)
+	}
+	r := rec.asked()[0]
+	if !slices.Equal(r.Categories, []confirm.Category{confirm.Submission}) || !slices.Equal(r.Files, []string{"resume.pdf"}) ||
+		r.FormMethod != "post" || !strings.Contains(strings.Join(r.Reasons, ";"), "carries files") {
+		t.Errorf("question %+v", r)
+	}
+}
+
+// TestConfirmNoFalseAlarms: search, filter, "Next", "Add to cart", "Apply
+// coupon" and "Save draft" ask nothing (the sessions of the other tests
+// count every question: TestMain prints the count).
+func TestConfirmNoFalseAlarms(t *testing.T) {
+	s := newSession(t)
+	before := suiteAsks.Load()
+	open(t, s, "shop.html")
+	snap := snapshot(t, s)
+	q := ref(t, snap, "searchbox", "Search")
+	must(t, s, "fill", map[string]any{"element": q, "value": "headphones", "submit": true})
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Filter")})
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Next")})
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Add to cart")})
+	if !holds(t, s, `body[data-search="1"][data-filter="1"][data-address="1"][data-cart="1"]`) {
+		t.Fatalf("the forms were not all sent:\n%s", pageText(t, s))
+	}
+	if n := suiteAsks.Load() - before; n != 0 {
+		t.Fatalf("%d asks", n)
+	}
+	// The caller can add a lock where the page's words did not.
+	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Next"), "intent": "submission"})
+	wantCode(t, e, errcode.ConfirmationUnavailable)
+	suiteAsks.Add(-1) // (that one was asked for)
+}
+
+// TestConfirmUnavailable: without a display the helper shows nothing, the
+// action fails closed with the fix, and nothing reaches the page; the same
+// without any helper.
+func TestConfirmUnavailable(t *testing.T) {
+	c := xwin.Pair(t, &confirm.Helper{Env: []string{"PATH=" + os.Getenv("PATH")}, Run: xwin.Run})
+	for name, opt := range map[string]func(*browser.Options){
+		"no display": func(o *browser.Options) { o.Confirm = c },
+		"no helper":  func(o *browser.Options) { o.Confirm = nil },
+	} {
+		s := newSession(t, opt)
+		open(t, s, "checkout.html")
+		_, e := call(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Pay €49.00")})
+		wantCode(t, e, errcode.ConfirmationUnavailable)
+		if !strings.Contains(e.Message, "zenity") || holds(t, s, "body[data-paid]") {
+			t.Errorf("%s: %v", name, e)
+		}
+		st := must(t, s, "browser_status", map[string]any{}).Structured.(map[string]any)["confirmation"].(map[string]any)
+		if st["mode"] != "window" || st["window_available"] != false {
+			t.Errorf("%s: status %v", name, st)
 		}
 	}
 }
