@@ -95,7 +95,8 @@ var arrows = map[string][]string{
 	// The tool table drives the engine and reads the record types the engine
 	// hands it (rdp's console and network entries, tabs and captures;
 	// pagejs's script arguments and results); it holds no connection.
-	"tools":            {module + "/browser", module + "/pagejs", module + "/rdp", errcodePkg},
+	// (confirm: the categories of the intent argument.)
+	"tools":            {module + "/browser", module + "/pagejs", module + "/rdp", module + "/confirm", errcodePkg},
 	"internal/errcode": {},
 }
 
