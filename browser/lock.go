@@ -2,7 +2,6 @@ package browser
 
 import (
 	"context"
-	"errors"
 	"net/url"
 	"strings"
 	"time"
@@ -163,7 +162,6 @@ type ConfirmStatus struct {
 	Window    bool   // a window can be shown
 	Program   string // zenity or kdialog
 	Problem   string // why no window can be shown
-	Fallback  string // elicit: what asks when the client declares no elicitation
 	Available bool   // an armed gesture can be asked about (or is not asked: off)
 }
 
@@ -181,10 +179,4 @@ func (s *Session) ConfirmStatus() ConfirmStatus {
 	}
 	st.Available = st.Mode == ConfirmOff || st.Window
 	return st
-}
-
-// ErrConfirm tells whether err is a refusal or an unavailable confirmation.
-func ErrConfirm(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && (e.Code == errcode.ConfirmationRefused || e.Code == errcode.ConfirmationUnavailable)
 }
