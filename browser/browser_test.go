@@ -317,7 +317,7 @@ func TestTypeTextTrustedAndCancellable(t *testing.T) {
 }
 
 func TestPressKeyTabAndEnter(t *testing.T) {
-	s := newSession(t)
+	s := newSession(t, notAboutTheLock(`Enter submits a form whose button says "Send"; the test is about keys`))
 	open(t, s, "form.html")
 	snap := snapshot(t, s)
 	name := ref(t, snap, "textbox", "Name")

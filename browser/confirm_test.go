@@ -39,6 +39,15 @@ func (noWindow) Availability() confirm.Availability {
 	return confirm.Availability{Problem: "tests that are not about the lock show no window"}
 }
 
+// notAboutTheLock turns the lock off for a test whose fixture's words arm
+// it (a Delete row, a "Send application" button, "Remove" chips) but which
+// is about something else; why says what. The lock's own tests are in this
+// file.
+func notAboutTheLock(why string) func(*browser.Options) {
+	_ = why // (said at the call)
+	return func(o *browser.Options) { o.ConfirmMode = browser.ConfirmOff }
+}
+
 // recorder wraps the real window helper's client and keeps each question.
 type recorder struct {
 	c    *confirm.Client
