@@ -309,8 +309,20 @@ func TestConfirmNoFalseAlarms(t *testing.T) {
 	if n := suiteAsks.Load() - before; n != 0 {
 		t.Fatalf("%d asks", n)
 	}
+	// fill_form's submit is guarded too: new-password fields arm it, and
+	// with no window nothing is written.
+	open(t, s, "change-password.html")
+	pw := ref(t, snapshot(t, s), "textbox", "New password")
+	_, e := call(t, s, "fill_form", map[string]any{"submit": true, "fields": []map[string]any{{"element": pw, "value": "n3w-Secret!"}}})
+	wantCode(t, e, errcode.ConfirmationUnavailable)
+	if holds(t, s, "body[data-changed]") {
+		t.Fatal("fill_form's refused submission reached the page")
+	}
+	suiteAsks.Add(-1) // (that one was asked for)
+	open(t, s, "shop.html")
+	snap = snapshot(t, s)
 	// The caller can add a lock where the page's words did not.
-	_, e := call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Next"), "intent": "submission"})
+	_, e = call(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Next"), "intent": "submission"})
 	wantCode(t, e, errcode.ConfirmationUnavailable)
 	suiteAsks.Add(-1) // (that one was asked for)
 }

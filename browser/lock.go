@@ -27,7 +27,10 @@ const ConfirmOff = "off"
 // dialog to accept (Dialog, its text as Firefox reports it). Intents are the
 // categories the caller declared (the intent argument): they only add.
 type Gesture struct {
-	Mode    string
+	Mode string
+	// On is the element to read instead of the Op's (fill_form's submit
+	// reads its last field, whose form it submits).
+	On      *Locator
 	Key     string
 	Dialog  *Dialog
 	Intents []confirm.Category
@@ -48,7 +51,11 @@ func (o *Op) Guard(ctx context.Context, g Gesture) error {
 		reading.Dialog = g.Dialog.Text.Raw()
 	} else if g.Mode == "click" || g.Mode == "submit" || (g.Mode == "key" && (g.Key == "Enter" || g.Key == "Space")) {
 		args := pagejs.GestureArgs{Mode: g.Mode, Key: g.Key}
-		if l := o.l; l != nil {
+		l := o.l
+		if g.On != nil {
+			l = g.On
+		}
+		if l != nil {
 			fp := l.FP()
 			args.Sel, args.FP, args.Ref = l.Sel(), &fp, l.Node()
 		}
