@@ -74,12 +74,12 @@ const windowTitle = "firefox-rdp-mcp: allow"
 
 // lockSession is a session whose questions go to real zenity windows on an
 // Xvfb display, through the helper's socketpair protocol. The no-answer
-// wait is shortened to 10 s by the helper's test-only hook.
+// wait is shortened to 20 s (windows take seconds to appear on a loaded machine, and zenity counts from its start) by the helper's test-only hook.
 func lockSession(t *testing.T, opts ...func(*browser.Options)) (*session, *recorder, *xwin.Display) {
 	t.Helper()
 	xwin.Need(t, "zenity")
 	d := xwin.Start(t)
-	rec := &recorder{c: xwin.Pair(t, &confirm.Helper{Env: d.Env(os.Getenv("PATH")), Run: xwin.Run, Timeout: 10 * time.Second})}
+	rec := &recorder{c: xwin.Pair(t, &confirm.Helper{Env: d.Env(os.Getenv("PATH")), Run: xwin.Run, Timeout: 20 * time.Second})}
 	return newSession(t, append(opts, func(o *browser.Options) { o.Confirm = rec })...), rec, d
 }
 
