@@ -18,6 +18,7 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/confirm"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/xwin"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
 // suiteAsks counts the questions the tests that are not about the lock
@@ -104,6 +105,10 @@ func answered(t *testing.T, s *session, d *xwin.Display, keys []string, name str
 	res, e := callCtx(ctx, t, s, name, args)
 	w := <-ch
 	st, _ := res.Structured.(map[string]any)
+	if st == nil {
+		st = map[string]any{}
+	}
+	st["_text"] = res.Text
 	if keys == nil {
 		return st, e, 0, time.Time{}
 	}
@@ -163,7 +168,7 @@ func TestConfirmCheckout(t *testing.T) {
 	}
 	for i := 1; i <= 2; i++ { // one answer covers one action: the second click asks again
 		st, e, toWindow, keyAt := answered(t, s, d, xwin.Allow, "click", map[string]any{"element": pay})
-		if e != nil || st["confirmed_by_user"] != true {
+		if e != nil || !strings.Contains(st["_text"].(string), tools.ConfirmedText) {
 			t.Fatalf("allowed click: %v %v", e, st)
 		}
 		if !holds(t, s, fmt.Sprintf(`body[data-paid="%d"]`, i)) {
@@ -218,11 +223,11 @@ func TestConfirmDeleteAccount(t *testing.T) {
 	}
 	// The delete button: asked at the click, and again at the dialog.
 	st, e, _, _ := answered(t, s, d, xwin.Allow, "click", map[string]any{"element": ref(t, snap, "button", "Delete my account")})
-	if e != nil || st["confirmed_by_user"] != true {
+	if e != nil || !strings.Contains(st["_text"].(string), tools.ConfirmedText) {
 		t.Fatalf("delete click: %v %v", e, st)
 	}
 	st, e, toWindow, keyAt := answered(t, s, d, xwin.Allow, "handle_dialog", map[string]any{"action": "accept"})
-	if e != nil || st["confirmed_by_user"] != true || !holds(t, s, `body[data-deleted="1"]`) {
+	if e != nil || !strings.Contains(st["_text"].(string), tools.ConfirmedText) || !holds(t, s, `body[data-deleted="1"]`) {
 		t.Fatalf("accept: %v %v", e, st)
 	}
 	t.Logf("figures: gesture to window %v (dialog accept), answer to action %v", toWindow.Round(time.Millisecond),
@@ -256,7 +261,7 @@ func TestConfirmChangePassword(t *testing.T) {
 		t.Fatalf("%d asks after a fill without submit", n)
 	}
 	st, e, _, _ := answered(t, s, d, xwin.Allow, "press_key", map[string]any{"element": pw, "key": "Enter"})
-	if e != nil || st["confirmed_by_user"] != true || !holds(t, s, `body[data-changed="1"]`) {
+	if e != nil || !strings.Contains(st["_text"].(string), tools.ConfirmedText) || !holds(t, s, `body[data-changed="1"]`) {
 		t.Fatalf("Enter in the new password: %v %v", e, st)
 	}
 	for _, r := range rec.asked() {
@@ -280,7 +285,7 @@ func TestConfirmApplication(t *testing.T) {
 		t.Fatalf("save draft: %d asks", len(rec.asked()))
 	}
 	st, e, _, _ := answered(t, s, d, xwin.Allow, "click", map[string]any{"element": ref(t, snap, "button", "Continue")})
-	if e != nil || st["confirmed_by_user"] != true || !holds(t, s, `body[data-submitted="1"][data-resume="resume.pdf"]`) {
+	if e != nil || !strings.Contains(st["_text"].(string), tools.ConfirmedText) || !holds(t, s, `body[data-submitted="1"][data-resume="resume.pdf"]`) {
 		t.Fatalf("submit: %v %v", e, st)
 	}
 	r := rec.asked()[0]

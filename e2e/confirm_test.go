@@ -26,8 +26,8 @@ func TestConfirmWindowSandboxed(t *testing.T) {
 	}
 	pay := ref(t, s.open(t, ctx, "/pay.html"), "button", "Pay €49.00")
 	go d.Answer(t, "firefox-rdp-mcp: allow a payment", xwin.Allow)
-	if _, st := s.must(t, ctx, "click", map[string]any{"element": pay}); st["confirmed_by_user"] != true {
-		t.Fatalf("click: %v", st)
+	if txt, _ := s.must(t, ctx, "click", map[string]any{"element": pay}); !strings.Contains(txt, "The user confirmed this action") {
+		t.Fatalf("click: %s", txt)
 	}
 	go d.Answer(t, "firefox-rdp-mcp: allow a payment", xwin.Refuse)
 	if _, _, e := s.call(t, ctx, "click", map[string]any{"element": pay}); e == nil || e.Code != "confirmation_refused" {

@@ -12,9 +12,6 @@ type acted struct {
 	Trusted   bool          `json:"trusted"`
 	URL       *browser.Page `json:"url,omitempty"`
 	Navigated *bool         `json:"navigated,omitempty"`
-	// ConfirmedByUser: the lock on consequential actions was armed and the
-	// user allowed this action in the confirmation window (browser.Op.Guard).
-	ConfirmedByUser bool `json:"confirmed_by_user,omitempty"`
 	observed
 }
 
@@ -100,11 +97,15 @@ func intents(intent *string) []confirm.Category {
 	return []confirm.Category{confirm.Category(*intent)}
 }
 
-// confirmedNote is what an answer adds when the user allowed the action.
-func confirmedNote(op *browser.Op, ac *acted) string {
+// confirmedNote is what an answer adds when the lock was armed and the
+// user allowed the action (browser.Op.Guard). It is text only: tools/list
+// has a size budget, and the sentence is what the model reads.
+func confirmedNote(op *browser.Op) string {
 	if !op.Confirmed() {
 		return ""
 	}
-	ac.ConfirmedByUser = true
-	return " The user confirmed this action in the confirmation window before it ran."
+	return " " + ConfirmedText
 }
+
+// ConfirmedText is the sentence an answer carries when the user allowed it.
+const ConfirmedText = "The user confirmed this action in the confirmation window before it ran."

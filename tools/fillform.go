@@ -92,7 +92,7 @@ func (tb *Table) fillForm(ctx context.Context, a *fillFormArgs, _ browser.Progre
 	trusted := info.Trusted(r.Trusted)
 	out := fillFormOut{acted: actedOn("", trusted, urlNow, nav), Submitted: a.Submit && r.Submitted}
 	out.Fields, out.text = filledFields(a, &r, trusted, info, urlNow, nav, obs)
-	out.text += confirmedNote(op, &out.acted)
+	out.text += confirmedNote(op)
 	addObs(obs, &out.said, &out.observed)
 	return out, nil
 }

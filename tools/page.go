@@ -202,7 +202,7 @@ type clickArgs struct {
 	Element     string  `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
 	WaitAfterMS int     `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"most ms to wait for quiet"`
 	Observe     bool    `json:"observe" default:"true" desc:"false: omit what changed"`
-	Intent      *string `json:"intent" enum:"payment,deletion,secret_change,submission" desc:"declares a consequential action: the user confirms it in a window"`
+	Intent      *string `json:"intent" enum:"payment,deletion,secret_change,submission" desc:"the user confirms it"`
 }
 
 type clickOut struct {
@@ -231,7 +231,7 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 	wait := time.Duration(a.WaitAfterMS) * time.Millisecond
 	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node(), At: op.Point(), Watch: wait > 0}, &r)
 	if out, ok := dialogAnswer(op, "Clicked", a.Element, info, err); ok {
-		out.text += confirmedNote(op, &out.acted)
+		out.text += confirmedNote(op)
 		return clickOut{said: out.said, acted: out.acted, opened: out.opened}, nil
 	}
 	if err != nil {
@@ -252,7 +252,7 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 	}
 	trusted := info.Trusted(r.Trusted)
 	out := clickOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info)}
-	note := confirmedNote(op, &out.acted) + refNote(l, info)
+	note := confirmedNote(op) + refNote(l, info)
 	if len(tabs) > 0 {
 		out.OpenedTabs = tabs
 		note += " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
@@ -285,7 +285,7 @@ type fillArgs struct {
 	Submit      bool    `json:"submit" default:"false" desc:"then submit its form"`
 	WaitAfterMS int     `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"ms wait cap"`
 	Observe     bool    `json:"observe" default:"true" desc:"false: omit what changed"`
-	Intent      *string `json:"intent" enum:"payment,deletion,secret_change,submission" desc:"declares a consequential action: the user confirms it in a window"`
+	Intent      *string `json:"intent" enum:"payment,deletion,secret_change,submission" desc:"the user confirms it"`
 }
 
 type fillOut struct {
@@ -338,7 +338,7 @@ func (tb *Table) fill(ctx context.Context, a *fillArgs, _ browser.Progress) (fil
 	trusted := info.Trusted(r.Trusted)
 	st := fillOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info), Submitted: submit}
 	extra := frameFields(l)
-	note := confirmedNote(op, &st.acted) + refNote(l, info)
+	note := confirmedNote(op) + refNote(l, info)
 	if r.Value != nil {
 		v := browser.PageStr(*r.Value)
 		st.Value = &v
@@ -453,7 +453,7 @@ type pressKeyArgs struct {
 	Key     string  `json:"key" min:"1" max:"40" desc:"e.g. Enter, a, Control+k, Shift+Tab"`
 	Element *string `json:"element" min:"2" max:"16" desc:"ref; default: the focused element"`
 	Observe bool    `json:"observe" default:"true" desc:"false: omit what changed"`
-	Intent  *string `json:"intent" enum:"payment,deletion,secret_change,submission" desc:"declares a consequential action: the user confirms it in a window"`
+	Intent  *string `json:"intent" enum:"payment,deletion,secret_change,submission" desc:"the user confirms it"`
 }
 
 type pressKeyOut struct {
@@ -498,7 +498,7 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 	var r pagejs.ActionResult
 	info, err := op.Run(ctx, browser.ActionRealm, pagejs.PressKey, args, &r)
 	if out, ok := dialogAnswer(op, "Pressed "+a.Key+" on", what, info, err); ok {
-		out.text += confirmedNote(op, &out.acted)
+		out.text += confirmedNote(op)
 		return pressKeyOut{said: out.said, acted: out.acted, opened: out.opened}, nil
 	}
 	if err != nil {
@@ -519,7 +519,7 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 	if l != nil {
 		out.checked = checkedRef(l, info)
 	}
-	note := confirmedNote(op, &out.acted) + refNote(l, info)
+	note := confirmedNote(op) + refNote(l, info)
 	out.text = actionText("Pressed "+combo.String()+" on", what, trusted, info, urlNow, nav, note, obs, extra...)
 	addObs(obs, &out.said, &out.observed)
 	return out, nil
@@ -768,10 +768,9 @@ var handleDialogTool = tool[handleDialogArgs, handleDialogOut]{
 
 type handleDialogOut struct {
 	said
-	Action          string       `json:"action"`
-	Type            string       `json:"type"`
-	Text            browser.Page `json:"text"`
-	ConfirmedByUser bool         `json:"confirmed_by_user,omitempty"`
+	Action string       `json:"action"`
+	Type   string       `json:"type"`
+	Text   browser.Page `json:"text"`
 }
 
 type handleDialogArgs struct {
@@ -791,7 +790,7 @@ func (tb *Table) handleDialog(ctx context.Context, a *handleDialogArgs, _ browse
 		return handleDialogOut{}, err
 	}
 	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
-	out := handleDialogOut{Action: a.Action, Type: d.Type, Text: browser.PageStrN(d.Text.Raw(), 2000), ConfirmedByUser: op.Confirmed()}
+	out := handleDialogOut{Action: a.Action, Type: d.Type, Text: browser.PageStrN(d.Text.Raw(), 2000)}
 	note := ""
 	if op.Confirmed() {
 		note = " (the user confirmed it in the confirmation window)"

@@ -26,7 +26,7 @@ type tabInfo struct {
 
 var browserStatusTool = tool[noArgs, statusOut]{
 	Name: "browser_status", Title: "Browser status",
-	Description: "Connection to Firefox, the selected tab, the ref generation, uploads, the sandbox, the confirmation of consequential actions and whether trusted input is available. Never selects a tab.",
+	Description: "Connection to Firefox, the selected tab, the ref generation, uploads, the sandbox, confirmation and whether trusted input is available. Never selects a tab.",
 	Annotations: Annotations{ReadOnly: true, Idempotent: true},
 	Run:         (*Table).browserStatus,
 }
