@@ -48,7 +48,10 @@ func TestWindowAnswers(t *testing.T) {
 		{"no answer", nil, confirm.Timeout},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan struct{})
+			defer func() { <-done }() // the answerer reports to this subtest
 			go func() {
+				defer close(done)
 				if tc.keys != nil {
 					d.Answer(t, "firefox-rdp-mcp: allow a payment", tc.keys)
 				}
@@ -81,8 +84,11 @@ func TestWindowKdialog(t *testing.T) {
 		keys []string
 		want confirm.Outcome
 	}{{xwin.Escape, confirm.No}, {xwin.Enter, confirm.Yes}} {
-		go d.Answer(t, "firefox-rdp-mcp: allow a payment", tc.keys)
-		if a, err := c.Ask(t.Context(), request()); err != nil || a.Outcome != tc.want || a.Program != "kdialog" {
+		done := make(chan struct{})
+		go func() { defer close(done); d.Answer(t, "firefox-rdp-mcp: allow a payment", tc.keys) }()
+		a, err := c.Ask(t.Context(), request())
+		<-done
+		if err != nil || a.Outcome != tc.want || a.Program != "kdialog" {
 			t.Fatalf("keys %v: %+v, %v; want %s", tc.keys, a, err, tc.want)
 		}
 	}
