@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -50,6 +51,8 @@ func TestMain(m *testing.M) {
 	pages = httptest.NewServer(http.FileServer(http.Dir("testdata")))
 	firefox.Options.URL = pages.URL + "/form.html"
 	code := m.Run()
+	// The figure the lock's issue asks for: tests not about it ask nothing.
+	fmt.Fprintf(os.Stderr, "confirmation asks by tests not about the lock: %d\n", suiteAsks.Load())
 	firefox.Stop()
 	pages.Close()
 	os.Exit(code)
@@ -76,6 +79,7 @@ func testOptions(ff *headless.Firefox) browser.Options {
 		Socket:      ff.Socket,
 		MaxElements: 500, MaxTextChars: 50000, RequestTimeout: 15 * time.Second,
 		ChunkBytes: 64 << 10, UploadsEnabled: true,
+		Confirm: noWindow{}, // (confirm_test.go: counted, never shown)
 	}
 }
 
@@ -313,7 +317,7 @@ func TestTypeTextTrustedAndCancellable(t *testing.T) {
 }
 
 func TestPressKeyTabAndEnter(t *testing.T) {
-	s := newSession(t)
+	s := newSession(t, notAboutTheLock(`Enter submits a form whose button says "Send"; the test is about keys`))
 	open(t, s, "form.html")
 	snap := snapshot(t, s)
 	name := ref(t, snap, "textbox", "Name")

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/confirm"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 )
@@ -36,8 +37,9 @@ func DialogHow(typ string) string {
 // AnswerDialog answers the dialog the Op's tab shows: action "accept" (OK;
 // for beforeunload: leave) or "dismiss" (Cancel: stay), text typed into a
 // prompt. It returns the dialog as it was: its kind and text. no_dialog
-// when none is open.
-func (o *Op) AnswerDialog(ctx context.Context, action string, text *string) (Dialog, error) {
+// when none is open. Accepting is guarded (Guard): a dialog whose text
+// arms the lock waits for the user's yes.
+func (o *Op) AnswerDialog(ctx context.Context, action string, text *string, intents ...confirm.Category) (Dialog, error) {
 	s, pg := o.s, o.pg
 	st, err := s.readyDialog(ctx, pg)
 	if err != nil {
@@ -45,6 +47,14 @@ func (o *Op) AnswerDialog(ctx context.Context, action string, text *string) (Dia
 	}
 	if !st.Open {
 		return Dialog{}, Errorf(errcode.NoDialog, "the selected tab has no open dialog")
+	}
+	if action == "accept" && (st.Type == "confirm" || st.Type == "prompt") {
+		// Accepting a confirm or a prompt is the page's own question answered yes: its
+		// text ("This permanently deletes your account") arms the lock too.
+		d := Dialog{Type: dialogKind(st.Type), Text: PageStr(st.Text)}
+		if err := o.Guard(ctx, Gesture{Dialog: &d, Intents: intents}); err != nil {
+			return Dialog{}, err
+		}
 	}
 	var r pagejs.DialogAnswerResult
 	if err := s.chrome(ctx, pg, pagejs.DialogAnswer, pagejs.DialogAnswerArgs{BrowserID: pg.sel.tab.BrowserID, Action: action, Text: text}, &r); err != nil {

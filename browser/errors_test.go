@@ -45,6 +45,8 @@ func TestRetryablePinned(t *testing.T) {
 		"page_script_failed":       true,
 		"request_not_found":        false,
 		"tab_not_owned":            false,
+		"confirmation_refused":     false,
+		"confirmation_unavailable": false,
 		"history_unavailable":      false,
 		"option_not_found":         false,
 		"close_blocked":            false,

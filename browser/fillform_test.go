@@ -92,7 +92,7 @@ func TestFillFormMantine(t *testing.T) {
 // naming the field and listing the select's options, before the text field ahead of
 // it is written.
 func TestFillFormPlain(t *testing.T) {
-	s := newSession(t)
+	s := newSession(t, notAboutTheLock(`it submits a form whose button says "Send"; the test is about fill_form`))
 	open(t, s, "form.html")
 	snap := snapshot(t, s)
 	name, color := ref(t, snap, "textbox", "Name"), ref(t, snap, "combobox", "Color")

@@ -16,7 +16,7 @@ var mantineLibs = []string{"react@18.3.1", "react-dom@18.3.1", "@mantine/core@8.
 // modal that asks before sending is cancelled, and the answer to Cancel mostly says
 // it went, though Mantine removes it on a timer: nothing is sent.
 func TestMantineApplication(t *testing.T) {
-	s, snap := openBundled(t, "mantine-apply", mantineLibs)
+	s, snap := openBundled(t, "mantine-apply", mantineLibs, notAboutTheLock(`it ends on "Send application"; the test is about Mantine widgets`))
 	city := ref(t, snap, "textbox", "City")
 	res := must(t, s, "click", map[string]any{"element": city})
 	paris := ref(t, res.Text, "option", "Paris")

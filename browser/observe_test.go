@@ -40,7 +40,7 @@ func changes(t *testing.T, res tools.Result) map[string]any {
 // TestObserveDelta: each action's answer lists what changed since the last
 // view, with the refs snapshot_page gives, and nothing when nothing did.
 func TestObserveDelta(t *testing.T) {
-	s := newSession(t)
+	s := newSession(t, notAboutTheLock(`its list has "Remove item"; the test is about what a click's answer lists`))
 	openFixture(t, s, "/observe.html")
 	snap := snapshot(t, s)
 	toggle := ref(t, snap, "button", "Details")

@@ -42,6 +42,8 @@ type Op struct {
 	// end asks the download manager (downloads.go). A load Firefox announced
 	// is looked at after every action.
 	downloads bool
+	// confirmed: the user allowed the last guarded gesture (Guard).
+	confirmed bool
 }
 
 // DefaultSettleCap is the longest an action waits for the page to be quiet

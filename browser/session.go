@@ -53,10 +53,16 @@ type Options struct {
 	UploadsEnabled bool
 	UploadRoots    []string
 
-	Logger  *slog.Logger
-	Files   Files // the broker client; nil = uploads unavailable
-	Sandbox SandboxInfo
-	Version string
+	Logger *slog.Logger
+	Files  Files // the broker client; nil = uploads unavailable
+	// Confirm asks the user before a consequential action (lock.go); nil
+	// with ConfirmMode "window" (the default) or "elicit" makes every armed
+	// gesture fail with confirmation_unavailable. ConfirmMode "off" (dev
+	// builds only) asks nobody.
+	Confirm     Confirmer
+	ConfirmMode string
+	Sandbox     SandboxInfo
+	Version     string
 	// PageRealmOnly runs every script in the page realm, as when Firefox
 	// offers no isolated realm. For tests and benchmarks of that fallback.
 	PageRealmOnly bool

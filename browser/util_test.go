@@ -135,10 +135,10 @@ func vendorServer(t *testing.T, libs []string, more func(mux *http.ServeMux)) *h
 // openVendored serves testdata with libs (from npm) under /vendor/, opens
 // page in a new session's tab and returns the session and the navigation's
 // answer.
-func openVendored(t *testing.T, libs []string, page string) (*session, string) {
+func openVendored(t *testing.T, libs []string, page string, opts ...func(*browser.Options)) (*session, string) {
 	t.Helper()
 	srv := vendorServer(t, libs, nil)
-	s := newSession(t)
+	s := newSession(t, opts...)
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	return s, must(t, s, "navigate", map[string]any{"url": srv.URL + page, "wait": "complete"}).Text
 }

@@ -73,9 +73,11 @@ func TestScreenshotJPEGSandboxed(t *testing.T) {
 }
 
 // TestToolsListIsCompact: the whole tools/list answer, as sent, stays
-// within 21,000 bytes of the model's context (18 KB until every output field
+// within 21,500 bytes of the model's context (18 KB until every output field
 // got its type, for clients that check schemas, and fill_form came; 20,000
-// until list_downloads, a tool of its own, and wait_for's url came: 20,831).
+// until list_downloads, a tool of its own, and wait_for's url came: 20,831;
+// 21,000 until click, press_key and fill took the lock's intent argument,
+// issue 43).
 func TestToolsListIsCompact(t *testing.T) {
 	cmd := exec.Command(binary)
 	cmd.Env = []string{"FIREFOX_MCP_SANDBOX=off"}
@@ -102,8 +104,8 @@ func TestToolsListIsCompact(t *testing.T) {
 				t.Fatalf("tools/list answer lacks screenshot: %.200s", line)
 			}
 			t.Logf("tools/list: %d bytes", len(line))
-			if len(line) > 21_000 {
-				t.Errorf("tools/list is %d bytes, over 21,000", len(line))
+			if len(line) > 21_500 {
+				t.Errorf("tools/list is %d bytes, over 21,500", len(line))
 			}
 		}
 	}

@@ -193,6 +193,10 @@ var (
 	// session) and the rest dispatched from the isolated realm with copies of the
 	// page's DataTransfer; a source that starts no HTML5 drag gets a plain pointer drag.
 	Drag = pageScript("drag")
+	// Gesture reads what the lock on consequential actions looks at, before a click,
+	// a key or a submission runs (package confirm decides); args GestureArgs, result
+	// GestureResult. It changes nothing.
+	Gesture = pageScript("gesture")
 	// WaitFor checks a condition once; args WaitForArgs, result WaitForResult.
 	WaitFor = pageScript("waitFor")
 	// Settle waits until the page's DOM and requests are quiet, capped; args SettleArgs,

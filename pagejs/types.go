@@ -492,6 +492,29 @@ type PressKeyArgs struct {
 	Ref  int          `json:"ref,omitempty"`
 }
 
+// GestureArgs are Gesture's arguments: the element (Sel and FP; none for the
+// focused element) and the gesture: Mode "click", "key" (Key Enter or Space) or
+// "submit" (fill's submit).
+type GestureArgs struct {
+	Sel  Sel          `json:"sel,omitempty"`
+	FP   *Fingerprint `json:"fp,omitempty"`
+	Ref  int          `json:"ref,omitempty"`
+	Mode string       `json:"mode"`
+	Key  string       `json:"key,omitempty"`
+}
+
+// GestureResult is what Gesture read; all of it is page text except Submits.
+type GestureResult struct {
+	Text    string   `json:"text"`             // the activated control's words (for a submission: its form's submit button)
+	Submits bool     `json:"submits"`          // the gesture submits the form described below
+	Action  string   `json:"action,omitempty"` // the form's target URL
+	Method  string   `json:"method,omitempty"` // get, post or dialog
+	Fields  []string `json:"fields,omitempty"` // "type=… autocomplete=… name=… id=… files=N" per field
+	Files   []string `json:"files,omitempty"`  // names of the files its file inputs hold
+	Frames  []string `json:"frames,omitempty"` // "title=… name=… allow=… src=origin" per frame of another origin
+	Near    string   `json:"near,omitempty"`   // the form's text
+}
+
 // PressKeys are the named keys of PressKey (seed §10.8, plus Space, Insert, PageUp,
 // PageDown and F1–F12).
 var PressKeys = []string{"Enter", "Tab", "Escape", "Space", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight",

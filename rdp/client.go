@@ -662,6 +662,9 @@ func encodeRequest(to string, req any) ([]byte, string, error) {
 	if head.Type == "" {
 		return nil, "", fmt.Errorf("rdp: request to %s has no type", to)
 	}
+	if err := checkMethod(to, head.Type); err != nil {
+		return nil, "", err
+	}
 	toJSON, err := json.Marshal(to)
 	if err != nil {
 		return nil, "", err

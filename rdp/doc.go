@@ -15,6 +15,10 @@
 // packet types and error codes only, never scripts or results.
 //
 // How it works:
+//   - What it may send is Methods (methods.go): one row per request type,
+//     with its actor and reason. Any other type is refused before it reaches
+//     the socket (ErrMethodNotAllowed); TestMethodAllowlist compares the
+//     table with every request the code of rdp and browser builds.
 //   - One goroutine owns the read side and routes every packet. RDP has no
 //     request ids: a packet with a top-level "type" is an event; any other
 //     packet is the reply to the oldest pending request to the actor it comes

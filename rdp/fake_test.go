@@ -417,19 +417,19 @@ func TestFakeTimeoutRetires(t *testing.T) {
 	late := make(chan struct{})
 	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
 		p.Send(rdptest.Greeting)
-		p.Expect(slow, "navigateTo") // not answered in time
+		p.Expect(slow, "getTarget") // not answered in time
 		p.Expect("root", "listTabs")
 		p.Send(`{"tabs":[],"from":"root"}`)
 		<-late
 		p.Send(`{"late":true,"from":%q}`, slow)
-		m := p.Expect(slow, "reload")
+		m := p.Expect(slow, "getTab")
 		_ = m
 		p.Send(`{"own":true,"from":%q}`, slow)
 		p.Idle(time.Second)
 	})
 	c := dialFake(t, addr, Options{RequestTimeout: 300 * time.Millisecond})
 	start := time.Now()
-	err := c.Request(context.Background(), slow, map[string]string{"type": "navigateTo"}, nil)
+	err := c.Request(context.Background(), slow, map[string]string{"type": "getTarget"}, nil)
 	if !errors.Is(err, ErrTimeout) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
@@ -440,7 +440,7 @@ func TestFakeTimeoutRetires(t *testing.T) {
 		t.Fatalf("connection closed after a timeout: %v", c.Err())
 	}
 	start = time.Now()
-	if err := c.Request(testCtx(t), slow, map[string]string{"type": "reload"}, nil); !errors.Is(err, ErrUnresponsive) || time.Since(start) > 100*time.Millisecond {
+	if err := c.Request(testCtx(t), slow, map[string]string{"type": "getTab"}, nil); !errors.Is(err, ErrUnresponsive) || time.Since(start) > 100*time.Millisecond {
 		t.Errorf("request to the stuck actor: %v after %v, want ErrUnresponsive at once", err, time.Since(start))
 	}
 	if _, err := c.ListTabs(testCtx(t)); err != nil {
@@ -450,7 +450,7 @@ func TestFakeTimeoutRetires(t *testing.T) {
 	var resp map[string]any
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		err := c.Request(testCtx(t), slow, map[string]string{"type": "reload"}, &resp)
+		err := c.Request(testCtx(t), slow, map[string]string{"type": "getTab"}, &resp)
 		if err == nil {
 			break
 		}
@@ -508,8 +508,8 @@ func TestFakeDuplicatedPackets(t *testing.T) {
 				p.Raw(pkt)
 			}
 		}
-		p.Expect(target, "navigateTo")
-		p.Expect(target, "reload")
+		p.Expect(target, "getTarget")
+		p.Expect(target, "getTab")
 		for _, pkt := range []string{`{"first":true,"from":%q}`, `{"second":true,"from":%q}`} {
 			for range 3 {
 				p.Send(pkt, target)
@@ -538,9 +538,9 @@ func TestFakeDuplicatedPackets(t *testing.T) {
 	// Replies without ids on the same prefix: each request its own.
 	var r1, r2 map[string]any
 	e1 := make(chan error, 1)
-	go func() { e1 <- c.Request(ctx, target, map[string]string{"type": "navigateTo"}, &r1) }()
+	go func() { e1 <- c.Request(ctx, target, map[string]string{"type": "getTarget"}, &r1) }()
 	time.Sleep(50 * time.Millisecond)
-	if err := c.Request(ctx, target, map[string]string{"type": "reload"}, &r2); err != nil || r2["second"] != true {
+	if err := c.Request(ctx, target, map[string]string{"type": "getTab"}, &r2); err != nil || r2["second"] != true {
 		t.Errorf("second request = %v, %v", r2, err)
 	}
 	if err := <-e1; err != nil || r1["first"] != true {
@@ -557,9 +557,9 @@ func TestFakeForwardingCancelled(t *testing.T) {
 		p.Expect(console, "evaluateJSAsync")
 		p.Send(`{"resultID":"r1","from":%q}`, console)
 		// a plain request to an actor under the same prefix, still unanswered
-		p.Expect("server1.conn0.watcher2.process5//inspectorActor4", "getWalker")
+		p.Expect("server1.conn0.watcher2.process5//inspectorActor4", "getWatcher")
 		// and one under another prefix, which must survive
-		p.Expect("server1.conn0.watcher2.process7//inspectorActor4", "getWalker")
+		p.Expect("server1.conn0.watcher2.process7//inspectorActor4", "getWatcher")
 		p.Send(`{"from":"root","type":"forwardingCancelled","prefix":"server1.conn0.watcher2.process5/"}`)
 		p.Send(`{"from":"server1.conn0.watcher2.process7//inspectorActor4","walker":{}}`)
 		p.Idle(2 * time.Second)
@@ -572,11 +572,11 @@ func TestFakeForwardingCancelled(t *testing.T) {
 	}()
 	time.Sleep(100 * time.Millisecond)
 	go func() {
-		errs <- c.Request(testCtx(t), "server1.conn0.watcher2.process5//inspectorActor4", map[string]string{"type": "getWalker"}, nil)
+		errs <- c.Request(testCtx(t), "server1.conn0.watcher2.process5//inspectorActor4", map[string]string{"type": "getWatcher"}, nil)
 	}()
 	time.Sleep(100 * time.Millisecond)
 	go func() {
-		errs <- c.Request(testCtx(t), "server1.conn0.watcher2.process7//inspectorActor4", map[string]string{"type": "getWalker"}, nil)
+		errs <- c.Request(testCtx(t), "server1.conn0.watcher2.process7//inspectorActor4", map[string]string{"type": "getWatcher"}, nil)
 	}()
 	gone, ok := 0, 0
 	for range 3 {
@@ -604,9 +604,9 @@ func TestFakeCancelThenNextRequestGetsItsReply(t *testing.T) {
 	firstSeen := make(chan struct{})
 	addr := rdptest.Serve(t, func(p *rdptest.Peer) {
 		p.Send(rdptest.Greeting)
-		p.Expect(actor, "first")
+		p.Expect(actor, "listProcesses")
 		close(firstSeen)
-		p.Expect(actor, "second")
+		p.Expect(actor, "getProcess")
 		p.Send(`{"from":%q,"answer":"to first"}`, actor)
 		p.Send(`{"from":%q,"answer":"to second"}`, actor)
 		// an evaluation cancelled before its ack: its ack and result are dropped
@@ -621,13 +621,13 @@ func TestFakeCancelThenNextRequestGetsItsReply(t *testing.T) {
 	c := dialFake(t, addr, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { <-firstSeen; cancel() }()
-	if err := c.Request(ctx, actor, map[string]string{"type": "first"}, nil); !errors.Is(err, context.Canceled) {
+	if err := c.Request(ctx, actor, map[string]string{"type": "listProcesses"}, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled request: %v", err)
 	}
 	var resp struct {
 		Answer string `json:"answer"`
 	}
-	if err := c.Request(testCtx(t), actor, map[string]string{"type": "second"}, &resp); err != nil || resp.Answer != "to second" {
+	if err := c.Request(testCtx(t), actor, map[string]string{"type": "getProcess"}, &resp); err != nil || resp.Answer != "to second" {
 		t.Fatalf("next request got %+v, %v; want its own reply", resp, err)
 	}
 

@@ -44,3 +44,24 @@ ensure_firefox() {
 	say "installing Debian's firefox-esr"
 	DEBIAN_FRONTEND=noninteractive sh -c "$cmd" >&2
 }
+
+# The confirmation window's tests show real zenity and kdialog windows on
+# an Xvfb display and answer them with xdotool (confirm/, browser/).
+ensure_window_tools() {
+	local missing=()
+	command -v Xvfb >/dev/null 2>&1 || missing+=(xvfb)
+	command -v zenity >/dev/null 2>&1 || missing+=(zenity)
+	command -v xdotool >/dev/null 2>&1 || missing+=(xdotool)
+	command -v kdialog >/dev/null 2>&1 || missing+=(kdialog)
+	if [ ${#missing[@]} -eq 0 ]; then
+		return
+	fi
+	local cmd="apt-get update && apt-get install -y ${missing[*]}"
+	if [ "$(id -u)" -ne 0 ]; then
+		say "The confirmation window tests need ${missing[*]}. Install them as root, then run this again:"
+		say "  sudo sh -c '$cmd'"
+		exit 1
+	fi
+	say "installing ${missing[*]} for the confirmation window tests"
+	DEBIAN_FRONTEND=noninteractive sh -c "$cmd" >&2
+}

@@ -41,7 +41,7 @@ var banned = []struct {
 	banned []string
 	reason string
 }{
-	{[]string{"mcp", "rdp", "browser", "tools", "pagejs", "broker", "sandbox", "sandbox/selftest"}, []string{"os/exec", "plugin"},
+	{[]string{"mcp", "rdp", "browser", "tools", "pagejs", "broker", "confirm", "sandbox", "sandbox/selftest"}, []string{"os/exec", "plugin"},
 		"code that runs after the sandbox never starts programs; only cmd starts the broker, before sandboxing"},
 	{[]string{"broker"}, []string{"net/http", "crypto/tls", "net/rpc", "net/smtp", "net/mail", "mime", "os/user", "os/signal"},
 		"the broker is a minimal file reader: no network protocols, no lazy reads of /etc (mime.types, passwd)"},
@@ -88,11 +88,15 @@ var arrows = map[string][]string{
 	"broker":           {errcodePkg, "golang.org/x/sys/unix"},
 	"sandbox":          {module + "/internal/build", "github.com/landlock-lsm/go-landlock/landlock", "github.com/landlock-lsm/go-landlock/landlock/syscall", "golang.org/x/sys/unix"},
 	"sandbox/selftest": {module + "/sandbox", "golang.org/x/sys/unix"},
-	"browser":          {module + "/rdp", module + "/pagejs", module + "/broker", errcodePkg},
+	"browser":          {module + "/rdp", module + "/pagejs", module + "/broker", module + "/confirm", errcodePkg},
+	// The lock's vocabulary and the channel to the window helper; the
+	// programs are started by cmd's helper role (only cmd imports os/exec).
+	"confirm": {"golang.org/x/sys/unix"},
 	// The tool table drives the engine and reads the record types the engine
 	// hands it (rdp's console and network entries, tabs and captures;
 	// pagejs's script arguments and results); it holds no connection.
-	"tools":            {module + "/browser", module + "/pagejs", module + "/rdp", errcodePkg},
+	// (confirm: the categories of the intent argument.)
+	"tools":            {module + "/browser", module + "/pagejs", module + "/rdp", module + "/confirm", errcodePkg},
 	"internal/errcode": {},
 }
 

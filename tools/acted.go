@@ -1,6 +1,9 @@
 package tools
 
-import "github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+import (
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/confirm"
+)
 
 // acted is the structured result the element actions share. Trusted comes
 // from the engine: browser.ExecInfo.Trusted, never the page script's own word.
@@ -82,3 +85,27 @@ func addObs(o *browser.Observation, sd *said, ob *observed) {
 		ob.Changes = ch
 	}
 }
+
+// intents is the intent argument of click, press_key and fill (the field
+// each declares as intentField): a category of consequential action the
+// caller declares, which arms the lock where the page's own words and
+// fields did not. It can only add.
+func intents(intent *string) []confirm.Category {
+	if intent == nil {
+		return nil
+	}
+	return []confirm.Category{confirm.Category(*intent)}
+}
+
+// confirmedNote is what an answer adds when the lock was armed and the
+// user allowed the action (browser.Op.Guard). It is text only: tools/list
+// has a size budget, and the sentence is what the model reads.
+func confirmedNote(op *browser.Op) string {
+	if !op.Confirmed() {
+		return ""
+	}
+	return " " + ConfirmedText
+}
+
+// ConfirmedText is the sentence an answer carries when the user allowed it.
+const ConfirmedText = "The user confirmed this action in the confirmation window before it ran."

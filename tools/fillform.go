@@ -61,6 +61,16 @@ func (tb *Table) fillForm(ctx context.Context, a *fillFormArgs, _ browser.Progre
 	if err := op.ReachFrame(ctx, browser.ReachKeys); err != nil {
 		return fillFormOut{}, err
 	}
+	if a.Submit {
+		// The submission is the last field's form's: the lock reads it there.
+		last, err := op.Locate(a.Fields[len(a.Fields)-1].Element)
+		if err != nil {
+			return fillFormOut{}, err
+		}
+		if err := op.Guard(ctx, browser.Gesture{Mode: "submit", On: last}); err != nil {
+			return fillFormOut{}, err
+		}
+	}
 	settles := (a.Submit || a.Observe) && a.WaitAfterMS > 0
 	args.Unwatched = !settles
 	op.Activate(ctx)
@@ -82,6 +92,7 @@ func (tb *Table) fillForm(ctx context.Context, a *fillFormArgs, _ browser.Progre
 	trusted := info.Trusted(r.Trusted)
 	out := fillFormOut{acted: actedOn("", trusted, urlNow, nav), Submitted: a.Submit && r.Submitted}
 	out.Fields, out.text = filledFields(a, &r, trusted, info, urlNow, nav, obs)
+	out.text += confirmedNote(op)
 	addObs(obs, &out.said, &out.observed)
 	return out, nil
 }

@@ -199,9 +199,10 @@ var clickTool = tool[clickArgs, clickOut]{
 }
 
 type clickArgs struct {
-	Element     string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
-	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"most ms to wait for quiet"`
-	Observe     bool   `json:"observe" default:"true" desc:"false: omit what changed"`
+	Element     string  `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	WaitAfterMS int     `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"most ms to wait for quiet"`
+	Observe     bool    `json:"observe" default:"true" desc:"false: omit what changed"`
+	Intent      *string `json:"intent" enum:"payment,deletion,secret_change,submission" desc:"the user confirms it"`
 }
 
 type clickOut struct {
@@ -221,12 +222,16 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 	if err := op.ReachFrame(ctx, browser.ReachPointer); err != nil {
 		return clickOut{}, err
 	}
+	if err := op.Guard(ctx, browser.Gesture{Mode: "click", Intents: intents(a.Intent)}); err != nil {
+		return clickOut{}, err
+	}
 	l := op.Element()
 	openers := op.ActivateWithOpeners(ctx)
 	var r pagejs.ActionResult
 	wait := time.Duration(a.WaitAfterMS) * time.Millisecond
 	info, err := op.Run(ctx, browser.ActionRealm, pagejs.Click, pagejs.ClickArgs{Sel: l.Sel(), FP: l.FP(), Ref: l.Node(), At: op.Point(), Watch: wait > 0}, &r)
 	if out, ok := dialogAnswer(op, "Clicked", a.Element, info, err); ok {
+		out.text += confirmedNote(op)
 		return clickOut{said: out.said, acted: out.acted, opened: out.opened}, nil
 	}
 	if err != nil {
@@ -247,7 +252,7 @@ func (tb *Table) click(ctx context.Context, a *clickArgs, _ browser.Progress) (c
 	}
 	trusted := info.Trusted(r.Trusted)
 	out := clickOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info)}
-	note := refNote(l, info)
+	note := confirmedNote(op) + refNote(l, info)
 	if len(tabs) > 0 {
 		out.OpenedTabs = tabs
 		note += " The click opened " + strings.Join(tabs, ", ") + " (not selected; select_tab to work in it, close_tab to close it)."
@@ -275,11 +280,12 @@ var fillTool = tool[fillArgs, fillOut]{
 }
 
 type fillArgs struct {
-	Element     string `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
-	Value       string `json:"value" max:"100000" desc:"the new value"`
-	Submit      bool   `json:"submit" default:"false" desc:"then submit its form"`
-	WaitAfterMS int    `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"ms wait cap"`
-	Observe     bool   `json:"observe" default:"true" desc:"false: omit what changed"`
+	Element     string  `json:"element" min:"2" max:"16" desc:"ref, e.g. e12"`
+	Value       string  `json:"value" max:"100000" desc:"the new value"`
+	Submit      bool    `json:"submit" default:"false" desc:"then submit its form"`
+	WaitAfterMS int     `json:"wait_after_ms" min:"0" max:"5000" default:"250" desc:"ms wait cap"`
+	Observe     bool    `json:"observe" default:"true" desc:"false: omit what changed"`
+	Intent      *string `json:"intent" enum:"payment,deletion,secret_change,submission" desc:"the user confirms it"`
 }
 
 type fillOut struct {
@@ -302,6 +308,12 @@ func (tb *Table) fill(ctx context.Context, a *fillArgs, _ browser.Progress) (fil
 	}
 	l := op.Element()
 	submit := a.Submit
+	if submit || a.Intent != nil {
+		mode := map[bool]string{true: "submit", false: "fill"}[submit]
+		if err := op.Guard(ctx, browser.Gesture{Mode: mode, Intents: intents(a.Intent)}); err != nil {
+			return fillOut{}, err
+		}
+	}
 	settles := (submit || a.Observe) && a.WaitAfterMS > 0 // (op.End below)
 	op.Activate(ctx)
 	var r pagejs.ActionResult
@@ -326,7 +338,7 @@ func (tb *Table) fill(ctx context.Context, a *fillArgs, _ browser.Progress) (fil
 	trusted := info.Trusted(r.Trusted)
 	st := fillOut{acted: actedOn(a.Element, trusted, urlNow, nav), checked: checkedRef(l, info), Submitted: submit}
 	extra := frameFields(l)
-	note := refNote(l, info)
+	note := confirmedNote(op) + refNote(l, info)
 	if r.Value != nil {
 		v := browser.PageStr(*r.Value)
 		st.Value = &v
@@ -441,6 +453,7 @@ type pressKeyArgs struct {
 	Key     string  `json:"key" min:"1" max:"40" desc:"e.g. Enter, a, Control+k, Shift+Tab"`
 	Element *string `json:"element" min:"2" max:"16" desc:"ref; default: the focused element"`
 	Observe bool    `json:"observe" default:"true" desc:"false: omit what changed"`
+	Intent  *string `json:"intent" enum:"payment,deletion,secret_change,submission" desc:"the user confirms it"`
 }
 
 type pressKeyOut struct {
@@ -478,10 +491,14 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 	} else {
 		op.UseFocus(ctx) // the focused element may be inside a frame
 	}
+	if err := op.Guard(ctx, browser.Gesture{Mode: "key", Key: combo.Key, Intents: intents(a.Intent)}); err != nil {
+		return pressKeyOut{}, err
+	}
 	op.Activate(ctx)
 	var r pagejs.ActionResult
 	info, err := op.Run(ctx, browser.ActionRealm, pagejs.PressKey, args, &r)
 	if out, ok := dialogAnswer(op, "Pressed "+a.Key+" on", what, info, err); ok {
+		out.text += confirmedNote(op)
 		return pressKeyOut{said: out.said, acted: out.acted, opened: out.opened}, nil
 	}
 	if err != nil {
@@ -502,7 +519,8 @@ func (tb *Table) pressKey(ctx context.Context, a *pressKeyArgs, _ browser.Progre
 	if l != nil {
 		out.checked = checkedRef(l, info)
 	}
-	out.text = actionText("Pressed "+combo.String()+" on", what, trusted, info, urlNow, nav, refNote(l, info), obs, extra...)
+	note := confirmedNote(op) + refNote(l, info)
+	out.text = actionText("Pressed "+combo.String()+" on", what, trusted, info, urlNow, nav, note, obs, extra...)
 	addObs(obs, &out.said, &out.observed)
 	return out, nil
 }
@@ -773,7 +791,11 @@ func (tb *Table) handleDialog(ctx context.Context, a *handleDialogArgs, _ browse
 	}
 	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
 	out := handleDialogOut{Action: a.Action, Type: d.Type, Text: browser.PageStrN(d.Text.Raw(), 2000)}
-	out.text = fmt.Sprintf("%s the %s dialog; its text was:\n%s", verb, d.Type, browser.Marked("Dialog text", d.Text.Raw(), 200))
+	note := ""
+	if op.Confirmed() {
+		note = " (the user confirmed it in the confirmation window)"
+	}
+	out.text = fmt.Sprintf("%s the %s dialog%s; its text was:\n%s", verb, d.Type, note, browser.Marked("Dialog text", d.Text.Raw(), 200))
 	return out, nil
 }
 

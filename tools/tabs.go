@@ -26,7 +26,7 @@ type tabInfo struct {
 
 var browserStatusTool = tool[noArgs, statusOut]{
 	Name: "browser_status", Title: "Browser status",
-	Description: "Connection to Firefox, the selected tab, the ref generation, uploads, the sandbox and whether trusted input is available. Never selects a tab.",
+	Description: "Connection to Firefox, the selected tab, the ref generation, uploads, the sandbox, confirmation and whether trusted input is available. Never selects a tab.",
 	Annotations: Annotations{ReadOnly: true, Idempotent: true},
 	Run:         (*Table).browserStatus,
 }
@@ -49,6 +49,15 @@ type statusOut struct {
 	Error            string              `json:"error,omitempty"`
 	Firefox          *firefoxStatus      `json:"firefox,omitempty"`
 	SelectionCleared string              `json:"selection_cleared,omitempty"`
+	Confirmation     confirmStatus       `json:"confirmation"`
+}
+
+// confirmStatus is the lock on consequential actions (browser.ConfirmStatus).
+type confirmStatus struct {
+	Mode    string `json:"mode"`
+	Window  bool   `json:"window_available"`
+	Program string `json:"program,omitempty"`
+	Problem string `json:"problem,omitempty"`
 }
 
 type statusTab struct {
@@ -100,6 +109,7 @@ func (tb *Table) browserStatus(ctx context.Context, _ *noArgs, _ browser.Progres
 	}
 	lines = append(lines, fmt.Sprintf("Sandbox: %s (Landlock ABI %d, seccomp %v). Uploads: %s.",
 		cfg.Sandbox.Mode, cfg.Sandbox.LandlockABI, cfg.Sandbox.Seccomp, uploadsLine(st.UploadsEnabled, len(cfg.UploadRoots))))
+	lines = append(lines, confirmLine(tb.eng.ConfirmStatus(), &st.Confirmation))
 	st.text = strings.Join(lines, "\n")
 	return st, nil
 }
@@ -107,6 +117,19 @@ func (tb *Table) browserStatus(ctx context.Context, _ *noArgs, _ browser.Progres
 // wsWarning is what browser_status says of a ws: endpoint.
 const wsWarning = "the ws: debugger endpoint is reachable by every web page the user opens on a loopback origin (Firefox checks no Origin), " +
 	"and such a page can take control of the browser; start Firefox with --start-debugger-server on a Unix socket (firefox-rdp-mcp setup)"
+
+// confirmLine says who answers the lock on consequential actions and
+// whether a window can be shown.
+func confirmLine(cs browser.ConfirmStatus, out *confirmStatus) string {
+	*out = confirmStatus{Mode: cs.Mode, Window: cs.Window, Program: cs.Program, Problem: cs.Problem}
+	switch {
+	case cs.Mode == browser.ConfirmOff:
+		return "Confirmation: OFF (FIREFOX_MCP_CONFIRM=off, a development build): payments, deletions, secret changes and submissions run without asking the user."
+	case cs.Window:
+		return fmt.Sprintf("Confirmation: %s; payments, deletions, secret changes and submissions wait for the user's yes in a %s window.", cs.Mode, cs.Program)
+	}
+	return fmt.Sprintf("Confirmation: %s, but no window can be shown (%s): such actions fail with confirmation_unavailable.", cs.Mode, cs.Problem)
+}
 
 // selectionStatus fills in the selected tab and its realm, and says it.
 func selectionStatus(es *browser.Status, st *statusOut) string {

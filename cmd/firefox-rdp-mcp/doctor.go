@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/confirm"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/doctor"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/sandbox"
 )
@@ -21,5 +22,6 @@ func runDoctor(w io.Writer) int {
 		Home:      home,
 		XDGConfig: os.Getenv("XDG_CONFIG_HOME"),
 		Sandbox:   sandbox.Probe,
+		Window:    func() confirm.Availability { return confirm.Probe(os.Environ()) },
 	})
 }

@@ -14,6 +14,9 @@ import (
 var notFromConfig = map[string]bool{
 	"Logger": true, "Files": true, "OpenSocket": true, "Sandbox": true, "Version": true, "Dial": true,
 	"PageRealmOnly": true, "ReadInPageRealm": true, "ReadInIsolatedRealm": true, "NoUploadSink": true, "NoNodeBinding": true,
+	// The confirmation helper serve starts, and the mode it started it for
+	// (config.Config.Confirm), set together by serve.
+	"Confirm": true, "ConfirmMode": true,
 }
 
 // TestEngineOptionsCopyEverySetting: every engine option that is a setting

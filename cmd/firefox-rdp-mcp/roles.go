@@ -9,6 +9,7 @@ const (
 	roleBroker         = "__broker-7d3f9a1c5e2b"
 	roleSelftestServer = "__selftest-server-7d3f9a1c5e2b"
 	roleSelftestBroker = "__selftest-broker-7d3f9a1c5e2b"
+	roleAsker          = "__asker-7d3f9a1c5e2b"
 )
 
 // runRole runs a hidden role when args[1] names one.
@@ -19,6 +20,8 @@ func runRole(args []string) (handled bool, code int) {
 	switch args[1] {
 	case roleBroker:
 		return true, runBroker(args[2:])
+	case roleAsker:
+		return true, runAsker()
 	case roleSelftestServer:
 		return true, selftest.Server(args[2:])
 	case roleSelftestBroker:

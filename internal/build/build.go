@@ -53,3 +53,34 @@ func ParseSandboxMode(s string) (SandboxMode, error) {
 	}
 	return m, nil
 }
+
+// ConfirmMode selects who answers the lock on consequential actions
+// (package confirm): a window the server opens, the MCP client's
+// elicitation, or nobody (development builds only).
+type ConfirmMode string
+
+// Confirmation modes.
+const (
+	ConfirmWindow ConfirmMode = "window" // zenity/kdialog, outside the MCP client's reach (default)
+	ConfirmElicit ConfirmMode = "elicit" // the operator declares their client shows elicitation to a person
+	ConfirmOff    ConfirmMode = "off"    // no confirmation: development builds only, warned at every start
+)
+
+// ErrConfirmOffPackaged is the answer to "off" in a packaged build.
+var ErrConfirmOffPackaged = errors.New(`confirmation mode "off" is not available in packaged builds`)
+
+// ParseConfirmMode parses FIREFOX_MCP_CONFIRM; the empty string means window.
+func ParseConfirmMode(s string) (ConfirmMode, error) {
+	switch m := ConfirmMode(s); m {
+	case "":
+		return ConfirmWindow, nil
+	case ConfirmWindow, ConfirmElicit:
+		return m, nil
+	case ConfirmOff:
+		if Packaged {
+			return "", ErrConfirmOffPackaged
+		}
+		return m, nil
+	}
+	return "", fmt.Errorf(`unknown confirmation mode %q (want "window", "elicit" or "off")`, s)
+}

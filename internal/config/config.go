@@ -45,6 +45,7 @@ const (
 	EnvUploadRoots    = "FIREFOX_MCP_UPLOAD_ROOTS"
 	EnvSandbox        = "FIREFOX_MCP_SANDBOX"
 	EnvAllowHardlinks = "FIREFOX_MCP_ALLOW_HARDLINKS"
+	EnvConfirm        = "FIREFOX_MCP_CONFIRM"
 )
 
 // Config is the validated configuration.
@@ -65,6 +66,7 @@ type Config struct {
 	UploadsEnabled bool     // false in packaged builds until UploadRoots is set
 	AllowHardlinks bool     // accept files with more than one hard link beneath UploadRoots
 	Sandbox        build.SandboxMode
+	Confirm        build.ConfirmMode // who answers the lock on consequential actions
 }
 
 // Hard bounds on the numeric settings, so a typo cannot make a limit
@@ -86,6 +88,10 @@ type Var struct{ Name, Default, Meaning string }
 
 // Vars lists every variable with its default in this build.
 func Vars() []Var {
+	confirmMeaning := "window (default): consequential actions (payment, deletion, change of a secret, sending your files or data) wait for your yes in a zenity/kdialog window; elicit: in your MCP client, when it declares elicitation; off: never ask (dev builds only)"
+	if build.Packaged {
+		confirmMeaning = "window (default) or elicit: who answers the lock on consequential actions (it cannot be turned off in this build)"
+	}
 	logDefault, sandboxMeaning, rootsMeaning := "info", "enforce (default) or off (dev builds only): the Landlock and seccomp sandbox", "colon-separated absolute directories; when set, only regular files beneath them can be uploaded"
 	if build.Packaged {
 		logDefault = "warn"
@@ -105,6 +111,7 @@ func Vars() []Var {
 		{EnvLogLevel, logDefault, "debug, info, warn or error (stderr only)"},
 		{EnvUploadRoots, "", rootsMeaning},
 		{EnvSandbox, "enforce", sandboxMeaning},
+		{EnvConfirm, "window", confirmMeaning},
 		{EnvAllowHardlinks, "0", "1 accepts files with more than one hard link beneath the upload roots (refused by default: another link may be a file outside them)"},
 	}
 }
@@ -187,6 +194,16 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		bad(EnvSandbox, getenv(EnvSandbox), `must be "enforce" or "off"`)
 	}
 	c.Sandbox = mode
+
+	// Confirmation mode.
+	cm, err := build.ParseConfirmMode(strings.TrimSpace(getenv(EnvConfirm)))
+	switch {
+	case errors.Is(err, build.ErrConfirmOffPackaged):
+		bad(EnvConfirm, getenv(EnvConfirm), "this is a packaged build: consequential actions always wait for the user's yes")
+	case err != nil:
+		bad(EnvConfirm, getenv(EnvConfirm), `must be "window", "elicit" or "off"`)
+	}
+	c.Confirm = cm
 
 	// Upload roots.
 	if s := getenv(EnvUploadRoots); strings.TrimSpace(s) != "" {

@@ -196,6 +196,26 @@ func TestSandboxOffOnlyInDevBuilds(t *testing.T) {
 	}
 }
 
+// TestConfirmMode: window by default, elicit on request, off only in
+// development builds; anything else names the variable.
+func TestConfirmMode(t *testing.T) {
+	for in, want := range map[string]build.ConfirmMode{"": build.ConfirmWindow, "window": build.ConfirmWindow, "elicit": build.ConfirmElicit} {
+		if c, err := load(t, map[string]string{EnvConfirm: in}); err != nil || c.Confirm != want {
+			t.Errorf("%q: %q, %v", in, c.Confirm, err)
+		}
+	}
+	c, err := load(t, map[string]string{EnvConfirm: "off"})
+	switch {
+	case build.Packaged && (err == nil || !strings.Contains(err.Error(), EnvConfirm)):
+		t.Errorf("packaged build: off gave %v", err)
+	case !build.Packaged && (err != nil || c.Confirm != build.ConfirmOff):
+		t.Errorf("dev build: off gave %q, %v", c.Confirm, err)
+	}
+	if _, err := load(t, map[string]string{EnvConfirm: "never"}); err == nil || !strings.Contains(err.Error(), EnvConfirm) {
+		t.Errorf("never: %v", err)
+	}
+}
+
 func TestLogLevel(t *testing.T) {
 	c, err := load(t, map[string]string{EnvLogLevel: "DEBUG"})
 	if err != nil || c.LogLevel.String() != "DEBUG" {
@@ -209,7 +229,7 @@ func TestVarsCoverEveryVariable(t *testing.T) {
 		names[v.Name] = true
 	}
 	for _, n := range []string{EnvHost, EnvPort, EnvMaxFileBytes, EnvMaxUploadBytes, EnvChunkBytes,
-		EnvMaxElements, EnvMaxTextChars, EnvTimeoutMS, EnvLogLevel, EnvUploadRoots, EnvSandbox, EnvAllowHardlinks} {
+		EnvMaxElements, EnvMaxTextChars, EnvTimeoutMS, EnvLogLevel, EnvUploadRoots, EnvSandbox, EnvAllowHardlinks, EnvConfirm} {
 		if !names[n] {
 			t.Errorf("Vars() lacks %s", n)
 		}

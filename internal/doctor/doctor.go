@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/confirm"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/config"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/sandbox"
 )
@@ -44,6 +45,9 @@ type Options struct {
 	Home      string // for finding the Firefox profile's preferences
 	XDGConfig string
 	Sandbox   func() sandbox.Support // sandbox.Probe
+	// Window says whether a confirmation window can be shown (confirm.Probe
+	// of this environment); nil skips the check.
+	Window func() confirm.Availability
 }
 
 // DefaultWait is how long doctor waits for a Firefox that is still starting.
@@ -77,6 +81,9 @@ func Run(o Options) int {
 		checks = append(checks, check{name: "configuration", ok: true, detail: detail})
 		checks = append(checks, newProbe(o).run()...)
 		checks = append(checks, rootChecks(cfg)...)
+		if o.Window != nil {
+			checks = append(checks, confirmCheck(cfg.Confirm, o.Window()))
+		}
 	}
 	checks = append(checks, sandboxCheck(o.Sandbox()))
 	return report(o.Out, checks)
@@ -105,6 +112,21 @@ func report(w io.Writer, checks []check) int {
 	}
 	fmt.Fprintln(w, "All checks passed.")
 	return 0
+}
+
+// confirmCheck says who answers the lock on consequential actions and
+// whether a window can be shown. Not blocking: without a window such
+// actions fail closed (confirmation_unavailable), the rest works.
+func confirmCheck(mode build.ConfirmMode, a confirm.Availability) check {
+	switch {
+	case mode == build.ConfirmOff:
+		return check{name: "confirmation", detail: "OFF (FIREFOX_MCP_CONFIRM=off): payments, deletions, secret changes and submissions run without asking you",
+			fix: "remove FIREFOX_MCP_CONFIRM from the MCP client's \"env\" entry"}
+	case a.OK():
+		return check{name: "confirmation", ok: true, detail: fmt.Sprintf("%s: consequential actions wait for your yes in a %s window (%s)", mode, a.Program, a.Display)}
+	}
+	return check{name: "confirmation", detail: fmt.Sprintf("%s, but no window can be shown: %s; consequential actions will fail with confirmation_unavailable", mode, a.Problem),
+		fix: confirm.Fix}
 }
 
 func sandboxCheck(sup sandbox.Support) check {

@@ -58,6 +58,9 @@ const (
 	HistoryUnavailable     Code = "history_unavailable"      // no history entry in that direction
 	OptionNotFound         Code = "option_not_found"         // select_option or fill names an option the select lacks
 	CloseBlocked           Code = "close_blocked"            // the page asks to confirm leaving
+	// The lock on consequential actions (package confirm).
+	ConfirmationRefused     Code = "confirmation_refused"     // the user said no, or did not answer in time: nothing reached the page
+	ConfirmationUnavailable Code = "confirmation_unavailable" // no window could be shown to ask the user: nothing reached the page
 )
 
 // Codes that never reach a tool result.
@@ -92,40 +95,42 @@ type facts struct {
 // tab, answer a dialog — because the same call would fail the same way.
 // browser's TestRetryablePinned pins every tool code's flag.
 var table = map[Code]facts{
-	InvalidArguments:       {tool: true, retryable: false, raised: true}, // the arguments must change
-	NotConnected:           {tool: true, retryable: true},                // Firefox may be started (the call reconnects)
-	ConnectionLost:         {tool: true, retryable: true},                // the next call reconnects
-	RDPTimeout:             {tool: true, retryable: true},                // Firefox was busy; the connection is fresh
-	RDPProtocolError:       {tool: true, retryable: false},               // a Firefox this server does not understand
-	NoTabSelected:          {tool: true, retryable: false},               // select_tab first
-	TabNotFound:            {tool: true, retryable: false, raised: true}, // that tab is gone: list_tabs
-	TargetReplaced:         {tool: true, retryable: true, raised: true},  // a read or a navigation repeats fine on the new document
-	ElementNotFound:        {tool: true, retryable: false, raised: true}, // the ref's element is gone: take a new snapshot
-	StaleElement:           {tool: true, retryable: false, raised: true}, // take a new snapshot
-	ElementNotInteractable: {tool: true, retryable: true, raised: true},  // disabled, covered or hidden for now
-	InvalidSelector:        {tool: true, retryable: false, raised: true}, // the selector must change
-	UnsupportedElement:     {tool: true, retryable: false, raised: true}, // that element cannot take this action
-	NavigationTimeout:      {tool: true, retryable: true},                // a slow load may finish
-	NavigationFailed:       {tool: true, retryable: true},                // the same URL may load later (a server that was down)
-	PageUnresponsive:       {tool: true, retryable: true},                // once the page's script stops (or after navigating away)
-	TargetGone:             {tool: true, retryable: false},               // navigate the tab to an http(s) URL first
-	WaitTimeout:            {tool: true, retryable: true},                // the condition may still come true
-	DialogOpen:             {tool: true, retryable: false},               // answer it with handle_dialog first
-	NoDialog:               {tool: true, retryable: false},               // nothing to answer
-	UploadsDisabled:        {tool: true, retryable: false},               // a configuration change and restart
-	UploadFileInvalid:      {tool: true, retryable: false},               // the path must change
-	UploadTooLarge:         {tool: true, retryable: false},               // a limit
-	UploadTargetInvalid:    {tool: true, retryable: false, raised: true}, // another element must be named
-	UploadTransferFailed:   {tool: true, retryable: true, raised: true},  // the transfer may go through next time
-	UploadAssignmentFailed: {tool: true, retryable: true, raised: true},  // the page may have been busy
-	PageScriptFailed:       {tool: true, retryable: true},                // the page may have been changing
-	RequestNotFound:        {tool: true, retryable: false},               // that request is not (or no longer) buffered
-	TabNotOwned:            {tool: true, retryable: false},               // the user's own tab: this server never closes it
-	HistoryUnavailable:     {tool: true, retryable: false, raised: true}, // no history entry in that direction
-	OptionNotFound:         {tool: true, retryable: false, raised: true}, // name one of the options the error lists
-	CloseBlocked:           {tool: true, retryable: false},               // the page asks to confirm leaving: the user decides
-	Cancelled:              {tool: true, retryable: true},                // the client cancelled; the call itself was fine
-	InternalError:          {tool: true, retryable: false},               // a bug in this server
+	InvalidArguments:        {tool: true, retryable: false, raised: true}, // the arguments must change
+	NotConnected:            {tool: true, retryable: true},                // Firefox may be started (the call reconnects)
+	ConnectionLost:          {tool: true, retryable: true},                // the next call reconnects
+	RDPTimeout:              {tool: true, retryable: true},                // Firefox was busy; the connection is fresh
+	RDPProtocolError:        {tool: true, retryable: false},               // a Firefox this server does not understand
+	NoTabSelected:           {tool: true, retryable: false},               // select_tab first
+	TabNotFound:             {tool: true, retryable: false, raised: true}, // that tab is gone: list_tabs
+	TargetReplaced:          {tool: true, retryable: true, raised: true},  // a read or a navigation repeats fine on the new document
+	ElementNotFound:         {tool: true, retryable: false, raised: true}, // the ref's element is gone: take a new snapshot
+	StaleElement:            {tool: true, retryable: false, raised: true}, // take a new snapshot
+	ElementNotInteractable:  {tool: true, retryable: true, raised: true},  // disabled, covered or hidden for now
+	InvalidSelector:         {tool: true, retryable: false, raised: true}, // the selector must change
+	UnsupportedElement:      {tool: true, retryable: false, raised: true}, // that element cannot take this action
+	NavigationTimeout:       {tool: true, retryable: true},                // a slow load may finish
+	NavigationFailed:        {tool: true, retryable: true},                // the same URL may load later (a server that was down)
+	PageUnresponsive:        {tool: true, retryable: true},                // once the page's script stops (or after navigating away)
+	TargetGone:              {tool: true, retryable: false},               // navigate the tab to an http(s) URL first
+	WaitTimeout:             {tool: true, retryable: true},                // the condition may still come true
+	DialogOpen:              {tool: true, retryable: false},               // answer it with handle_dialog first
+	NoDialog:                {tool: true, retryable: false},               // nothing to answer
+	UploadsDisabled:         {tool: true, retryable: false},               // a configuration change and restart
+	UploadFileInvalid:       {tool: true, retryable: false},               // the path must change
+	UploadTooLarge:          {tool: true, retryable: false},               // a limit
+	UploadTargetInvalid:     {tool: true, retryable: false, raised: true}, // another element must be named
+	UploadTransferFailed:    {tool: true, retryable: true, raised: true},  // the transfer may go through next time
+	UploadAssignmentFailed:  {tool: true, retryable: true, raised: true},  // the page may have been busy
+	PageScriptFailed:        {tool: true, retryable: true},                // the page may have been changing
+	RequestNotFound:         {tool: true, retryable: false},               // that request is not (or no longer) buffered
+	TabNotOwned:             {tool: true, retryable: false},               // the user's own tab: this server never closes it
+	HistoryUnavailable:      {tool: true, retryable: false, raised: true}, // no history entry in that direction
+	OptionNotFound:          {tool: true, retryable: false, raised: true}, // name one of the options the error lists
+	CloseBlocked:            {tool: true, retryable: false},               // the page asks to confirm leaving: the user decides
+	ConfirmationRefused:     {tool: true, retryable: false},               // the user's no stands: asking again is not the agent's call
+	ConfirmationUnavailable: {tool: true, retryable: false},               // a display or a window program must be provided first
+	Cancelled:               {tool: true, retryable: true},                // the client cancelled; the call itself was fine
+	InternalError:           {tool: true, retryable: false},               // a bug in this server
 
 	InvalidArgument:   {script: InvalidArguments}, // the scripts' spelling of it
 	ResidentMissing:   {},                         // handled before errors are shaped; a leftover is a script failure
