@@ -414,7 +414,8 @@ func (s *Session) dialogObservation(err error) Observation {
 	if e == nil || e.Details == nil || e.Details["dialog"] == nil {
 		return unknownChange("a page script reported " + string(errcode.DialogOpen) + "; check with browser_status or handle_dialog")
 	}
-	st := map[string]any{"known": false, "reason": "dialog", "dialog": e.Details["dialog"]}
+	dd, _ := e.Details["dialog"].(map[string]any)
+	st := map[string]any{"known": false, "reason": "dialog", "dialog": map[string]any{"type": dd["type"], "text": e.dialogText}}
 	return Observation{text: "A dialog is open: " + e.Text(), st: st}
 }
 

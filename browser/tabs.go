@@ -89,13 +89,17 @@ type AutoSelected struct {
 	Index      int    `json:"index"`
 	Generation uint64 `json:"generation"`
 	Auto       bool   `json:"auto"`
+	// URL is the tab's address (page text): the answer shows it inside the
+	// markers after the note, never in structuredContent.
+	URL string `json:"-"`
 }
 
 // AutoSelect selects the active tab of the most recently used Firefox
 // window when no tab is selected, so that a client that never calls
 // select_tab (one process per call, as the MCP Inspector CLI does) can act.
-// It returns the sentence that tells the agent which tab it got, "" when a
-// tab was already selected.
+// It returns the sentence that tells the agent which tab it got (in the
+// server's words; the tab's URL, which it says is below, is info.URL), ""
+// when a tab was already selected.
 //
 // A Firefox that is still starting (no browser window yet, or one that has
 // not finished starting) is waited for, up to startupWait, with progress on
@@ -142,9 +146,9 @@ func (s *Session) AutoSelect(ctx context.Context, p Progress) (note string, info
 		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
 	id := TabID(tabs[idx].BrowserID)
-	info = &AutoSelected{TabID: id, Index: idx, Generation: gen, Auto: true}
-	return fmt.Sprintf("No tab was selected, so this call used the active tab of the most recently used window: %s (index %d; its URL is below) — select_tab picks another.\n%s",
-		id, idx, Marked("URL", t.URL, 200)), info, nil
+	info = &AutoSelected{TabID: id, Index: idx, Generation: gen, Auto: true, URL: t.URL}
+	return fmt.Sprintf("No tab was selected, so this call used the active tab of the most recently used window: %s (index %d; its URL is below) — select_tab picks another.",
+		id, idx), info, nil
 }
 
 // release drops the selection use made (its tab turned out not to be one
