@@ -333,7 +333,6 @@ func TestNoUnmarkedPageText(t *testing.T) {
 	tabs, _ := call(t, s, "list_tabs", map[string]any{})
 	w.call(s, "close_tab", "the user's tab", map[string]any{"tab_id": tabsOf(t, tabs)[0].TabID})
 	w.call(s, "upload_files", "warning quoting accept", map[string]any{"element": refs["File"], "paths": []string{"/u/report.txt"}})
-	w.call(s, "navigate", "redirected to a page-chosen address that fails", map[string]any{"url": srv.URL + "/fail", "wait": "complete"})
 	w.call(s, "navigate", "not waited for", map[string]any{"url": srv.URL + "/go", "wait": "none"})
 	w.call(s, "wait_for", "navigated", map[string]any{"url_contains": "IMPORTANT", "timeout_ms": 10000})
 
@@ -356,6 +355,8 @@ func TestNoUnmarkedPageText(t *testing.T) {
 	w.call(s, "navigate", "history back", map[string]any{"history": "back", "wait": "complete"})
 	w.call(s, "navigate", "history forward", map[string]any{"history": "forward"})
 	w.call(s, "navigate", "history forward, none left", map[string]any{"history": "forward"})
+	w.call(s, "navigate", "redirected to a page-chosen address that fails", map[string]any{"url": srv.URL + "/fail", "wait": "complete"})
+	w.call(s, "navigate", "back to the page", map[string]any{"url": srv.URL + "/go", "wait": "complete"})
 
 	// Page realm only: the page shapes our script's failure message.
 	pr := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
