@@ -35,10 +35,59 @@ func (s *Session) tabs(ctx context.Context) ([]rdp.Tab, error) {
 	var tabs []rdp.Tab
 	err := s.discover(ctx, func(c Connection) error {
 		var err error
-		tabs, err = c.ListTabs(ctx)
+		tabs, err = listTabs(ctx, c)
 		return err
 	})
 	return tabs, err
+}
+
+// tabTextMax is the most characters of a tab's title or URL the tab list
+// carries: a page's title can be megabytes long, and root's listTabs sends
+// every title whole, in one reply that a few such tabs made larger than the
+// connection reads (it then fails). Selecting a tab reads its own title from
+// its document.
+const tabTextMax = 16 << 10
+
+// listTabs lists the tabs from the parent process, each title and URL cut
+// to tabTextMax (TabList; the tabs' descriptor actors are left empty, see
+// withActor), or, where Firefox offers no parent-process console, through
+// root's listTabs.
+func listTabs(ctx context.Context, c Connection) ([]rdp.Tab, error) {
+	console, err := c.ParentProcessConsole(ctx)
+	if err != nil {
+		return c.ListTabs(ctx)
+	}
+	src, err := pagejs.TabList.Chrome(pagejs.TabListArgs{Max: tabTextMax})
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
+	var r pagejs.TabListResult
+	if err == nil {
+		err = pagejs.Decode(res, &r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing the tabs: %w", err)
+	}
+	tabs := make([]rdp.Tab, len(r.Tabs))
+	for i, t := range r.Tabs {
+		tabs[i] = rdp.Tab{BrowserID: t.BrowserID, Title: t.Title, URL: t.URL, Selected: t.Selected}
+	}
+	return tabs, nil
+}
+
+// withActor gives tab its descriptor actor (getTab) when the list it came
+// from did not.
+func withActor(ctx context.Context, c Connection, tab rdp.Tab) (rdp.Tab, error) {
+	if tab.Actor != "" {
+		return tab, nil
+	}
+	t, err := c.GetTab(ctx, tab.BrowserID)
+	if err != nil {
+		return tab, err
+	}
+	tab.Actor = t.Actor
+	return tab, nil
 }
 
 // watchTimeout bounds attaching to a tab (the watcher waits for the tab's
@@ -226,7 +275,10 @@ func (s *Session) attach(ctx context.Context, c Connection, tab rdp.Tab) (w TabW
 	s.mu.Unlock()
 	wctx, cancel := context.WithTimeout(ctx, watchTimeout)
 	defer cancel()
-	w, err = c.WatchTab(wctx, tab)
+	tab, err = withActor(wctx, c, tab)
+	if err == nil {
+		w, err = c.WatchTab(wctx, tab)
+	}
 	if err == nil {
 		tctx, cancel := context.WithTimeout(wctx, targetWait)
 		t, terr = w.Current(tctx)
