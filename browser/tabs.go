@@ -91,7 +91,10 @@ func withActor(ctx context.Context, c Connection, tab rdp.Tab) (rdp.Tab, error) 
 }
 
 // watchTimeout bounds attaching to a tab (the watcher waits for the tab's
-// content processes, and a page stuck in a script holds its process).
+// content processes, and a page stuck in a script holds its process): past
+// it the call that selects the tab is page_unresponsive (docs/limits.md).
+// Not 5 s like the other waits: on a loaded machine attaching a healthy tab
+// has taken longer (load 40 on two cores).
 const watchTimeout = 10 * time.Second
 
 // use makes tab the selected tab (a new generation) and returns its
