@@ -1,10 +1,13 @@
 package browser_test
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
@@ -85,5 +88,42 @@ func TestAnswersBounded(t *testing.T) {
 			t.Errorf("%s: not measured here", tool.Name)
 		}
 		t.Logf("  %-16s largest answer %9d bytes (bound %d)", tool.Name, n, tools.AnswerBound(tool.Name))
+	}
+}
+
+// TestTabListSurvivesLongTitles: root's listTabs carries every title whole in one
+// reply, so tabs with long titles can make it larger than the connection reads (64
+// MiB; here 4 MiB, with five tabs of 1 MiB titles), after which every list_tabs and
+// select_tab failed. The list comes from the parent process with bounded titles.
+func TestTabListSurvivesLongTitles(t *testing.T) {
+	s := newSession(t, func(o *browser.Options) {
+		dial := o.Dial
+		if dial == nil {
+			dial = browser.DialRDP
+		}
+		o.Dial = func(ctx context.Context, ep rdp.Endpoint, ro rdp.Options) (browser.Connection, error) {
+			ro.ReadLimit = 4 << 20
+			return dial(ctx, ep, ro)
+		}
+	})
+	open(t, s, "form.html")
+	var ids []string
+	for range 5 {
+		res := must(t, s, "new_tab", map[string]any{"url": pages.URL + "/long-title.html", "select": false})
+		ids = append(ids, res.Structured.(map[string]any)["tab_id"].(string))
+	}
+	defer func() {
+		for _, id := range ids {
+			call(t, s, "close_tab", map[string]any{"tab_id": id})
+		}
+	}()
+	long := strings.Repeat("T", 1000)
+	eventually(t, s, "list_tabs", map[string]any{}, long[:80]) // the titles are set
+	for range 2 {
+		res := must(t, s, "list_tabs", map[string]any{})
+		if n := strings.Count(res.Text, "tab-"); n < 6 {
+			t.Fatalf("list_tabs shows %d tabs:\n%s", n, res.Text)
+		}
+		must(t, s, "select_tab", map[string]any{"tab_id": ids[len(ids)-1]})
 	}
 }
