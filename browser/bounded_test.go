@@ -70,6 +70,7 @@ func TestAnswersBounded(t *testing.T) {
 	notes := ref(t, snap.Text, "textbox", "Notes")
 	measure("fill", map[string]any{"element": notes, "value": "x"})
 	measure("type_text", map[string]any{"element": notes, "text": "ab"})
+	measure("fill_form", map[string]any{"fields": []map[string]any{{"element": notes, "value": "y"}}})
 	measure("press_key", map[string]any{"key": "Tab"})
 	measure("drag", map[string]any{"element": b, "to": notes})
 	measure("select_option", map[string]any{"element": b, "options": []string{"x"}})
