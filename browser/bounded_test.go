@@ -76,6 +76,7 @@ func TestAnswersBounded(t *testing.T) {
 	measure("select_option", map[string]any{"element": b, "options": []string{"x"}})
 	measure("upload_files", map[string]any{"element": b, "paths": []string{"/nonexistent/file"}})
 	measure("handle_dialog", map[string]any{"action": "accept"})
+	measure("list_downloads", map[string]any{})
 	measure("scroll", map[string]any{"direction": "down"})
 	measure("navigate", map[string]any{"history": "reload", "wait": "complete"})
 	measure("wait_for", map[string]any{"selector": "body[data-ready]", "timeout_ms": 20000})
