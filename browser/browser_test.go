@@ -692,3 +692,32 @@ func TestNavigateNormalizedURL(t *testing.T) {
 		must(t, s, "wait_for", map[string]any{"url_contains": sub, "timeout_ms": 0, "observe": false})
 	}
 }
+
+// TestLinkRefCoversWholeTarget: a link's ref covers its whole target, so a page that
+// changes the query or the fragment of a link after the agent last read it (the same
+// node, the same name and path) makes the ref stale; the click never follows the new
+// target. The page logs the change, which console_messages reads without re-reading
+// the page (a read would show the agent the new target and renew the ref).
+func TestLinkRefCoversWholeTarget(t *testing.T) {
+	s := newSession(t)
+	for _, c := range []struct{ link, change, changed string }{
+		{"Continue to payment", "Use express checkout", "query changed"},
+		{"Order summary", "Show details", "fragment changed"},
+	} {
+		t.Run(c.changed, func(t *testing.T) {
+			open(t, s, "retarget.html")
+			snap := snapshot(t, s)
+			link := ref(t, snap, "link", c.link)
+			must(t, s, "click", map[string]any{"element": ref(t, snap, "button", c.change), "wait_after_ms": 0})
+			eventually(t, s, "console_messages", map[string]any{}, c.changed)
+			_, e := call(t, s, "click", map[string]any{"element": link})
+			wantCode(t, e, errcode.StaleElement)
+			if txt := pageText(t, s); !strings.Contains(txt, "Keep shopping") {
+				t.Fatalf("the stale link was followed:\n%s", txt)
+			}
+			// An unchanged link on the same page still works.
+			must(t, s, "click", map[string]any{"element": ref(t, snap, "link", "Keep shopping")})
+			waitText(t, s, "The other page.")
+		})
+	}
+}

@@ -824,7 +824,7 @@ func urlMoved(old *pageView, r *pagejs.SnapshotResult, st map[string]any) string
 		return ""
 	}
 	st["url_changed"] = true
-	st["url"] = PageStr(r.URL)
+	st["url"] = PageURL(r.URL)
 	u := NewUntrusted()
 	u.Field("URL", r.URL, 300)
 	return "The URL changed since your last view, in the same document (refs still work):\n" + u.String()

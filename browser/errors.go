@@ -19,12 +19,16 @@ type Error struct {
 	// elsewhere.
 	Phase UploadPhase
 	// Details are extra structured fields for the result (e.g. a dialog's
-	// type and text); nil for most errors. Page-derived strings in them are
-	// Page values (see untrusted.go).
+	// type); nil for most errors. They hold no page-derived strings: an
+	// error's page text is in its text only, inside the markers (no output
+	// schema declares error fields).
 	Details map[string]any
 	// Transient: this failure may pass by itself (Firefox still starting),
 	// so the call is retryable even where its code is not.
 	Transient bool
+	// dialogText is an open dialog's text (dialog_open from dialogError),
+	// for the results that report the dialog instead of failing.
+	dialogText Page
 	// page holds page-derived values that Text shows inside markers after
 	// the message; Message itself never carries page text.
 	page []PageField
@@ -43,6 +47,15 @@ func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
 func (e *Error) WithPage(label, value string, n int) *Error {
 	e.page = append(e.page, PageField{label, value, n})
 	return e
+}
+
+// Prefixed is a copy of e whose message begins with note (the server's
+// words) and whose page-derived values begin with label: value.
+func (e *Error) Prefixed(note, label, value string, n int) *Error {
+	c := *e
+	c.Message = note + " " + e.Message
+	c.page = append([]PageField{{label, value, n}}, e.page...)
+	return &c
 }
 
 // Text renders the error for the model: "code: message", then any

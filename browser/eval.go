@@ -751,10 +751,11 @@ func dialogError(st pagejs.DialogStateResult) *Error {
 		what = "the page asks to confirm leaving it (a beforeunload prompt; its text is below)"
 	}
 	return (&Error{
-		Code:    errcode.DialogOpen,
-		Message: what + "; answer it with handle_dialog " + DialogHow(kind) + ", then repeat this call",
-		Details: map[string]any{"dialog": map[string]any{"type": kind, "text": PageStrN(st.Text, 2000)}},
-	}).WithPage("Dialog text", st.Text, 300)
+		Code:       errcode.DialogOpen,
+		Message:    what + "; answer it with handle_dialog " + DialogHow(kind) + ", then repeat this call",
+		Details:    map[string]any{"dialog": map[string]any{"type": kind}},
+		dialogText: PageStrN(st.Text, 2000),
+	}).WithPage("Dialog text", st.Text, 1000)
 }
 
 // dialogKind names a dialog type in the server's own words: the chrome

@@ -1,6 +1,7 @@
 package browser_test
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
@@ -167,13 +168,18 @@ func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
 	loop := newHostilePages(t, "127.0.0.4") // its process stays blocked
 	busy := h.openTab(t, loop.url("/loop"))
 	h.select_(t, busy)
-	waitText(t, s, "Spin")
+	// On a loaded machine the loop may begin before this wait ends.
+	if _, e := call(t, s, "wait_for", map[string]any{"text": "Spin", "timeout_ms": 5000, "poll_ms": 50}); e != nil && e.Code != errcode.PageUnresponsive && e.Code != errcode.WaitTimeout {
+		t.Fatalf("waiting for the page: %v", e)
+	}
 	// The loop starts 1.5 s after the load, by the page's timer, which may
 	// fire late: reads answer until one finds the page no longer answering.
 	time.Sleep(1500 * time.Millisecond)
+	var snap string // the last snapshot the page answered
 	for deadline := time.Now().Add(5 * time.Second); ; {
 		start := time.Now()
-		_, e := call(t, s, "snapshot_page", map[string]any{})
+		res, e := call(t, s, "snapshot_page", map[string]any{})
+		snap = cmp.Or(res.Text, snap)
 		if e != nil {
 			if e.Code != errcode.PageUnresponsive || time.Since(start) > h.requestTimeout()+time.Second {
 				t.Fatalf("snapshot_page as the loop began: %v after %v, want page_unresponsive", e, time.Since(start))
@@ -189,6 +195,24 @@ func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
 	if !strings.Contains(e.Message, "another tab") {
 		t.Errorf("the message does not say what to do: %s", e.Message)
 	}
+	// docs/limits.md: a looping page is page_unresponsive within 5 s (the
+	// screenshot waited for the page's process for 30 s, rdp_timeout).
+	h.timed(t, 5*time.Second, "screenshot", map[string]any{}, errcode.PageUnresponsive)
+	h.timed(t, 5*time.Second, "screenshot", map[string]any{"full_page": true}, errcode.PageUnresponsive)
+	type tc struct {
+		tool string
+		args map[string]any
+	}
+	cases := []tc{{"press_key", map[string]any{"key": "Tab"}}, {"scroll", map[string]any{"direction": "down"}}}
+	if strings.Contains(snap, `"Spin"`) { // a snapshot answered before the loop began (not on a loaded machine)
+		spin := ref(t, snap, "button", "Spin")
+		cases = append(cases, tc{"click", map[string]any{"element": spin}}, tc{"hover", map[string]any{"element": spin}})
+	}
+	for _, c := range cases {
+		h.timed(t, 5*time.Second, c.tool, c.args, errcode.PageUnresponsive)
+	}
+	// wait_for keeps to its timeout: its check finds nothing on a page that answers nothing.
+	h.timed(t, 3*time.Second, "wait_for", map[string]any{"text": "never", "timeout_ms": 3000}, errcode.PageUnresponsive, errcode.WaitTimeout)
 	start := time.Now()
 	if _, e := call(t, s, "browser_status", map[string]any{}); e != nil || time.Since(start) > 3*time.Second {
 		t.Errorf("browser_status during the loop: %v after %v", e, time.Since(start))
@@ -209,7 +233,7 @@ func hostileInfiniteLoop(t *testing.T, h *harness, site *hostilePages) {
 	} else {
 		fresh.timed(t, fresh.requestTimeout(), "snapshot_page", map[string]any{}, errcode.PageUnresponsive)
 	}
-	if ftook > browser.WatchTimeout+time.Second {
+	if ftook > browser.WatchTimeout+time.Second { // docs/limits.md
 		t.Errorf("fresh server's select_tab took %v", ftook)
 	}
 	fresh.otherWorks(t, "select_tab(fresh):"+fcode, ftook)

@@ -450,3 +450,25 @@ func TestSelectOptionPageRealm(t *testing.T) {
 		t.Errorf("page-realm select_option: %s", res.Text)
 	}
 }
+
+// TestCloseTabWhileLeavePromptShows: while the page's leave prompt is up (a
+// navigation it asked to confirm), close_tab keeps the tab and its typed input.
+func TestCloseTabWhileLeavePromptShows(t *testing.T) {
+	s := newSession(t)
+	open(t, s, "form.html")
+	id := must(t, s, "new_tab", map[string]any{"url": pages.URL + "/unsaved.html"}).Structured.(map[string]any)["tab_id"].(string)
+	snap := snapshot(t, s)
+	must(t, s, "fill", map[string]any{"element": ref(t, snap, "textbox", "Draft"), "value": "typed by the user"})
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Start editing"), "wait_after_ms": 0})
+	_, e := call(t, s, "navigate", map[string]any{"url": pages.URL + "/other.html", "timeout_ms": 5000})
+	wantCode(t, e, errcode.DialogOpen)
+	_, e = call(t, s, "close_tab", map[string]any{"tab_id": id})
+	wantCode(t, e, errcode.CloseBlocked)
+	must(t, s, "handle_dialog", map[string]any{"action": "dismiss"}) // stay
+	snap = snapshot(t, s)
+	if !strings.Contains(snap, "typed by the user") {
+		t.Fatalf("the typed input is gone:\n%s", snap)
+	}
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Discard draft"), "wait_after_ms": 0})
+	must(t, s, "close_tab", map[string]any{"tab_id": id})
+}

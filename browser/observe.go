@@ -272,7 +272,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 	go func() {
 		tctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		list, err := pg.c.ListTabs(tctx)
+		list, err := listTabs(tctx, pg.c)
 		if err != nil {
 			list = nil
 		}
@@ -302,7 +302,7 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		obs.tabs = tabsNote(opened)
 		list := make([]map[string]any, len(opened))
 		for i, t := range opened {
-			list[i] = map[string]any{"tab_id": TabID(t.BrowserID), "title": PageStr(t.Title), "url": PageStr(t.URL)}
+			list[i] = map[string]any{"tab_id": TabID(t.BrowserID), "title": PageTitle(t.Title), "url": PageURL(t.URL)}
 		}
 		obs.st["new_tabs"] = list
 	}
@@ -414,7 +414,8 @@ func (s *Session) dialogObservation(err error) Observation {
 	if e == nil || e.Details == nil || e.Details["dialog"] == nil {
 		return unknownChange("a page script reported " + string(errcode.DialogOpen) + "; check with browser_status or handle_dialog")
 	}
-	st := map[string]any{"known": false, "reason": "dialog", "dialog": e.Details["dialog"]}
+	dd, _ := e.Details["dialog"].(map[string]any)
+	st := map[string]any{"known": false, "reason": "dialog", "dialog": map[string]any{"type": dd["type"], "text": e.dialogText}}
 	return Observation{text: "A dialog is open: " + e.Text(), st: st}
 }
 

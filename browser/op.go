@@ -435,8 +435,7 @@ func (o *Op) DialogOpened(err error) (Dialog, bool) {
 	o.s.markDialog(o.pg.sel, true)
 	dd, _ := de.Details["dialog"].(map[string]any)
 	typ, _ := dd["type"].(string)
-	dt, _ := dd["text"].(Page)
-	return Dialog{Type: typ, Text: dt}, true
+	return Dialog{Type: typ, Text: de.dialogText}, true
 }
 
 // ActivateWithOpeners is Activate and Openers at once: both ask the parent

@@ -334,7 +334,7 @@ func (s *Session) loadState(ctx context.Context, pg page, read *pagejs.LoadState
 		}
 	}
 	if reason, failed := loadFailure(r.DocumentURI); failed {
-		return r, Errorf(errcode.NavigationFailed, "Firefox could not load %s: %s. The tab shows Firefox's error page", Quote(r.URL, 300), reason)
+		return r, Errorf(errcode.NavigationFailed, "Firefox could not load the address (below): %s. The tab shows Firefox's error page", reason).WithPage("URL", r.URL, 300)
 	}
 	return r, nil
 }

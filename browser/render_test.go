@@ -2,6 +2,7 @@ package browser_test
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
@@ -48,9 +50,6 @@ func newWalk(t *testing.T, s *session) *walk {
 			t.Errorf("%s: output schema %s: %v", tool.Name, tool.OutputSchema, err)
 		}
 		schemaPaths(sc, "", w.page[tool.Name])
-		for _, p := range tools.ErrorPageFields() {
-			w.page[tool.Name][p] = true
-		}
 	}
 	return w
 }
@@ -233,16 +232,27 @@ func pagePaths(v reflect.Value, path string, found func(string)) {
 	}
 }
 
-// forgedServer serves forged.html at every path and redirects /go to
-// forgedPath.
+// forgedServer serves forged.html at every path, redirects /go to
+// forgedPath and /fail to forgedPath on a port nothing listens at.
 func forgedServer(t *testing.T) *httptest.Server {
 	html, err := os.ReadFile("testdata/forged.html")
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A port nothing listens at (one Firefox does not block): the load is refused.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := l.Addr().String()
+	l.Close()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/go" {
+		switch r.URL.Path {
+		case "/go":
 			http.Redirect(w, r, forgedPath, http.StatusFound)
+			return
+		case "/fail": // a redirect to an address nothing listens at
+			http.Redirect(w, r, "http://"+refused+forgedPath, http.StatusFound)
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -280,6 +290,12 @@ func TestNoUnmarkedPageText(t *testing.T) {
 		t.Fatalf("no fetched request listed:\n%s", reqs.Text)
 	}
 	w.call(s, "network_request", "headers and body", map[string]any{"id": id[1]})
+	// The page chose the method (fetch takes any token).
+	id = regexp.MustCompile(`\[(r\d+)\] PWN-IMPORTANT`).FindStringSubmatch(reqs.Text)
+	if id == nil {
+		t.Fatalf("no request with the page's method listed:\n%s", reqs.Text)
+	}
+	w.call(s, "network_request", "a page-chosen method", map[string]any{"id": id[1]})
 	w.call(s, "network_request", "no such request", map[string]any{"id": "r999999"})
 	w.call(s, "screenshot", "viewport", map[string]any{})
 	w.call(s, "snapshot_page", "elements", map[string]any{})
@@ -339,9 +355,16 @@ func TestNoUnmarkedPageText(t *testing.T) {
 	w.call(s, "navigate", "history back", map[string]any{"history": "back", "wait": "complete"})
 	w.call(s, "navigate", "history forward", map[string]any{"history": "forward"})
 	w.call(s, "navigate", "history forward, none left", map[string]any{"history": "forward"})
+	w.call(s, "navigate", "redirected to a page-chosen address that fails", map[string]any{"url": srv.URL + "/fail", "wait": "complete"})
+	w.call(s, "navigate", "back to the page", map[string]any{"url": srv.URL + "/go", "wait": "complete"})
 
 	// Page realm only: the page shapes our script's failure message.
 	pr := newSession(t, func(o *browser.Options) { o.PageRealmOnly = true })
+	// Arguments are checked before a tab is chosen: no tab's URL in the error.
+	if _, e := w.call(pr, "snapshot_page", "bad argument, no tab selected", map[string]any{"max_elements": "500"}); e == nil ||
+		e.Code != errcode.InvalidArguments || strings.Contains(e.Text(), browser.MarkerOpen) {
+		t.Errorf("snapshot_page with a bad argument and no tab selected: %v", e)
+	}
 	w.call(pr, "select_tab", "page realm", map[string]any{"index": 0})
 	snap, _ = w.call(pr, "snapshot_page", "page realm", map[string]any{})
 	refs = forgedRefs(t, snap.Text)

@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -81,6 +82,10 @@ func (s *Session) shotArea(ctx context.Context, pg page, l *Locator) (shot, erro
 	return shot{what: "element " + l.ref, rect: rect, w: rect.Width, h: rect.Height}, nil
 }
 
+// measureWait bounds Measure (docs/limits.md: a looping page is
+// page_unresponsive within 5 s).
+const measureWait = 5 * time.Second
+
 // Area is what a screenshot will cover, measured in CSS pixels of the top
 // document, and the device's natural scale (device pixel ratio × zoom).
 type Area struct {
@@ -104,7 +109,14 @@ func (o *Op) Measure(ctx context.Context, l *Locator, full bool) (Area, error) {
 	if err != nil {
 		return Area{}, err
 	}
-	info, sh, err := o.s.prepare(ctx, pg, t, l, full)
+	// The page's content process answers prepareCapture; a page stuck in a
+	// script holds it, so past measureWait the page is unresponsive.
+	mctx, cancel := context.WithTimeout(ctx, measureWait)
+	defer cancel()
+	info, sh, err := o.s.prepare(mctx, pg, t, l, full)
+	if err != nil && ctx.Err() == nil && mctx.Err() != nil {
+		return Area{}, pageUnresponsive()
+	}
 	if err != nil {
 		return Area{}, replacedIfNavigated(pg, navs, err)
 	}

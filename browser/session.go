@@ -424,7 +424,7 @@ func (s *Session) reselect(ctx context.Context, c Connection, old rdp.Tab, prev,
 		s.log.Info("Firefox restarted; selection cleared", "tab", id)
 		return nil, "Firefox restarted since " + id + " was selected; tab ids start over after a restart, so the selection was cleared (refs too). Call list_tabs, then select_tab"
 	}
-	tabs, err := c.ListTabs(ctx)
+	tabs, err := listTabs(ctx, c)
 	if err != nil {
 		return nil, "the connection to Firefox was re-established, but its tabs could not be listed, so the selection (" + id + ") was cleared; call list_tabs, then select_tab"
 	}
@@ -435,7 +435,11 @@ func (s *Session) reselect(ctx context.Context, c Connection, old rdp.Tab, prev,
 		if !ordinaryTab(t.URL) {
 			return nil, "after reconnecting, " + id + " no longer shows an ordinary web page, so it was not selected again; call list_tabs, then select_tab"
 		}
-		w, err := c.WatchTab(ctx, t)
+		t, err := withActor(ctx, c, t)
+		var w TabWatch
+		if err == nil {
+			w, err = c.WatchTab(ctx, t)
+		}
 		if err != nil {
 			s.log.Info("cannot watch the previously selected tab", "error", err)
 			return nil, "after reconnecting, " + id + " could not be followed again, so the selection was cleared; call list_tabs, then select_tab"

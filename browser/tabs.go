@@ -35,14 +35,66 @@ func (s *Session) tabs(ctx context.Context) ([]rdp.Tab, error) {
 	var tabs []rdp.Tab
 	err := s.discover(ctx, func(c Connection) error {
 		var err error
-		tabs, err = c.ListTabs(ctx)
+		tabs, err = listTabs(ctx, c)
 		return err
 	})
 	return tabs, err
 }
 
+// tabTextMax is the most characters of a tab's title or URL the tab list
+// carries: a page's title can be megabytes long, and root's listTabs sends
+// every title whole, in one reply that a few such tabs made larger than the
+// connection reads (it then fails). Selecting a tab reads its own title from
+// its document.
+const tabTextMax = 16 << 10
+
+// listTabs lists the tabs from the parent process, each title and URL cut
+// to tabTextMax (TabList; the tabs' descriptor actors are left empty, see
+// withActor), or, where Firefox offers no parent-process console, through
+// root's listTabs.
+func listTabs(ctx context.Context, c Connection) ([]rdp.Tab, error) {
+	console, err := c.ParentProcessConsole(ctx)
+	if err != nil {
+		return c.ListTabs(ctx)
+	}
+	src, err := pagejs.TabList.Chrome(pagejs.TabListArgs{Max: tabTextMax})
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
+	var r pagejs.TabListResult
+	if err == nil {
+		err = pagejs.Decode(res, &r)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing the tabs: %w", err)
+	}
+	tabs := make([]rdp.Tab, len(r.Tabs))
+	for i, t := range r.Tabs {
+		tabs[i] = rdp.Tab{BrowserID: t.BrowserID, Title: t.Title, URL: t.URL, Selected: t.Selected}
+	}
+	return tabs, nil
+}
+
+// withActor gives tab its descriptor actor (getTab) when the list it came
+// from did not.
+func withActor(ctx context.Context, c Connection, tab rdp.Tab) (rdp.Tab, error) {
+	if tab.Actor != "" {
+		return tab, nil
+	}
+	t, err := c.GetTab(ctx, tab.BrowserID)
+	if err != nil {
+		return tab, err
+	}
+	tab.Actor = t.Actor
+	return tab, nil
+}
+
 // watchTimeout bounds attaching to a tab (the watcher waits for the tab's
-// content processes, and a page stuck in a script holds its process).
+// content processes, and a page stuck in a script holds its process): past
+// it the call that selects the tab is page_unresponsive (docs/limits.md).
+// Not 5 s like the other waits: on a loaded machine attaching a healthy tab
+// has taken longer (load 40 on two cores).
 const watchTimeout = 10 * time.Second
 
 // use makes tab the selected tab (a new generation) and returns its
@@ -92,13 +144,17 @@ type AutoSelected struct {
 	// Starting: Firefox was still starting when the tab was chosen (the
 	// call waited for it); its first page may be slow to answer.
 	Starting bool `json:"-"`
+	// URL is the tab's address (page text): the answer shows it inside the
+	// markers after the note, never in structuredContent.
+	URL string `json:"-"`
 }
 
 // AutoSelect selects the active tab of the most recently used Firefox
 // window when no tab is selected, so that a client that never calls
 // select_tab (one process per call, as the MCP Inspector CLI does) can act.
-// It returns the sentence that tells the agent which tab it got, "" when a
-// tab was already selected.
+// It returns the sentence that tells the agent which tab it got (in the
+// server's words; the tab's URL, which it says is below, is info.URL), ""
+// when a tab was already selected.
 //
 // A Firefox that is still starting (no browser window yet, or one that has
 // not finished starting) is waited for, up to startupWait, with progress on
@@ -146,9 +202,9 @@ func (s *Session) AutoSelect(ctx context.Context, p Progress) (note string, info
 		return "", nil, Errorf(errcode.NoTabSelected, "no tab is selected, and the active tab (index %d) %s, which this server does not pick by itself; call list_tabs, then select_tab", idx, why)
 	}
 	id := TabID(tabs[idx].BrowserID)
-	info = &AutoSelected{TabID: id, Index: idx, Generation: gen, Auto: true, Starting: starting}
-	return fmt.Sprintf("No tab was selected, so this call used the active tab of the most recently used window: %s (index %d; its URL is below) — select_tab picks another.\n%s",
-		id, idx, Marked("URL", t.URL, 200)), info, nil
+	info = &AutoSelected{TabID: id, Index: idx, Generation: gen, Auto: true, Starting: starting, URL: t.URL}
+	return fmt.Sprintf("No tab was selected, so this call used the active tab of the most recently used window: %s (index %d; its URL is below) — select_tab picks another.",
+		id, idx), info, nil
 }
 
 // release drops the selection use made (its tab turned out not to be one
@@ -226,7 +282,10 @@ func (s *Session) attach(ctx context.Context, c Connection, tab rdp.Tab) (w TabW
 	s.mu.Unlock()
 	wctx, cancel := context.WithTimeout(ctx, watchTimeout)
 	defer cancel()
-	w, err = c.WatchTab(wctx, tab)
+	tab, err = withActor(wctx, c, tab)
+	if err == nil {
+		w, err = c.WatchTab(wctx, tab)
+	}
 	if err == nil {
 		tctx, cancel := context.WithTimeout(wctx, targetWait)
 		t, terr = w.Current(tctx)

@@ -157,8 +157,24 @@ func escape(s string) string {
 // such fields through the tool table (tools/output.go).
 type Page struct{ s string }
 
-// PageStr wraps a page-derived string for structuredContent.
-func PageStr(s string) Page { return Page{s} }
+// Bounds of page-derived strings in answers, in runes (escaping can make a
+// rune up to ten bytes of JSON): titles and URLs as the text shows them,
+// and PageMax for any other page string in structuredContent, so that no
+// page can make an answer large (docs/limits.md).
+const (
+	TitleMax = 200
+	URLMax   = 500
+	PageMax  = 2000
+)
+
+// PageStr wraps a page-derived string for structuredContent, cut to
+// PageMax runes.
+func PageStr(s string) Page { return Page{Truncate(s, PageMax)} }
+
+// PageTitle and PageURL wrap a page's title and address, cut as the text
+// shows them.
+func PageTitle(s string) Page { return Page{Truncate(s, TitleMax)} }
+func PageURL(s string) Page   { return Page{Truncate(s, URLMax)} }
 
 // PageStrN is PageStr with the string cut to at most n runes.
 func PageStrN(s string, n int) Page { return Page{Truncate(s, n)} }
@@ -174,7 +190,7 @@ func (p Page) MarshalJSON() ([]byte, error) { return json.Marshal(escape(p.s)) }
 func PageStrs(ss []string) []Page {
 	out := make([]Page, len(ss))
 	for i, s := range ss {
-		out[i] = Page{s}
+		out[i] = PageStr(s)
 	}
 	return out
 }

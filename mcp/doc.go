@@ -22,8 +22,10 @@
 //     to the output; diagnostics go to [Options].Logger only, and never
 //     include argument values.
 //   - tools/call runs each call on its own goroutine. notifications/cancelled
-//     cancels the call's context from the read loop without blocking; the call
-//     is then answered with the tool error "cancelled" (retryable). A handler
+//     cancels the call's context from the read loop without blocking; as the
+//     spec asks, the cancelled request then gets no response at all (calls
+//     cancelled by the server's shutdown get the tool error "cancelled",
+//     retryable). A handler
 //     panic becomes the tool error "internal_error"; the panic is logged.
 //   - Two eras side by side. Legacy: initialize negotiates 2025-11-25,
 //     2025-06-18, 2025-03-26 or 2024-11-05 for the session (any other request,
@@ -50,10 +52,10 @@
 //     envelope's client capabilities and log level are read for validity only.
 //     The server never sends requests to the client; responses it receives are
 //     ignored.
-//   - Cancellation is cooperative: a call's response waits for its handler to
-//     return, so a handler that ignores ctx delays its own answer (and Serve's
-//     return). A call cancelled after its side effects happened is still
-//     reported as "cancelled".
+//   - Cancellation is cooperative: a handler that ignores ctx keeps running
+//     (and delays Serve's return). A call the client cancelled after its side
+//     effects happened is not answered either; its id stays in use until the
+//     handler returns.
 //   - Progress reports are queued (64 per call at most; more are dropped) and
 //     written before the call's response; non-increasing reports are dropped.
 //   - Serve cannot interrupt a blocked read of its input: when ctx ends Serve,

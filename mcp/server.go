@@ -474,12 +474,10 @@ func (c *conn) runTool(ctx context.Context, cancel context.CancelCauseFunc, key 
 	}
 
 	res := c.invoke(ctx, name, args, rep)
-	if ctx.Err() != nil {
-		msg := "the client cancelled the call; it may have partly completed"
-		if context.Cause(ctx) != errClientCancelled {
-			msg = "the server is shutting down; the call may have partly completed"
-		}
-		res = codeError(errcode.Cancelled, msg)
+	// The client cancelled: per the spec the request gets no response at all.
+	clientCancelled := context.Cause(ctx) == errClientCancelled
+	if ctx.Err() != nil && !clientCancelled {
+		res = codeError(errcode.Cancelled, "the server is shutting down; the call may have partly completed")
 	}
 	body := shapeResult(res, e.version, c.log, name)
 	body.modernFields = c.modern(e)
@@ -491,7 +489,9 @@ func (c *conn) runTool(ctx context.Context, cancel context.CancelCauseFunc, key 
 	delete(c.inflight, key)
 	c.mu.Unlock()
 	cancel(nil)
-	c.reply(id, body, nil)
+	if !clientCancelled {
+		c.reply(id, body, nil)
+	}
 
 	attrs := []any{"id", string(id), "method", "tools/call", "tool", name, "duration", time.Since(start), "isError", res.IsError}
 	if ec, ok := res.Structured.(ErrorContent); ok && res.IsError {

@@ -85,6 +85,7 @@ func goldenCases() []goldenCase {
 		chrome(FocusWindow, FocusWindowArgs{BrowserID: 9, Console: "server1.conn0.consoleActor2"}),
 		chrome(TabHistory, TabHistoryArgs{BrowserID: 9, Action: "back"}),
 		chrome(TabOpeners, TabArgs{BrowserID: 9}),
+		chrome(TabList, TabListArgs{Max: 16384}),
 		chrome(UploadSink, UploadSinkArgs{Console: "server1.conn0.consoleActor2"}),
 		page(LoadState, nil), iso(LoadState, nil),
 		chrome(TabNavigate, TabNavigateArgs{BrowserID: 9, URL: "https://example.com/?q=</script>"}),

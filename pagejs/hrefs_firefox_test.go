@@ -48,8 +48,8 @@ func TestFirefoxLinkHrefs(t *testing.T) {
 			`box.id = "hrefs-box"; document.body.prepend(box); ` +
 			`for (const [i, h] of ` + string(raw) + `.entries()) { const a = document.createElement("a"); a.setAttribute("href", h); a.textContent = "L" + i; box.append(a, " "); ` +
 			`let d, f; if (a.protocol === "http:" || a.protocol === "https:") { const rest = a.pathname + a.search + a.hash; ` +
-			`d = a.origin === location.origin ? rest : a.origin + rest; f = a.origin + a.pathname; } ` +
-			`else if (a.protocol === "javascript:") { d = f = "javascript:"; } else { d = a.href; f = a.href.split(/[?#]/)[0]; } ` +
+			`d = a.origin === location.origin ? rest : a.origin + rest; f = a.origin + rest; } ` +
+			`else if (a.protocol === "javascript:") { d = f = "javascript:"; } else { d = f = a.href; } ` +
 			`out.push([d, f]); } return JSON.stringify(out); })()`)
 		var expect [][2]string
 		if err := json.Unmarshal([]byte(want), &expect); err != nil {

@@ -265,6 +265,9 @@ var (
 	FocusWindow = chromeScript("focusWindow")
 	// TabHistory goes back, forward or reloads; args TabHistoryArgs, result TabHistoryResult.
 	TabHistory = chromeScript("tabHistory")
+	// TabList lists the tabs with bounded titles and URLs; args TabListArgs, result
+	// TabListResult.
+	TabList = chromeScript("tabList")
 	// TabOpeners lists the tabs a tab opened; args TabArgs, result TabOpenersResult.
 	TabOpeners = chromeScript("tabOpeners")
 	// Downloads lists the downloads of Firefox's download manager, or waits for an
@@ -280,7 +283,7 @@ func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, FillForm, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, FramePoint, BindRefs,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
-		LoadState, TabNavigate, BrowserInstance, BrowserStartup, Downloads}
+		LoadState, TabNavigate, BrowserInstance, BrowserStartup, Downloads, TabList}
 }
 
 func pageScript(name string) Script {

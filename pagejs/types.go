@@ -1057,6 +1057,21 @@ type DownloadRow struct {
 	Started  int64  `json:"started"`
 }
 
+// TabListArgs are TabList's arguments: the most characters of a title or URL.
+type TabListArgs struct {
+	Max int `json:"max"`
+}
+
+// TabListResult is TabList's value: the tabs as listTabs orders them.
+type TabListResult struct {
+	Tabs []struct {
+		BrowserID int64  `json:"browserId"`
+		Title     string `json:"title"`
+		URL       string `json:"url"`
+		Selected  bool   `json:"selected"`
+	} `json:"tabs"`
+}
+
 // TabOpenersResult is TabOpeners' value: the browserIds of the tabs the tab opened,
 // and the highest browserId of any open tab.
 type TabOpenersResult struct {

@@ -41,7 +41,7 @@ type dialogOut struct {
 // actedOn starts the result of an action on element: whether its input was
 // trusted and where the page is now.
 func actedOn(element string, trusted bool, urlNow string, navigated bool) acted {
-	u := browser.PageStr(urlNow)
+	u := browser.PageURL(urlNow)
 	return acted{Element: element, Trusted: trusted, URL: &u, Navigated: &navigated}
 }
 
@@ -50,7 +50,7 @@ func actedOn(element string, trusted bool, urlNow string, navigated bool) acted 
 func checkedRef(l *browser.Locator, info browser.ExecInfo) checked {
 	c := checked{RefCheck: l.CheckedBy(info)}
 	if origin, ok := l.InFrame(); ok {
-		o := browser.PageStr(origin)
+		o := browser.PageURL(origin)
 		c.FrameOrigin = &o
 	}
 	return c

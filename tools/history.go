@@ -27,10 +27,10 @@ func (tb *Table) navigateHistory(ctx context.Context, a *navigateArgs, _ browser
 	if wait == "none" {
 		text = fmt.Sprintf("%s in %s: started loading history entry %d of %d (not waited for; generation %d); its URL is below.", verb, op.TabID(), nav.Index+1, nav.Count, nav.Generation)
 	}
-	st := navigateOut{History: action, URL: browser.PageStr(nav.URL), Generation: nav.Generation, Waited: wait, Index: &nav.Index, Count: &nav.Count}
+	st := navigateOut{History: action, URL: browser.PageURL(nav.URL), Generation: nav.Generation, Waited: wait, Index: &nav.Index, Count: &nav.Count}
 	u := browser.NewUntrusted()
 	if nav.Title != "" {
-		t := browser.PageStr(nav.Title)
+		t := browser.PageTitle(nav.Title)
 		st.Title = &t
 		u.Field("Page", nav.Title, 200)
 	}

@@ -168,6 +168,7 @@ func (tb *Table) networkRequest(ctx context.Context, a *networkRequestArgs, _ br
 		return networkRequestOut{}, err
 	}
 	u := browser.NewUntrusted()
+	u.Line("Method: " + browser.Truncate(e.Method, 40))
 	u.Line("URL: " + browser.Quote(stripCredentials(e.URL), 4000))
 	if gone {
 		u.Line("(headers and body unavailable: Firefox discarded them when the page navigated away)")
@@ -176,7 +177,8 @@ func (tb *Table) networkRequest(ctx context.Context, a *networkRequestArgs, _ br
 		writeHeaders(u, "Response headers:", d.ResponseHeaders)
 		writeBody(u, &e, &d)
 	}
-	head := fmt.Sprintf("Request %s of %s: %s %s, %s, %s", a.ID, op.TabID(), e.Method, statusText(&e),
+	// The method is the page's (fetch takes any token): it is below, marked.
+	head := fmt.Sprintf("Request %s of %s: %s, %s, %s", a.ID, op.TabID(), statusText(&e),
 		e.Cause, sizeText(e.ContentSize))
 	if e.TotalTime >= 0 {
 		head += ", " + strconv.FormatFloat(e.TotalTime, 'f', 0, 64) + " ms"

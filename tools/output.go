@@ -27,12 +27,9 @@ import (
 // output schema.
 const PageTextDescription = "page text"
 
-// ErrorPageFields are the paths of the page-provided fields of error
-// results ({"error":{…}}), which no output schema describes: the shared
-// untrusted note in the tool descriptions names them.
-func ErrorPageFields() []string {
-	return []string{"error.dialog.text", "error.missing[]", "error.options[].value", "error.options[].label"}
-}
+// Error results ({"error":{…}}) hold no page-provided strings in
+// structuredContent (no output schema declares error fields): an error's
+// page text is in its text, inside the markers (browser.Error.Text).
 
 var pageType = reflect.TypeFor[browser.Page]()
 

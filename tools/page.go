@@ -102,7 +102,7 @@ func (tb *Table) snapshotResult(snap *browser.Snapshot, args pagejs.SnapshotArgs
 			browser.UTF16Len(text), r.TextTotal, tb.opts.MaxTextChars)
 	}
 	st := snapshotOut{
-		TabID: snap.TabID, Generation: snap.Generation, Title: browser.PageStr(r.Title), URL: browser.PageStr(r.URL),
+		TabID: snap.TabID, Generation: snap.Generation, Title: browser.PageTitle(r.Title), URL: browser.PageURL(r.URL),
 		Elements: snap.Shown, TotalElements: snap.Total, Truncated: truncated, Offset: args.Offset, Frames: snap.Frames,
 		InertElements: snap.Inert,
 	}
@@ -641,9 +641,9 @@ func (tb *Table) navigate(ctx context.Context, a *navigateArgs, p browser.Progre
 	if wait == "none" {
 		text = fmt.Sprintf("Started loading the URL below in %s (not waited for; generation %d).\n", op.TabID(), nav.Generation)
 	}
-	st := navigateOut{URL: browser.PageStr(nav.URL), Generation: nav.Generation, Waited: wait}
+	st := navigateOut{URL: browser.PageURL(nav.URL), Generation: nav.Generation, Waited: wait}
 	if nav.Title != "" {
-		t := browser.PageStr(nav.Title)
+		t := browser.PageTitle(nav.Title)
 		st.Title = &t
 		blk.Field("Title", nav.Title, 200)
 	}

@@ -134,7 +134,7 @@ func (tb *Table) scroll(ctx context.Context, a *scrollArgs, _ browser.Progress) 
 	out := scrollOut{
 		Container: &container, Direction: args.Direction, How: r.How, Trusted: &trusted,
 		Moved: r.After.Pos != r.Before.Pos, Before: &r.Before, After: &r.After, Later: &later,
-		CanScrollFurther: &further, URL: browser.PageStr(urlNow), Navigated: nav,
+		CanScrollFurther: &further, URL: browser.PageURL(urlNow), Navigated: nav,
 	}
 	out.text = text
 	addObs(obs, &out.said, &out.observed)
@@ -260,7 +260,7 @@ func scrolledIntoView(ref string, r *pagejs.ScrollResult, urlNow string, nav boo
 	if nav {
 		t += navNote(obs) + "\n" + browser.Marked("URL", urlNow, 300)
 	}
-	out := scrollOut{Element: ref, Moved: r.Moved, InView: &r.InView, URL: browser.PageStr(urlNow), Navigated: nav}
+	out := scrollOut{Element: ref, Moved: r.Moved, InView: &r.InView, URL: browser.PageURL(urlNow), Navigated: nav}
 	out.text = t
 	return out
 }

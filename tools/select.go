@@ -104,7 +104,9 @@ func optionNotFound(ref string, r *pagejs.SelectOptionResult) *browser.Error {
 		Code: errcode.OptionNotFound,
 		Message: fmt.Sprintf("%s has no option whose value or label is the %s given (below, as Missing); nothing was changed. Below too: %s (label, then its value when that differs).",
 			ref, map[bool]string{true: "one", false: "ones"}[len(r.Missing) == 1], shown),
-		Details: map[string]any{"missing": browser.PageStrs(r.Missing), "options": optionItems(r.Available), "total_options": r.Total},
+		// The page's option texts are in the text only (no output schema
+		// declares error fields).
+		Details: map[string]any{"missing_count": len(r.Missing), "total_options": r.Total},
 	}
 	for _, m := range r.Missing {
 		e.WithPage("Missing", m, 80)

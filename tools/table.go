@@ -68,7 +68,9 @@ func (tb *Table) Call(ctx context.Context, name string, args json.RawMessage, p 
 	start := time.Now()
 	var note string
 	var auto *browser.AutoSelected
-	if !tablessTools[name] {
+	// Arguments are checked before a tab is chosen: a bad call changes nothing.
+	err = t.check(tb, args)
+	if err == nil && !tablessTools[name] {
 		note, auto, err = tb.eng.AutoSelect(ctx, p)
 	}
 	if err == nil {
@@ -80,8 +82,7 @@ func (tb *Table) Call(ctx context.Context, name string, args json.RawMessage, p 
 	}
 	err = tb.eng.Classify(ctx, err)
 	if e, isErr := browser.AsError(err); isErr && note != "" {
-		e = &browser.Error{Code: e.Code, Message: note + " " + e.Message, Phase: e.Phase, Details: e.Details}
-		err = e
+		err = e.Prefixed(note, "URL", auto.URL, 200)
 	}
 	if e, isErr := browser.AsError(err); isErr {
 		tb.log.Debug("tool failed", "tool", name, "code", e.Code, "ms", time.Since(start).Milliseconds())
@@ -138,7 +139,7 @@ func (noProgress) Report(float64, float64, string) {}
 
 // withAutoNote adds to a result which tab Call selected for it.
 func withAutoNote(res Result, note string, auto *browser.AutoSelected) Result {
-	res.Text = note + "\n" + res.Text
+	res.Text = note + "\n" + browser.Marked("URL", auto.URL, 200) + "\n" + res.Text
 	if a, ok := res.Structured.(answerer); ok {
 		a.answer().AutoSelected = auto
 	}

@@ -147,7 +147,7 @@ func selectionStatus(es *browser.Status, st *statusOut) string {
 		st.SelectedTab.Error = "the tab's document is not available right now"
 		return fmt.Sprintf("Selected %s, generation %d (document not available).", sel.TabID, gen)
 	}
-	title, u := browser.PageStr(sel.Title), browser.PageStr(sel.URL)
+	title, u := browser.PageTitle(sel.Title), browser.PageURL(sel.URL)
 	st.SelectedTab.Title, st.SelectedTab.URL = &title, &u
 	r := sel.Realm
 	st.IsolatedRealm = &realmStatus{Available: r.Available, Reason: r.Reason,
@@ -178,7 +178,8 @@ var listTabsTool = tool[noArgs, listTabsOut]{
 
 type listTabsOut struct {
 	said
-	Tabs []tabInfo `json:"tabs"`
+	Tabs  []tabInfo `json:"tabs"`
+	Total int       `json:"total,omitempty"` // set when more tabs are open than listed
 }
 
 func (tb *Table) listTabs(ctx context.Context, _ *noArgs, _ browser.Progress) (listTabsOut, error) {
@@ -186,10 +187,11 @@ func (tb *Table) listTabs(ctx context.Context, _ *noArgs, _ browser.Progress) (l
 	if err != nil {
 		return listTabsOut{}, err
 	}
-	out := make([]tabInfo, len(tabs))
+	shown := tabs[:min(len(tabs), maxListedTabs)]
+	out := make([]tabInfo, len(shown))
 	w := browser.NewUntrusted()
-	for i, t := range tabs {
-		out[i] = tabInfo{TabID: browser.TabID(t.BrowserID), Index: i, Title: browser.PageStr(t.Title), URL: browser.PageStr(t.URL), Selected: t.Selected, OpenedHere: t.OpenedHere}
+	for i, t := range shown {
+		out[i] = tabInfo{TabID: browser.TabID(t.BrowserID), Index: i, Title: browser.PageStrN(t.Title, 80), URL: browser.PageStrN(t.URL, 120), Selected: t.Selected, OpenedHere: t.OpenedHere}
 		mark := " "
 		if out[i].Selected {
 			mark = "*"
@@ -203,8 +205,16 @@ func (tb *Table) listTabs(ctx context.Context, _ *noArgs, _ browser.Progress) (l
 	}
 	res := listTabsOut{Tabs: out}
 	res.text = browser.Plural(len(tabs), "tab", "tabs") + " (* = selected, + = opened by this server):\n" + w.String()
+	if len(shown) < len(tabs) {
+		res.Total = len(tabs)
+		res.text += fmt.Sprintf("\nThe first %d of %d tabs are listed; select_tab takes any index.", len(shown), len(tabs))
+	}
 	return res, nil
 }
+
+// maxListedTabs bounds list_tabs' answer (docs/limits.md): a tab is at most
+// ≈4 KiB of it (title and URL cut to 80 and 120 runes, shown twice).
+const maxListedTabs = 1000
 
 var selectTabTool = tool[selectTabArgs, selectTabOut]{
 	Name: "select_tab", Title: "Select tab",
@@ -235,7 +245,7 @@ func (tb *Table) selectTab(ctx context.Context, a *selectTabArgs, _ browser.Prog
 		return selectTabOut{}, err
 	}
 	id := browser.TabID(sel.BrowserID)
-	out := selectTabOut{TabID: id, Index: sel.Index, Title: browser.PageStr(sel.Title), URL: browser.PageStr(sel.URL), Generation: sel.Generation}
+	out := selectTabOut{TabID: id, Index: sel.Index, Title: browser.PageTitle(sel.Title), URL: browser.PageURL(sel.URL), Generation: sel.Generation}
 	u := browser.NewUntrusted()
 	u.Field("Page", sel.Title, 200)
 	u.Field("URL", sel.URL, 500)

@@ -39,7 +39,7 @@ func (tb *Table) newTab(ctx context.Context, a *newTabArgs, _ browser.Progress) 
 	if err != nil {
 		return newTabOut{}, err
 	}
-	st := newTabOut{TabID: nt.TabID, URL: browser.PageStr(nt.URL), Title: browser.PageStr(nt.Title), ReadyState: nt.ReadyState, Selected: nt.Selected}
+	st := newTabOut{TabID: nt.TabID, URL: browser.PageURL(nt.URL), Title: browser.PageTitle(nt.Title), ReadyState: nt.ReadyState, Selected: nt.Selected}
 	text := "Opened " + nt.TabID
 	if nt.Selected {
 		st.Generation = &nt.Generation

@@ -67,7 +67,10 @@ type toolDef struct {
 	Tool
 	in     reflect.Type // the argument struct, for the schema and the tests
 	schema *schema      // set by New with the configured limits
-	run    func(ctx context.Context, tb *Table, raw json.RawMessage, p browser.Progress) (Result, error)
+	// check decodes and validates the arguments alone (Table.Call runs it
+	// before it chooses a tab); run decodes them again and runs the tool.
+	check func(tb *Table, raw json.RawMessage) error
+	run   func(ctx context.Context, tb *Table, raw json.RawMessage, p browser.Progress) (Result, error)
 }
 
 // def checks t's types (a mistake panics at start-up) and erases them.
@@ -84,6 +87,13 @@ func (t tool[In, Out]) def() toolDef {
 		Tool: Tool{Name: t.Name, Title: t.Title, Description: t.Description,
 			OutputSchema: outputSchemaOf(reflect.TypeFor[Out]()), Annotations: t.Annotations},
 		in: in,
+	}
+	d.check = func(tb *Table, raw json.RawMessage) error {
+		var args In
+		if err := decodeArgs(tb.byKey[t.Name].schema, raw, &args); err != nil {
+			return &browser.Error{Code: errcode.InvalidArguments, Message: err.Error()}
+		}
+		return nil
 	}
 	d.run = func(ctx context.Context, tb *Table, raw json.RawMessage, p browser.Progress) (Result, error) {
 		var args In

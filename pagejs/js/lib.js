@@ -9,7 +9,7 @@ function lib(win, env) {
   const NAME_MAX = 80;
   const VALUE_MAX = 200;
   const HREF_MAX = 300;
-  const FP_HREF_MAX = 500;
+  const FP_HREF_MAX = 2000;
   const CANDIDATES = 'a[href],area[href],button,input:not([type="hidden" i]),select,textarea,summary,' +
     '[contenteditable]:not([contenteditable="false" i]),[role],[tabindex][aria-label],a:not([href]),li';
   const ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem",
@@ -529,11 +529,33 @@ function lib(win, env) {
       const path = m[3] || "/";
       // Like URL's search and hash: a bare "?" or "#" reads as "".
       const rest = path + (m[4] && m[4] !== "?" ? m[4] : "") + (m[5] && m[5] !== "#" ? m[5] : "");
-      return [cap(origin === docOrigin ? rest : origin + rest, HREF_MAX), cap(origin + path, FP_HREF_MAX)];
+      return [cap(origin === docOrigin ? rest : origin + rest, HREF_MAX), fpHrefOf(origin + rest)];
     }
     if (raw.startsWith("javascript:")) return ["javascript:", "javascript:"];
-    const noQuery = raw.split(/[?#]/)[0];
-    return [cap(raw, HREF_MAX), cap(noQuery, FP_HREF_MAX)];
+    return [cap(raw, HREF_MAX), fpHrefOf(raw)];
+  }
+
+  // fpHrefOf is the fingerprint's form of a link's whole target (query and fragment
+  // included: a page that turns "?dest=safe" into "?dest=EVIL" after the snapshot makes
+  // the ref stale). A target longer than FP_HREF_MAX keeps its start, its length and two
+  // 53-bit hashes of the whole, so a change anywhere in it still changes the fingerprint
+  // without sending megabytes per link.
+  function fpHrefOf(s) {
+    if (s.length <= FP_HREF_MAX) return s;
+    return s.slice(0, FP_HREF_MAX - 64) + "…#" + s.length + ":" + hash53(s, 1) + ":" + hash53(s, 2);
+  }
+
+  // hash53 is cyrb53 (a public-domain 53-bit string hash) with a seed.
+  function hash53(s, seed) {
+    let h1 = 0xdeadbeef ^ seed, h2 = 0x41c6ce57 ^ seed;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
   }
 
   // hrefOf is el.href, given its href attribute. A path-absolute one ("/p?q#f") made of
