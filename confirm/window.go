@@ -77,10 +77,19 @@ func FilterEnv(env []string) []string {
 	return out
 }
 
+// DefaultPath is where a window program is looked for when the server's
+// environment has no PATH (an MCP client may start it with a bare
+// environment): the system's own directories.
+const DefaultPath = "/usr/local/bin:/usr/bin:/bin"
+
 // LookPath finds an executable regular file named name in the absolute
-// directories of path ("" when none); relative entries are skipped, so the
-// current directory never supplies a window program.
+// directories of path (DefaultPath when path is empty; "" when none has
+// it); relative entries are skipped, so the current directory never
+// supplies a window program.
 func LookPath(name, path string) string {
+	if path == "" {
+		path = DefaultPath
+	}
 	for _, dir := range filepath.SplitList(path) {
 		if !filepath.IsAbs(dir) {
 			continue

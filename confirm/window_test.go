@@ -150,3 +150,14 @@ func TestWindowText(t *testing.T) {
 		t.Errorf("kdialog text carries a tag: %q", k[len(k)-1])
 	}
 }
+
+// A server started with no PATH (a bare client environment) still finds a
+// window program in the system's directories.
+func TestLookPathWithoutPATH(t *testing.T) {
+	if got := confirm.LookPath("sh", ""); got != "/usr/bin/sh" && got != "/bin/sh" {
+		t.Errorf(`LookPath("sh", "") = %q, want it from %s`, got, confirm.DefaultPath)
+	}
+	if got := confirm.LookPath("sh", "relative/bin"); got != "" {
+		t.Errorf("a relative PATH entry supplied %q", got)
+	}
+}
