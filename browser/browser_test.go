@@ -699,7 +699,7 @@ func TestNavigateNormalizedURL(t *testing.T) {
 // target. The page logs the change, which console_messages reads without re-reading
 // the page (a read would show the agent the new target and renew the ref).
 func TestLinkRefCoversWholeTarget(t *testing.T) {
-	s := newSession(t)
+	s := newSession(t, notAboutTheLock("the checkout page's links say payment; this test is about the link's fingerprint"))
 	for _, c := range []struct{ link, change, changed string }{
 		{"Continue to payment", "Use express checkout", "query changed"},
 		{"Order summary", "Show details", "fragment changed"},

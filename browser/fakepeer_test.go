@@ -208,6 +208,8 @@ func fakeResult(t *testing.T, m map[string]any) string {
 			"rows": []any{[]any{"button", "button", "", "Go", "", 0, "#go", 0}}}
 	case is("browserInstance"):
 		value = pagejs.BrowserInstanceResult{PID: 4242, Started: 1.7e12}
+	case is("tabList"):
+		value = map[string]any{"tabs": []any{map[string]any{"browserId": fakeBrowserID, "title": fakeTitle, "url": fakeURL, "selected": true}}}
 	case is("browserStartup"):
 		value = pagejs.BrowserStartupResult{Window: true, Ready: true}
 	case is("dialogState"):

@@ -283,7 +283,7 @@ func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, FillForm, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, FramePoint, BindRefs,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
-		LoadState, TabNavigate, BrowserInstance, BrowserStartup, Downloads, TabList}
+		LoadState, TabNavigate, BrowserInstance, BrowserStartup, Downloads, TabList, Gesture}
 }
 
 func pageScript(name string) Script {
