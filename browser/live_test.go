@@ -53,7 +53,9 @@ func TestSettleIgnoresLiveTraffic(t *testing.T) {
 		{"ticking clock", "clock=16", "Add note", "Note 1"},
 		{"all of them", "ws=50&events=70&poll=1000&clock=16", "Add note", "Note 1"},
 	}
-	s := newSession(t)
+	// The dashboard's "Send beacon" and "Subscribe" arm the confirmation lock
+	// (sending, payment words); this test is about the settle.
+	s := newSession(t, notAboutTheLock("the dashboard's Send and Subscribe buttons arm the lock"))
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			snap := openLive(t, s, c.query)
