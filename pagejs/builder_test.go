@@ -91,6 +91,7 @@ func goldenCases() []goldenCase {
 		chrome(TabNavigate, TabNavigateArgs{BrowserID: 9, URL: "https://example.com/?q=</script>"}),
 		chrome(BrowserInstance, nil),
 		chrome(BrowserStartup, nil),
+		iso(Gesture, GestureArgs{Sel: sel, FP: &fp, Mode: "click"}),
 		chrome(Downloads, DownloadsArgs{BrowserID: 9, Since: 1765000000000, WaitMS: 2000, Window: 12}),
 	}
 }

@@ -166,6 +166,7 @@ var testSupport = []string{
 	module + "/internal/benchutil", // the benchmarks' timing and figures
 	module + "/internal/npmlibs",   // page libraries fetched from npm for tests
 	module + "/rdp/rdptest",        // the fake Firefox peer of rdp's and browser's protocol edge-case tests
+	module + "/internal/xwin",      // Xvfb and xdotool for the confirmation window's tests
 }
 
 // No production package imports testing: it would link test flags and
