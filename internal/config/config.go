@@ -216,6 +216,13 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 	c.UploadsEnabled = !build.Packaged || len(c.UploadRoots) > 0
 	c.AllowHardlinks = switchVar(getenv, EnvAllowHardlinks, bad)
 
+	c.loadEndpoint(ctx, getenv, r, webSocket, port, bad)
+	return c, errors.Join(errs...)
+}
+
+// loadEndpoint reads the debugger endpoint: the Unix socket unless
+// FIREFOX_RDP_HOST or FIREFOX_RDP_PORT chose ws: (webSocket).
+func (c *Config) loadEndpoint(ctx context.Context, getenv func(string) string, r Resolver, webSocket bool, port int64, bad func(name, value, reason string)) {
 	sock := strings.TrimSpace(getenv(EnvSocket))
 	if !webSocket {
 		if sock == "" {
@@ -225,7 +232,7 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 			bad(EnvSocket, sock, reason)
 		}
 		c.Socket = sock
-		return c, errors.Join(errs...)
+		return
 	}
 	if sock != "" {
 		bad(EnvSocket, sock, "set either "+EnvSocket+" (the Unix socket) or "+EnvHost+"/"+EnvPort+" (the ws: endpoint), not both")
@@ -240,7 +247,6 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 	} else {
 		c.Addr = netip.AddrPortFrom(ip, uint16(port))
 	}
-	return c, errors.Join(errs...)
 }
 
 // Endpoint names the debugger endpoint for messages: "unix:/path" or
