@@ -88,6 +88,7 @@ func (s *Session) readDoc(ctx context.Context, pg page, t rdp.Target, args pagej
 		pgd.frame = &frameLoc{t.BrowsingContextID, t.InnerWindowID}
 	}
 	d := &docSnap{t: t}
+	s.awaitMarks(ctx, pgd, t)
 	if args.Pin = s.bindingPlan(ctx, pg, t); args.Pin == "" {
 		d.r, _, d.err = s.snapshot(ctx, pgd, args)
 		return d

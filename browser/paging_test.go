@@ -62,8 +62,8 @@ func TestSnapshotPaging(t *testing.T) {
 		}
 		args = map[string]any{"offset": 500 * (i + 1), "max_elements": 500}
 	}
-	if len(seen) != fixtures.LargeInteractive {
-		t.Fatalf("%d distinct refs over all pages, want %d", len(seen), fixtures.LargeInteractive)
+	if len(seen) != fixtures.LargeListed {
+		t.Fatalf("%d distinct refs over all pages, want %d", len(seen), fixtures.LargeListed)
 	}
 	// The same page again: the same refs.
 	again := must(t, s, "snapshot_page", map[string]any{"offset": 500}).Text

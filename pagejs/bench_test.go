@@ -68,8 +68,8 @@ func BenchmarkSnapshotLarge(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			if s.Total != fixtures.LargeInteractive {
-				b.Errorf("total = %d, want %d", s.Total, fixtures.LargeInteractive)
+			if s.Total != fixtures.LargeListed {
+				b.Errorf("total = %d, want %d", s.Total, fixtures.LargeListed)
 			}
 			b.ReportMetric(float64(time.Since(start).Microseconds())/1000/float64(b.N), "ms/roundtrip")
 			b.ReportMetric(median(inPage), "ms-in-page")
@@ -112,8 +112,8 @@ func BenchmarkSnapshotLarge(b *testing.B) {
 			times = append(times, float64(time.Since(start).Microseconds())/1000)
 		}
 		b.StopTimer()
-		if s.Total != fixtures.LargeInteractive {
-			b.Errorf("total = %d, want %d", s.Total, fixtures.LargeInteractive)
+		if s.Total != fixtures.LargeListed {
+			b.Errorf("total = %d, want %d", s.Total, fixtures.LargeListed)
 		}
 		b.ReportMetric(median(times), "ms-median")
 		b.ReportMetric(median(install), "ms-install")
@@ -317,7 +317,7 @@ func BenchmarkSnapshotLargeKeep(b *testing.B) {
 			b.Fatal(err)
 		}
 		s, d := call(actor, 0)
-		if s.Total != fixtures.LargeInteractive || len(s.Elements) != fixtures.LargeInteractive {
+		if s.Total != fixtures.LargeListed || len(s.Elements) != fixtures.LargeListed {
 			b.Fatalf("first walk: %d of %d elements", len(s.Elements), s.Total)
 		}
 		first = append(first, d)
