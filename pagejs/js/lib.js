@@ -358,9 +358,22 @@ function lib(win, env) {
   // ---- signals no selector finds (read once per walk: signals()) ----
   let marks = null, props = null, sortLists = new Set(), pointerSel = "";
   const NO_BITS = 0;
+  // markOf is el's listener bits, none for a root where a framework delegates
+  // (DELEGATION_ROOTS).
   function markOf(el) {
-    return marks === null ? NO_BITS : marks.get(el) || NO_BITS;
+    const b = marks === null ? NO_BITS : marks.get(el) || NO_BITS;
+    if (b === NO_BITS) return b;
+    for (let i = 0; i < DELEGATION_ROOTS.length; i++) if (DELEGATION_ROOTS[i][1](el, b)) return NO_BITS;
+    return b;
   }
+  // [reason, test(el, bits)]: an element whose listeners are a framework's delegation
+  // for what it holds, not its own.
+  const L_ALL = L_CLICK | L_KEY | L_DRAG | L_DROP;
+  const DELEGATION_ROOTS = [
+    ["React 17+ listens for every event at the element it renders into (own property __reactContainer$…)", (el) => rootsSeen.has(el)],
+    ["listening for clicks, keys, drags and drops at once: a framework's root (Svelte 5's mount target, React's)", (el, b) => b === L_ALL],
+  ];
+  let rootsSeen = new Set();
   function propOf(el) {
     return props === null ? NO_BITS : props.get(el) || NO_BITS;
   }
@@ -387,12 +400,13 @@ function lib(win, env) {
   function signals() {
     signalsRead = true;
     targets = new Map();
+    rootsSeen = new Set();
+    props = readProps(); // (first: it finds the roots markOf leaves out)
     marks = readMarks();
-    props = readProps();
     sortLists = new Set();
     if (marks !== null) {
-      for (const [el, bits] of marks) {
-        if ((bits & L_CLICK) === 0) continue;
+      for (const el of marks.keys()) {
+        if ((markOf(el) & L_CLICK) === 0) continue;
         let keys = [];
         try {
           keys = Object.keys(waived(el));
@@ -459,7 +473,10 @@ function lib(win, env) {
       } catch (e) {}
       for (const k of keys) {
         const m = REACT_CONTAINER.exec(k);
-        if (m) return "__reactProps$" + m[1];
+        if (m) {
+          rootsSeen.add(queue[i]);
+          return "__reactProps$" + m[1];
+        }
       }
       if (depth < FIND_UP) for (let c = queue[i].firstElementChild; c; c = c.nextElementSibling) queue.push(c);
     }
@@ -1875,7 +1892,7 @@ function lib(win, env) {
   // order, for walk to merge.
   function extrasByRoot() {
     const set = new Set();
-    if (marks !== null) for (const el of marks.keys()) set.add(el);
+    if (marks !== null) for (const el of marks.keys()) if (markOf(el) !== NO_BITS) set.add(el);
     if (props !== null) for (const el of props.keys()) set.add(el);
     for (const l of sortLists) for (let c = l.firstElementChild; c; c = c.nextElementSibling) set.add(c);
     const by = new Map();
