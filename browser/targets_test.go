@@ -140,3 +140,28 @@ func TestChartCanvas(t *testing.T) {
 		t.Errorf("the canvas's screenshot: %v, %d red pixels: want the chart's bars", b, red)
 	}
 }
+
+// TestFrameText: include_all_text has the text of every frame read, cross-origin
+// and same-origin, under each frame's line, between the untrusted-content
+// markers: the confirmation an embedded application form shows after its
+// submit can be read.
+func TestFrameText(t *testing.T) {
+	s := newSession(t)
+	other := openPortal(t, s)
+	waitText(t, s, "apply ready")
+	snap := snapshot(t, s)
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Submit application")})
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Save search")})
+	waitText(t, s, "SUBMITTED")
+	waitText(t, s, "save clicked")
+	text := must(t, s, "snapshot_page", map[string]any{"include_all_text": true}).Text
+	at := strings.Index(text, `origin="`+other+`"`)
+	sub := strings.LastIndex(text, "SUBMITTED")
+	end := strings.LastIndex(text, "<<<end untrusted-page-content")
+	if at < 0 || sub < 0 || sub < at || end < sub || !strings.Contains(text[at:sub], "--- page text ---") && !strings.Contains(text[at:], "--- end of frame ---") {
+		t.Fatalf("want the form frame's text, with its confirmation, under its line inside the markers:\n%s", text)
+	}
+	if !strings.Contains(text[strings.Index(text, "--- page text ---"):], "save clicked trusted=true") {
+		t.Errorf("want the same-origin frame's text too:\n%s", text)
+	}
+}
