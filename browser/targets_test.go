@@ -2,6 +2,8 @@ package browser_test
 
 import (
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -163,5 +165,59 @@ func TestFrameText(t *testing.T) {
 	}
 	if !strings.Contains(text[strings.Index(text, "--- page text ---"):], "save clicked trusted=true") {
 		t.Errorf("want the same-origin frame's text too:\n%s", text)
+	}
+}
+
+// TestTargetsLikeButtons: what works for a button works for a target without a
+// role: a click's answer says what changed on it (a span toggle's text), query
+// finds them by their kind, paging pages them, a ref whose node was replaced by an
+// identical one is stale, and wait_for lists them.
+func TestTargetsLikeButtons(t *testing.T) {
+	s := newSession(t)
+	openFixture(t, s, "/targets.html")
+	snap := snapshot(t, s)
+	toggle := ref(t, snap, "clickable", "Dark mode: off")
+	res := must(t, s, "click", map[string]any{"element": toggle})
+	if !strings.Contains(res.Text, "["+toggle+`] clickable "Dark mode: on"`) {
+		t.Errorf("the toggle's click: want its change in the answer:\n%s", res.Text)
+	}
+	q := must(t, s, "snapshot_page", map[string]any{"query": "clickable", "max_elements": 3})
+	if n := strings.Count(q.Text, "] clickable "); n != 3 || !strings.Contains(q.Text, `"query":"clickable","offset":3`) && !strings.Contains(q.Text, "offset") {
+		t.Errorf("query clickable, 3 a page: %d lines\n%s", n, q.Text)
+	}
+	if st := q.Structured.(map[string]any); st["total_elements"].(int) < 7 || st["next_offset"] == nil {
+		t.Errorf("query clickable: want at least 7 matches and a next page: %v", st)
+	}
+	saved := ref(t, snap, "clickable", "Saved searches")
+	must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Refresh list")})
+	_, e := call(t, s, "click", map[string]any{"element": saved})
+	wantCode(t, e, "stale_element")
+	w := must(t, s, "wait_for", map[string]any{"selector": "#tabbed", "timeout_ms": 2000})
+	if !strings.Contains(w.Text, `clickable "Dark mode: on"`) {
+		t.Errorf("wait_for: want the toggle listed:\n%s", w.Text)
+	}
+}
+
+// TestPlainDivsListNothing: 3,000 plain text divs with no handler give no line,
+// nor does the container that listens for their clicks (delegation).
+func TestPlainDivsListNothing(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html><head><title>Feed</title></head><body><button type="button">Load more</button><div id="feed">`)
+	for i := range 3000 {
+		b.WriteString("<div class=\"post\"><div>Post " + strconv.Itoa(i) + "</div><div>some text of the post</div></div>")
+	}
+	b.WriteString(`</div><script>document.getElementById("feed").addEventListener("click", () => {});</script></body></html>`)
+	page := b.String()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	}))
+	t.Cleanup(srv.Close)
+	s := newSession(t)
+	must(t, s, "select_tab", map[string]any{"index": 0})
+	must(t, s, "navigate", map[string]any{"url": srv.URL, "wait": "complete"})
+	snap := snapshot(t, s)
+	if n := strings.Count(snap, "\n[e"); n != 1 || !strings.Contains(snap, `button "Load more"`) {
+		t.Errorf("want the button alone:\n%.2000s", snap)
 	}
 }
