@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/benchutil"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/npmlibs"
 )
 
@@ -220,4 +221,26 @@ func TestPlainDivsListNothing(t *testing.T) {
 	if n := strings.Count(snap, "\n[e"); n != 1 || !strings.Contains(snap, `button "Load more"`) {
 		t.Errorf("want the button alone:\n%.2000s", snap)
 	}
+}
+
+// BenchmarkDivSoupSnapshot prints the size of snapshot_page's answer for the
+// React div-soup job board (docs/snapshot-targets.md compares it with Playwright
+// MCP's): characters of the whole answer, and its element lines.
+func BenchmarkDivSoupSnapshot(b *testing.B) {
+	bundle := npmlibs.Bundle(b, "testdata/jobboard-react.jsx", reactLibs...)
+	mods := npmlibs.Dir(b, reactLibs...)
+	mux := http.NewServeMux()
+	mux.Handle("/vendor/", http.StripPrefix("/vendor/", http.FileServer(http.Dir(mods))))
+	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	mux.HandleFunc("/app.js", func(w http.ResponseWriter, r *http.Request) { http.ServeFile(w, r, bundle) })
+	srv := httptest.NewServer(mux)
+	b.Cleanup(srv.Close)
+	s := newSession(b)
+	must(b, s, "select_tab", map[string]any{"index": 0})
+	must(b, s, "navigate", map[string]any{"url": srv.URL + "/jobboard.html", "wait": "complete"})
+	var text string
+	benchutil.Run(b, nil, func() { text = must(b, s, "snapshot_page", map[string]any{}).Text })
+	b.ReportMetric(float64(len([]rune(text))), "chars")
+	benchutil.ReportLines(b, text)
+	b.Log(text)
 }
