@@ -212,14 +212,7 @@ function lib(win, env) {
     if (!labelled && tag !== "li" && tag !== "a") return false; // (qualifies left no a[href] here)
     if (el.shadowRoot || el.querySelector(CONTROLS) !== null) return false;
     if (!labelled && !/\S/.test(el.textContent)) return false;
-    if (typeof win.getComputedStyle !== "function") return false;
-    try {
-      if (win.getComputedStyle(el).cursor !== "pointer") return false;
-      const up = el.parentElement || (el.parentNode && el.parentNode.host) || null;
-      return !up || win.getComputedStyle(up).cursor !== "pointer";
-    } catch (e) {
-      return false;
-    }
+    return pointerRegion(el);
   }
 
   // soleControl tells whether box holds no control (CONTROLS) but el and what el holds.
@@ -338,8 +331,8 @@ function lib(win, env) {
   }
 
   function mediaNamed(el, tag) {
-    const A = attrsOf(el);
-    return nameOf(el, tag, roleOf(el, tag, typeOf(el, tag), A), typeOf(el, tag), A) !== "";
+    const A = attrsOf(el), type = typeOf(el, tag);
+    return nameOf(el, tag, roleOf(el, tag, type, A), type, A) !== "";
   }
 
   // pointerRegion tells whether el shows the pointer cursor and its parent (flat tree)
