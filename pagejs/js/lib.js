@@ -280,6 +280,10 @@ function lib(win, env) {
     [DROP, "a list a drag library drives takes items, empty or not", (el) => sortLists.has(el)],
   ];
   const MEDIA = new Set(["img", "svg", "canvas", "video", "figure"]);
+  // Elements whose own line says what they are (a form control, a frame, media): never
+  // "clickable".
+  const NATIVE = new Set(["input", "select", "textarea", "button", "summary", "option", "iframe", "frame", "video", "audio",
+    "img", "canvas", "object", "embed"]);
   const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 
   // targetOf classifies el, which qualifies by no role of ROLES: {click, drag, media,
@@ -302,7 +306,7 @@ function lib(win, env) {
     const heading = role === "heading" || (html && role === "" && HEADINGS.has(tag));
     const media = !heading && (role === "img" || role === "figure" || (role === "" && MEDIA.has(tag) && (html || tag === "svg"))) &&
       !(tag === "svg" && el.parentElement !== null && el.parentElement.closest("svg") !== null) && mediaNamed(el, tag);
-    const click = role === "" && html && clickOf(el) !== "";
+    const click = role === "" && html && !NATIVE.has(tag) && clickOf(el) !== "";
     if (!click && drag === 0 && !media && !heading) return null;
     if ((media || heading) && !click && drag === 0 && el.parentElement !== null && el.parentElement.closest(CONTROLS) !== null) return null;
     return {click, drag, media, heading};
