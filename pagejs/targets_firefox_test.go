@@ -1,6 +1,7 @@
 package pagejs_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -73,5 +74,21 @@ func TestTargetsWithoutRole(t *testing.T) {
 				t.Errorf("%s: %s listed:\n%s", r, not, got)
 			}
 		}
+	}
+}
+
+// TestListenerMarksFollowChanges: a listener the page adds after its marks were made
+// is marked (the listener-change listener), and the walk lists its element.
+func TestListenerMarksFollowChanges(t *testing.T) {
+	p := open(t, "/targets.html")
+	var m pagejs.ListenerMarksResult
+	p.must(isolatedRealm, pagejs.ListenerMarks, pagejs.ListenerMarksArgs{}, &m)
+	p.js(`(() => { const d = document.createElement("div"); d.textContent = "Late target"; document.body.append(d); d.addEventListener("click", () => {}); return 1; })()`)
+	got := p.waitJS(`(() => { const h = window[Symbol.for("fxmcp-marks")]; return h && h.seq > `+strconv.Itoa(m.Seq)+` })()`, "true")
+	if got != "true" {
+		t.Fatalf("the marks were not published again after a listener was added")
+	}
+	if s := strings.Join(targetLines(p.snapshot(pageRealm)), "\n"); !strings.Contains(s, `clickable "Late target"`) {
+		t.Errorf("want the late target listed:\n%s", s)
 	}
 }

@@ -48,7 +48,7 @@ function snapshotKeep() {
   // Whether the last collect found style rules that set a pointer cursor (lib's
   // signals), and the listener marks' number it walked with (lib.marksSeq: the isolated
   // realm renumbers them when a node's listeners change, which makes no mutation).
-  let pointerRules = true, marksAt = -1;
+  let pointerRules = true, marksAt = -1, lastMarks = new Map();
   let lastRoots = [];
   // Each tree's elements that can host a shadow root (document, open shadow roots; tree
   // order) and form controls as the last scan listed them, kept while no mutation
@@ -536,9 +536,16 @@ function snapshotKeep() {
     const s = scan(win, doc);
     const ms = marksOf(win);
     if (ms !== marksAt) {
-      // (whatever a listener made of an element: every entry and the statics afresh)
-      if (marksAt !== -1) st.dirty = all = reshaped = true;
+      // (the elements whose marks changed are described afresh, and what qualifies
+      // collected again)
+      const now = marksMap(win);
+      if (marksAt !== -1) {
+        st.dirty = reshaped = true;
+        for (const [el, b] of now) if (lastMarks.get(el) !== b) upward.add(el);
+        for (const el of lastMarks.keys()) if (!now.has(el)) upward.add(el);
+      }
       marksAt = ms;
+      lastMarks = now;
     }
     const url = String(win.location.href);
     const title = String(doc.title);
@@ -667,6 +674,16 @@ function snapshotKeep() {
     const h = d && d.value;
     const n = h && typeof h === "object" ? Object.getOwnPropertyDescriptor(h, "seq") : undefined;
     return n && typeof n.value === "number" ? n.value : 0;
+  }
+
+  // marksMap is the listener marks on win as element → bits (lib.js readMarks).
+  function marksMap(win) {
+    const m = new Map();
+    const d = Object.getOwnPropertyDescriptor(win, MARKS);
+    const h = d && d.value;
+    if (!h || typeof h !== "object" || !Array.isArray(h.nodes) || !Array.isArray(h.bits)) return m;
+    for (let i = 0; i < h.nodes.length && i < h.bits.length; i++) m.set(h.nodes[i], h.bits[i]);
+    return m;
   }
 
   function sameList(a, b) {
