@@ -255,22 +255,37 @@ function lib(win, env) {
     ["in a control", "a click target inside a button or link is that control's: one line",
       (el) => { const p = el.parentElement; return p !== null && p.closest(CONTROLS) !== null; }],
     ["label", "a label of a control: the control has the line (a click on the label is the control's)",
-      (el) => el.localName === "label" && el.control !== null],
+      (el) => el.localName === "label" && (el.control !== null || labelsById(el))],
+    ["labels by id", "an element another names with aria-labelledby (React Aria's field labels focus their field on click): that one has the line",
+      (el) => el.id !== "" && el.getRootNode().querySelector('[aria-labelledby~="' + win.CSS.escape(el.id) + '"]') !== null],
     ["wraps a control", "all its text is a control's it holds (a list item around a link): the control has the line",
       (el) => { const c = el.querySelector(CONTROLS); return c !== null && collapse(c.textContent) === collapse(el.textContent); }],
+    ["holds a field", "a box around a text field, select or combobox that forwards clicks to it (Material UI's input and autocomplete roots): the field has the line",
+      (el) => el.querySelector(FIELD_INSIDE) !== null],
     ["document", "the root and the body: where pages delegate every click",
       (el) => el === docEl || el === docBody],
-    ["delegating", "a container of many controls or elements listens for its children (event delegation): they are the targets",
-      (el) => el.querySelectorAll(CONTROLS).length > DELEGATE_CONTROLS || el.querySelectorAll("*").length > DELEGATE_NODES],
+    ["delegating", "a container of many controls, focus targets (a date picker's days) or elements listens for its children (event delegation): they are the targets",
+      (el) => el.querySelectorAll(CONTROLS + ",[tabindex]").length > DELEGATE_CONTROLS || el.querySelectorAll("*").length > DELEGATE_NODES],
     ["unnamed", "nothing to name it by: no text, no label of its own nor of an image or icon it holds",
       (el) => !/\S/.test(el.textContent) && !el.hasAttribute("aria-label") && !el.hasAttribute("title") && el.querySelector(INNER_NAMES) === null],
   ];
   const INNER_NAMES = "img[alt],[aria-label],[title],svg title";
+  // labelsById tells whether label el's for names an element of its tree (jQuery UI's
+  // select menu points its label at the span that replaces the select).
+  function labelsById(el) {
+    const id = el.getAttribute("for");
+    if (!id) return false;
+    const root = el.getRootNode();
+    return typeof root.getElementById === "function" ? root.getElementById(id) !== null : doc.getElementById(id) !== null;
+  }
+  const FIELD_INSIDE = 'input:not([type="hidden" i]):not([type="checkbox" i]):not([type="radio" i]):not([type="button" i]):not([type="submit" i]):not([type="reset" i]):not([type="image" i]):not([type="file" i]),' +
+    'textarea,select,[role~="combobox"],[role~="textbox"]';
   // [state, reason, test]: drag states (DRAGGABLE, DROP).
   const DRAGGABLE = 1, DROP = 2;
   const DRAG_SIGNALS = [
     [DRAGGABLE, "draggable=true: a native drag source", (el) => (el.getAttribute("draggable") || "").toLowerCase() === "true"],
-    [DRAGGABLE, "a dragstart listener or prop on the node", (el) => ((markOf(el) | propOf(el)) & L_DRAG) !== 0],
+    [DRAGGABLE, "a dragstart listener or prop on a node a drag can start from (elsewhere it mostly refuses drags: React Aria's press handling)",
+      (el) => ((markOf(el) | propOf(el)) & L_DRAG) !== 0 && el.draggable === true],
     [DRAGGABLE, "an item of a list a drag library drives (SortableJS keeps its instance on the list element, own property Sortable…)",
       (el) => el.parentElement !== null && sortLists.has(el.parentElement)],
     [DRAGGABLE, "dnd-kit (and others) describe their items so: aria-roledescription sortable or draggable",
@@ -1952,12 +1967,19 @@ function lib(win, env) {
     // does a file input, which is never a stand-in: react-dropzone's, out of the tab
     // order, is the upload's target, and inert while SweetAlert2's dialog hides the
     // page.)
-    if (qualifies(el, html, tag) && (el.getAttribute("aria-hidden") === "true" ? el.tabIndex >= 0
+    if (qualifies(el, html, tag) && (el.getAttribute("aria-hidden") === "true" ? el.tabIndex >= 0 || hiddenHeading(el, html, tag)
       : !(html && FORM_CONTROLS.has(tag) && el.tabIndex < 0 && (hiddenUp(el) || el.hasAttribute("hidden")) && !isFileInput(el)))) {
       if (statics !== null) statics.push(el);
       // (isFileInput(el), its tag read once)
       if ((html && tag === "input" && String(el.type).toLowerCase() === "file") || shows(el)) out.push(el);
     }
+  }
+
+  // hiddenHeading tells whether el, aria-hidden="true" itself, is a heading: shown to a
+  // person all the same (Headless UI's modal listbox hides its dialog's title while open),
+  // so listed, and inert then, as the controls so hidden are; not a stand-in.
+  function hiddenHeading(el, html, tag) {
+    return (html && HEADINGS.has(tag)) || firstToken(el.getAttribute("role")) === "heading";
   }
 
   // pointerItem tells whether el is a list item or a link without href that qualifies
