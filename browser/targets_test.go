@@ -149,7 +149,7 @@ func TestChartCanvas(t *testing.T) {
 // markers: the confirmation an embedded application form shows after its
 // submit can be read.
 func TestFrameText(t *testing.T) {
-	s := newSession(t)
+	s := newSession(t, notAboutTheLock("the frame form's submit is the way to its confirmation text"))
 	other := openPortal(t, s)
 	waitText(t, s, "apply ready")
 	snap := snapshot(t, s)
