@@ -486,6 +486,9 @@ func (s *Session) awaitInstall(ctx context.Context, sl residentSlot, console, na
 // read is a call of the resident (which keeps that walk for the next read)
 // rather than the whole script.
 func (s *Session) prepareResident(pg page, t rdp.Target, script pagejs.Script) {
+	if script.Name() == pagejs.Snapshot.Name() {
+		s.prepareMarks(pg, t) // (for the same first read)
+	}
 	if t.ConsoleActor == "" || s.opts.ReadInIsolatedRealm {
 		return
 	}

@@ -218,6 +218,8 @@ func fakeResult(t *testing.T, m map[string]any) string {
 		value = pagejs.ProbeResult{TrustedClick: true, TIP: true, MozSetFileArray: true}
 	case is("bindRefs"):
 		value = pagejs.BindRefsResult{}
+	case is("listenerMarks"):
+		value = pagejs.ListenerMarksResult{Seq: 1}
 	case is("loadState"):
 		value = pagejs.LoadStateResult{URL: fakeURL, Title: fakeTitle, ReadyState: "complete", DocumentURI: fakeURL, Status: 200}
 	case is("pageInfo"):

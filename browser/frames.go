@@ -88,6 +88,7 @@ func (s *Session) readDoc(ctx context.Context, pg page, t rdp.Target, args pagej
 		pgd.frame = &frameLoc{t.BrowsingContextID, t.InnerWindowID}
 	}
 	d := &docSnap{t: t}
+	s.awaitMarks(ctx, pgd, t)
 	if args.Pin = s.bindingPlan(ctx, pg, t); args.Pin == "" {
 		d.r, _, d.err = s.snapshot(ctx, pgd, args)
 		return d
@@ -283,13 +284,14 @@ func (s *Session) refFor(pg page, gen uint64, d *docSnap, w *walkInfo, i int) st
 }
 
 // matches is the page script's query filter (snapshot.js): role, tag, name,
-// value or link target contains query (lower case), ignoring case.
+// value, link target, kind ("clickable") or drag state contains query (lower
+// case), ignoring case.
 func matches(e *pagejs.Element, query string) bool {
 	v := ""
 	if e.Value != nil {
 		v = *e.Value
 	}
-	return strings.Contains(strings.ToLower(e.Role+"\n"+e.Tag+"\n"+e.Name+"\n"+v+"\n"+e.Href), query)
+	return strings.Contains(strings.ToLower(e.Role+"\n"+e.Tag+"\n"+e.Name+"\n"+v+"\n"+e.Href+"\n"+e.Kind+"\n"+e.Drag), query)
 }
 
 // flush writes the frame lines still pending, before an element line.

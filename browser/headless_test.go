@@ -17,7 +17,7 @@ var headlessLibs = []string{"react@18.3.1", "react-dom@18.3.1", "@headlessui/rea
 // name holds what it shows: "Country France".
 func TestHeadlessUIApplication(t *testing.T) {
 	s, sort, apply := openApp(t, "headless-apply", headlessLibs)
-	sortsBySalary(t, s, sort) // (Headless UI's menu is modal: the page's other three elements are inert)
+	sortsBySalary(t, s, sort) // (Headless UI's menu is modal: the page's other four elements are inert)
 
 	res := must(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "About the team")})
 	if !strings.Contains(res.Text, `button "About the team" expanded`) {
@@ -27,8 +27,8 @@ func TestHeadlessUIApplication(t *testing.T) {
 
 	res = must(t, s, "click", map[string]any{"element": apply})
 	view := res.Text
-	if c := changes(t, res); c["inert"] != 5 || c["appeared"] != 6 {
-		t.Errorf("the open dialog: want its six elements and the page's five inert (no focus sentinels):\n%s", res.Text)
+	if c := changes(t, res); c["inert"] != 6 || c["appeared"] != 7 {
+		t.Errorf("the open dialog: want its title and six elements and the page's six inert (no focus sentinels):\n%s", res.Text)
 	}
 	if _, e := call(t, s, "click", map[string]any{"element": sort}); e == nil || !strings.Contains(e.Message, "inert") {
 		t.Errorf("a click behind the dialog: %v, want it refused as inert", e)

@@ -24,8 +24,8 @@ func TestMaterialUIApplication(t *testing.T) {
 	// while its invisible backdrop covers it: what it hides is inert.
 	res := must(t, s, "click", map[string]any{"element": sort})
 	salary := ref(t, res.Text, "menuitem", "Salary")
-	if c := changes(t, res); c["inert"] != 3 {
-		t.Errorf("the open menu: want the page's field and two buttons inert:\n%s", res.Text)
+	if c := changes(t, res); c["inert"] != 4 {
+		t.Errorf("the open menu: want the page's heading, field and two buttons inert:\n%s", res.Text)
 	}
 	res = must(t, s, "click", map[string]any{"element": salary})
 	if !strings.Contains(res.Text, "["+sort+`] button "Sort by: Salary" collapsed`) {
@@ -97,7 +97,7 @@ func TestMaterialUIApplication(t *testing.T) {
 
 // dialogOpens clicks the button that opens an application's modal dialog and
 // checks its answer: it lists the dialog's elements (role, name), counts the
-// page's three (a field, two buttons) inert, and a click on one of them, behind,
+// page's four (a heading, a field, two buttons) inert, and a click on one of them, behind,
 // is refused. It returns the answer.
 func dialogOpens(t *testing.T, s *session, button, behind string, elements [][2]string) string {
 	t.Helper()
@@ -105,8 +105,8 @@ func dialogOpens(t *testing.T, s *session, button, behind string, elements [][2]
 	for _, want := range elements {
 		ref(t, res.Text, want[0], want[1])
 	}
-	if c := changes(t, res); c["inert"] != 3 {
-		t.Errorf("the open dialog: want the page's field and two buttons inert:\n%s", res.Text)
+	if c := changes(t, res); c["inert"] != 4 {
+		t.Errorf("the open dialog: want the page's heading, field and two buttons inert:\n%s", res.Text)
 	}
 	if _, e := call(t, s, "click", map[string]any{"element": behind}); e == nil || !strings.Contains(e.Message, "inert") {
 		t.Errorf("a click behind the dialog: %v, want it refused as inert", e)

@@ -143,8 +143,8 @@ func observeApp(t *testing.T, s *session, url string) {
 	if c := changes(t, res); c["renewed"] == true || c["url_changed"] != true {
 		t.Errorf("open: want a delta of the same generation (renewed %v, url_changed %v)", c["renewed"], c["url_changed"])
 	}
-	if !regexp.MustCompile(`appeared:\n\[e\d+\] button "Apply to ml Gamma"\n`).MatchString(res.Text) {
-		t.Errorf("open: want the Apply button, as appeared:\n%s", res.Text)
+	if !regexp.MustCompile(`appeared:\n(\[e\d+\] heading "ml Gamma" level=2\n)?\[e\d+\] button "Apply to ml Gamma"\n`).MatchString(res.Text) {
+		t.Errorf("open: want the Apply button (after the job's heading), as appeared:\n%s", res.Text)
 	}
 	must(t, s, "click", map[string]any{"element": menu})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -55,6 +56,8 @@ func elementBody(e *pagejs.Element) string {
 	role := e.Role
 	switch {
 	case role != "":
+	case e.Kind == "clickable":
+		role = e.Kind
 	case e.Tag == "input" && e.Type == "file":
 		role = "file"
 	case e.Tag == "input" && e.Type != "":
@@ -83,6 +86,8 @@ func elementBody(e *pagejs.Element) string {
 	flag(e.Required, "required")
 	flag(e.Multiple, "multiple")
 	flag(e.Invalid, "invalid")
+	flag(e.Level > 0, "level="+strconv.Itoa(e.Level))
+	flag(e.Drag != "", e.Drag)
 	if e.Error != "" {
 		b.WriteString(" error=" + Quote(e.Error, 100))
 	}

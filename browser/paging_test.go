@@ -21,7 +21,8 @@ func refsOf(snap string) []string {
 	return out
 }
 
-// TestSnapshotPaging: on the 3,000-element page every element is reachable
+// TestSnapshotPaging: on the 3,000-element page every element (and each of its
+// 101 headings: fixtures.LargeListed lines) is reachable
 // by following the truncation line's exact next call; refs are the same in
 // every page and filter of the same page; query filters on role, name and
 // link target, ignoring case; links show their target.
@@ -32,6 +33,8 @@ func TestSnapshotPaging(t *testing.T) {
 	must(t, s, "select_tab", map[string]any{"index": 0})
 	must(t, s, "navigate", map[string]any{"url": srv.URL + "/large.html", "wait": "complete"})
 
+	all := fixtures.LargeListed
+	last, lastRefs := all/500, all%500 // the last page's index and its element count
 	seen := map[string]bool{}
 	var pages []string
 	args := map[string]any{}
@@ -48,7 +51,7 @@ func TestSnapshotPaging(t *testing.T) {
 		}
 		m := next.FindStringSubmatch(res.Text)
 		if m == nil {
-			if i != 5 || len(refs) != 500 || strings.Contains(res.Text, "[truncated") {
+			if i != last || len(refs) != lastRefs || strings.Contains(res.Text, "[truncated") {
 				t.Fatalf("page %d: %d refs, no next call:\n%s", i, len(refs), tail(res.Text))
 			}
 			break
@@ -57,20 +60,20 @@ func TestSnapshotPaging(t *testing.T) {
 		if m[1] != want || len(refs) != 500 {
 			t.Fatalf("page %d: next call %s (want %s), %d refs", i, m[1], want, len(refs))
 		}
-		if !strings.Contains(res.Text, fmt.Sprintf("[truncated: %d–%d of 3000 shown", 500*i+1, 500*(i+1))) {
+		if !strings.Contains(res.Text, fmt.Sprintf("[truncated: %d–%d of %d shown", 500*i+1, 500*(i+1), all)) {
 			t.Errorf("page %d truncation line:\n%s", i, tail(res.Text))
 		}
 		args = map[string]any{"offset": 500 * (i + 1), "max_elements": 500}
 	}
-	if len(seen) != fixtures.LargeInteractive {
-		t.Fatalf("%d distinct refs over all pages, want %d", len(seen), fixtures.LargeInteractive)
+	if len(seen) != fixtures.LargeListed {
+		t.Fatalf("%d distinct refs over all pages, want %d", len(seen), fixtures.LargeListed)
 	}
 	// The same page again: the same refs.
 	again := must(t, s, "snapshot_page", map[string]any{"offset": 500}).Text
 	if a, b := refsOf(again), refsOf(pages[1]); strings.Join(a, " ") != strings.Join(b, " ") {
 		t.Errorf("refs of the second page changed: %v… vs %v…", a[:3], b[:3])
 	}
-	if !strings.Contains(again, "500 elements (501–1000 of 3000)") {
+	if !strings.Contains(again, fmt.Sprintf("500 elements (501–1000 of %d)", all)) {
 		t.Errorf("header of the second page:\n%s", again[:200])
 	}
 	// Links show where they go; the tracking parameter is left out.
@@ -83,7 +86,7 @@ func TestSnapshotPaging(t *testing.T) {
 	if got := refsOf(res.Text); len(got) != 1 || got[0] != item || strings.Contains(res.Text, "[truncated") {
 		t.Errorf("query: refs %v, want [%s]:\n%s", got, item, res.Text)
 	}
-	if st := res.Structured.(map[string]any); st["total_elements"] != 1 || st["all_elements"] != 3000 {
+	if st := res.Structured.(map[string]any); st["total_elements"] != 1 || st["all_elements"] != all {
 		t.Errorf("query structured: %v", st)
 	}
 	// Link targets and roles match too; the filtered result pages the same way.
@@ -96,8 +99,8 @@ func TestSnapshotPaging(t *testing.T) {
 		t.Errorf("last checkbox:\n%s", res.Text)
 	}
 	// Past the end: nothing, said plainly.
-	res = must(t, s, "snapshot_page", map[string]any{"offset": 3000})
-	if len(refsOf(res.Text)) != 0 || !strings.Contains(res.Text, "0 elements (none from offset 3000 of 3000)") {
+	res = must(t, s, "snapshot_page", map[string]any{"offset": all})
+	if len(refsOf(res.Text)) != 0 || !strings.Contains(res.Text, fmt.Sprintf("0 elements (none from offset %d of %d)", all, all)) {
 		t.Errorf("past the end:\n%s", res.Text)
 	}
 	_, e := call(t, s, "snapshot_page", map[string]any{"query": ""})

@@ -136,6 +136,7 @@ type Session struct {
 	refs        refTable
 	realms      map[int64]*realm        // isolated-realm probe per content process
 	probing     map[int64]chan struct{} // probes under way, by process (closed when done)
+	marks       map[int64]chan struct{} // listener marks made or being made, by inner window (marks.go)
 	installs    int                     // residents installed so far (for tests)
 	warmKept    int                     // results of warm walks kept (for tests)
 	warmAsked   int                     // warm walks waited for (for tests)
@@ -189,6 +190,7 @@ func New(opts Options) *Session {
 		dialing: make(chan struct{}, 1),
 		realms:  map[int64]*realm{},
 		probing: map[int64]chan struct{}{},
+		marks:   map[int64]chan struct{}{},
 	}
 	s.refs.reset()
 	return s

@@ -23,6 +23,59 @@ type Snapshot struct {
 	// modal dialog, in an inert region or frame).
 	Inert  int
 	Result *pagejs.SnapshotResult
+	// FrameTexts is, with the page text asked for, the visible text of each
+	// frame document read, in page order (page-derived), within the text
+	// limit the top document's text left.
+	FrameTexts []FrameText
+}
+
+// FrameText is one frame document's text: Line names the frame as its
+// element lines do ("--- frame … origin=… ---").
+type FrameText struct {
+	Line, Text string
+}
+
+// frameTexts lists the text of top's visible frames read (visibleFrames),
+// each cut to what is left of max characters (UTF-16) after the top text
+// and the frames before it; frames with no text are left out.
+func frameTexts(top *docSnap, frames map[int64]*docSnap, max int) []FrameText {
+	left := max
+	if top.r.Text != nil {
+		left -= UTF16Len(*top.r.Text)
+	}
+	list, _ := visibleFrames(top, frames)
+	var out []FrameText
+	for _, f := range list {
+		if left <= 0 {
+			break
+		}
+		if f.d.r.Text == nil || *f.d.r.Text == "" {
+			continue
+		}
+		t := *f.d.r.Text
+		if UTF16Len(t) > left {
+			t = cutUTF16(t, left)
+		}
+		left -= UTF16Len(t)
+		out = append(out, FrameText{Line: f.line, Text: t})
+	}
+	return out
+}
+
+// cutUTF16 is s cut to at most n UTF-16 units, never inside a character.
+func cutUTF16(s string, n int) string {
+	k := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if k+w > n {
+			return s[:i]
+		}
+		k += w
+	}
+	return s
 }
 
 // Snapshot reads the selected tab and its frames, issues refs for the
@@ -72,7 +125,11 @@ func (s *Session) readSnapshot(ctx context.Context, pg page, args pagejs.Snapsho
 		// frames' documents too (a page or a filter of it is not a view of it).
 		s.viewLocked(pg.sel, gen, newViewRead(pg, top, frames, skipped))
 	}
-	return Snapshot{TabID: TabID(pg.sel.tab.BrowserID), Generation: gen, Lines: out.lines,
+	snap := Snapshot{TabID: TabID(pg.sel.tab.BrowserID), Generation: gen, Lines: out.lines,
 		Shown: out.shown, Total: out.total, All: out.all, Frames: out.frames,
-		FramesSkipped: skipped, Inert: out.inert, Result: &r}, nil
+		FramesSkipped: skipped, Inert: out.inert, Result: &r}
+	if args.IncludeAllText && frames != nil {
+		snap.FrameTexts = frameTexts(top, frames, args.MaxTextChars)
+	}
+	return snap, nil
 }

@@ -167,13 +167,14 @@ func openBundled(t *testing.T, name string, libs []string, opts ...func(*browser
 	return s, must(t, s, "navigate", map[string]any{"url": srv.URL + "/app.html", "wait": "complete"}).Text
 }
 
-// sortsBySalary opens the app's sort menu, which keeps the page's three other
-// elements inert while open (it is modal), and picks Salary.
+// sortsBySalary opens the app's sort menu, which keeps the page's four other
+// elements (its heading, field and two buttons) inert while open (it is modal),
+// and picks Salary.
 func sortsBySalary(t *testing.T, s *session, sort string) {
 	t.Helper()
 	res := must(t, s, "click", map[string]any{"element": sort})
-	if c := changes(t, res); c["inert"] != 3 {
-		t.Errorf("the open menu: want the page's field and two buttons inert:\n%s", res.Text)
+	if c := changes(t, res); c["inert"] != 4 {
+		t.Errorf("the open menu: want the page's heading, field and two buttons inert:\n%s", res.Text)
 	}
 	res = must(t, s, "click", map[string]any{"element": ref(t, res.Text, "menuitem", "Salary")})
 	if !strings.Contains(res.Text, "["+sort+`] button "Sort by: Salary" collapsed`) {

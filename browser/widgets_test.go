@@ -45,8 +45,8 @@ func TestWidgetLibraries(t *testing.T) {
 	waitText(t, s, `"files":["cv.pdf 11"]`)
 
 	res = must(t, s, "click", map[string]any{"element": withdraw})
-	if c := changes(t, res); c["inert"] != 5 || c["gone"] != 0 {
-		t.Errorf("the confirmation open: want the page's five elements inert, its file input among them, and none gone:\n%s", res.Text)
+	if c := changes(t, res); c["inert"] != 7 || c["gone"] != 0 {
+		t.Errorf("the confirmation open: want the page's seven elements inert (its heading and drop zone too), its file input among them, and none gone:\n%s", res.Text)
 	}
 	keep := ref(t, res.Text, "button", "Keep it")
 	ref(t, res.Text, "button", "Yes, withdraw")

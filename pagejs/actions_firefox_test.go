@@ -37,6 +37,7 @@ func TestFirefoxProbe(t *testing.T) {
 func TestFirefoxSnapshot(t *testing.T) {
 	p := open(t, "/labels.html")
 	want := []string{
+		`heading "Names, roles and hidden things"`,
 		`textbox "Name via for" value="Ada"`,
 		`textbox "Name via wrapping" required`,
 		`textbox "Name via aria-label"`,

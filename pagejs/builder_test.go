@@ -77,6 +77,7 @@ func goldenCases() []goldenCase {
 		iso(Probe, nil), iso(FocusedFrame, nil), iso(FrameReach, FrameReachArgs{Frame: 42, At: &ViewPoints{Points: []Point{{X: 10, Y: 20}}, W: 640, H: 300}}),
 		iso(FramePoint, FramePointArgs{Sel: sel, FP: fp, Ref: 3, Center: true}),
 		iso(BindRefs, BindRefsArgs{Key: strings.Repeat("ab", 16), Max: 500, WaitMS: 5000}),
+		iso(ListenerMarks, ListenerMarksArgs{}),
 		chrome(DialogState, DialogStateArgs{BrowserID: 9}),
 		chrome(DialogAnswer, DialogAnswerArgs{BrowserID: 9, Action: "accept", Text: &text}),
 		chrome(TabOpen, TabOpenArgs{URL: "https://example.com/?q=</script>"}),

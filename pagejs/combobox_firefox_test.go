@@ -115,10 +115,13 @@ func linesAre(t *testing.T, p *page, keep func(e pagejs.Element, line string) bo
 
 // TestFirefoxPointerTargets: an element with a tabindex, an aria-label and the pointer
 // cursor but no role or a presentational one (flatpickr's days) is listed, by its
-// aria-label, also with an image inside (a card's logo: no control); one without the
-// pointer (a focus target, a scrollable region), with controls inside, without an
-// aria-label, with a role that is no control's (a dialog's box), or whose pointer is
-// inherited from its parent is not.
+// aria-label, also with an image inside (a card's logo: no control). Since targets
+// without a role (lib.js targetOf) a scrollable region in the tab order (tabindex 0) is
+// listed, and so is an element with a pointer cursor of its own and no aria-label ("11"),
+// and the outermost element of a pointer region ("x", not the span inside it that
+// inherits it); one without the pointer out of the tab order (a focus target), whose
+// text is all a control's it holds (a card around its link), or with a role that is no
+// control's (a dialog's box) is not.
 func TestFirefoxPointerTargets(t *testing.T) {
 	p := open(t, "/labels.html")
 	p.js(`(() => { const d = document.createElement("div"); d.innerHTML = '<style>.pt { cursor: pointer }</style>' +
@@ -134,7 +137,8 @@ func TestFirefoxPointerTargets(t *testing.T) {
 		document.getElementById("main").append(d); return 1; })()`)
 	linesAre(t, p, func(e pagejs.Element, l string) bool {
 		return e.Role == "" && (e.Tag == "span" || e.Tag == "div") || e.Name == "Job"
-	}, `span/ "March 10, 2027"`, `link "Job" href="/labels.html#job"`, `div/ "Job card"`, `span/ "March 11, 2027"`)
+	}, `span/ "March 10, 2027"`, `div/ "Code sample"`, `link "Job" href="/labels.html#job"`, `span/ "11"`, `div/ "Job card"`,
+		`span/ "March 11, 2027"`, `div/ "x"`)
 }
 
 // TestFirefoxHiddenStandIns: a native form control that carries the hidden attribute

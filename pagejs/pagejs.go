@@ -281,7 +281,7 @@ var (
 // Scripts lists every script, for tests and tooling.
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, FillForm, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
-		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, FramePoint, BindRefs,
+		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, FramePoint, BindRefs, ListenerMarks,
 		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance, BrowserStartup, Downloads, TabList, Gesture}
 }

@@ -67,3 +67,22 @@ func (r BindRefsResult) FrameIDs(count int) map[int]int64 {
 	}
 	return m
 }
+
+// ListenerMarks keeps, on the page's window, the elements of the document whose own
+// listeners make them targets (js/listenerMarks.js; isolated realm only): the first call
+// in a document looks at every element, then a listener-change listener keeps the marks
+// as the page changes its listeners. [Snapshot]'s walk reads them (clickable, drag and
+// drop targets). Args: ListenerMarksArgs; result ListenerMarksResult.
+var ListenerMarks = Script{name: "listenerMarks", src: mustRead("listenerMarks"), realms: realmIsolated, read: true}
+
+// ListenerMarksArgs are ListenerMarks' arguments (none).
+type ListenerMarksArgs struct{}
+
+// ListenerMarksResult is ListenerMarks' value: the marks' number (it grows with every
+// change), the elements marked, and the elements this call looked at (0 once the
+// document's marks were made).
+type ListenerMarksResult struct {
+	Seq     int `json:"seq"`
+	Count   int `json:"count"`
+	Scanned int `json:"scanned"`
+}

@@ -63,8 +63,8 @@ func TestFirefoxResident(t *testing.T) {
 					t.Fatalf("call %d: the resident's snapshot differs from the script's (%d elements, want %d)", i, len(got.Elements), len(want.Elements))
 				}
 			}
-			if path == "/large.html" && want.Total != fixtures.LargeInteractive {
-				t.Errorf("total %d, want %d", want.Total, fixtures.LargeInteractive)
+			if path == "/large.html" && want.Total != fixtures.LargeListed {
+				t.Errorf("total %d, want %d", want.Total, fixtures.LargeListed)
 			}
 			if now := p.js(`Object.getOwnPropertyNames(window).length + Object.getOwnPropertySymbols(window).length`); now != globals {
 				t.Errorf("window has %s own properties after the resident, %s before", now, globals)

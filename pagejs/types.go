@@ -98,26 +98,32 @@ func (f Fingerprint) Sum() [32]byte {
 // when empty/false; Checked is set for checkable elements, Selected and Expanded only
 // where the page states them.
 type Element struct {
-	Tag      string      `json:"tag"`
-	Role     string      `json:"role,omitempty"`
-	Type     string      `json:"type,omitempty"`
-	Name     string      `json:"name,omitempty"`
-	Value    *string     `json:"value,omitempty"` // never for passwords; capped at 200 chars
-	Disabled bool        `json:"disabled,omitempty"`
-	Readonly bool        `json:"readonly,omitempty"`
-	Checked  *bool       `json:"checked,omitempty"`
-	Mixed    bool        `json:"mixed,omitempty"`
-	Selected *bool       `json:"selected,omitempty"`
-	Expanded *bool       `json:"expanded,omitempty"`
-	Required bool        `json:"required,omitempty"`
-	Invalid  bool        `json:"invalid,omitempty"` // aria-invalid, or :user-invalid
-	Error    string      `json:"error,omitempty"`   // what an invalid element says is wrong; capped at 100 chars
-	Href     string      `json:"href,omitempty"`    // origin-relative when same-origin
-	Accept   string      `json:"accept,omitempty"`
-	Multiple bool        `json:"multiple,omitempty"`
-	Sel      Sel         `json:"sel"`
-	FP       Fingerprint `json:"fp"`
-	Visible  *bool       `json:"visible,omitempty"` // Describe only
+	Tag      string  `json:"tag"`
+	Role     string  `json:"role,omitempty"`
+	Type     string  `json:"type,omitempty"`
+	Name     string  `json:"name,omitempty"`
+	Value    *string `json:"value,omitempty"` // never for passwords; capped at 200 chars
+	Disabled bool    `json:"disabled,omitempty"`
+	Readonly bool    `json:"readonly,omitempty"`
+	Checked  *bool   `json:"checked,omitempty"`
+	Mixed    bool    `json:"mixed,omitempty"`
+	Selected *bool   `json:"selected,omitempty"`
+	Expanded *bool   `json:"expanded,omitempty"`
+	Required bool    `json:"required,omitempty"`
+	Invalid  bool    `json:"invalid,omitempty"` // aria-invalid, or :user-invalid
+	Error    string  `json:"error,omitempty"`   // what an invalid element says is wrong; capped at 100 chars
+	Href     string  `json:"href,omitempty"`    // origin-relative when same-origin
+	Accept   string  `json:"accept,omitempty"`
+	Multiple bool    `json:"multiple,omitempty"`
+	// Kind is "clickable" for a click target without a role (lib.js targetOf); Drag
+	// says what it is to drag and drop: "draggable", "drop target" or both; Level is a
+	// heading's.
+	Kind    string      `json:"kind,omitempty"`
+	Drag    string      `json:"drag,omitempty"`
+	Level   int         `json:"level,omitempty,string"`
+	Sel     Sel         `json:"sel"`
+	FP      Fingerprint `json:"fp"`
+	Visible *bool       `json:"visible,omitempty"` // Describe only
 }
 
 // UnmarshalJSON decodes an element as the scripts send it: the fingerprint is not
@@ -394,6 +400,12 @@ func (e *Element) setField(k string, v any) error {
 		e.Selected = &b
 	case k == "expanded" && isBool:
 		e.Expanded = &b
+	case k == "kind" && isStr && s == "clickable":
+		e.Kind = s
+	case k == "drag" && isStr && (s == "draggable" || s == "drop target" || s == "draggable drop target"):
+		e.Drag = s
+	case k == "level" && isStr && len(s) == 1 && s[0] >= '1' && s[0] <= '9':
+		e.Level = int(s[0] - '0')
 	default:
 		return fmt.Errorf("unexpected field %q", k)
 	}

@@ -80,6 +80,11 @@ func (tb *Table) snapshotResult(snap *browser.Snapshot, args pagejs.SnapshotArgs
 		u.Line("--- page text ---")
 		u.Text(text)
 	}
+	for _, f := range snap.FrameTexts { // (each frame's text under its line)
+		u.Line(f.Line)
+		u.Text(f.Text)
+		u.Line("--- end of frame ---")
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Snapshot of %s, generation %d: %s.", snap.TabID, snap.Generation, shownElements(args, snap.Shown, snap.Total, snap.All))
 	if snap.Inert > 0 {

@@ -12,13 +12,18 @@ function lib(win, env) {
   const FP_HREF_MAX = 2000;
   const CANDIDATES = 'a[href],area[href],button,input:not([type="hidden" i]),select,textarea,summary,' +
     '[contenteditable]:not([contenteditable="false" i]),[role],[tabindex][aria-label],a:not([href]),li';
+  // Elements that may be targets without a role (targetOf): by a handler attribute, a
+  // tabindex, draggable, or as images and headings. Those known only by a listener, a
+  // framework's prop or a style rule's pointer cursor are added by collect (signals).
+  const TARGET_CANDIDATES = ",[onclick],[onmousedown],[onmouseup],[onpointerdown],[onpointerup],[ontouchstart],[tabindex]," +
+    '[draggable="true" i],img,svg,canvas,video,figure,h1,h2,h3,h4,h5,h6,[style*="cursor" i]';
   const ROLES = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem",
     "menuitemcheckbox", "menuitemradio", "option", "combobox", "textbox", "searchbox", "slider",
     "spinbutton", "listbox", "treeitem", "gridcell"]);
   const PRESENTATIONAL = new Set(["none", "presentation", "generic"]);
   // Roles whose accessible name may come from their content (WAI-ARIA "name from content").
   const NAME_FROM_CONTENT = new Set(["button", "link", "checkbox", "radio", "switch", "tab", "menuitem",
-    "menuitemcheckbox", "menuitemradio", "option", "treeitem", "gridcell"]);
+    "menuitemcheckbox", "menuitemradio", "option", "treeitem", "gridcell", "heading"]);
   const CHECKABLE = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
   const SELECTABLE = new Set(["option", "tab", "treeitem", "gridcell"]);
   const LABELABLE = new Set(["input", "select", "textarea", "button", "meter", "output", "progress"]);
@@ -57,7 +62,7 @@ function lib(win, env) {
   const WANTED = new Set(["role", "title", "placeholder", "aria-label", "aria-labelledby", "aria-placeholder",
     "aria-disabled", "aria-readonly", "aria-checked", "aria-selected", "aria-expanded", "aria-required", "href",
     "contenteditable", "list", "accept", "aria-valuetext", "aria-valuenow", "aria-controls", "aria-invalid",
-    "aria-errormessage", "aria-describedby"]);
+    "aria-errormessage", "aria-describedby", "aria-roledescription", "alt"]);
 
   // The object has every wanted name from the start (undefined when the element has no
   // such attribute): one shape for every element, so reading it is fast.
@@ -67,7 +72,7 @@ function lib(win, env) {
       "aria-readonly": undefined, "aria-checked": undefined, "aria-selected": undefined, "aria-expanded": undefined,
       "aria-required": undefined, href: undefined, contenteditable: undefined, list: undefined, accept: undefined,
       "aria-valuetext": undefined, "aria-valuenow": undefined, "aria-controls": undefined, "aria-invalid": undefined,
-      "aria-errormessage": undefined, "aria-describedby": undefined};
+      "aria-errormessage": undefined, "aria-describedby": undefined, "aria-roledescription": undefined, alt: undefined};
     const names = el.getAttributeNames();
     for (let i = 0; i < names.length; i++) {
       const n = names[i];
@@ -113,6 +118,12 @@ function lib(win, env) {
         return "button";
       case "textarea":
         return "textbox";
+      case "h1": case "h2": case "h3": case "h4": case "h5": case "h6":
+        return "heading";
+      case "img":
+        return A.alt ? "img" : "";
+      case "figure":
+        return "figure";
       case "select":
         return el.multiple || el.size > 1 ? "listbox" : "combobox";
       case "input":
@@ -163,8 +174,8 @@ function lib(win, env) {
     if (el.hasAttribute("contenteditable") && editingHost(el)) return true;
     const role = firstToken(el.getAttribute("role"));
     if (role === "combobox") return !comboWrapper(el);
-    if (role !== "" && !PRESENTATIONAL.has(role)) return ROLES.has(role);
-    return html && pointerTarget(el, tag);
+    if (role !== "" && !PRESENTATIONAL.has(role)) return ROLES.has(role) || targetOf(el, tag, role) !== null;
+    return (html && pointerTarget(el, tag)) || targetOf(el, tag, "") !== null;
   }
 
   // comboWrapper tells whether el, a combobox, only wraps the field that is one (ARIA 1.1's
@@ -201,6 +212,151 @@ function lib(win, env) {
     if (!labelled && tag !== "li" && tag !== "a") return false; // (qualifies left no a[href] here)
     if (el.shadowRoot || el.querySelector(CONTROLS) !== null) return false;
     if (!labelled && !/\S/.test(el.textContent)) return false;
+    return pointerRegion(el);
+  }
+
+  // soleControl tells whether box holds no control (CONTROLS) but el and what el holds.
+  function soleControl(box, el) {
+    const list = box.querySelectorAll(CONTROLS);
+    for (let i = 0; i < list.length; i++) if (list[i] !== el && !el.contains(list[i])) return false;
+    return true;
+  }
+
+  // ---- targets without a role ----
+  // What a person points at that no role names: a click target (its line's role word is
+  // "clickable"), a drag item or a drop target (states "draggable", "drop target"), a
+  // named image, a heading. Every signal is a row with its reason; targetOf reads the
+  // tables. What no selector finds comes from signals(): the listener marks the
+  // isolated realm keeps on the page's window (js/listenerMarks.js: Firefox's
+  // event-listener service sees what Vue, Svelte, Angular, jQuery, Alpine and
+  // addEventListener attach to a node), the event props of frameworks that listen at
+  // their root (read as data, no page code called), and the selectors of the style
+  // rules that set a pointer cursor.
+  const L_CLICK = 1, L_KEY = 2, L_DRAG = 4, L_DROP = 8; // listener bits (listenerMarks.js)
+  const HANDLER_ATTRS = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup", "ontouchstart"];
+  // [name, reason, test]: an element without a role is a click target when a row holds.
+  const CLICK_SIGNALS = [
+    ["listener", "a click-type listener on the node itself (click, mousedown, mouseup, pointerdown, pointerup, touchstart)",
+      (el) => (markOf(el) & L_CLICK) !== 0],
+    ["key listener", "a keydown listener on an element in the tab order: operated from the keyboard",
+      (el) => (markOf(el) & L_KEY) !== 0 && el.tabIndex >= 0],
+    ["framework prop", "a click-type prop of a framework that listens at its root (React 17+ __reactProps$…, Svelte 5 __click…)",
+      (el) => (propOf(el) & L_CLICK) !== 0 || ((propOf(el) & L_KEY) !== 0 && el.tabIndex >= 0)],
+    ["handler attribute", "an onclick (onmousedown, …) attribute: a handler the markup gives",
+      (el) => HANDLER_ATTRS.some((a) => el.hasAttribute(a))],
+    ["tabindex", "tabindex ≥ 0: the page put it in the tab order, to be operated",
+      (el) => el.hasAttribute("tabindex") && el.tabIndex >= 0],
+    ["pointer cursor", "the pointer cursor of its own, outermost of the region that shows it (not inherited)",
+      (el) => pointerRegion(el)],
+  ];
+  // [name, reason, test]: a click signal does not make a line when a row holds.
+  const DELEGATE_CONTROLS = 3, DELEGATE_NODES = 150;
+  const CLICK_GATES = [
+    ["in a control", "a click target inside a button or link is that control's: one line",
+      (el) => { const p = el.parentElement; return p !== null && p.closest(CONTROLS) !== null; }],
+    ["label", "a label of a control: the control has the line (a click on the label is the control's)",
+      (el) => el.localName === "label" && (el.control !== null || labelsById(el))],
+    ["labels by id", "an element another names with aria-labelledby (React Aria's field labels focus their field on click): that one has the line",
+      (el) => el.id !== "" && el.getRootNode().querySelector('[aria-labelledby~="' + win.CSS.escape(el.id) + '"]') !== null],
+    ["wraps a control", "all its text is a control's it holds (a list item around a link): the control has the line",
+      (el) => { const c = el.querySelector(CONTROLS); return c !== null && collapse(c.textContent) === collapse(el.textContent); }],
+    ["holds a field", "a box around a text field, select or combobox that forwards clicks to it (Material UI's input and autocomplete roots): the field has the line",
+      (el) => el.querySelector(FIELD_INSIDE) !== null],
+    ["document", "the root and the body: where pages delegate every click",
+      (el) => el === docEl || el === docBody],
+    ["delegating", "a container of many controls, focus targets (a date picker's days) or elements listens for its children (event delegation): they are the targets",
+      (el) => el.querySelectorAll(CONTROLS + ",[tabindex]").length > DELEGATE_CONTROLS || el.querySelectorAll("*").length > DELEGATE_NODES],
+    ["unnamed", "nothing to name it by: no text, no label of its own nor of an image or icon it holds",
+      (el) => !/\S/.test(el.textContent) && !el.hasAttribute("aria-label") && !el.hasAttribute("title") && el.querySelector(INNER_NAMES) === null],
+  ];
+  const INNER_NAMES = "img[alt],[aria-label],[title],svg title";
+  // labelsById tells whether label el's for names an element of its tree (jQuery UI's
+  // select menu points its label at the span that replaces the select).
+  function labelsById(el) {
+    const id = el.getAttribute("for");
+    if (!id) return false;
+    const root = el.getRootNode();
+    return typeof root.getElementById === "function" ? root.getElementById(id) !== null : doc.getElementById(id) !== null;
+  }
+  const FIELD_INSIDE = 'input:not([type="hidden" i]):not([type="checkbox" i]):not([type="radio" i]):not([type="button" i]):not([type="submit" i]):not([type="reset" i]):not([type="image" i]):not([type="file" i]),' +
+    'textarea,select,[role~="combobox"],[role~="textbox"]';
+  // [state, reason, test]: drag states (DRAGGABLE, DROP).
+  const DRAGGABLE = 1, DROP = 2;
+  const DRAG_SIGNALS = [
+    [DRAGGABLE, "draggable=true: a native drag source", (el) => (el.getAttribute("draggable") || "").toLowerCase() === "true"],
+    [DRAGGABLE, "a dragstart listener or prop on a node a drag can start from (elsewhere it mostly refuses drags: React Aria's press handling)",
+      (el) => ((markOf(el) | propOf(el)) & L_DRAG) !== 0 && el.draggable === true],
+    [DRAGGABLE, "an item of a list a drag library drives (SortableJS keeps its instance on the list element, own property Sortable…)",
+      (el) => el.parentElement !== null && sortLists.has(el.parentElement)],
+    [DRAGGABLE, "dnd-kit (and others) describe their items so: aria-roledescription sortable or draggable",
+      (el) => /^(sortable|draggable)$/i.test(el.getAttribute("aria-roledescription") || "")],
+    [DROP, "a drop or dragover listener or prop on the node (not the root or body, where pages refuse stray drops)",
+      (el) => ((markOf(el) | propOf(el)) & L_DROP) !== 0 && el !== docEl && el !== docBody],
+    [DROP, "a list a drag library drives takes items, empty or not", (el) => sortLists.has(el)],
+  ];
+  const MEDIA = new Set(["img", "svg", "canvas", "video", "figure"]);
+  // Elements whose own line says what they are (a form control, a frame, media): never
+  // "clickable".
+  const NATIVE = new Set(["input", "select", "textarea", "button", "summary", "option", "iframe", "frame", "video", "audio",
+    "img", "canvas", "object", "embed"]);
+  const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+
+  // targetOf classifies el, which qualifies by no role of ROLES: {click, drag, media,
+  // heading} or null; kept per walk (targets).
+  let targets = new Map();
+  let signalsRead = false;
+  function targetOf(el, tag, role) {
+    if (!signalsRead) signals();
+    let t = targets.get(el);
+    if (t === undefined) {
+      t = classify(el, tag, role);
+      targets.set(el, t);
+    }
+    return t;
+  }
+
+  function classify(el, tag, role) {
+    const html = isHTML(el);
+    const drag = dragOf(el);
+    const heading = role === "heading" || (html && role === "" && HEADINGS.has(tag));
+    const media = !heading && (role === "img" || role === "figure" || (role === "" && MEDIA.has(tag) && (html || tag === "svg"))) &&
+      !(tag === "svg" && el.parentElement !== null && el.parentElement.closest("svg") !== null) && mediaNamed(el, tag);
+    const click = role === "" && html && !NATIVE.has(tag) && clickOf(el) !== "";
+    if (!click && drag === 0 && !media && !heading) return null;
+    if ((media || heading) && !click && drag === 0 && el.parentElement !== null && el.parentElement.closest(CONTROLS) !== null) return null;
+    return {click, drag, media, heading};
+  }
+
+  // clickOf names the first click signal that holds of el (CLICK_SIGNALS), "" when none
+  // does or a gate holds.
+  function clickOf(el) {
+    let by = "";
+    for (let i = 0; i < CLICK_SIGNALS.length && by === ""; i++) if (CLICK_SIGNALS[i][2](el)) by = CLICK_SIGNALS[i][0];
+    if (by === "") return "";
+    for (let i = 0; i < CLICK_GATES.length; i++) if (CLICK_GATES[i][2](el)) return "";
+    return by;
+  }
+
+  // clickSignalOf names the click signal that lists el ("" for none; tests).
+  function clickSignalOf(el) {
+    if (!signalsRead) signals();
+    return isHTML(el) ? clickOf(el) : "";
+  }
+
+  function dragOf(el) {
+    let d = 0;
+    for (let i = 0; i < DRAG_SIGNALS.length; i++) if ((d & DRAG_SIGNALS[i][0]) === 0 && DRAG_SIGNALS[i][2](el)) d |= DRAG_SIGNALS[i][0];
+    return d;
+  }
+
+  function mediaNamed(el, tag) {
+    const A = attrsOf(el), type = typeOf(el, tag);
+    return nameOf(el, tag, roleOf(el, tag, type, A), type, A) !== "";
+  }
+
+  // pointerRegion tells whether el shows the pointer cursor and its parent (flat tree)
+  // does not: the outermost element of a pointer region.
+  function pointerRegion(el) {
     if (typeof win.getComputedStyle !== "function") return false;
     try {
       if (win.getComputedStyle(el).cursor !== "pointer") return false;
@@ -211,11 +367,212 @@ function lib(win, env) {
     }
   }
 
-  // soleControl tells whether box holds no control (CONTROLS) but el and what el holds.
-  function soleControl(box, el) {
-    const list = box.querySelectorAll(CONTROLS);
-    for (let i = 0; i < list.length; i++) if (list[i] !== el && !el.contains(list[i])) return false;
-    return true;
+  // ---- signals no selector finds (read once per walk: signals()) ----
+  let marks = null, props = null, sortLists = new Set(), pointerSel = "";
+  const NO_BITS = 0;
+  // markOf is el's listener bits, none for a root where a framework delegates
+  // (DELEGATION_ROOTS).
+  function markOf(el) {
+    const b = marks === null ? NO_BITS : marks.get(el) || NO_BITS;
+    if (b === NO_BITS) return b;
+    for (let i = 0; i < DELEGATION_ROOTS.length; i++) if (DELEGATION_ROOTS[i][1](el, b)) return NO_BITS;
+    return b;
+  }
+  // [reason, test(el, bits)]: an element whose listeners are a framework's delegation
+  // for what it holds, not its own.
+  const L_ALL = L_CLICK | L_KEY | L_DRAG | L_DROP;
+  const DELEGATION_ROOTS = [
+    ["React 17+ listens for every event at the element it renders into (own property __reactContainer$…)", (el) => rootsSeen.has(el)],
+    ["listening for clicks, keys, drags and drops at once: a framework's root (Svelte 5's mount target, React's)", (el, b) => b === L_ALL],
+  ];
+  let rootsSeen = new Set();
+  function propOf(el) {
+    return props === null ? NO_BITS : props.get(el) || NO_BITS;
+  }
+
+  // waived is what the page's own objects read as data: the Xray waiver's view of el in
+  // the isolated realm (expandos are invisible through an Xray), el itself in the page
+  // realm.
+  function waived(o) {
+    return isolated ? env.Cu.waiveXrays(o) : o;
+  }
+  // own is o's own data property k (a getter is never called), or undefined.
+  function own(o, k) {
+    let d;
+    try {
+      d = Object.getOwnPropertyDescriptor(o, k);
+    } catch (e) {
+      return undefined;
+    }
+    return d !== undefined && "value" in d ? d.value : undefined;
+  }
+
+  // signals reads the listener marks, the frameworks' props, the drag libraries' lists
+  // and the pointer rules' selectors, for a walk (collect).
+  function signals() {
+    signalsRead = true;
+    targets = new Map();
+    rootsSeen = new Set();
+    props = readProps(); // (first: it finds the roots markOf leaves out)
+    marks = readMarks();
+    sortLists = new Set();
+    if (marks !== null) {
+      for (const el of marks.keys()) {
+        if ((markOf(el) & L_CLICK) === 0) continue;
+        let keys = [];
+        try {
+          keys = Object.keys(waived(el));
+        } catch (e) {}
+        if (keys.some((k) => SORTABLE_KEY.test(k))) sortLists.add(el);
+      }
+    }
+    pointerSel = pointerSelectors();
+  }
+  const SORTABLE_KEY = /^Sortable\d+$/;
+
+  // readMarks is the isolated realm's listener marks for this document (element →
+  // bits), or null: {seq, nodes, bits} under MARKS on the page's window.
+  const MARKS = Symbol.for("fxmcp-marks");
+  function readMarks() {
+    const h = own(waived(win), MARKS);
+    if (!h || typeof h !== "object") return null;
+    const nodes = own(h, "nodes"), bits = own(h, "bits");
+    if (!Array.isArray(nodes) || !Array.isArray(bits)) return null;
+    const m = new Map();
+    for (let i = 0; i < nodes.length && i < bits.length; i++) {
+      const n = isolated ? env.Cu.unwaiveXrays(nodes[i]) : nodes[i];
+      if (n && n.nodeType === 1 && typeof bits[i] === "number") m.set(n, bits[i]);
+    }
+    return m;
+  }
+  function marksSeq() {
+    const h = own(waived(win), MARKS);
+    const v = h && typeof h === "object" ? own(h, "seq") : undefined;
+    return typeof v === "number" ? v : 0;
+  }
+
+  // Frameworks that listen at their root keep each node's handlers on the node: [name,
+  // reason, find(): the property-name prefix of its handler props, or ""; props(v): the
+  // handlers object from the property's value].
+  const REACT_CONTAINER = /^__reactContainer\$(.+)$/;
+  const FRAMEWORKS = [
+    ["React 17+", "React keeps a host node's props (onClick, …) in __reactProps$<root's key>", reactKey, (v) => v],
+    ["Svelte 5", "Svelte 5 delegates its events and keeps a node's handler as __click, __pointerdown, …", svelteKey, null],
+  ];
+  // Handler props by what they make of a node.
+  const PROP_BITS = {onClick: L_CLICK, onClickCapture: L_CLICK, onMouseDown: L_CLICK, onMouseUp: L_CLICK, onPointerDown: L_CLICK,
+    onPointerUp: L_CLICK, onTouchStart: L_CLICK, onDoubleClick: L_CLICK, onKeyDown: L_KEY, onDragStart: L_DRAG, onDrop: L_DROP,
+    onDragOver: L_DROP, __click: L_CLICK, __mousedown: L_CLICK, __mouseup: L_CLICK, __pointerdown: L_CLICK, __pointerup: L_CLICK,
+    __touchstart: L_CLICK, __keydown: L_KEY};
+  const PROP_NAMES = Object.keys(PROP_BITS);
+  const SVELTE_PROPS = PROP_NAMES.filter((n) => n.startsWith("__"));
+  const REACT_PROPS = PROP_NAMES.filter((n) => !n.startsWith("__"));
+  const FIND_UP = 3, FIND_MAX = 300;
+
+  // reactKey finds a React root among the body and its elements FIND_UP levels down (at
+  // most FIND_MAX): its props key, or "".
+  function reactKey() {
+    if (!docBody) return "";
+    const queue = [docBody];
+    for (let i = 0, depth = 0, end = 1; i < queue.length && i < FIND_MAX; i++) {
+      if (i === end) {
+        depth++;
+        end = queue.length;
+      }
+      let keys = [];
+      try {
+        keys = Object.keys(waived(queue[i]));
+      } catch (e) {}
+      for (const k of keys) {
+        const m = REACT_CONTAINER.exec(k);
+        if (m) {
+          rootsSeen.add(queue[i]);
+          return "__reactProps$" + m[1];
+        }
+      }
+      if (depth < FIND_UP) for (let c = queue[i].firstElementChild; c; c = c.nextElementSibling) queue.push(c);
+    }
+    return "";
+  }
+
+  function svelteKey() {
+    return own(waived(win), "__svelte") !== undefined ? "__" : "";
+  }
+
+  // readProps reads the handler props of every element when a framework that listens at
+  // its root is on the page: element → bits, or null.
+  function readProps() {
+    let m = null;
+    for (const [, , find] of FRAMEWORKS) {
+      const key = find();
+      if (key === "") continue;
+      if (m === null) m = new Map();
+      const all = doc.querySelectorAll("*");
+      for (let i = 0; i < all.length; i++) {
+        const w = waived(all[i]);
+        let bits = 0;
+        if (key === "__") {
+          for (const n of SVELTE_PROPS) if (typeof own(w, n) === "function") bits |= PROP_BITS[n];
+        } else {
+          const p = own(w, key);
+          if (p === null || typeof p !== "object") continue;
+          for (const n of REACT_PROPS) if (typeof own(p, n) === "function") bits |= PROP_BITS[n];
+        }
+        if (bits !== 0) m.set(all[i], (m.get(all[i]) || 0) | bits);
+      }
+    }
+    return m;
+  }
+
+  // pointerSelectors is the selectors (joined) of the document's style rules that set
+  // cursor: pointer, without dynamic pseudo-classes (:hover, :focus, :active: the
+  // computed cursor decides) and pseudo-elements; kept per document while its sheets
+  // and their rule counts stay (on lib itself, kept by a resident).
+  const DYNAMIC = /:(hover|active|focus-visible|focus-within|focus)\b/g;
+  function pointerSelectors() {
+    const sheets = doc.styleSheets;
+    const sig = [];
+    for (let i = 0; i < sheets.length; i++) {
+      let n = -1;
+      try {
+        n = sheets[i].cssRules.length;
+      } catch (e) {}
+      sig.push(sheets[i], n);
+    }
+    const c = lib.pointerCache;
+    if (c && c.doc === doc && c.sig.length === sig.length && c.sig.every((v, i) => v === sig[i])) return c.sel;
+    const out = [];
+    for (let i = 0; i < sheets.length; i++) {
+      try {
+        pointerRules(sheets[i].cssRules, out, 0);
+      } catch (e) {
+        // (a sheet of another origin: unreadable from the page realm)
+      }
+    }
+    const sel = out.join(",");
+    try {
+      lib.pointerCache = {doc, sig, sel};
+    } catch (e) {}
+    return sel;
+  }
+
+  function pointerRules(rules, out, depth) {
+    for (let j = 0; j < rules.length && out.length < 2000; j++) {
+      const r = rules[j];
+      if (r.cssRules && depth < 6 && r.cssRules.length > 0) pointerRules(r.cssRules, out, depth + 1);
+      if (!r.style || r.style.cursor !== "pointer" || typeof r.selectorText !== "string") continue;
+      for (const part of r.selectorText.split(",")) {
+        if (part.includes("::") || part.includes("&")) continue;
+        const p = part.replace(DYNAMIC, "").trim();
+        if (p === "" || /[>+~]$/.test(p)) continue;
+        try {
+          doc.querySelector(p);
+        } catch (e) {
+          continue;
+        }
+        out.push(p);
+      }
+    }
   }
 
   function isFileInput(el) {
@@ -498,6 +855,10 @@ function lib(win, env) {
     }
     // (A link without href or a list item listed for its pointer cursor, pointerTarget,
     // is named by its content too.)
+    if (role === "" || role === "img" || role === "figure") {
+      s = targetName(el, tag);
+      if (s !== null) return s;
+    }
     if (NAME_FROM_CONTENT.has(role) || tag === "summary" || (role === "" && (tag === "li" || tag === "a") && isHTML(el))) {
       s = slotted(el) ? flatText(el, null) : collapse(el.textContent);
       if (!s) {
@@ -507,6 +868,32 @@ function lib(win, env) {
       return cap(s, NAME_MAX);
     }
     return "";
+  }
+
+  // targetName names an element without a role of its own that is listed as a target
+  // (targetOf), or null when the rules for the others apply (a list item, a link without
+  // href, a frame, a form control): an svg by its <title>, a figure by its caption, a
+  // video by nothing more (its content is for browsers without video), anything else by
+  // its shown text (a card's title and company: "Senior engineer Acme"), else by what
+  // names an image or icon it holds (alt, aria-label, title).
+  const NOT_BY_CONTENT = new Set(["li", "a", "iframe", "frame", "input", "select", "textarea", "button", "video", "audio", "object", "embed"]);
+  function targetName(el, tag) {
+    if (tag === "svg") {
+      const t = el.querySelector("title");
+      return t ? cap(collapse(t.textContent), NAME_MAX) : "";
+    }
+    if (tag === "figure") {
+      const c = el.querySelector("figcaption");
+      return c ? cap(collapse(c.textContent), NAME_MAX) : "";
+    }
+    if (tag === "img" || tag === "video" || tag === "audio") return "";
+    if (NOT_BY_CONTENT.has(tag) || !isHTML(el)) return null;
+    let s = shownText(el);
+    if (!s) {
+      const inner = el.querySelector(INNER_NAMES);
+      if (inner) s = inner.localName === "title" ? collapse(inner.textContent) : attr(inner, inner.localName === "img" && inner.hasAttribute("alt") ? "alt" : inner.hasAttribute("aria-label") ? "aria-label" : "title");
+    }
+    return cap(s, NAME_MAX);
   }
 
   // ---- links ----
@@ -807,6 +1194,7 @@ function lib(win, env) {
     }
     if (f.href) x = put(x, "href", f.href);
     if (f.fpHref) e.fh = f.fpHref;
+    if (!ROLES.has(role) || A["aria-roledescription"] !== undefined) x = targetFields(el, tag, role, A, x);
     if (html && tag === "input" && type === "file") { // isFileInput (typeOf's type)
       const a = collapse(A.accept);
       if (a) x = put(x, "accept", cap(a, VALUE_MAX));
@@ -823,6 +1211,20 @@ function lib(win, env) {
       for (const k of Object.keys(x)) e[k] = x[k];
     }
     return e;
+  }
+
+  // targetFields adds what a target without a role is (targetOf) to x: kind "clickable",
+  // drag "draggable", "drop target" or both, a heading's level.
+  function targetFields(el, tag, role, A, x) {
+    const t = ROLES.has(role) ? {click: false, drag: dragOf(el), heading: false} : targetOf(el, tag, role);
+    if (t === null) return x;
+    if (t.click && tag !== "li" && tag !== "a") x = put(x, "kind", "clickable"); // (a list item, a link: their tag says it)
+    if (t.drag !== 0) x = put(x, "drag", t.drag === DRAGGABLE ? "draggable" : t.drag === DROP ? "drop target" : "draggable drop target");
+    if (t.heading) {
+      const l = parseInt(el.getAttribute("aria-level") || (HEADINGS.has(tag) ? tag.slice(1) : ""), 10);
+      if (l >= 1 && l <= 9) x = put(x, "level", String(l)); // (a string: the rows' reader takes no numbers)
+    }
+    return x;
   }
 
   // invalidOf tells whether el is marked invalid: by aria-invalid (any value but "false"),
@@ -1490,8 +1892,48 @@ function lib(win, env) {
   // visibility is judged, for shown() to judge again later.
   function collect(frames, hostsOf, statics) {
     clipMemo = new WeakMap();
+    signals();
     const out = [];
-    walk(doc, out, frames ? CANDIDATES + ",iframe,frame" : CANDIDATES, hostsOf || null, statics || null);
+    const cands = CANDIDATES + TARGET_CANDIDATES + (frames ? ",iframe,frame" : "") + (pointerSel === "" ? "" : "," + pointerSel);
+    walk(doc, out, cands, hostsOf || null, statics || null, extrasByRoot());
+    return out;
+  }
+
+  // extrasByRoot groups the elements signals() found that no selector does (listener
+  // marks, framework props, drag libraries' items) by tree root, each group in tree
+  // order, for walk to merge.
+  function extrasByRoot() {
+    const set = new Set();
+    if (marks !== null) for (const el of marks.keys()) if (markOf(el) !== NO_BITS) set.add(el);
+    if (props !== null) for (const el of props.keys()) set.add(el);
+    for (const l of sortLists) for (let c = l.firstElementChild; c; c = c.nextElementSibling) set.add(c);
+    const by = new Map();
+    for (const el of set) {
+      if (!el.isConnected) continue;
+      const r = el.getRootNode();
+      let g = by.get(r);
+      if (g === undefined) by.set(r, g = []);
+      g.push(el);
+    }
+    for (const g of by.values()) g.sort((a, b) => (a === b ? 0 : a.compareDocumentPosition(b) & FOLLOWING ? -1 : 1));
+    return by;
+  }
+
+  // merged is the candidates cands (a tree's, in tree order) with extras (the same
+  // tree's, in tree order) merged in, each element once.
+  function merged(cands, extras) {
+    if (extras === undefined || extras.length === 0) return cands;
+    const out = [];
+    let i = 0, j = 0;
+    while (i < cands.length || j < extras.length) {
+      if (j >= extras.length) out.push(cands[i++]);
+      else if (i >= cands.length) out.push(extras[j++]);
+      else if (cands[i] === extras[j]) {
+        out.push(cands[i++]);
+        j++;
+      } else if (cands[i].compareDocumentPosition(extras[j]) & FOLLOWING) out.push(cands[i++]);
+      else out.push(extras[j++]);
+    }
     return out;
   }
 
@@ -1525,12 +1967,19 @@ function lib(win, env) {
     // does a file input, which is never a stand-in: react-dropzone's, out of the tab
     // order, is the upload's target, and inert while SweetAlert2's dialog hides the
     // page.)
-    if (qualifies(el, html, tag) && (el.getAttribute("aria-hidden") === "true" ? el.tabIndex >= 0
+    if (qualifies(el, html, tag) && (el.getAttribute("aria-hidden") === "true" ? el.tabIndex >= 0 || hiddenHeading(el, html, tag)
       : !(html && FORM_CONTROLS.has(tag) && el.tabIndex < 0 && (hiddenUp(el) || el.hasAttribute("hidden")) && !isFileInput(el)))) {
       if (statics !== null) statics.push(el);
       // (isFileInput(el), its tag read once)
       if ((html && tag === "input" && String(el.type).toLowerCase() === "file") || shows(el)) out.push(el);
     }
+  }
+
+  // hiddenHeading tells whether el, aria-hidden="true" itself, is a heading: shown to a
+  // person all the same (Headless UI's modal listbox hides its dialog's title while open),
+  // so listed, and inert then, as the controls so hidden are; not a stand-in.
+  function hiddenHeading(el, html, tag) {
+    return (html && HEADINGS.has(tag)) || firstToken(el.getAttribute("role")) === "heading";
   }
 
   // pointerItem tells whether el is a list item or a link without href that qualifies
@@ -1633,23 +2082,23 @@ function lib(win, env) {
     return range.getClientRects().length > 0;
   }
 
-  function walk(root, out, cands0, hostsOf, statics) {
-    const cands = root.querySelectorAll(cands0);
+  function walk(root, out, cands0, hostsOf, statics, extras) {
+    const cands = merged(root.querySelectorAll(cands0), extras.get(root));
     const hosts = (hostsOf && hostsOf.get(root)) || hostsIn(root);
     let h = 0;
     for (let i = 0; i < cands.length; i++) {
       const c = cands[i];
       while (h < hosts.length && hosts[h] !== c && (hosts[h].compareDocumentPosition(c) & FOLLOWING)) {
-        walk(hosts[h++].shadowRoot, out, cands0, hostsOf, statics);
+        walk(hosts[h++].shadowRoot, out, cands0, hostsOf, statics, extras);
       }
       consider(c, out, statics);
-      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out, cands0, hostsOf, statics);
+      if (h < hosts.length && hosts[h] === c) walk(hosts[h++].shadowRoot, out, cands0, hostsOf, statics, extras);
     }
-    while (h < hosts.length) walk(hosts[h++].shadowRoot, out, cands0, hostsOf, statics);
+    while (h < hosts.length) walk(hosts[h++].shadowRoot, out, cands0, hostsOf, statics, extras);
   }
 
   return {
-    env, isolated, fail, collapse, cap, collect, shown, inertRows, nearRows, inert, inside, ids, infos, isFrame, entry, selector, resolve, visible, holderOf, soleControl, disabled, isFileInput,
+    env, isolated, fail, collapse, cap, collect, marksSeq, hasPointerRules: () => pointerSel !== "", clickSignal: clickSignalOf, shown, inertRows, nearRows, inert, inside, ids, infos, isFrame, entry, selector, resolve, visible, holderOf, soleControl, disabled, isFileInput,
     shadowRoots, shadowText,
     VALUE_MAX, NAME_MAX,
     // for libAct.js

@@ -239,7 +239,8 @@ async function snapshot(win, args, lib, env) {
 
   function matches(e) {
     const x = e.x || {};
-    const hay = (e.role || "") + "\n" + e.tag + "\n" + (e.name || "") + "\n" + (x.value || "") + "\n" + (x.href || "");
+    const hay = (e.role || "") + "\n" + e.tag + "\n" + (e.name || "") + "\n" + (x.value || "") + "\n" + (x.href || "") + "\n" +
+      (x.kind || "") + "\n" + (x.drag || "");
     return hay.toLowerCase().includes(query);
   }
 }

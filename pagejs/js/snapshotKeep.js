@@ -45,6 +45,10 @@ function snapshotKeep() {
   // The last walk's statics (lib.collect), with its frames argument, and whether a
   // mutation since may have changed them (reshaped).
   let statics = null, staticsFrames = false, reshaped = true;
+  // Whether the last collect found style rules that set a pointer cursor (lib's
+  // signals), and the listener marks' number it walked with (lib.marksSeq: the isolated
+  // realm renumbers them when a node's listeners change, which makes no mutation).
+  let pointerRules = true, marksAt = -1, lastMarks = new Map();
   let lastRoots = [];
   // Each tree's elements that can host a shadow root (document, open shadow roots; tree
   // order) and form controls as the last scan listed them, kept while no mutation
@@ -101,7 +105,9 @@ function snapshotKeep() {
   const CONTEXT = new Set(["label", "fieldset", "legend", "base", "details", "summary"]);
   const QUIET = /^(aria|data)-/; // attribute names with no effect on rendering but through style sheets
   const ERRORISH = /(^|[_-])(error|invalid)$/i; // a class name lib's errorClassed reads
-  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex"]); // read by lib's consider
+  // (read by lib's consider, and by its targets without a role: targetOf)
+  const SHAPING = new Set(["href", "type", "role", "contenteditable", "aria-hidden", "tabindex", "draggable", "onclick", "onmousedown",
+    "onmouseup", "onpointerdown", "onpointerup", "ontouchstart", "aria-roledescription", "alt", "title", "aria-label"]);
   const FORM_CONTROLS = new Set(["input", "select", "textarea"]);
   // pointerKind: an element lib.pointerTarget may list (a list item or a link without href
   // with no role but a presentational one, or anything with a tabindex), by its text,
@@ -130,6 +136,8 @@ function snapshotKeep() {
       else if (QUIET.test(a)) quiet.push(t, [a]);
       else loud = true;
       if (SHAPING.has(a)) reshaped = true;
+      // (lib's pointer cursor signal: a class or style may set it where a style rule does)
+      else if ((a === "class" || a === "style") && pointerRules) reshaped = true;
       // (lib's consider reads the hidden attribute of a form control; lib.pointerTarget
       // the aria-label and the cursor of what pointerKind says)
       else if (a === "hidden" && FORM_CONTROLS.has(t.localName)) reshaped = true;
@@ -526,6 +534,19 @@ function snapshotKeep() {
       if (recs.length > 0) note(recs);
     }
     const s = scan(win, doc);
+    const ms = marksOf(win);
+    if (ms !== marksAt) {
+      // (the elements whose marks changed are described afresh, and what qualifies
+      // collected again)
+      const now = marksMap(win);
+      if (marksAt !== -1) {
+        st.dirty = reshaped = true;
+        for (const [el, b] of now) if (lastMarks.get(el) !== b) upward.add(el);
+        for (const el of lastMarks.keys()) if (!now.has(el)) upward.add(el);
+      }
+      marksAt = ms;
+      lastMarks = now;
+    }
     const url = String(win.location.href);
     const title = String(doc.title);
     const design = String(doc.designMode); // makes elements editable (or not) without a mutation
@@ -646,6 +667,25 @@ function snapshotKeep() {
     return ids;
   }
 
+  // marksOf is the number of the listener marks on win (lib.marksSeq), read as data.
+  const MARKS = Symbol.for("fxmcp-marks");
+  function marksOf(win) {
+    const d = Object.getOwnPropertyDescriptor(win, MARKS);
+    const h = d && d.value;
+    const n = h && typeof h === "object" ? Object.getOwnPropertyDescriptor(h, "seq") : undefined;
+    return n && typeof n.value === "number" ? n.value : 0;
+  }
+
+  // marksMap is the listener marks on win as element → bits (lib.js readMarks).
+  function marksMap(win) {
+    const m = new Map();
+    const d = Object.getOwnPropertyDescriptor(win, MARKS);
+    const h = d && d.value;
+    if (!h || typeof h !== "object" || !Array.isArray(h.nodes) || !Array.isArray(h.bits)) return m;
+    for (let i = 0; i < h.nodes.length && i < h.bits.length; i++) m.set(h.nodes[i], h.bits[i]);
+    return m;
+  }
+
   function sameList(a, b) {
     if (a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -674,6 +714,7 @@ function snapshotKeep() {
     seen = false; // (only() asks whether the list is the last one)
     const list = [];
     const out = lib.collect(frames, scanned === null ? null : scanned.hostsOf, list);
+    pointerRules = lib.hasPointerRules();
     statics = list;
     staticsFrames = frames;
     reshaped = false;
