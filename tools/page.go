@@ -796,11 +796,10 @@ func (tb *Table) handleDialog(ctx context.Context, a *handleDialogArgs, _ browse
 	}
 	verb := map[string]string{"accept": "Accepted", "dismiss": "Dismissed"}[a.Action]
 	out := handleDialogOut{Action: a.Action, Type: d.Type, Text: browser.PageStrN(d.Text.Raw(), 2000)}
-	note := ""
+	out.text = fmt.Sprintf("%s the %s dialog; its text was:\n%s", verb, d.Type, browser.Marked("Dialog text", d.Text.Raw(), 200))
 	if op.Confirmed() {
-		note = " (the user confirmed it in the confirmation window)"
+		out.text += "\n" + ConfirmedText // (the sentence every allowed action's answer carries)
 	}
-	out.text = fmt.Sprintf("%s the %s dialog%s; its text was:\n%s", verb, d.Type, note, browser.Marked("Dialog text", d.Text.Raw(), 200))
 	return out, nil
 }
 
