@@ -543,34 +543,37 @@ async function settle(win, args, lib, env) {
   }
 
   // liveNodes is the set of nodes the page changed on its own: in two tasks or more
-  // (distinct times) since the last wait ended, one of them before the action began, and
-  // within LIVE_WINDOW_MS before it (a ticking clock's, a live counter's). A node the
-  // action changed while it was dispatched changed in one task, after it began. The
-  // watch pauses until this wait ends.
+  // (distinct times) between waits, before the action began and within LIVE_WINDOW_MS
+  // of it (a ticking clock's, a live counter's). The record spans the gaps between
+  // earlier waits too (it is not cleared when a wait ends), so a clock is known as live
+  // even when the action follows the last wait at once. A node that changed once
+  // before the action (a previous action's late result, "5 jobs loaded") and then
+  // again after it began is the action's doing, not live: its changes are waited for.
+  // The watch pauses until this wait ends (what changes during a wait is no evidence).
   function liveNodes(began) {
     if (live === null || live.mo === null) return null;
     try {
-      for (const r of live.mo.takeRecords()) live.ring.push([r.target, Date.now()]);
+      live.mo.takeRecords(); // (changes of this very task: the action's own, not evidence)
     } catch (e) {}
     live.paused = true;
-    const seen = new Map(); // node → [distinct times, last time, changed before began]
+    const seen = new Map(); // node → [distinct times, last time]
     for (const [node, t] of live.ring) {
-      if (t < began - LIVE_WINDOW_MS) continue;
+      if (t < began - LIVE_WINDOW_MS || t >= began) continue;
       const v = seen.get(node);
-      if (!v) seen.set(node, [1, t, t < began]);
-      else if (v[1] !== t) seen.set(node, [v[0] + 1, t, v[2] || t < began]);
+      if (!v) seen.set(node, [1, t]);
+      else if (v[1] !== t) seen.set(node, [v[0] + 1, t]);
     }
-    live.ring = [];
+    live.ring = live.ring.filter(([, t]) => t >= began - LIVE_WINDOW_MS && t < began);
     const out = new Set();
-    for (const [node, v] of seen) if (v[0] >= 2 && v[2]) out.add(node);
+    for (const [node, v] of seen) if (v[0] >= 2) out.add(node);
     return out;
   }
 
   // watchLive (re)starts the watch of the changes the page makes on its own, between
-  // this wait's end and the next action's start (at most LIVE_RING of them kept).
+  // this wait's end and the next action's start (at most LIVE_RING of them kept, with
+  // those recorded between earlier waits).
   function watchLive() {
     live.paused = false;
-    live.ring = [];
     if (live.mo !== null) return;
     try {
       live.mo = new win.MutationObserver((recs) => {
