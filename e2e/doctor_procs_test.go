@@ -73,7 +73,6 @@ func TestDoctorNeverTakesItselfForFirefox(t *testing.T) {
 // profile holds the lock of a run that never ended and four recent
 // start-up crashes.
 func TestDoctorFirefoxInSafeMode(t *testing.T) {
-	t.Skip("KNOWN FAILURE on main after this session's merges: fails when another package runs its own Firefox at the same time (see the closing note of session 20)")
 	// max_resumed_crashes 3 is Firefox's default (quietPrefs turn it off).
 	crashed := map[string]any{"toolkit.startup.recent_crashes": 4, "toolkit.startup.last_success": 1000, "toolkit.startup.max_resumed_crashes": 3}
 	for k, v := range goodPrefs {

@@ -164,6 +164,15 @@ func (p *probe) refused(what string) verdict {
 		return fail(fmt.Sprintf("Firefox (pid %d) was started %s ago with --start-debugger-server %s, but %s", f.PID, f.Age.Round(time.Second), f.Server, what),
 			"Firefox opens its debugger server only with devtools.debugger.remote-enabled=true and devtools.chrome.enabled=true (and devtools.debugger.prompt-connection=false to connect unattended): quit Firefox, run `firefox-rdp-mcp setup --write`, start it again")
 	}
+	for _, f := range procs {
+		// Restarted in safe mode with its arguments not kept (Firefox keeps
+		// them only for its crash reporter, which Debian's build and
+		// MOZ_CRASHREPORTER_DISABLE turn off): it cannot be told whether it
+		// was started for this endpoint, and in safe mode it opens none.
+		if f.Safe != "" && f.Server == "" {
+			return fail(fmt.Sprintf("%s: Firefox (pid %d) runs in safe mode: %s; in safe mode Firefox ignores its arguments and opens no debugger server (the arguments it was started with are not known)", what, f.PID, f.Safe), safeModeFix)
+		}
+	}
 	return fail(p.elsewhere(procs, what))
 }
 
