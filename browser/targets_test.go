@@ -202,17 +202,7 @@ func TestTargetsLikeButtons(t *testing.T) {
 // TestPlainDivsListNothing: 3,000 plain text divs with no handler give no line,
 // nor does the container that listens for their clicks (delegation).
 func TestPlainDivsListNothing(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(`<!doctype html><html><head><title>Feed</title></head><body><button type="button">Load more</button><div id="feed">`)
-	for i := range 3000 {
-		b.WriteString("<div class=\"post\"><div>Post " + strconv.Itoa(i) + "</div><div>some text of the post</div></div>")
-	}
-	b.WriteString(`</div><script>document.getElementById("feed").addEventListener("click", () => {});</script></body></html>`)
-	page := b.String()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(page))
-	}))
+	srv := httptest.NewServer(plainPosts())
 	t.Cleanup(srv.Close)
 	s := newSession(t)
 	must(t, s, "select_tab", map[string]any{"index": 0})
@@ -221,6 +211,22 @@ func TestPlainDivsListNothing(t *testing.T) {
 	if n := strings.Count(snap, "\n[e"); n != 1 || !strings.Contains(snap, `button "Load more"`) {
 		t.Errorf("want the button alone:\n%.2000s", snap)
 	}
+}
+
+// plainPosts serves a feed of 3,000 plain text posts under a container that
+// listens for their clicks (delegation), and a "Load more" button.
+func plainPosts() http.Handler {
+	var b strings.Builder
+	b.WriteString(`<!doctype html><html><head><title>Feed</title></head><body><button type="button">Load more</button><div id="feed">`)
+	for i := range 3000 {
+		b.WriteString("<div class=\"post\"><div>Post " + strconv.Itoa(i) + "</div><div>some text of the post</div></div>")
+	}
+	b.WriteString(`</div><script>document.getElementById("feed").addEventListener("click", () => {});</script></body></html>`)
+	page := b.String()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(page))
+	})
 }
 
 // BenchmarkDivSoupSnapshot prints the size of snapshot_page's answer for the
