@@ -47,6 +47,19 @@ func (s *Session) WholeSent() int {
 	return s.wholeSent
 }
 
+// BindingReadied reports whether an isolated realm keeps the node binding's
+// script (prepareRealm readied it, or a read sent it).
+func (s *Session) BindingReadied() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.realms {
+		if r.ok && r.kept[pagejs.BindRefs.Name()] {
+			return true
+		}
+	}
+	return false
+}
+
 // ForgetKeptCopy makes the isolated realm believe its console keeps a copy
 // of script that it was never sent; false when there is no isolated realm,
 // or the copy is kept already.
