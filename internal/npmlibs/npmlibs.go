@@ -8,6 +8,9 @@
 // removed once npm is done. scripts/test installs the sets before the tests
 // (go run ./internal/npmlibs/install), with progress on stderr.
 //
+// Bundle and BundleSvelte build an app of the caller's testdata with esbuild
+// (and the Svelte compiler), as the app's own build would.
+//
 // Without npm a test that needs them skips, or fails when
 // FIREFOX_MCP_REQUIRE_FIREFOX=1 (CI), like the browser tests.
 //

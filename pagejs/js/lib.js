@@ -240,7 +240,7 @@ function lib(win, env) {
       (el) => (markOf(el) & L_CLICK) !== 0],
     ["key listener", "a keydown listener on an element in the tab order: operated from the keyboard",
       (el) => (markOf(el) & L_KEY) !== 0 && el.tabIndex >= 0],
-    ["framework prop", "a click-type prop of a framework that listens at its root (React 17+ __reactProps$…, Svelte 5 __click…)",
+    ["framework prop", "a click-type prop of a framework that listens at its root (React 17+ __reactProps$…, Svelte 5's handlers)",
       (el) => (propOf(el) & L_CLICK) !== 0 || ((propOf(el) & L_KEY) !== 0 && el.tabIndex >= 0)],
     ["handler attribute", "an onclick (onmousedown, …) attribute: a handler the markup gives",
       (el) => HANDLER_ATTRS.some((a) => el.hasAttribute(a))],
@@ -383,7 +383,7 @@ function lib(win, env) {
   const L_ALL = L_CLICK | L_KEY | L_DRAG | L_DROP;
   const DELEGATION_ROOTS = [
     ["React 17+ listens for every event at the element it renders into (own property __reactContainer$…)", (el) => rootsSeen.has(el)],
-    ["listening for clicks, keys, drags and drops at once: a framework's root (Svelte 5's mount target, React's)", (el, b) => b === L_ALL],
+    ["listening for clicks, keys, drags and drops at once: a framework's root (React's)", (el, b) => b === L_ALL],
     ["a framework that delegates listens at the element it mounts in for the events its nodes handle (Svelte 5 leaves that element unmarked): click or key listeners only, no handler props of its own, holding nodes that have them",
       (el, b) => (b & ~(L_CLICK | L_KEY)) === 0 && propHolders.has(el) && propOf(el) === NO_BITS],
   ];
@@ -469,9 +469,9 @@ function lib(win, env) {
   const FRAMEWORKS = [
     ["React 17+", "React keeps a host node's props (onClick, …) in __reactProps$<root's key>", reactKey,
       (w, key) => handlerBits(own(w, key), REACT_BITS)],
-    ["Svelte 5", "Svelte 5 delegates its events and keeps a node's handlers as {click, pointerdown, …} under its own Symbol('events') (since sveltejs/svelte#17703, 2026)",
+    ["Svelte 5", "Svelte 5 delegates its events and keeps a node's handlers as {click, pointerdown, …} under its own Symbol('events') (since 5.51.1)",
       svelteKey, (w) => handlerBits(symbolProp(w, "events"), SVELTE_BITS)],
-    ["Svelte 5 (earlier)", "Svelte 5 before sveltejs/svelte#17703 kept a node's delegated handler as __click, __pointerdown, …",
+    ["Svelte 5 (earlier)", "Svelte 5 up to 5.51.0 kept a node's delegated handler as __click, __pointerdown, …",
       svelteKey, (w) => handlerBits(w, SVELTE_OWN_BITS)],
   ];
   // Handler props by what they make of a node.
