@@ -8,6 +8,9 @@
 // removed once npm is done. scripts/test installs the sets before the tests
 // (go run ./internal/npmlibs/install), with progress on stderr.
 //
+// Bundle and BundleSvelte build an app of the caller's testdata with esbuild
+// (and the Svelte compiler), as the app's own build would.
+//
 // Without npm a test that needs them skips, or fails when
 // FIREFOX_MCP_REQUIRE_FIREFOX=1 (CI), like the browser tests.
 //
@@ -20,7 +23,9 @@ package npmlibs
 import (
 	"bufio"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -92,12 +97,10 @@ func Bundle(t headless.TB, entry string, libs ...string) string {
 		t.Fatalf("npmlibs: %v", err)
 	}
 	mods := Dir(t, append([]string{esbuild}, libs...)...)
-	sum := sha256.Sum256(append([]byte(strings.Join(libs, "\n")+"\n\n"), src...))
-	out := filepath.Join(mods, ".bundles", filepath.Base(entry)+"-"+hex.EncodeToString(sum[:8])+".js")
-	if _, err := os.Stat(out); err == nil {
+	out, part := bundlePath(mods, entry, libs, src)
+	if part == "" {
 		return out
 	}
-	part := out + ".part" + strconv.Itoa(os.Getpid())
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
 	bin := filepath.Join(mods, "@esbuild", runtime.GOOS+"-"+arch, "bin", "esbuild")
 	if _, err := os.Stat(bin); err != nil {
@@ -110,10 +113,76 @@ func Bundle(t headless.TB, entry string, libs ...string) string {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("esbuild %s: %v\n%s", entry, err, b)
 	}
+	return keep(t, part, out)
+}
+
+// bundlePath returns where the bundle of entry (its content src) with libs is
+// kept in mods, and the file to write it to first, "" when it is made.
+func bundlePath(mods, entry string, libs []string, src []byte) (out, part string) {
+	sum := sha256.Sum256(append([]byte(strings.Join(libs, "\n")+"\n\n"), src...))
+	out = filepath.Join(mods, ".bundles", filepath.Base(entry)+"-"+hex.EncodeToString(sum[:8])+".js")
+	if _, err := os.Stat(out); err == nil {
+		return out, ""
+	}
+	return out, out + ".part" + strconv.Itoa(os.Getpid())
+}
+
+// keep moves the bundle written to part to out and returns out.
+func keep(t headless.TB, part, out string) string {
+	t.Helper()
 	if err := os.Rename(part, out); err != nil {
 		t.Fatalf("npmlibs: %v", err)
 	}
 	return out
+}
+
+//go:embed svelte.cjs
+var svelteBuild string
+
+// BundleSvelte bundles a Svelte app as Bundle bundles a React one: entry (a
+// script of the caller's testdata that mounts a component) and the .svelte
+// files beside it, compiled by the Svelte compiler through esbuild-svelte
+// (svelte.cjs, run by node), with libs (svelte and esbuild-svelte among them),
+// once per content of the files and libs.
+func BundleSvelte(t headless.TB, entry string, libs ...string) string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(filepath.Dir(entry), "*.svelte"))
+	var src []byte
+	for _, f := range append([]string{entry}, files...) {
+		b, rerr := os.ReadFile(f)
+		err = errors.Join(err, rerr)
+		src = append(append(src, f+"\n"...), b...)
+	}
+	abs, aerr := filepath.Abs(entry)
+	if err = errors.Join(err, aerr); err != nil {
+		t.Fatalf("npmlibs: %v", err)
+	}
+	mods := Dir(t, append([]string{esbuild}, libs...)...)
+	out, part := bundlePath(mods, entry, libs, src)
+	if part == "" {
+		return out
+	}
+	cmd := exec.Command(findNode(t), "-", abs, part, mods)
+	cmd.Dir = filepath.Dir(mods) // the script's requires resolve from here: node_modules
+	cmd.Stdin = strings.NewReader(svelteBuild)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("bundling the Svelte app %s: %v\n%s", entry, err, b)
+	}
+	return keep(t, part, out)
+}
+
+// findNode returns node's path, or skips t (fails it when
+// FIREFOX_MCP_REQUIRE_FIREFOX=1) without node.
+func findNode(t headless.TB) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		if os.Getenv(headless.RequireEnv) == "1" {
+			t.Fatalf("node is needed for this test: %v", err)
+		}
+		t.Skipf("node not found: %v", err)
+	}
+	return node
 }
 
 // Server runs script (a Node.js program that listens on a loopback port it
@@ -124,14 +193,7 @@ func Bundle(t headless.TB, entry string, libs ...string) string {
 func Server(t headless.TB, cleanup func(func()), script string, libs ...string) int {
 	t.Helper()
 	mods := Dir(t, libs...)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv(headless.RequireEnv) == "1" {
-			t.Fatalf("node is needed for this test: %v", err)
-		}
-		t.Skipf("node not found: %v", err)
-	}
-	cmd := exec.Command(node, script)
+	cmd := exec.Command(findNode(t), script)
 	cmd.Env = append(os.Environ(), "NODE_PATH="+mods)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -240,7 +240,7 @@ function lib(win, env) {
       (el) => (markOf(el) & L_CLICK) !== 0],
     ["key listener", "a keydown listener on an element in the tab order: operated from the keyboard",
       (el) => (markOf(el) & L_KEY) !== 0 && el.tabIndex >= 0],
-    ["framework prop", "a click-type prop of a framework that listens at its root (React 17+ __reactProps$…, Svelte 5 __click…)",
+    ["framework prop", "a click-type prop of a framework that listens at its root (React 17+ __reactProps$…, Svelte 5's handlers)",
       (el) => (propOf(el) & L_CLICK) !== 0 || ((propOf(el) & L_KEY) !== 0 && el.tabIndex >= 0)],
     ["handler attribute", "an onclick (onmousedown, …) attribute: a handler the markup gives",
       (el) => HANDLER_ATTRS.some((a) => el.hasAttribute(a))],
@@ -383,9 +383,19 @@ function lib(win, env) {
   const L_ALL = L_CLICK | L_KEY | L_DRAG | L_DROP;
   const DELEGATION_ROOTS = [
     ["React 17+ listens for every event at the element it renders into (own property __reactContainer$…)", (el) => rootsSeen.has(el)],
-    ["listening for clicks, keys, drags and drops at once: a framework's root (Svelte 5's mount target, React's)", (el, b) => b === L_ALL],
+    ["listening for clicks, keys, drags and drops at once: a framework's root (React's)", (el, b) => b === L_ALL],
+    ["a framework that delegates listens at the element it mounts in for the events its nodes handle (Svelte 5 leaves that element unmarked): click or key listeners only, no handler props of its own, holding nodes that have them",
+      (el, b) => (b & ~(L_CLICK | L_KEY)) === 0 && propHolders.has(el) && propOf(el) === NO_BITS],
   ];
-  let rootsSeen = new Set();
+  let rootsSeen = new Set(), propHolders = new Set();
+  // holdersOf is the ancestors of the elements of m (its keys).
+  function holdersOf(m) {
+    const up = new Set();
+    if (m !== null) {
+      for (const el of m.keys()) for (let p = el.parentElement; p !== null && !up.has(p); p = p.parentElement) up.add(p);
+    }
+    return up;
+  }
   function propOf(el) {
     return props === null ? NO_BITS : props.get(el) || NO_BITS;
   }
@@ -414,6 +424,7 @@ function lib(win, env) {
     targets = new Map();
     rootsSeen = new Set();
     props = readProps(); // (first: it finds the roots markOf leaves out)
+    propHolders = holdersOf(props);
     marks = readMarks();
     sortLists = new Set();
     if (marks !== null) {
@@ -451,22 +462,44 @@ function lib(win, env) {
     return typeof v === "number" ? v : 0;
   }
 
-  // Frameworks that listen at their root keep each node's handlers on the node: [name,
-  // reason, find(): the property-name prefix of its handler props, or ""; props(v): the
-  // handlers object from the property's value].
+  // Frameworks that listen at their root keep each node's handlers on the node, read as
+  // data: [name, reason, find(): a key for read when the framework is on the page, else
+  // ""; read(w, key): the listener bits of the handlers element w (waived) holds].
   const REACT_CONTAINER = /^__reactContainer\$(.+)$/;
   const FRAMEWORKS = [
-    ["React 17+", "React keeps a host node's props (onClick, …) in __reactProps$<root's key>", reactKey, (v) => v],
-    ["Svelte 5", "Svelte 5 delegates its events and keeps a node's handler as __click, __pointerdown, …", svelteKey, null],
+    ["React 17+", "React keeps a host node's props (onClick, …) in __reactProps$<root's key>", reactKey,
+      (w, key) => handlerBits(own(w, key), REACT_BITS)],
+    ["Svelte 5", "Svelte 5 delegates its events and keeps a node's handlers as {click, pointerdown, …} under its own Symbol('events') (since 5.51.1)",
+      svelteKey, (w) => handlerBits(symbolProp(w, "events"), SVELTE_BITS)],
+    ["Svelte 5 (earlier)", "Svelte 5 up to 5.51.0 kept a node's delegated handler as __click, __pointerdown, …",
+      svelteKey, (w) => handlerBits(w, SVELTE_OWN_BITS)],
   ];
   // Handler props by what they make of a node.
-  const PROP_BITS = {onClick: L_CLICK, onClickCapture: L_CLICK, onMouseDown: L_CLICK, onMouseUp: L_CLICK, onPointerDown: L_CLICK,
+  const REACT_BITS = {onClick: L_CLICK, onClickCapture: L_CLICK, onMouseDown: L_CLICK, onMouseUp: L_CLICK, onPointerDown: L_CLICK,
     onPointerUp: L_CLICK, onTouchStart: L_CLICK, onDoubleClick: L_CLICK, onKeyDown: L_KEY, onDragStart: L_DRAG, onDrop: L_DROP,
-    onDragOver: L_DROP, __click: L_CLICK, __mousedown: L_CLICK, __mouseup: L_CLICK, __pointerdown: L_CLICK, __pointerup: L_CLICK,
-    __touchstart: L_CLICK, __keydown: L_KEY};
-  const PROP_NAMES = Object.keys(PROP_BITS);
-  const SVELTE_PROPS = PROP_NAMES.filter((n) => n.startsWith("__"));
-  const REACT_PROPS = PROP_NAMES.filter((n) => !n.startsWith("__"));
+    onDragOver: L_DROP};
+  const SVELTE_BITS = {click: L_CLICK, dblclick: L_CLICK, mousedown: L_CLICK, mouseup: L_CLICK, pointerdown: L_CLICK,
+    pointerup: L_CLICK, touchstart: L_CLICK, keydown: L_KEY};
+  const SVELTE_OWN_BITS = {};
+  for (const n in SVELTE_BITS) SVELTE_OWN_BITS["__" + n] = SVELTE_BITS[n];
+
+  // handlerBits is the bits of the handlers (functions) o holds under the names of bits.
+  function handlerBits(o, bits) {
+    if (o === null || typeof o !== "object") return NO_BITS;
+    let b = NO_BITS;
+    for (const n in bits) if (typeof own(o, n) === "function") b |= bits[n];
+    return b;
+  }
+  // symbolProp is o's own data property under a symbol described as desc (a library's
+  // own Symbol(desc), which no one else can name), or undefined.
+  function symbolProp(o, desc) {
+    let syms = [];
+    try {
+      syms = Object.getOwnPropertySymbols(o);
+    } catch (e) {}
+    for (let i = 0; i < syms.length; i++) if (syms[i].description === desc) return own(o, syms[i]);
+    return undefined;
+  }
   const FIND_UP = 3, FIND_MAX = 300;
 
   // reactKey finds a React root among the body and its elements FIND_UP levels down (at
@@ -500,26 +533,20 @@ function lib(win, env) {
   }
 
   // readProps reads the handler props of every element when a framework that listens at
-  // its root is on the page: element → bits, or null.
+  // its root is on the page (FRAMEWORKS): element → bits, or null.
   function readProps() {
-    let m = null;
-    for (const [, , find] of FRAMEWORKS) {
+    const rows = [];
+    for (const [, , find, read] of FRAMEWORKS) {
       const key = find();
-      if (key === "") continue;
-      if (m === null) m = new Map();
-      const all = doc.querySelectorAll("*");
-      for (let i = 0; i < all.length; i++) {
-        const w = waived(all[i]);
-        let bits = 0;
-        if (key === "__") {
-          for (const n of SVELTE_PROPS) if (typeof own(w, n) === "function") bits |= PROP_BITS[n];
-        } else {
-          const p = own(w, key);
-          if (p === null || typeof p !== "object") continue;
-          for (const n of REACT_PROPS) if (typeof own(p, n) === "function") bits |= PROP_BITS[n];
-        }
-        if (bits !== 0) m.set(all[i], (m.get(all[i]) || 0) | bits);
-      }
+      if (key !== "") rows.push([key, read]);
+    }
+    if (rows.length === 0) return null;
+    const m = new Map(), all = doc.querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) {
+      const w = waived(all[i]);
+      let bits = NO_BITS;
+      for (const [key, read] of rows) bits |= read(w, key);
+      if (bits !== NO_BITS) m.set(all[i], bits);
     }
     return m;
   }
