@@ -16,7 +16,7 @@ import (
 
 var snapshotTool = tool[snapshotArgs, snapshotOut]{
 	Name: "snapshot_page", Title: "Snapshot page",
-	Description: "The selected page's visible actionable elements in document order (hidden file inputs too), a line each: `[ref] role \"name\" …`; links end with `→ /path`; look-alikes and unnamed ones add near=\"text by it\"; frames' elements follow `--- frame … ---`. include_all_text adds the page text. Refs (e1, …) stay valid until the page navigates or the element changes or is replaced (then stale_element). Past max_elements, page with offset or filter with query." + untrustedNote,
+	Description: "The selected page's visible actionable elements in document order (hidden file inputs too): controls, click targets without a role (`clickable`), drag items and drop targets, named images, headings; a line each: `[ref] role \"name\" …`; links end with `→ /path`; look-alikes and unnamed ones add near=\"text by it\"; frames' elements follow `--- frame … ---`. include_all_text adds the page text (each frame's under its line). Refs (e1, …) stay valid until the page navigates or the element changes or is replaced (then stale_element). Past max_elements, page with offset or filter with query." + untrustedNote,
 	Annotations: Annotations{ReadOnly: true, Idempotent: true, OpenWorld: true},
 	Run:         (*Table).snapshotPage,
 }
