@@ -62,7 +62,7 @@ func (o *Op) Guard(ctx context.Context, g Gesture) error {
 		if _, err := o.s.exec(ctx, o.pg, ActionRealm, pagejs.Gesture, args, &r); err != nil {
 			return err
 		}
-		reading = confirm.Reading{Text: r.Text, Submits: r.Submits, Fields: r.Fields, Frames: r.Frames, Near: r.Near}
+		reading = confirm.Reading{Text: r.Text, Kind: confirm.Kind(r.Kind), Submits: r.Submits, Fields: r.Fields, Frames: r.Frames, Near: r.Near}
 	}
 	v := confirm.Assess(reading, g.Intents...)
 	if !v.Armed() {

@@ -93,10 +93,61 @@ var Vocabulary = []Row{
 	words(Submission, `send`, "the control sends the user's data"),
 }
 
+// Kind is what a Reading's Text is the words of.
+type Kind string
+
+const (
+	// KindButton: a button-like control (button, submit or image input,
+	// role=button or menuitem, summary), or the form's submit button for a
+	// submission. "" counts as one.
+	KindButton Kind = "button"
+	// KindLink: a link (a[href], role=link).
+	KindLink Kind = "link"
+	// KindTarget: a click target without a control's role (a card, a tile:
+	// a div or span that listens for clicks).
+	KindTarget Kind = "target"
+)
+
+// labelWords is the most words a link's or click target's text has when it
+// is a label ("Delete account", "Pay €49"); longer, it is content (a card's
+// title, company, salary and tags).
+const labelWords = 8
+
+// Gate is a reading the vocabulary's rows of one scope do not look at,
+// with why.
+type Gate struct {
+	Scope  Scope
+	Test   func(r Reading) bool
+	Reason string
+}
+
+// Gates: what a row of Text or Amount scope does not read. The dialog's
+// text, the form's fields and frames, and the model's intent still arm.
+// TestVocabularyGates holds a case each way for every gate.
+var Gates = []Gate{
+	{Text, func(r Reading) bool {
+		return r.Kind != "" && r.Kind != KindButton && len(strings.Fields(r.Text)) > labelWords
+	},
+		"a card's or long link's words describe its content (a job's title, company and salary; an e-mail's subject), not what the click does"},
+	{Amount, func(r Reading) bool { return r.Kind == KindLink || r.Kind == KindTarget },
+		"a price on a link or a card says what it leads to (a product, a job's salary); a payment is a button's"},
+}
+
+// gated reports whether a gate keeps rows of scope sc from r's text.
+func gated(sc Scope, r Reading) bool {
+	for _, g := range Gates {
+		if g.Scope == sc && g.Test(r) {
+			return true
+		}
+	}
+	return false
+}
+
 // Reading is what the engine read at the gesture: the tab and frame it
 // acts in, from Firefox, and the page's own fields, from the isolated realm.
 type Reading struct {
 	Text    string   // the control's words (see Text)
+	Kind    Kind     // what Text is the words of ("" counts as KindButton)
 	Dialog  string   // a dialog's text, when the gesture answers one
 	Submits bool     // the gesture submits the form whose fields follow
 	Fields  []string // FieldDesc of each field of that form
@@ -173,8 +224,14 @@ func (v *Verdict) add(c Category) {
 func (row *Row) subjects(r Reading) []string {
 	switch row.Scope {
 	case Text:
+		if gated(Text, r) {
+			return []string{r.Dialog}
+		}
 		return []string{r.Text, r.Dialog}
 	case Amount:
+		if gated(Amount, r) {
+			return nil
+		}
 		return []string{r.Text}
 	case Field:
 		if r.Submits {

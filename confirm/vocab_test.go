@@ -104,3 +104,45 @@ func TestIntentOnlyAdds(t *testing.T) {
 		t.Errorf("vocabulary and intent: %v %v", v.Categories, v.Amounts)
 	}
 }
+
+// TestVocabularyGates: each gate keeps its rows from the words it names,
+// and only those: the same words on a button, or a short label, still arm;
+// a dialog, the form's fields and the intent arm whatever the gate.
+func TestVocabularyGates(t *testing.T) {
+	card := "Senior Go Engineer Acme Corp Berlin · Remote €55k Go Kubernetes Delete nothing, send your CV"
+	cases := map[string]struct{ quiet, armed []Reading }{
+		Gates[0].Reason: {
+			quiet: []Reading{{Kind: KindTarget, Text: card}, {Kind: KindLink, Text: "Re: please send the report and remove the old draft before Friday"}},
+			armed: []Reading{{Kind: KindTarget, Text: "Delete draft"}, {Kind: KindLink, Text: "Close my account"},
+				{Kind: KindButton, Text: card}, {Text: card}, {Kind: KindTarget, Text: card, Dialog: "This permanently deletes it"},
+				{Kind: KindTarget, Text: card, Submits: true, Fields: []string{"type=tel name=cardnumber"}}},
+		},
+		Gates[1].Reason: {
+			quiet: []Reading{{Kind: KindTarget, Text: "Wireless Mouse €19.99"}, {Kind: KindLink, Text: "Wireless Mouse €19.99"}, {Kind: KindTarget, Text: "€55k"}},
+			armed: []Reading{{Kind: KindButton, Text: "€49.00"}, {Text: "Continue · $12.00"}, {Kind: KindTarget, Text: "Pay €49"}},
+		},
+	}
+	for _, g := range Gates {
+		c, ok := cases[g.Reason]
+		if !ok {
+			t.Errorf("gate %q has no test case", g.Reason)
+			continue
+		}
+		for _, r := range c.quiet {
+			if v := Assess(r); v.Armed() {
+				t.Errorf("gate %q: %+v armed %v", g.Reason, r, v.Reasons())
+			}
+		}
+		for _, r := range c.armed {
+			if !Assess(r).Armed() {
+				t.Errorf("gate %q: %+v did not arm", g.Reason, r)
+			}
+		}
+	}
+	if v := Assess(Reading{Kind: KindTarget, Text: card}, Payment); !v.Armed() {
+		t.Error("the intent did not arm a gated reading")
+	}
+	if len(cases) != len(Gates) {
+		t.Errorf("%d cases for %d gates", len(cases), len(Gates))
+	}
+}

@@ -525,6 +525,10 @@ type GestureResult struct {
 	Files   []string `json:"files,omitempty"`  // names of the files its file inputs hold
 	Frames  []string `json:"frames,omitempty"` // "title=… name=… allow=… src=origin" per frame of another origin
 	Near    string   `json:"near,omitempty"`   // the form's text
+	// Kind is what Text is the words of: "button" (a button-like control, or
+	// the form's submit button for a submission), "link", or "target" (a
+	// click target without a control's role: a card, a tile).
+	Kind string `json:"kind,omitempty"`
 }
 
 // PressKeys are the named keys of PressKey (seed §10.8, plus Space, Insert, PageUp,

@@ -18,6 +18,7 @@ import (
 var testOnlyVars = map[string]string{
 	"FIREFOX_MCP_REQUIRE_FIREFOX": "browser tests fail instead of skipping (internal/headless)",
 	"FIREFOX_MCP_BINARY":          "the binary the e2e tests and benchmarks drive",
+	"FIREFOX_MCP_STARTUP_RUNS":    "how many Firefox starts the e2e start-up test makes (e2e/startup_test.go)",
 }
 
 // docs returns README.md and every docs/*.md, by name.

@@ -27,7 +27,13 @@ function gesture(win, args, lib) {
   } else {
     submits = !!form && submitKinds(control);
   }
-  const out = {text: shown ? label(shown) : "", submits};
+  // kind: what the words are of — a button-like control (any label), a link, or a click
+  // target without a control's role (a card), whose words may describe its content.
+  const kind = shown !== control || submitKinds(control) ? "button" :
+    control.matches && control.matches("a[href], [role=link]") ? "link" :
+    control.matches && control.matches(CONTROL) ? "button" :
+    ["input", "select", "textarea"].includes(control.localName) ? "button" : "target";
+  const out = {text: shown ? label(shown) : "", submits, kind};
   if (!form) return out;
   const c = submits && shown && submitKinds(shown) ? shown : null;
   out.action = abs(c && c.hasAttribute("formaction") ? c.formAction : form.action);
