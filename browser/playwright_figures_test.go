@@ -25,7 +25,8 @@ import (
 // compares: the characters of the text of navigate's and snapshot_page's
 // answers and their refs, against Playwright MCP's browser_navigate and
 // browser_snapshot for the same pages (the React div-soup job board, the
-// 3,000-element fixture, the 3,000 plain posts of TestPlainDivsListNothing).
+// 3,000-element fixture, the 3,000 plain posts of TestPlainDivsListNothing, the
+// Mantine job search of TestDesignSystemJobBoard).
 // It only reports, and runs only when PLAYWRIGHT_MCP names @playwright/mcp's
 // cli.js, installed by hand with a browser it can launch (see the doc; nothing
 // is downloaded here); PLAYWRIGHT_MCP_ARGS replaces the script's default flags,
@@ -44,8 +45,9 @@ func TestPlaywrightMCPFigures(t *testing.T) {
 	t.Cleanup(large.Close)
 	posts := httptest.NewServer(withoutFavicon(plainPosts()))
 	t.Cleanup(posts.Close)
-	urls := []string{board.URL + "/jobboard.html", large.URL + "/large.html", posts.URL + "/"}
-	names := []string{"jobboard", "large", "posts"}
+	search := jobSearchServer(t)
+	urls := []string{board.URL + "/jobboard.html", large.URL + "/large.html", posts.URL + "/", search.URL + "/jobsearch.html"}
+	names := []string{"jobboard", "large", "posts", "jobsearch"}
 
 	var rows []figure
 	for i, u := range urls {
