@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -23,25 +22,7 @@ type pipeClient struct {
 	t     *testing.T
 	in    *io.PipeWriter
 	lines chan string
-	logs  *logBuf
-}
-
-// logBuf keeps the server's log records.
-type logBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
+	logs  *syncBuffer
 }
 
 func startAsk(t *testing.T) *pipeClient {
@@ -54,7 +35,7 @@ func startAsk(t *testing.T) *pipeClient {
 		action, content, err := e.Elicit(ctx, "Allow?", json.RawMessage(askSchema))
 		return Result{Text: fmt.Sprintf("%s %s %v", action, content, err)}
 	}}
-	logs := &logBuf{}
+	logs := &syncBuffer{}
 	s := NewServer(h, Options{Logger: slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
