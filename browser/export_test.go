@@ -314,3 +314,11 @@ func (s *Session) Reselect(ctx context.Context, c Connection, tab rdp.Tab, prev,
 	}
 	return sel != nil, why
 }
+
+// SetElicitTimeout shortens the wait for the MCP client's answer to a
+// confirmation; the returned function restores it.
+func SetElicitTimeout(d time.Duration) func() {
+	old := elicitTimeout
+	elicitTimeout = d
+	return func() { elicitTimeout = old }
+}

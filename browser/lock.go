@@ -18,8 +18,42 @@ type Confirmer interface {
 	Availability() confirm.Availability
 }
 
-// ConfirmOff is the ConfirmMode that asks nobody (development builds only).
-const ConfirmOff = "off"
+// ConfirmOff is the ConfirmMode that asks nobody (development builds only);
+// ConfirmElicit asks through the call's MCP client when it carries one
+// (WithElicitation), else in the window.
+const (
+	ConfirmOff    = "off"
+	ConfirmElicit = "elicit"
+)
+
+// Where the user allowed a gesture (Op.ConfirmedVia).
+const (
+	ConfirmedInWindow = "window"
+	ConfirmedInClient = "mcp_client"
+)
+
+// Asker asks the user about one consequential action. The call's MCP
+// client is one (confirm.Elicitation over package mcp's elicitor).
+type Asker interface {
+	Ask(ctx context.Context, r confirm.Request) (confirm.Answer, error)
+}
+
+type elicitationKey struct{}
+
+// WithElicitation returns ctx carrying a, the asker of the tool call's MCP
+// client, which the lock uses in mode elicit instead of the window. It is
+// the call's own: the MCP layer offers it only when that call's client
+// declared the elicitation capability (not for a modern-era call), so it
+// travels with the call, not in Options.
+func WithElicitation(ctx context.Context, a Asker) context.Context {
+	return context.WithValue(ctx, elicitationKey{}, a)
+}
+
+// Elicitation is the asker WithElicitation put in ctx, nil without one.
+func Elicitation(ctx context.Context) Asker {
+	a, _ := ctx.Value(elicitationKey{}).(Asker)
+	return a
+}
 
 // Gesture is what an action is about to do, for the lock on consequential
 // actions: Mode "click", "key" (Key), "submit" (fill's submit) or "fill"
@@ -44,7 +78,7 @@ type Gesture struct {
 // nothing has reached the page. Keys other than Enter and Space read
 // nothing (only the intent can arm them).
 func (o *Op) Guard(ctx context.Context, g Gesture) error {
-	o.confirmed = false
+	o.confirmedVia = ""
 	var r pagejs.GestureResult
 	reading := confirm.Reading{}
 	if g.Dialog != nil {
@@ -72,7 +106,12 @@ func (o *Op) Guard(ctx context.Context, g Gesture) error {
 }
 
 // Confirmed reports whether the user allowed the Op's last guarded gesture.
-func (o *Op) Confirmed() bool { return o.confirmed }
+func (o *Op) Confirmed() bool { return o.confirmedVia != "" }
+
+// ConfirmedVia says where the user allowed the Op's last guarded gesture:
+// ConfirmedInWindow, ConfirmedInClient, or "" when no yes was needed or
+// given.
+func (o *Op) ConfirmedVia() string { return o.confirmedVia }
 
 func (o *Op) ask(ctx context.Context, g Gesture, v confirm.Verdict, r pagejs.GestureResult) error {
 	s := o.s
@@ -81,26 +120,61 @@ func (o *Op) ask(ctx context.Context, g Gesture, v confirm.Verdict, r pagejs.Ges
 		return nil
 	}
 	req := o.request(ctx, g, v, r)
-	if s.opts.Confirm == nil {
+	asker, via := o.asker(ctx)
+	if asker == nil {
 		return Errorf(errcode.ConfirmationUnavailable, "this action (%s) needs the user's yes, and no confirmation window is available; nothing was sent to the page. Fix: %s", categoryList(v.Categories), confirm.Fix)
 	}
 	start := time.Now()
-	a, err := s.opts.Confirm.Ask(ctx, req)
-	s.log.Info("confirmation", "categories", v.Categories, "outcome", a.Outcome, "program", a.Program, "ms", time.Since(start).Milliseconds())
+	actx, cancel := ctx, context.CancelFunc(func() {})
+	if via == ConfirmedInClient {
+		actx, cancel = context.WithTimeout(ctx, elicitTimeout) // the window program times itself
+	}
+	a, err := asker.Ask(actx, req)
+	cancel()
+	s.log.Info("confirmation", "categories", v.Categories, "outcome", a.Outcome, "program", a.Program, "via", via, "ms", time.Since(start).Milliseconds())
+	if err == nil && a.Outcome == confirm.Yes && ctx.Err() == nil {
+		o.confirmedVia = via
+		return nil
+	}
+	return answerError(ctx, v, a, err, via)
+}
+
+// elicitTimeout is how long the MCP client's answer is waited for: no
+// answer in that time refuses (a test shortens it).
+var elicitTimeout = confirm.AnswerTimeout
+
+// asker is who asks about the gesture: the call's MCP client in mode
+// elicit when the call carries one, else the window helper (nil: none).
+func (o *Op) asker(ctx context.Context) (Asker, string) {
+	if o.s.opts.ConfirmMode == ConfirmElicit {
+		if e := Elicitation(ctx); e != nil {
+			return e, ConfirmedInClient
+		}
+	}
+	if o.s.opts.Confirm == nil {
+		return nil, ""
+	}
+	return o.s.opts.Confirm, ConfirmedInWindow
+}
+
+// answerError is the error of an ask that did not end in a yes.
+func answerError(ctx context.Context, v confirm.Verdict, a confirm.Answer, err error, via string) error {
+	cats := categoryList(v.Categories)
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case ctx.Err() != nil:
 		return ctx.Err()
 	case err != nil:
-		return Errorf(errcode.ConfirmationUnavailable, "this action (%s) needs the user's yes, and the confirmation window could not be shown (%v); nothing was sent to the page. Fix: %s", categoryList(v.Categories), err, confirm.Fix)
-	case a.Outcome == confirm.Yes:
-		o.confirmed = true
-		return nil
+		return Errorf(errcode.ConfirmationUnavailable, "this action (%s) needs the user's yes, and the confirmation window could not be shown (%v); nothing was sent to the page. Fix: %s", cats, err, confirm.Fix)
 	case a.Outcome == confirm.Unavailable:
-		return Errorf(errcode.ConfirmationUnavailable, "this action (%s) needs the user's yes, and no window could be shown: %s. Nothing was sent to the page.", categoryList(v.Categories), Truncate(a.Detail, 600))
+		return Errorf(errcode.ConfirmationUnavailable, "this action (%s) needs the user's yes, and no window could be shown: %s. Nothing was sent to the page.", cats, Truncate(a.Detail, 600))
+	case a.Outcome == confirm.Timeout && via == ConfirmedInClient:
+		return Errorf(errcode.ConfirmationRefused, "the user did not answer the confirmation in the MCP client within %d s, which refuses this action (%s); nothing was sent to the page. Do not retry unless the user asks.", int(confirm.AnswerTimeout/time.Second), cats)
 	case a.Outcome == confirm.Timeout:
-		return Errorf(errcode.ConfirmationRefused, "the user did not answer within %d s, which refuses this action (%s); nothing was sent to the page. Do not retry unless the user asks.", int(confirm.AnswerTimeout/time.Second), categoryList(v.Categories))
+		return Errorf(errcode.ConfirmationRefused, "the user did not answer within %d s, which refuses this action (%s); nothing was sent to the page. Do not retry unless the user asks.", int(confirm.AnswerTimeout/time.Second), cats)
+	case via == ConfirmedInClient:
+		return Errorf(errcode.ConfirmationRefused, "this action (%s) was refused in the MCP client (%s); nothing was sent to the page. Do not retry unless the user asks.", cats, Truncate(a.Detail, 300))
 	}
-	return Errorf(errcode.ConfirmationRefused, "the user refused this action (%s); nothing was sent to the page. Do not retry unless the user asks.", categoryList(v.Categories))
+	return Errorf(errcode.ConfirmationRefused, "the user refused this action (%s); nothing was sent to the page. Do not retry unless the user asks.", cats)
 }
 
 // request is what the window shows: the tab's origin and the element's
@@ -165,16 +239,23 @@ func categoryList(cs []confirm.Category) string {
 
 // ConfirmStatus is the lock's configuration as browser_status reports it.
 type ConfirmStatus struct {
-	Mode      string // window, elicit or off
-	Window    bool   // a window can be shown
-	Program   string // zenity or kdialog
-	Problem   string // why no window can be shown
-	Available bool   // an armed gesture can be asked about (or is not asked: off)
+	Mode    string // window, elicit or off
+	Window  bool   // a window can be shown
+	Program string // zenity or kdialog
+	Problem string // why no window can be shown
+	// ClientElicitation: this call's MCP client declared elicitation (an
+	// Asker came with the call); used only in mode elicit.
+	ClientElicitation bool
+	// AsksIn is where an armed gesture of this client is asked about:
+	// ConfirmedInClient, ConfirmedInWindow, or "" (off, or no window).
+	AsksIn    string
+	Available bool // an armed gesture can be asked about (or is not asked: off)
 }
 
-// ConfirmStatus reports the lock's mode and whether a window can be shown.
-func (s *Session) ConfirmStatus() ConfirmStatus {
-	st := ConfirmStatus{Mode: s.opts.ConfirmMode}
+// ConfirmStatus reports the lock's mode, whether a window can be shown,
+// and, for the call whose context ctx is, whether its MCP client is asked.
+func (s *Session) ConfirmStatus(ctx context.Context) ConfirmStatus {
+	st := ConfirmStatus{Mode: s.opts.ConfirmMode, ClientElicitation: Elicitation(ctx) != nil}
 	if st.Mode == "" {
 		st.Mode = "window"
 	}
@@ -184,6 +265,13 @@ func (s *Session) ConfirmStatus() ConfirmStatus {
 	} else if st.Mode != ConfirmOff {
 		st.Problem = "no confirmation window helper is running"
 	}
-	st.Available = st.Mode == ConfirmOff || st.Window
+	switch {
+	case st.Mode == ConfirmOff:
+	case st.Mode == ConfirmElicit && st.ClientElicitation:
+		st.AsksIn = ConfirmedInClient
+	case st.Window:
+		st.AsksIn = ConfirmedInWindow
+	}
+	st.Available = st.Mode == ConfirmOff || st.AsksIn != ""
 	return st
 }

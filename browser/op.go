@@ -42,8 +42,10 @@ type Op struct {
 	// end asks the download manager (downloads.go). A load Firefox announced
 	// is looked at after every action.
 	downloads bool
-	// confirmed: the user allowed the last guarded gesture (Guard).
-	confirmed bool
+	// confirmedVia: the user allowed the last guarded gesture (Guard), in
+	// the window (ConfirmedInWindow) or the MCP client
+	// (ConfirmedInClient); "" when not.
+	confirmedVia string
 }
 
 // DefaultSettleCap is the longest an action waits for the page to be quiet

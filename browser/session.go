@@ -57,8 +57,10 @@ type Options struct {
 	Files  Files // the broker client; nil = uploads unavailable
 	// Confirm asks the user before a consequential action (lock.go); nil
 	// with ConfirmMode "window" (the default) or "elicit" makes every armed
-	// gesture fail with confirmation_unavailable. ConfirmMode "off" (dev
-	// builds only) asks nobody.
+	// gesture fail with confirmation_unavailable. ConfirmMode "elicit" asks
+	// through the call's MCP client instead when the call's context carries
+	// one (WithElicitation). ConfirmMode "off" (dev builds only) asks
+	// nobody.
 	Confirm     Confirmer
 	ConfirmMode string
 	Sandbox     SandboxInfo

@@ -10,6 +10,14 @@
 // server cannot start programs), over a SOCK_SEQPACKET socketpair with one
 // typed JSON Request and one Answer per question ([Client], [Helper]).
 //
+// With FIREFOX_MCP_CONFIRM=elicit the same question can go through the MCP
+// client instead ([Elicitation], over package mcp's elicitor, for a call
+// whose client declared the capability): [ElicitText] is the window's text
+// for a message, [ElicitSchema] one required boolean, and only accept with
+// allow=true is a yes ([ElicitOutcome]). An accept can come from software;
+// the mode is the operator's declaration that their client shows the
+// request to a person.
+//
 // # Trust boundary
 //
 // The helper runs outside the sandbox and treats every request as hostile:

@@ -138,9 +138,18 @@ var categoryWords = map[Category]string{
 func WindowText(r *Request) string {
 	var b strings.Builder
 	b.WriteString("An AI agent is about to act in your Firefox through firefox-rdp-mcp.\n\n")
+	describe(&b, r)
+	fmt.Fprintf(&b, "\nAllow this one action? Refuse is the default; no answer within %d s refuses.", int(AnswerTimeout/time.Second))
+	return b.String()
+}
+
+// describe writes what the engine read at the gesture, one item a line,
+// page strings cleaned and cut (Clean): the body of the window's text and
+// of the elicitation's message.
+func describe(b *strings.Builder, r *Request) {
 	line := func(label, v string) {
 		if v = Clean(v, MaxField); v != "" {
-			fmt.Fprintf(&b, "%s: %s\n", label, v)
+			fmt.Fprintf(b, "%s: %s\n", label, v)
 		}
 	}
 	list := func(label string, l []string) {
@@ -165,8 +174,6 @@ func WindowText(r *Request) string {
 	list("Amounts on the page", r.Amounts)
 	list("Files attached", r.Files)
 	list("Why this asks", r.Reasons)
-	fmt.Fprintf(&b, "\nAllow this one action? Refuse is the default; no answer within %d s refuses.", int(AnswerTimeout/time.Second))
-	return b.String()
 }
 
 func quoteIf(s string) string {

@@ -40,6 +40,15 @@ func startServerOn(t testing.TB, ctx context.Context, ff *headless.Firefox, bin 
 // startServerWith runs the binary with exactly env.
 func startServerWith(t testing.TB, ctx context.Context, bin string, env ...string) *server {
 	t.Helper()
+	return startServerEliciting(t, ctx, nil, bin, env...)
+}
+
+// startServerEliciting runs the binary with exactly env under a client
+// that answers elicitation requests with elicit (nil: the client declares
+// no elicitation).
+func startServerEliciting(t testing.TB, ctx context.Context, elicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error),
+	bin string, env ...string) *server {
+	t.Helper()
 	s := &server{cmd: exec.Command(bin)}
 	s.cmd.Env = env
 	s.cmd.Stderr = os.Stderr
@@ -49,6 +58,7 @@ func startServerWith(t testing.TB, ctx context.Context, bin string, env ...strin
 			s.progress = append(s.progress, req.Params.Progress)
 			s.mu.Unlock()
 		},
+		ElicitationHandler: elicit,
 	})
 	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: s.cmd}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {

@@ -47,11 +47,25 @@
 // # Limitations
 //
 //   - Only the tools capability is served: no resources, prompts, logging,
-//     sampling, elicitation, tasks, pagination, list-changed notifications or
-//     (modern) subscriptions/listen and input_required results. The modern
+//     sampling, tasks, pagination, list-changed notifications or (modern)
+//     subscriptions/listen and input_required results. The modern
 //     envelope's client capabilities and log level are read for validity only.
-//     The server never sends requests to the client; responses it receives are
-//     ignored.
+//   - The one request the server sends is elicitation/create, in form mode,
+//     through the [Elicitor] a tool call's context carries ([ElicitorFrom]).
+//     It exists only for a legacy session whose client declared
+//     capabilities.elicitation at initialize ({} or {"form":{}}; a client
+//     declaring only "url" cannot show a form) under 2025-06-18 or newer. A
+//     modern (2026-07-28) call has no elicitor: that revision has no
+//     server-to-client requests, so a tool must do without (firefox-rdp-mcp's
+//     lock asks in its window). Its ids start "firefox-rdp-mcp/elicitation/";
+//     at most 4 wait at once (one more is refused unsent); a wait ends with
+//     the call's context or after 10 minutes, and the server then sends
+//     notifications/cancelled for its request. Responses are routed from
+//     the read loop without blocking it; unknown, late and duplicate ones
+//     are logged at debug level and dropped; a malformed result or an error
+//     response is no answer. An accept can come from software: the client
+//     decides who answers, so what an answer is worth is the caller's
+//     judgement.
 //   - Cancellation is cooperative: a handler that ignores ctx keeps running
 //     (and delays Serve's return). A call the client cancelled after its side
 //     effects happened is not answered either; its id stays in use until the

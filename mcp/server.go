@@ -107,9 +107,12 @@ type conn struct {
 	clientReady bool   // notifications/initialized arrived
 	version     string // negotiated by initialize (legacy requests)
 	modernSeen  bool   // a modern request has been logged
+	elicit      bool   // the client declared form elicitation at initialize
 
 	mu       sync.Mutex
-	inflight map[string]*call // tools/call by idKey
+	inflight map[string]*call      // tools/call by idKey
+	outgoing map[string]chan reply // the server's own requests by id (elicit.go)
+	nextOut  uint64
 	calls    sync.WaitGroup
 }
 
@@ -142,6 +145,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		out:       out,
 		writeDone: make(chan struct{}),
 		inflight:  map[string]*call{},
+		outgoing:  map[string]chan reply{},
 	}
 	lines := make(chan lineOrErr)
 	stop := make(chan struct{})
@@ -248,7 +252,7 @@ func (c *conn) handleLine(ctx context.Context, item lineOrErr) {
 	}
 	switch {
 	case m.response:
-		c.log.Debug("mcp: unexpected response ignored", "id", string(m.id))
+		c.routeResponse(m)
 	case m.isNotification():
 		c.handleNotification(m)
 	default:
@@ -348,12 +352,13 @@ func (c *conn) initialize(_ context.Context, m *message, _ era) (any, *rpcError)
 	}
 	c.version = negotiate(requested)
 	c.initialized = true
+	c.elicit = declaresFormElicitation(members["capabilities"]) && hasElicitation(c.version)
 	var client struct{ Name, Version string }
 	if raw, ok := members["clientInfo"]; ok {
 		_ = json.Unmarshal(raw, &client)
 	}
 	c.log.Info("mcp initialized", "requested", requested, "version", c.version,
-		"client", truncate(client.Name, 64), "clientVersion", truncate(client.Version, 32))
+		"client", truncate(client.Name, 64), "clientVersion", truncate(client.Version, 32), "elicitation", c.elicit)
 	return struct {
 		ProtocolVersion string       `json:"protocolVersion"`
 		Capabilities    capabilities `json:"capabilities"`
@@ -452,7 +457,7 @@ func (c *conn) callTool(ctx context.Context, m *message, e era) (any, *rpcError)
 		c.mu.Unlock()
 		return nil, errorf(codeInvalidRequest, "invalid request: id %s is already in use", m.id)
 	}
-	callCtx, cancel := context.WithCancelCause(ctx)
+	callCtx, cancel := context.WithCancelCause(c.withElicitor(ctx, e))
 	c.inflight[key] = &call{cancel: cancel}
 	c.calls.Add(1)
 	c.mu.Unlock()

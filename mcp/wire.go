@@ -110,6 +110,8 @@ type message struct {
 	method   string
 	params   json.RawMessage // nil when absent
 	response bool            // a response (result or error, no method); never answered
+	result   json.RawMessage // a response's result, nil when absent
+	rpcErr   json.RawMessage // a response's error, nil when absent
 }
 
 func (m *message) isNotification() bool { return m.id == nil }
@@ -161,10 +163,10 @@ func decodeMessage(line []byte) (*message, json.RawMessage, *rpcError) {
 	}
 	rawMethod, hasMethod := members["method"]
 	if !hasMethod {
-		_, hasResult := members["result"]
-		_, hasError := members["error"]
+		result, hasResult := members["result"]
+		rpcErr, hasError := members["error"]
 		if m.id != nil && (hasResult || hasError) {
-			m.response = true
+			m.response, m.result, m.rpcErr = true, result, rpcErr
 			return m, nil, nil
 		}
 		return nil, replyID, errorf(codeInvalidRequest, `invalid request: "method" is missing`)

@@ -104,8 +104,21 @@ func confirmedNote(op *browser.Op) string {
 	if !op.Confirmed() {
 		return ""
 	}
-	return " " + ConfirmedText
+	return " " + confirmedSentence(op)
 }
 
-// ConfirmedText is the sentence an answer carries when the user allowed it.
-const ConfirmedText = "The user confirmed this action in the confirmation window before it ran."
+// confirmedSentence says where the user allowed the Op's action.
+func confirmedSentence(op *browser.Op) string {
+	if op.ConfirmedVia() == browser.ConfirmedInClient {
+		return ConfirmedInClientText
+	}
+	return ConfirmedText
+}
+
+// ConfirmedText is the sentence an answer carries when the user allowed it
+// in the window; ConfirmedInClientText when they allowed it in the MCP
+// client (FIREFOX_MCP_CONFIRM=elicit).
+const (
+	ConfirmedText         = "The user confirmed this action in the confirmation window before it ran."
+	ConfirmedInClientText = "The user confirmed this action in your MCP client (an elicitation request) before it ran."
+)

@@ -798,7 +798,7 @@ func (tb *Table) handleDialog(ctx context.Context, a *handleDialogArgs, _ browse
 	out := handleDialogOut{Action: a.Action, Type: d.Type, Text: browser.PageStrN(d.Text.Raw(), 2000)}
 	out.text = fmt.Sprintf("%s the %s dialog; its text was:\n%s", verb, d.Type, browser.Marked("Dialog text", d.Text.Raw(), 200))
 	if op.Confirmed() {
-		out.text += "\n" + ConfirmedText // (the sentence every allowed action's answer carries)
+		out.text += "\n" + confirmedSentence(op) // (the sentence every allowed action's answer carries)
 	}
 	return out, nil
 }

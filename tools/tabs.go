@@ -54,10 +54,12 @@ type statusOut struct {
 
 // confirmStatus is the lock on consequential actions (browser.ConfirmStatus).
 type confirmStatus struct {
-	Mode    string `json:"mode"`
-	Window  bool   `json:"window_available"`
-	Program string `json:"program,omitempty"`
-	Problem string `json:"problem,omitempty"`
+	Mode              string `json:"mode"`
+	Window            bool   `json:"window_available"`
+	Program           string `json:"program,omitempty"`
+	Problem           string `json:"problem,omitempty"`
+	ClientElicitation bool   `json:"client_elicitation"`
+	AsksIn            string `json:"asks_in,omitempty"`
 }
 
 type statusTab struct {
@@ -109,7 +111,7 @@ func (tb *Table) browserStatus(ctx context.Context, _ *noArgs, _ browser.Progres
 	}
 	lines = append(lines, fmt.Sprintf("Sandbox: %s (Landlock ABI %d, seccomp %v). Uploads: %s.",
 		cfg.Sandbox.Mode, cfg.Sandbox.LandlockABI, cfg.Sandbox.Seccomp, uploadsLine(st.UploadsEnabled, len(cfg.UploadRoots))))
-	lines = append(lines, confirmLine(tb.eng.ConfirmStatus(), &st.Confirmation))
+	lines = append(lines, confirmLine(tb.eng.ConfirmStatus(ctx), &st.Confirmation))
 	st.text = strings.Join(lines, "\n")
 	return st, nil
 }
@@ -118,15 +120,21 @@ func (tb *Table) browserStatus(ctx context.Context, _ *noArgs, _ browser.Progres
 const wsWarning = "the ws: debugger endpoint is reachable by every web page the user opens on a loopback origin (Firefox checks no Origin), " +
 	"and such a page can take control of the browser; start Firefox with --start-debugger-server on a Unix socket (firefox-rdp-mcp setup)"
 
-// confirmLine says who answers the lock on consequential actions and
-// whether a window can be shown.
+// confirmLine says who answers the lock on consequential actions for this
+// client and whether a window can be shown.
 func confirmLine(cs browser.ConfirmStatus, out *confirmStatus) string {
-	*out = confirmStatus{Mode: cs.Mode, Window: cs.Window, Program: cs.Program, Problem: cs.Problem}
+	*out = confirmStatus{Mode: cs.Mode, Window: cs.Window, Program: cs.Program, Problem: cs.Problem,
+		ClientElicitation: cs.ClientElicitation, AsksIn: cs.AsksIn}
+	const actions = "payments, deletions, secret changes and submissions"
 	switch {
 	case cs.Mode == browser.ConfirmOff:
-		return "Confirmation: OFF (FIREFOX_MCP_CONFIRM=off, a development build): payments, deletions, secret changes and submissions run without asking the user."
+		return "Confirmation: OFF (FIREFOX_MCP_CONFIRM=off, a development build): " + actions + " run without asking the user."
+	case cs.AsksIn == browser.ConfirmedInClient:
+		return "Confirmation: elicit; " + actions + " wait for the user's yes in this MCP client (an elicitation request, which this client declared it shows to the user)."
+	case cs.AsksIn == browser.ConfirmedInWindow && cs.Mode == browser.ConfirmElicit:
+		return fmt.Sprintf("Confirmation: elicit, but this MCP client did not declare elicitation (or the call used the 2026-07-28 revision, which has none): %s wait for the user's yes in a %s window.", actions, cs.Program)
 	case cs.Window:
-		return fmt.Sprintf("Confirmation: %s; payments, deletions, secret changes and submissions wait for the user's yes in a %s window.", cs.Mode, cs.Program)
+		return fmt.Sprintf("Confirmation: %s; %s wait for the user's yes in a %s window.", cs.Mode, actions, cs.Program)
 	}
 	return fmt.Sprintf("Confirmation: %s, but no window can be shown (%s): such actions fail with confirmation_unavailable.", cs.Mode, cs.Problem)
 }

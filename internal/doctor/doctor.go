@@ -114,14 +114,21 @@ func report(w io.Writer, checks []check) int {
 	return 0
 }
 
-// confirmCheck says who answers the lock on consequential actions and
-// whether a window can be shown. Not blocking: without a window such
+// confirmCheck says who answers the lock on consequential actions (in mode
+// elicit: the MCP client when it declares the capability, which doctor
+// cannot know, else the window) and whether a window can be shown. Not blocking: without a window such
 // actions fail closed (confirmation_unavailable), the rest works.
 func confirmCheck(mode build.ConfirmMode, a confirm.Availability) check {
 	switch {
 	case mode == build.ConfirmOff:
 		return check{name: "confirmation", detail: "OFF (FIREFOX_MCP_CONFIRM=off): payments, deletions, secret changes and submissions run without asking you",
 			fix: "remove FIREFOX_MCP_CONFIRM from the MCP client's \"env\" entry"}
+	case mode == build.ConfirmElicit && a.OK():
+		return check{name: "confirmation", ok: true, detail: fmt.Sprintf("elicit: consequential actions wait for your yes in the MCP client when it declares "+
+			"elicitation (you declared, by this setting, that it shows those requests to you), else in a %s window (%s)", a.Program, a.Display)}
+	case mode == build.ConfirmElicit:
+		return check{name: "confirmation", detail: fmt.Sprintf("elicit: consequential actions wait for your yes in the MCP client when it declares elicitation; "+
+			"for a client that does not, no window can be shown (%s) and they fail with confirmation_unavailable", a.Problem), fix: confirm.Fix}
 	case a.OK():
 		return check{name: "confirmation", ok: true, detail: fmt.Sprintf("%s: consequential actions wait for your yes in a %s window (%s)", mode, a.Program, a.Display)}
 	}
