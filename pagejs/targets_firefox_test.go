@@ -57,6 +57,7 @@ func TestTargetsWithoutRole(t *testing.T) {
 			`clickable "Focusable note"`,               // tabindex alone
 			`clickable "Senior Go Engineer Acme Corp"`, // pointer region: one line named by both
 			`clickable "Open menu"`,                    // mousedown listener
+			`clickable "Staff Engineer Initech"`,       // a card: its logo and heading are its line's
 			`div "Drag card" draggable`,
 			`div "" drop target`,
 			`heading "Open positions" level=2`,
@@ -69,7 +70,7 @@ func TestTargetsWithoutRole(t *testing.T) {
 				t.Errorf("%s: want %s in\n%s", r, want, got)
 			}
 		}
-		for _, not := range []string{"Just some text", "More text without", `"Senior Go Engineer"`, `"Acme Corp"`, `"Inner label"`, "Paragraph one", `img ""`} {
+		for _, not := range []string{"Just some text", "More text without", `"Senior Go Engineer"`, `"Acme Corp"`, `"Inner label"`, "Paragraph one", `img ""`, `img "Initech logo"`, `heading "Staff Engineer"`} {
 			if strings.Contains(got, not) {
 				t.Errorf("%s: %s listed:\n%s", r, not, got)
 			}

@@ -323,8 +323,23 @@ function lib(win, env) {
       !(tag === "svg" && el.parentElement !== null && el.parentElement.closest("svg") !== null) && mediaNamed(el, tag);
     const click = role === "" && html && !NATIVE.has(tag) && clickOf(el) !== "";
     if (!click && drag === 0 && !media && !heading) return null;
-    if ((media || heading) && !click && drag === 0 && el.parentElement !== null && el.parentElement.closest(CONTROLS) !== null) return null;
+    // An image or heading inside a control, or inside a click target without a role (a
+    // card: its logo, its title), is part of that one's line.
+    if ((media || heading) && !click && drag === 0 && el.parentElement !== null &&
+      (el.parentElement.closest(CONTROLS) !== null || inClickTarget(el))) return null;
     return {click, drag, media, heading};
+  }
+
+  // inClickTarget tells whether an ancestor of el is a click target without a role
+  // (targetOf, kept per walk: the walk classifies every ancestor anyway).
+  function inClickTarget(el) {
+    for (let p = el.parentElement; p !== null && p !== docBody && p !== docEl; p = p.parentElement) {
+      const role = firstToken(p.getAttribute("role"));
+      if (role !== "" && !PRESENTATIONAL.has(role)) continue;
+      const t = targetOf(p, p.localName, "");
+      if (t !== null && t.click) return true;
+    }
+    return false;
   }
 
   // clickOf names the first click signal that holds of el (CLICK_SIGNALS), "" when none
