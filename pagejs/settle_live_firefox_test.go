@@ -27,9 +27,11 @@ func TestFirefoxSettleRequestRows(t *testing.T) {
 	}{
 		{"websocket", "", `(window.__ws = new WebSocket("ws://" + location.host + "/live/ws?ms=20"), 1)`},
 		{"event-stream", "", `(window.__es = new EventSource("/live/events?ms=20"), 1)`},
-		{"before", `(fetch("/live/poll?ms=5000"), 1)`, ""},
+		{"before", `(fetch("/live/hold?ms=5000"), 1)`, ""},
 		{"streaming", "", `(fetch("/live/stream?ms=30").then((r) => r.body.getReader().read()), 1)`},
-		{"long-lived", "", `(fetch("/live/poll?ms=60000"), 1)`},
+		{"long-lived", "", `(fetch("/live/hold?ms=60000"), 1)`},
+		{"named long poll", "", `(fetch("/live/poll?ms=60000"), 1)`},
+		{"named long poll", "", `(fetch("/live/hold?EIO=4&transport=polling&ms=60000"), 1)`}, // (Socket.IO's polling transport)
 		{"beacon-free", "", `(navigator.sendBeacon("/live/beacon?ms=5000", "x"), 1)`},
 	}
 	for _, r := range rows {
@@ -58,7 +60,7 @@ func TestFirefoxSettleRequestRows(t *testing.T) {
 	// (long-poll), not only 1 s later (long-lived).
 	t.Run("long-poll", func(t *testing.T) {
 		p := openOn(t, srv.URL, "/live.html")
-		p.js(`(fetch("/live/poll?ms=1300").then(() => fetch("/live/poll?ms=5000")), 1)`)
+		p.js(`(fetch("/live/hold?ms=1300").then(() => fetch("/live/hold?ms=5000")), 1)`)
 		time.Sleep(1150 * time.Millisecond)
 		a := args()
 		// The action's own request (300 ms) holds the wait while the round

@@ -31,6 +31,11 @@ async function settle(win, args, lib, env) {
   // JSON answer read late on the loaded machine for one).
   const LONG_MS = 1000;
   const STREAM_MS = 1000;
+  // The names long-poll transports give their addresses (the "named long poll" row):
+  // Engine.IO/Socket.IO's transport=polling, SignalR's transport=longPolling, and a last
+  // path segment poll, longpoll, long-poll or long_poll.
+  const POLL_QUERY = /(^|&)transport=(polling|longpolling)(&|$)/i;
+  const POLL_PATH = /\/(poll|long[-_]?poll)\/?$/i;
   const STREAMS = /^(application\/(x-ndjson|ndjson|jsonl|x-jsonlines|stream\+json)|multipart\/x-mixed-replace)/;
   // The record of live traffic and changes (liveState): documents, addresses, changes
   // kept, and how long before the action a change counts (LIVE_WINDOW_MS).
@@ -113,6 +118,7 @@ async function settle(win, args, lib, env) {
     {name: "event-stream", why: "an EventSource stays open and reconnects by itself; its events answer no action", test: (q) => q.type === CP.TYPE_INTERNAL_EVENTSOURCE || q.contentType === "text/event-stream"},
     {name: "beacon", why: "sendBeacon, <a ping> and reports are sent and forgotten: the page never reads an answer", test: (q) => q.type === CP.TYPE_BEACON || q.type === CP.TYPE_PING || q.type === CP.TYPE_CSP_REPORT},
     {name: "favicon", why: "Firefox fetches the icon by itself (pending after the load: 15–60 ms on the fixtures); the page never sees it", test: (q) => q.type === CP.TYPE_INTERNAL_IMAGE_FAVICON},
+    {name: "named long poll", why: "an address a long-poll transport names so (POLL_QUERY, POLL_PATH): held open until there is news, asked again at once; a page's first round, opened during its load, holds a navigation's settle otherwise", test: (q) => POLL_QUERY.test(q.query) || POLL_PATH.test(q.path)},
     {name: "before", why: "in flight before the action began: not its doing (a long poll, a stream, an earlier action's request)", test: (q) => q.old},
     {name: "long-poll", why: "a long poll's next round: asked within CHAIN_MS of the end of a request to its address that had no answer for LONG_MS, or to an address seen so before", test: (q) => q.path !== "" && ((live !== null && live.paths.has(q.path)) || chained(q))},
     {name: "streaming", why: "a stream read as it comes (NDJSON, multipart), or an answer still arriving STREAM_MS after it began: no end to wait for", test: (q) => STREAMS.test(q.contentType) || (q.answered > 0 && q.at - q.answered >= STREAM_MS)},
@@ -446,11 +452,11 @@ async function settle(win, args, lib, env) {
   }
 
   // requestFacts is what the rows read of a request: whether it is a WebSocket, its
-  // content policy type and content type, its address (origin and path, no query), when
+  // content policy type and content type, its address (origin and path) and query, when
   // it opened and when its answer began (ms since the epoch, 0: not known or not yet),
   // and whether it opened before the action (old).
   function requestFacts(r) {
-    const q = {r, ws: false, type: -1, contentType: "", path: "", opened: 0, answered: 0, old: old.has(r), at: Date.now()};
+    const q = {r, ws: false, type: -1, contentType: "", path: "", query: "", opened: 0, answered: 0, old: old.has(r), at: Date.now()};
     try {
       r.QueryInterface(env.Ci.nsIWebSocketChannel);
       q.ws = true;
@@ -464,6 +470,7 @@ async function settle(win, args, lib, env) {
       ch = r.QueryInterface(env.Ci.nsIChannel);
       q.type = ch.loadInfo.internalContentPolicyType;
       q.path = ch.URI.prePath + ch.URI.filePath;
+      q.query = String(ch.URI.query || "");
     } catch (e) {}
     try {
       // (An HTTP channel throws until its answer begins.)
