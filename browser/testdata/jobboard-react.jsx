@@ -1,5 +1,6 @@
 // A job board as production React apps are built: div soup with onClick (React 18
-// listens at its root, so no node carries a listener), some targets styled with
+// listens at its root; the only listener on a node is the no-op onclick it sets on
+// every element with an onClick, Mobile Safari's click trap), some targets styled with
 // cursor: pointer and some not, a star icon named only by its title, no ARIA. The page
 // shows its own state (filter, saved, applied) (browser/targets_test.go).
 import * as React from "react";
