@@ -154,44 +154,15 @@ func serve() int {
 		return 1
 	}
 	mode := cfg.Sandbox
-
-	if cfg.Socket != "" {
-		if err := config.CheckSocketDir(cfg.Socket); err != nil {
-			log.Error("refusing the debugger socket's directory", "error", err)
-			fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-			return 1
-		}
-	} else {
-		log.Warn("using Firefox's ws: debugger endpoint: every web page you open on a loopback origin can connect to it and control your browser; "+
-			"start Firefox with --start-debugger-server on a Unix socket instead (unset "+config.EnvHost+" and "+config.EnvPort+"; see `firefox-rdp-mcp setup`)",
-			"endpoint", cfg.Endpoint())
+	if err := checkEndpoint(cfg, log); err != nil {
+		return 1
 	}
-
-	var files browser.Files
-	var connector *broker.Connector
-	if cfg.UploadsEnabled || cfg.Socket != "" {
-		client, conn, proc, err := startBroker(broker.Config{
-			Roots:          cfg.UploadRoots,
-			MaxFileBytes:   cfg.MaxFileBytes,
-			MaxCallBytes:   cfg.MaxUploadBytes,
-			AllowHardlinks: cfg.AllowHardlinks,
-			NoFiles:        !cfg.UploadsEnabled,
-			RDPSocket:      cfg.Socket,
-		}, mode)
-		if err != nil {
-			log.Error("cannot start the broker", "error", err)
-			return 1
-		}
-		defer client.Close()
-		if conn != nil {
-			defer conn.Close()
-		}
-		log.Debug("broker started", "pid", proc.Pid)
-		if cfg.UploadsEnabled {
-			files = client
-		}
-		connector = conn
+	files, connector, closeBroker, err := brokerFor(cfg, mode, log)
+	if err != nil {
+		log.Error("cannot start the broker", "error", err)
+		return 1
 	}
+	defer closeBroker()
 
 	asker, err := startConfirm(cfg.Confirm, log)
 	if err != nil {
@@ -234,6 +205,56 @@ func serve() int {
 		return 1
 	}
 	return 0
+}
+
+// checkEndpoint refuses a debugger socket whose directory is not the user's
+// own 0700 one, and warns, at every start, of a ws: endpoint.
+func checkEndpoint(cfg config.Config, log *slog.Logger) error {
+	if cfg.Socket == "" {
+		log.Warn("using Firefox's ws: debugger endpoint: every web page you open on a loopback origin can connect to it and control your browser; "+
+			"start Firefox with --start-debugger-server on a Unix socket instead (unset "+config.EnvHost+" and "+config.EnvPort+"; see `firefox-rdp-mcp setup`)",
+			"endpoint", cfg.Endpoint())
+		return nil
+	}
+	if err := config.CheckSocketDir(cfg.Socket); err != nil {
+		log.Error("refusing the debugger socket's directory", "error", err)
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		return err
+	}
+	return nil
+}
+
+// brokerFor starts the broker when uploads are on or the endpoint is a Unix
+// socket (the broker connects to it for the sandboxed server): the files it
+// reads (nil with uploads off), the socket's connector (nil for ws:), and
+// what closes both.
+func brokerFor(cfg config.Config, mode sandbox.Mode, log *slog.Logger) (browser.Files, *broker.Connector, func(), error) {
+	if !cfg.UploadsEnabled && cfg.Socket == "" {
+		return nil, nil, func() {}, nil
+	}
+	client, conn, proc, err := startBroker(broker.Config{
+		Roots:          cfg.UploadRoots,
+		MaxFileBytes:   cfg.MaxFileBytes,
+		MaxCallBytes:   cfg.MaxUploadBytes,
+		AllowHardlinks: cfg.AllowHardlinks,
+		NoFiles:        !cfg.UploadsEnabled,
+		RDPSocket:      cfg.Socket,
+	}, mode)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	log.Debug("broker started", "pid", proc.Pid)
+	closeAll := func() {
+		client.Close()
+		if conn != nil {
+			conn.Close()
+		}
+	}
+	var files browser.Files
+	if cfg.UploadsEnabled {
+		files = client
+	}
+	return files, conn, closeAll, nil
 }
 
 const instructions = `Drives the user's own Firefox (their real, signed-in profile). ` +
