@@ -244,7 +244,22 @@ func hostileVanishedTarget(t *testing.T, h *harness, site *hostilePages) {
 	s := h.s
 	id := h.openTab(t, site.url("/tofile"))
 	h.select_(t, id)
-	time.Sleep(1500 * time.Millisecond) // it leaves for file: via a 302, ends on about:blank
+	// It leaves for file: via a 302 and ends on about:blank, 300 ms after its
+	// load by its own timer, which Firefox throttles in a background tab (and
+	// a loaded machine delays): wait until the tab list shows it left.
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		left := false
+		for _, tb := range tabsOf(t, must(t, s, "list_tabs", map[string]any{})) {
+			left = left || (tb.TabID == id && !strings.Contains(tb.URL, "/tofile"))
+		}
+		if left {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the page did not leave /tofile in 15 s")
+		}
+	}
+	time.Sleep(300 * time.Millisecond) // (the tab settled on about:blank)
 	e, took := h.timed(t, h.requestTimeout(), "snapshot_page", map[string]any{}, errcode.TargetGone)
 	h.otherWorks(t, string(e.Code), took)
 	h.select_(t, id)
