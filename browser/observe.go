@@ -311,18 +311,32 @@ func (s *Session) observe(ctx context.Context, pg page, o observeOpts, dialogErr
 		obs.text, obs.pre = line+obs.text, obs.pre+len(line)
 		obs.st["dialog"] = map[string]any{"type": dialogKind(d.Type), "text": PageStrN(d.Text, 2000)}
 	}
-	if b := busyNote(o.settled); b != "" {
-		obs.text, obs.pre = b+"\n"+obs.text, obs.pre+len(b)+1
-		switch {
-		case o.settled.Quiet && o.settled.AnimatingMS > 0:
-			obs.st["animating_ms"] = o.settled.AnimatingMS
-		case o.settled.Quiet:
-			obs.st["timer_pending"] = true
-		default:
-			obs.st["settled"] = false
-		}
-	}
+	addBusyNote(&obs, o.settled)
 	return obs
+}
+
+// addBusyNote puts busyNote's sentence first in obs and says it in its
+// structured summary. A timer's note is left out when the delta shows a
+// change: the timer's change came between the wait's end and the read, and
+// a note that nothing had changed would contradict it.
+func addBusyNote(obs *Observation, settled *pagejs.SettleResult) {
+	if settled != nil && settled.Quiet && settled.AnimatingMS == 0 && settled.TimerLeft && settled.TimerUnchanged &&
+		obs.st["known"] == true && !obs.Unchanged() {
+		return
+	}
+	b := busyNote(settled)
+	if b == "" {
+		return
+	}
+	obs.text, obs.pre = b+"\n"+obs.text, obs.pre+len(b)+1
+	switch {
+	case settled.Quiet && settled.AnimatingMS > 0:
+		obs.st["animating_ms"] = settled.AnimatingMS
+	case settled.Quiet:
+		obs.st["timer_pending"] = true
+	default:
+		obs.st["settled"] = false
+	}
 }
 
 // awaitInteractive waits, at most 5 s, until the tab's document is
