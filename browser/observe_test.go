@@ -361,9 +361,20 @@ func TestSettleWaitsForAnimations(t *testing.T) {
 		t.Errorf("a click that draws a 550 ms ripple (an empty span that takes no pointer):\n%s", res.Text)
 	}
 	// A fade-in that ends too near the wait's end for the quiet after it: said.
-	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Show tip")})
-	if !strings.Contains(res.Text, "The page is still animating") || strings.Contains(res.Text, "still busy") || !strings.Contains(res.Text, `link "Tip link"`) {
-		t.Errorf("a 225 ms fade-in: want its link and the page said to be still animating, not busy:\n%s", res.Text)
+	// (The margin is 25 ms: when a loaded machine starts the wait that much
+	// after the click, the fade rightly ends within it. One answer in three
+	// tries, each on the page opened again, shows the rule at work.)
+	for try := 0; ; try++ {
+		res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Show tip")})
+		if strings.Contains(res.Text, "The page is still animating") && !strings.Contains(res.Text, "still busy") && strings.Contains(res.Text, `link "Tip link"`) {
+			break
+		}
+		if try == 2 || !strings.Contains(res.Text, `link "Tip link"`) || strings.Contains(res.Text, "still busy") {
+			t.Fatalf("a 225 ms fade-in, three tries: want its link and the page said to be still animating, not busy:\n%s", res.Text)
+		}
+		t.Logf("try %d: the fade ended within the wait (loaded machine):\n%s", try, res.Text)
+		must(t, s, "navigate", map[string]any{"url": pages.URL + "/fade.html", "wait": "complete"})
+		snap = snapshot(t, s)
 	}
 	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Close menu")})
 	if c := changes(t, res); c["gone"] != 2 || !strings.Contains(res.Text, `- [`+ref(t, snap, "link", "Item A")+`] link "Item A"`) {
