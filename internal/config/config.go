@@ -185,25 +185,7 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 		}
 	}
 
-	// Sandbox mode.
-	mode, err := build.ParseSandboxMode(strings.TrimSpace(getenv(EnvSandbox)))
-	switch {
-	case errors.Is(err, build.ErrOffPackaged):
-		bad(EnvSandbox, getenv(EnvSandbox), "this is a packaged build: the sandbox cannot be turned off")
-	case err != nil:
-		bad(EnvSandbox, getenv(EnvSandbox), `must be "enforce" or "off"`)
-	}
-	c.Sandbox = mode
-
-	// Confirmation mode.
-	cm, err := build.ParseConfirmMode(strings.TrimSpace(getenv(EnvConfirm)))
-	switch {
-	case errors.Is(err, build.ErrConfirmOffPackaged):
-		bad(EnvConfirm, getenv(EnvConfirm), "this is a packaged build: consequential actions always wait for the user's yes")
-	case err != nil:
-		bad(EnvConfirm, getenv(EnvConfirm), `must be "window", "elicit" or "off"`)
-	}
-	c.Confirm = cm
+	c.loadModes(getenv, bad)
 
 	// Upload roots.
 	if s := getenv(EnvUploadRoots); strings.TrimSpace(s) != "" {
@@ -218,6 +200,27 @@ func Load(ctx context.Context, getenv func(string) string, r Resolver) (Config, 
 
 	c.loadEndpoint(ctx, getenv, r, webSocket, port, bad)
 	return c, errors.Join(errs...)
+}
+
+// loadModes reads the sandbox and confirmation modes; a packaged build
+// refuses to turn either off.
+func (c *Config) loadModes(getenv func(string) string, bad func(name, value, reason string)) {
+	mode, err := build.ParseSandboxMode(strings.TrimSpace(getenv(EnvSandbox)))
+	switch {
+	case errors.Is(err, build.ErrOffPackaged):
+		bad(EnvSandbox, getenv(EnvSandbox), "this is a packaged build: the sandbox cannot be turned off")
+	case err != nil:
+		bad(EnvSandbox, getenv(EnvSandbox), `must be "enforce" or "off"`)
+	}
+	c.Sandbox = mode
+	cm, err := build.ParseConfirmMode(strings.TrimSpace(getenv(EnvConfirm)))
+	switch {
+	case errors.Is(err, build.ErrConfirmOffPackaged):
+		bad(EnvConfirm, getenv(EnvConfirm), "this is a packaged build: consequential actions always wait for the user's yes")
+	case err != nil:
+		bad(EnvConfirm, getenv(EnvConfirm), `must be "window", "elicit" or "off"`)
+	}
+	c.Confirm = cm
 }
 
 // loadEndpoint reads the debugger endpoint: the Unix socket unless
