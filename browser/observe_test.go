@@ -104,12 +104,22 @@ func TestObserveSettle(t *testing.T) {
 	if c := changes(t, res); c["appeared"] != 5 || c["settled"] != nil || !strings.Contains(res.Text, "link \"AI Engineer at Acme Robotics\"") {
 		t.Fatalf("load with a long cap: want the rendered jobs, settled:\n%s", res.Text)
 	}
-	openFixture(t, s, "/observe.html")
-	snap = snapshot(t, s)
-	res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load jobs")})
-	if c := changes(t, res); c["settled"] != false || !strings.Contains(res.Text, "The page was still busy when the wait ended after") ||
-		!strings.Contains(res.Text, "(1 request of its own in flight)") {
-		t.Fatalf("load with the default cap: want the busy note:\n%s", res.Text)
+	// The answer takes 450 ms and the default cap is 250: the wait ends
+	// with the request in flight. A loaded machine that starts the wait
+	// 200 ms after the click rightly sees it end (failed so in a fresh-clone
+	// CI run); the page is opened again, up to three tries.
+	for try := 0; ; try++ {
+		openFixture(t, s, "/observe.html")
+		snap = snapshot(t, s)
+		res = must(t, s, "click", map[string]any{"element": ref(t, snap, "button", "Load jobs")})
+		if c := changes(t, res); c["settled"] == false && strings.Contains(res.Text, "The page was still busy when the wait ended after") &&
+			strings.Contains(res.Text, "(1 request of its own in flight)") {
+			break
+		}
+		t.Logf("try %d: %s", try, res.Text)
+		if try == 2 {
+			t.Fatalf("load with the default cap, three tries: want the busy note:\n%s", res.Text)
+		}
 	}
 	// wait_for lists what appeared since (the jobs) and the matching element.
 	res = must(t, s, "wait_for", map[string]any{"text": "Globex", "timeout_ms": 5000})
