@@ -41,10 +41,21 @@ func TestFirefoxSettleTimers(t *testing.T) {
 				p.must(r, pagejs.TypeText, pagejs.TypeTextArgs{Sel: e.Sel, FP: e.FP, Text: text, FirstChunk: true}, &res)
 				return began
 			}
-			q := settle(typeInto(user, "abc"), true)
-			got := p.js(`document.body.dataset.filtered`)
-			if r == isolatedRealm && (!q.Quiet || q.TimerLeft || q.HeldMS < 50 || q.WaitedMS > capMS/2 || q.Mutations == 0 || got != "abc") {
-				t.Errorf("a 120 ms debounce: %+v, page changed to %q; want the wait held for its timer, the change seen and the wait ended long before the cap", q, got)
+			// A loaded machine can take most of the 120 ms between the
+			// typing and the settle's start, leaving little to hold for
+			// (HeldMS 40 seen in CI): up to three tries on a cleared field.
+			var q pagejs.SettleResult
+			for try := 0; ; try++ {
+				p.js(`(() => { document.getElementById("user").value = ""; delete document.body.dataset.filtered; return 1; })()`)
+				q = settle(typeInto(user, "abc"), true)
+				got := p.js(`document.body.dataset.filtered`)
+				if r != isolatedRealm || (q.Quiet && !q.TimerLeft && q.HeldMS >= 50 && q.WaitedMS <= capMS/2 && q.Mutations > 0 && got == "abc") {
+					break
+				}
+				t.Logf("try %d: %+v, page changed to %q", try, q, got)
+				if try == 2 {
+					t.Fatalf("a 120 ms debounce, three tries: %+v, page changed to %q; want the wait held for its timer, the change seen and the wait ended long before the cap", q, got)
+				}
 			}
 			if r == pageRealm && (q.HeldMS != 0 || q.WaitedMS > capMS/2) {
 				t.Errorf("page realm: %+v; want no hold (timers cannot be watched there)", q)
