@@ -18,7 +18,7 @@ import (
 // Preact 10 (pinned, fetched from npm at test set-up, never committed) and plain
 // animation-frame renders (testdata/settle/apps.html).
 
-var settleLibs = []string{"react@18.3.1", "react-dom@18.3.1", "preact@10.29.8"}
+var settleLibs = []string{"react@18.3.1", "react-dom@18.3.1", "preact@10.29.8", "jquery@3.7.1"}
 
 // appsServer serves the apps page, the libraries and /api/slow.
 func appsServer(t testing.TB) *httptest.Server {
@@ -139,6 +139,23 @@ func TestFirefoxSettleFrames(t *testing.T) {
 			}
 		})
 	}
+	t.Run("jquery-fade-late-frames", func(t *testing.T) {
+		// jQuery's fadeOut changes the panel's opacity in every animation frame for
+		// 600 ms, then hides it; every frame here takes 45 ms longer (as on a loaded
+		// machine), so the gap between two of its changes is longer than longMs. With
+		// the figures the server sends (10 and 30 ms), the wait still ends only after
+		// a frame without a change: once the panel is hidden.
+		p := appPage(t, srv, "jquery")
+		p.js(`__slow(45)`)
+		defer p.js(`__slow(0)`)
+		for k := 1; k <= 3; k++ {
+			res, covered, tr := appTrialRun(t, p, k, "fade", pagejs.SettleArgs{QuietMS: 10, CapMS: 3000, LongMS: 30})
+			if !res.Quiet || res.Frames == 0 || !covered {
+				t.Errorf("trial %d: %+v, result rendered before the settle ended: %v (rendered at %.1f ms; settled by %s ms; mutations at %v)",
+					k, res, covered, tr.DoneAt, tr.SettledBy, tr.Muts)
+			}
+		}
+	})
 	t.Run("changing", func(t *testing.T) {
 		// A page that changes every 5 ms (more than one burst) needs longMs of quiet.
 		// The ticks come from a worker, whose timers a tab just opened does not throttle.

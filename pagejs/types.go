@@ -684,6 +684,9 @@ type SettleResult struct {
 	Pending   int  `json:"pending"`
 	Requests  bool `json:"requests"`
 	Frames    int  `json:"frames"` // animation frames seen during the wait
+	// FrameChanges counts the changes found made in an animation frame (a step of a
+	// script-driven animation, maybe): each made quiet wait for a frame without one.
+	FrameChanges int `json:"frameChanges"`
 	// AnimatingMS is how much longer a running transition or animation of the
 	// page's that can show or hide something goes on past the cap (0: none).
 	AnimatingMS int `json:"animatingMs"`

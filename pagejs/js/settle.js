@@ -210,6 +210,27 @@ async function settle(win, args, lib, env) {
   // last frame that began after the last change had run (-1: none yet).
   let frames = 0;
   let settledFrame = -1;
+  // A change made in an animation frame (by a frame callback, or in the tasks right
+  // after the frame's, before its first timer turn here) may be one step of a
+  // script-driven animation (jQuery's fades and slides change a style in every frame
+  // until the thing is hidden): quiet then also needs a frame that began after it and
+  // changed nothing, however long the next frame takes to come (a loaded machine drew
+  // jQuery UI's calendar's fade frames more than longMs apart, and a wait by time alone
+  // ended with its days still shown), at most FRAME_WAIT_MS (a document that stopped
+  // showing frames). frameAt: the latest frame's time; frameOpen: its first timer turn
+  // has not come yet; frameChangeAt: the last change found made in a frame.
+  const FRAME_WAIT_MS = 1000;
+  let frameAt = Infinity;
+  let frameOpen = false;
+  let frameChangeAt = -1;
+  let frameChanges = 0;
+  const frameDriven = () => last > start && (frameChangeAt === last || (frameOpen && last >= frameAt));
+  const markFrameChange = () => {
+    if (last > start && last >= frameAt && frameChangeAt !== last) {
+      frameChangeAt = last;
+      frameChanges++;
+    }
+  };
   let raf = 0;
   let done = false;
   // ownTimer sets a 0 ms timer on the page's window (to run after the page's own), kept
@@ -242,11 +263,18 @@ async function settle(win, args, lib, env) {
     // (Strictly later than the last change: times are in whole milliseconds here, so a
     // change in the frame's first millisecond reads as the frame's time.)
     const at = typeof ts === "number" && ts > 0 && ts <= now() ? ts : now();
+    frameAt = at;
+    frameOpen = true;
+    markFrameChange();
     // Two timer turns: what the page's own frame callbacks deferred by a timer (Preact
     // runs its effects so, and they start requests) has run by the second, whichever
     // frame callback was queued first.
     ownTimer(() => {
       if (done) return;
+      if (frameAt === at) {
+        markFrameChange();
+        frameOpen = false;
+      }
       ownTimer(() => {
         if (done) return;
         poll();
@@ -277,6 +305,7 @@ async function settle(win, args, lib, env) {
   const LOOKS = /^(color|background(-color|-image|-position(-x|-y)?|-size)?|border(-(top|right|bottom|left))?-color|box-shadow|outline(-color|-width|-offset|-style)?|text-decoration(-color|-thickness)?|text-underline-offset|text-shadow|fill|stroke|stroke-width|filter|backdrop-filter|caret-color|accent-color|column-rule-color|text-emphasis-color|font-weight|letter-spacing|--.*)$/;
   const isQuiet = (t) => {
     if (!framed) return t - last >= quiet;
+    if (frameDriven() && settledFrame < last && t - last < FRAME_WAIT_MS) return false;
     return t - last >= args.longMs || (t - last >= quiet && bursts <= 1 && settledFrame >= last);
   };
   const gap = Number.isInteger(args.gapMs) && args.gapMs > 0 ? args.gapMs : 0;
@@ -355,7 +384,7 @@ async function settle(win, args, lib, env) {
     }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, animatingMs, heldMs: Math.round(heldMs), ignored: leftOut, liveMutations, timerLeft, timerUnchanged: timerLeft && unchanged, url: String(win.location.href)};
+  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, frameChanges, animatingMs, heldMs: Math.round(heldMs), ignored: leftOut, liveMutations, timerLeft, timerUnchanged: timerLeft && unchanged, url: String(win.location.href)};
 
   // animationLeft tells how long (ms) until the last of the page's running transitions
   // and animations that can show or hide something ends, of those that end within
