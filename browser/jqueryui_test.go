@@ -18,7 +18,7 @@ import (
 // overlay and hides nothing from assistive technology: the page is inert while
 // it is open, and clicks behind it are refused.
 func TestJQueryUI(t *testing.T) {
-	s, snap := openVendored(t, []string{"jquery@3.7.1", "jquery-ui@1.14.2"}, "/jqueryui.html")
+	s, snap := openVendored(t, []string{"jquery@3.7.1", "jquery-ui@1.14.2"}, "/jqueryui.html", logOnFailure(t))
 	city, start, withdraw := ref(t, snap, "textbox", "City"), ref(t, snap, "textbox", "Start date"), ref(t, snap, "button", "Withdraw")
 	m := regexp.MustCompile(`\[(e\d+)\] combobox value="Junior" collapsed near="Level"\n`).FindStringSubmatch(snap)
 	if m == nil {

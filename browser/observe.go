@@ -197,7 +197,7 @@ func (s *Session) settle(ctx context.Context, pg page, limit time.Duration, bega
 		}
 		s.log.Debug("settle failed; observing the page as it is", "error", err)
 	}
-	s.log.Debug("settled", "quiet", r.Quiet, "waited_ms", r.WaitedMS, "mutations", r.Mutations, "frames", r.Frames, "pending", r.Pending, "held_ms", r.HeldMS, "ignored", r.Ignored, "live_mutations", r.LiveMutations)
+	s.log.Debug("settled", "quiet", r.Quiet, "waited_ms", r.WaitedMS, "mutations", r.Mutations, "frames", r.Frames, "frame_changes", r.FrameChanges, "pending", r.Pending, "held_ms", r.HeldMS, "ignored", r.Ignored, "live_mutations", r.LiveMutations)
 	return r, nil
 }
 

@@ -1,8 +1,10 @@
 package browser_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
@@ -18,6 +21,35 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/rdp"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
+
+// logOnFailure is an option that keeps the engine's debug log (each settle's
+// figures among it) and prints it when the test fails: what a failure seen only
+// in CI needs to be understood.
+func logOnFailure(t testing.TB) func(*browser.Options) {
+	var (
+		mu  sync.Mutex
+		buf bytes.Buffer
+	)
+	w := writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	})
+	t.Cleanup(func() {
+		if t.Failed() {
+			mu.Lock()
+			defer mu.Unlock()
+			t.Logf("the engine's log:\n%s", buf.String())
+		}
+	})
+	return func(o *browser.Options) {
+		o.Logger = slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // freeAddr returns a loopback address nothing listens on.
 func freeAddr(t testing.TB) netip.AddrPort {
