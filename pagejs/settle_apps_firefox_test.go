@@ -130,8 +130,18 @@ func TestFirefoxSettleFrames(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.lib+"-"+c.mode, func(t *testing.T) {
 			p := appPage(t, srv, c.lib)
-			for k := 1; k <= 3; k++ {
+			// Three trials whose settle began within 50 ms of the click, as the
+			// server's does; on a loaded machine one began 370 ms after it, when
+			// the chain's first answer was in and its next request not yet asked
+			// (the page's main thread starved): a trial of another case, made again
+			// (at most five more).
+			for k, late := 1, 0; k <= 3+late; k++ {
 				res, covered, tr := appTrialRun(t, p, k, c.mode, args)
+				if by, err := strconv.ParseFloat(tr.SettledBy, 64); err == nil && by-float64(res.WaitedMS) > 50 && late < 5 {
+					t.Logf("trial %d: the settle began %.0f ms after the click; made again", k, by-float64(res.WaitedMS))
+					late++
+					continue
+				}
 				if !res.Quiet || res.Frames == 0 || !covered {
 					t.Errorf("trial %d: %+v, result rendered before the settle ended: %v (rendered at %.1f ms; settled by %s ms; mutations at %v; requests %v)",
 						k, res, covered, tr.DoneAt, tr.SettledBy, tr.Muts, tr.Reqs)
