@@ -312,13 +312,93 @@ const (
 // targetWait for one (then target_gone or page_unresponsive, see
 // noDocument).
 func (s *Session) current(ctx context.Context, pg page) (rdp.Target, error) {
-	tctx, cancel := context.WithTimeout(ctx, targetWait)
-	defer cancel()
-	t, err := pg.sel.watch.Current(tctx)
+	t, err := waitDocument(ctx, pg.c, pg.sel.watch, pg.sel.tab.BrowserID)
 	if errors.Is(err, rdp.ErrNoTarget) && ctx.Err() == nil {
 		return t, s.noDocument(ctx, pg.c, pg.sel.tab.BrowserID)
 	}
 	return t, err
+}
+
+// blankEvery: how often a tab without a document is asked whether it shows
+// only its initial about:blank (blankTab); blankChecks: how many answers in a
+// row that it does end the wait for a document. (A tab just opened with an
+// address shows its initial about:blank with no load under way for a moment,
+// before its load begins: measured, under 300 ms.)
+const (
+	blankEvery  = 400 * time.Millisecond
+	blankChecks = 3
+)
+
+// waitDocument waits, at most targetWait, for the current document of the
+// tab that w watches, and is rdp.ErrNoTarget without one. A tab found
+// blankChecks times in a row, blankEvery apart, showing only its initial
+// about:blank with no load under way (a redirect to file: left it so) will
+// not get one by itself: the wait ends then, at about 1.2 s instead of 5. A
+// tab that shows about:blank while its load is under way (one just opened on
+// a slow site) is waited for until its page is there (interactive), within
+// the same bound; past it, the blank document is the answer.
+func waitDocument(ctx context.Context, c Connection, w TabWatch, browserID int64) (rdp.Target, error) {
+	deadline := time.Now().Add(targetWait)
+	blank := 0
+	for {
+		tctx, cancel := context.WithTimeout(ctx, min(blankEvery, time.Until(deadline)))
+		t, err := w.Current(tctx)
+		cancel()
+		if err == nil && t.URL == "about:blank" {
+			return loadedOver(ctx, c, w, browserID, t, deadline), nil
+		}
+		if !errors.Is(err, rdp.ErrNoTarget) || ctx.Err() != nil || !time.Now().Before(deadline) {
+			return t, err
+		}
+		if d, ok := tabDocument(ctx, c, browserID); ok && d.Initial && !d.Loading {
+			blank++
+		} else {
+			blank = 0
+		}
+		if blank == blankChecks {
+			return t, err
+		}
+	}
+}
+
+// loadedOver returns the document that replaced blank, the about:blank the
+// tab shows while its load is under way, once it is interactive, or blank
+// when no load is under way (any more) or none came by deadline.
+func loadedOver(ctx context.Context, c Connection, w TabWatch, browserID int64, blank rdp.Target, deadline time.Time) rdp.Target {
+	after := w.Navigations()
+	if d, ok := tabDocument(ctx, c, browserID); !ok || !d.Loading {
+		return blank
+	}
+	wctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	for ch := w.Changed(); w.Navigations() == after; ch = w.Changed() {
+		select {
+		case <-ch:
+		case <-wctx.Done():
+			return blank
+		case <-time.After(blankEvery):
+			// (A load that ended with no new document: a download.)
+			if d, ok := tabDocument(ctx, c, browserID); !ok || !d.Loading {
+				if w.Navigations() == after {
+					return blank
+				}
+			}
+		}
+	}
+	if t, err := w.WaitReady(wctx, "interactive"); err == nil {
+		return t
+	}
+	return blank
+}
+
+// tabDocument reads what the tab shows, as the parent process knows it (ok
+// false when that cannot be read).
+func tabDocument(ctx context.Context, c Connection, browserID int64) (pagejs.TabDocumentResult, bool) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	var r pagejs.TabDocumentResult
+	err := chromeOn(ctx, c, pagejs.TabDocument, pagejs.TabArgs{BrowserID: browserID}, &r)
+	return r, err == nil && r.Found
 }
 
 // noDocument says why a tab has no document the debugger can reach. The
@@ -797,7 +877,12 @@ func (s *Session) readyDialog(ctx context.Context, pg page) (pagejs.DialogStateR
 
 // chrome runs a browser-chrome script in the parent process.
 func (s *Session) chrome(ctx context.Context, pg page, script pagejs.Script, args, out any) error {
-	console, err := pg.c.ParentProcessConsole(ctx)
+	return chromeOn(ctx, pg.c, script, args, out)
+}
+
+// chromeOn runs a browser-chrome script in the parent process over c.
+func chromeOn(ctx context.Context, c Connection, script pagejs.Script, args, out any) error {
+	console, err := c.ParentProcessConsole(ctx)
 	if err != nil {
 		return err
 	}
@@ -805,7 +890,7 @@ func (s *Session) chrome(ctx context.Context, pg page, script pagejs.Script, arg
 	if err != nil {
 		return err
 	}
-	res, err := pg.c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
+	res, err := c.EvaluateString(ctx, console, src, rdp.EvalOptions{Await: true})
 	if err != nil {
 		return err
 	}

@@ -214,6 +214,8 @@ func fakeResult(t *testing.T, m map[string]any) string {
 		value = pagejs.BrowserStartupResult{Window: true, Ready: true}
 	case is("dialogState"):
 		value = pagejs.DialogStateResult{Open: false}
+	case is("tabDocument"): // a load under way: its document is waited for
+		value = pagejs.TabDocumentResult{Found: true, Loading: true}
 	case is("probe"):
 		value = pagejs.ProbeResult{TrustedClick: true, TIP: true, MozSetFileArray: true}
 	case is("bindRefs"):

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // hostilePages serves the fault and hostile-page fixtures on a loopback
@@ -36,6 +37,11 @@ func newHostilePages(t testing.TB, ip string) *hostilePages {
 	serve("/ok", htmlPage("Other tab", `<h1>Other tab</h1><button type="button">Fine</button>`))
 	serve("/loop", htmlPage("Busy loop", `<button type="button">Spin</button><script>setTimeout(() => { while (true) {} }, 1500);</script>`))
 	serve("/tofile", htmlPage("To file", `<p>leaving</p><script>setTimeout(() => { location.href = "/redirect-file"; }, 300);</script>`))
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(2500 * time.Millisecond) // a slow site's first answer
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, htmlPage("Slow site", `<h1>Slow site</h1><a href="/ok">Jobs</a>`))
+	})
 	mux.HandleFunc("/redirect-file", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "file:///etc/hostname", http.StatusFound)
 	})

@@ -287,9 +287,7 @@ func (s *Session) attach(ctx context.Context, c Connection, tab rdp.Tab) (w TabW
 		w, err = c.WatchTab(wctx, tab)
 	}
 	if err == nil {
-		tctx, cancel := context.WithTimeout(wctx, targetWait)
-		t, terr = w.Current(tctx)
-		cancel()
+		t, terr = waitDocument(wctx, c, w, tab.BrowserID)
 		if errors.Is(terr, rdp.ErrNoTarget) && ctx.Err() == nil {
 			if e := s.noDocument(ctx, c, tab.BrowserID); e.Code == errcode.PageUnresponsive {
 				w.Close()

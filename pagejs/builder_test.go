@@ -83,6 +83,7 @@ func goldenCases() []goldenCase {
 		chrome(TabOpen, TabOpenArgs{URL: "https://example.com/?q=</script>"}),
 		chrome(TabSelect, TabArgs{BrowserID: 9}),
 		chrome(TabClose, TabArgs{BrowserID: 9}),
+		chrome(TabDocument, TabArgs{BrowserID: 9}),
 		chrome(FocusWindow, FocusWindowArgs{BrowserID: 9, Console: "server1.conn0.consoleActor2"}),
 		chrome(TabHistory, TabHistoryArgs{BrowserID: 9, Action: "back"}),
 		chrome(TabOpeners, TabArgs{BrowserID: 9}),

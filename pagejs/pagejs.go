@@ -253,6 +253,9 @@ var (
 	TabSelect = chromeScript("tabSelect")
 	// TabClose closes a tab; args TabArgs, result TabResult.
 	TabClose = chromeScript("tabClose")
+	// TabDocument tells whether a tab shows only its initial about:blank, with no load
+	// under way; args TabArgs, result TabDocumentResult.
+	TabDocument = chromeScript("tabDocument")
 	// TabNavigate loads an http(s) URL in a tab from the parent process; args TabNavigateArgs, result TabResult.
 	TabNavigate = chromeScript("tabNavigate")
 	// BrowserInstance identifies this run of Firefox; args nil, result BrowserInstanceResult.
@@ -282,7 +285,7 @@ var (
 func Scripts() []Script {
 	return []Script{Snapshot, Describe, Click, Fill, FillForm, TypeText, PressKey, SelectOption, Hover, Scroll, Drag, WaitFor, Settle, PageInfo, CaptureRect,
 		UploadBegin, UploadChunk, UploadFinish, UploadAbort, Probe, FocusedFrame, FrameReach, FramePoint, BindRefs, ListenerMarks,
-		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabHistory, TabOpeners, FocusWindow, UploadSink,
+		DialogState, DialogAnswer, TabOpen, TabSelect, TabClose, TabDocument, TabHistory, TabOpeners, FocusWindow, UploadSink,
 		LoadState, TabNavigate, BrowserInstance, BrowserStartup, Downloads, TabList, Gesture}
 }
 

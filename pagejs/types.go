@@ -1004,7 +1004,7 @@ type TabOpenArgs struct {
 	Background bool   `json:"background,omitempty"`
 }
 
-// TabArgs are TabSelect's, TabClose's and TabOpeners' arguments.
+// TabArgs are TabSelect's, TabClose's, TabDocument's and TabOpeners' arguments.
 type TabArgs struct {
 	BrowserID int64 `json:"browserId"`
 }
@@ -1014,6 +1014,15 @@ type TabArgs struct {
 type TabResult struct {
 	BrowserID int64 `json:"browserId"`
 	Kept      bool  `json:"kept,omitempty"`
+}
+
+// TabDocumentResult is TabDocument's value: whether the tab was found, a load is under
+// way in it, and its document is its browsing context's initial about:blank (one the
+// debugger's watcher never reports: a tab left so has no document a call can reach).
+type TabDocumentResult struct {
+	Found   bool `json:"found"`
+	Loading bool `json:"loading"`
+	Initial bool `json:"initial"`
 }
 
 // TabHistoryArgs are TabHistory's arguments: Action "back", "forward" or "reload".
