@@ -17,6 +17,7 @@ import (
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/browser"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
@@ -48,7 +49,14 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	pages = httptest.NewServer(http.FileServer(http.Dir("testdata")))
+	// The pages, and the live traffic /live.js keeps open on the flow pages
+	// (a WebSocket, an event stream, a long poll: internal/fixtures/live.go),
+	// as the sites a user pays or deletes an account on do.
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.Dir("testdata")))
+	mux.Handle("/live/", fixtures.Handler())
+	mux.Handle("/live.js", fixtures.Handler())
+	pages = httptest.NewServer(mux)
 	firefox.Options.URL = pages.URL + "/form.html"
 	code := m.Run()
 	// The figure the lock's issue asks for: tests not about it ask nothing.
