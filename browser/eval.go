@@ -301,6 +301,12 @@ const (
 	// as soon as its process reads the request. None means the process's
 	// main thread is busy (page_unresponsive).
 	ackTimeout = 5 * time.Second
+	// stuckAck: for a console that did not acknowledge an evaluation within
+	// ackTimeout less than stuckFor ago (a page stuck in a script loop, whose
+	// process reads nothing): every later call on that page would wait the
+	// whole ackTimeout again.
+	stuckAck = time.Second
+	stuckFor = 30 * time.Second
 	// busyProbeAfter: an evaluation acknowledged but without a result for
 	// this long (and no dialog) has the page's process probed (see watchPage).
 	busyProbeAfter = 4 * time.Second
@@ -317,6 +323,37 @@ func (s *Session) current(ctx context.Context, pg page) (rdp.Target, error) {
 		return t, s.noDocument(ctx, pg.c, pg.sel.tab.BrowserID)
 	}
 	return t, err
+}
+
+// ackFor is how long an evaluation on console waits for its
+// acknowledgement: ackTimeout, or stuckAck while the console is known stuck
+// (it did not acknowledge one within ackTimeout less than stuckFor ago).
+func (s *Session) ackFor(console string) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if at, ok := s.stuck[console]; ok && time.Since(at) < stuckFor {
+		return stuckAck
+	}
+	return ackTimeout
+}
+
+// acked records how an evaluation on console that waited ack for its
+// acknowledgement ended: no acknowledgement within ackTimeout marks the
+// console stuck; an answer clears it. (No acknowledgement within stuckAck
+// leaves the mark as it was, so a page that only got slow is waited for in
+// full again once it is stuckFor old.)
+func (s *Session) acked(console string, ack time.Duration, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case err == nil:
+		delete(s.stuck, console)
+	case errors.Is(err, rdp.ErrUnresponsive) && ack == ackTimeout:
+		if s.stuck == nil || len(s.stuck) >= 64 {
+			s.stuck = map[string]time.Time{} // (a few at most in practice)
+		}
+		s.stuck[console] = time.Now()
+	}
 }
 
 // blankEvery: how often a tab without a document is asked whether it shows
@@ -740,7 +777,9 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, o 
 	done := make(chan struct{})
 	defer close(done)
 	go s.watchPage(ectx, pg, done, cancel)
-	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Self: o.self, Sent: o.sent, AckTimeout: ackTimeout})
+	ack := s.ackFor(console)
+	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Self: o.self, Sent: o.sent, AckTimeout: ack})
+	s.acked(console, ack, err)
 	if err != nil {
 		var de *Error
 		if errors.As(context.Cause(ectx), &de) {

@@ -114,6 +114,7 @@ func (h *harness) timed(t testing.TB, timeout time.Duration, name string, args a
 	if took > timeout+time.Second {
 		t.Errorf("%s answered %s after %v, past its timeout %v (+1 s)", name, e.Code, took, timeout)
 	}
+	t.Logf("%s answered %s after %v", name, e.Code, took.Round(time.Millisecond))
 	return e, took
 }
 

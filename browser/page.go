@@ -244,13 +244,16 @@ func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (fro
 		}
 		from = navStart{before: pg.sel.watch.Navigations(), prev: t.InnerWindowID}
 		sameDoc = sameDocument(s.docURL(ctx, pg, t, u), u)
-		rctx, cancel := context.WithTimeout(ctx, ackTimeout)
+		ack := s.ackFor(t.ConsoleActor) // (the document's process reads both)
+		rctx, cancel := context.WithTimeout(ctx, ack)
 		err = pg.c.Request(rctx, t.Actor, map[string]any{"type": "navigateTo", "url": u.String()}, nil)
 		cancel()
 		if err == nil {
+			s.acked(t.ConsoleActor, ack, nil)
 			return from, sameDoc, nil
 		}
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			s.acked(t.ConsoleActor, ack, rdp.ErrUnresponsive)
 			return navStart{}, false, pageUnresponsive()
 		}
 		if e, ok := AsError(s.Classify(ctx, err)); attempt+1 >= navigateTries || !ok || e.Code != errcode.TargetReplaced {

@@ -149,6 +149,7 @@ type Session struct {
 	sink        uploadSink              // the parent process's upload sink on client
 	kept        keptWatches             // watches of tabs selected before, for their console and network buffers
 	opened      map[int64]bool          // tabs this server opened, by browserId (tabtools.go)
+	stuck       map[string]time.Time    // consoles that did not acknowledge an evaluation, and when (eval.go ackFor)
 }
 
 // selection is the selected tab.
@@ -298,6 +299,7 @@ func (s *Session) dropLocked() {
 	s.sink = uploadSink{}
 	s.kept.closeAll()
 	s.opened = nil // a new connection may be to a restarted Firefox: ids can mean other tabs
+	s.stuck = nil
 }
 
 // dialTimeout bounds one connection attempt, reselection included. A
