@@ -19,6 +19,7 @@ import (
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/fixtures"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/headless"
+	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/tools"
 )
 
@@ -521,13 +522,17 @@ func TestWarmFirstRead(t *testing.T) {
 			t.Fatalf("select_tab: 10 s after it, warm walks kept %d, binding's script readied %v", sel.WarmKept(), sel.BindingReadied())
 		}
 	}
-	whole := sel.WholeSent()
+	// (Only the binding's script is counted: the listener marks' first scan,
+	// also background work of the selection, can send its script whole while
+	// the read is made on a loaded machine; seen once in CI.)
+	bind := pagejs.BindRefs.Name()
+	whole := sel.WholeSent(bind)
 	if got := snapshot(t, sel); sel.SameAnswers() != 1 || sel.KeptSeq() != 1 || !strings.Contains(got, "[e") {
 		t.Errorf("select_tab: the first snapshot was walked (same answers %d, kept %d):\n%.500s", sel.SameAnswers(), sel.KeptSeq(), got)
 	}
 	// (and its refs were bound by the copy of the binding's script the selection readied)
-	if n := sel.WholeSent(); n != whole {
-		t.Errorf("select_tab: the first snapshot sent %d isolated-realm scripts whole, want 0", n-whole)
+	if n := sel.WholeSent(bind); n != whole {
+		t.Errorf("select_tab: the first snapshot sent the binding's script whole %d times, want 0 (the selection readied a copy)", n-whole)
 	}
 	// Read right after the load: walked then, and no warm walk is kept after
 	// the read kept its result. (On a loaded machine the warm walk can end

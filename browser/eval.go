@@ -281,7 +281,10 @@ func (s *Session) evalIsolated(ctx context.Context, pg page, t rdp.Target, r *re
 	}
 	res, err := s.evaluate(ctx, pg, r.console, src, evalOpts{sent: sent, pipelined: sent != nil})
 	s.mu.Lock()
-	s.wholeSent++
+	if s.wholeSent == nil {
+		s.wholeSent = map[string]int{}
+	}
+	s.wholeSent[name]++
 	if err == nil {
 		// It answered, so it ran its first line, which keeps the copies.
 		r.kept[name] = true

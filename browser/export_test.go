@@ -40,11 +40,19 @@ func (s *Session) Installs() int {
 	return s.installs
 }
 
-// WholeSent is how many isolated-realm scripts were sent whole so far.
-func (s *Session) WholeSent() int {
+// WholeSent is how many times the isolated-realm script name ("": any)
+// was sent whole so far.
+func (s *Session) WholeSent(name string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.wholeSent
+	if name != "" {
+		return s.wholeSent[name]
+	}
+	n := 0
+	for _, k := range s.wholeSent {
+		n += k
+	}
+	return n
 }
 
 // BindingReadied reports whether an isolated realm keeps the node binding's

@@ -17,7 +17,7 @@ func TestIsolatedKeptCopies(t *testing.T) {
 	open(t, s, "form.html")
 	snap := snapshot(t, s)
 	goRef := ref(t, snap, "button", "Go")
-	whole := s.WholeSent
+	whole := func() int { return s.WholeSent("") }
 	must(t, s, "click", map[string]any{"element": goRef})
 	n := whole()
 	if n == 0 {

@@ -110,12 +110,23 @@ func (o *Op) Measure(ctx context.Context, l *Locator, full bool) (Area, error) {
 		return Area{}, err
 	}
 	// The page's content process answers prepareCapture; a page stuck in a
-	// script holds it, so past measureWait the page is unresponsive.
-	mctx, cancel := context.WithTimeout(ctx, measureWait)
+	// script holds it, so past measureWait the page is unresponsive (past
+	// stuckAck when it was found so lately: ackFor).
+	wait := measureWait
+	if o.s.ackFor(t.ConsoleActor) == stuckAck {
+		wait = stuckAck
+	}
+	mctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	info, sh, err := o.s.prepare(mctx, pg, t, l, full)
 	if err != nil && ctx.Err() == nil && mctx.Err() != nil {
+		if wait == measureWait {
+			o.s.acked(t.ConsoleActor, ackTimeout, rdp.ErrUnresponsive)
+		}
 		return Area{}, pageUnresponsive()
+	}
+	if err == nil {
+		o.s.acked(t.ConsoleActor, wait, nil)
 	}
 	if err != nil {
 		return Area{}, replacedIfNavigated(pg, navs, err)

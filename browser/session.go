@@ -144,7 +144,7 @@ type Session struct {
 	warmAsked   int                     // warm walks waited for (for tests)
 	warmAnswers int                     // warm walks waited for to their end, kept or not (for tests)
 	sameAnswers int                     // snapshot reads answered "same" (for tests)
-	wholeSent   int                     // isolated-realm scripts sent whole so far (for tests)
+	wholeSent   map[string]int          // isolated-realm scripts sent whole so far, by name (for tests)
 	priorLines  int                     // lines a rendering took from the one before (for tests)
 	sink        uploadSink              // the parent process's upload sink on client
 	kept        keptWatches             // watches of tabs selected before, for their console and network buffers

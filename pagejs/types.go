@@ -678,12 +678,15 @@ type SettleArgs struct {
 // in flight could be seen at all (the isolated realm's load group). URL is the
 // document's address when the wait ended (what PageInfo would read then).
 type SettleResult struct {
-	Quiet     bool `json:"quiet"`
-	WaitedMS  int  `json:"waitedMs"`
-	Mutations int  `json:"mutations"`
-	Pending   int  `json:"pending"`
-	Requests  bool `json:"requests"`
-	Frames    int  `json:"frames"` // animation frames seen during the wait
+	Quiet bool `json:"quiet"`
+	// StartedMS is when the wait began, in the document's own clock
+	// (performance.now()).
+	StartedMS float64 `json:"startedMs"`
+	WaitedMS  int     `json:"waitedMs"`
+	Mutations int     `json:"mutations"`
+	Pending   int     `json:"pending"`
+	Requests  bool    `json:"requests"`
+	Frames    int     `json:"frames"` // animation frames seen during the wait
 	// FrameChanges counts the changes found made in an animation frame (a step of a
 	// script-driven animation, maybe): each made quiet wait for a frame without one.
 	FrameChanges int `json:"frameChanges"`

@@ -14,7 +14,9 @@ async function settle(win, args, lib, env) {
   // after it; an rAF-batched render);
   // and the page must have changed at most once (one burst of mutations) during the
   // wait: a page that changes again and again, or shows no frame (hidden, throttled),
-  // is quiet only after longMs. Then also no transition or animation of the page's that
+  // is quiet only after longMs. A visible document is not quiet before its first frame,
+  // and a change made in a frame needs a later frame without one (frameDriven), each
+  // within FRAME_WAIT_MS. Then also no transition or animation of the page's that
   // can show or hide something may be running (animationLeft): one that ends early enough
   // for the quiet window after it within the cap is waited for (a menu that fades out
   // and is hidden at transitionend); one that ends later, within 5 s, is reported
@@ -303,8 +305,20 @@ async function settle(win, args, lib, env) {
   const tick = Math.max(5, Math.min(15, Math.floor(quiet / 3)));
   // Properties that change only how a thing looks, not whether or where it shows.
   const LOOKS = /^(color|background(-color|-image|-position(-x|-y)?|-size)?|border(-(top|right|bottom|left))?-color|box-shadow|outline(-color|-width|-offset|-style)?|text-decoration(-color|-thickness)?|text-underline-offset|text-shadow|fill|stroke|stroke-width|filter|backdrop-filter|caret-color|accent-color|column-rule-color|text-emphasis-color|font-weight|letter-spacing|--.*)$/;
+  // A visible document shows frames: until its first one comes (a loaded machine's can
+  // come later than longMs: a settle that began between two of a fade's frames saw
+  // neither a change nor a frame for 55 ms), quiet is not judged by time alone, at most
+  // FRAME_WAIT_MS. A hidden one shows none, and is quiet after longMs.
+  const visible = () => {
+    try {
+      return doc.visibilityState === "visible";
+    } catch (e) {
+      return false;
+    }
+  };
   const isQuiet = (t) => {
     if (!framed) return t - last >= quiet;
+    if (frames === 0 && t - start < FRAME_WAIT_MS && visible()) return false;
     if (frameDriven() && settledFrame < last && t - last < FRAME_WAIT_MS) return false;
     return t - last >= args.longMs || (t - last >= quiet && bursts <= 1 && settledFrame >= last);
   };
@@ -384,7 +398,7 @@ async function settle(win, args, lib, env) {
     }
   }
   // The address when the wait ended: the action's caller reads it anyway.
-  return {quiet: met, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, frameChanges, animatingMs, heldMs: Math.round(heldMs), ignored: leftOut, liveMutations, timerLeft, timerUnchanged: timerLeft && unchanged, url: String(win.location.href)};
+  return {quiet: met, startedMs: start, waitedMs: Math.round(now() - start), mutations, pending, requests: group !== null, frames, frameChanges, animatingMs, heldMs: Math.round(heldMs), ignored: leftOut, liveMutations, timerLeft, timerUnchanged: timerLeft && unchanged, url: String(win.location.href)};
 
   // animationLeft tells how long (ms) until the last of the page's running transitions
   // and animations that can show or hide something ends, of those that end within
