@@ -340,18 +340,18 @@ func (s *Session) ackFor(console string) time.Duration {
 	return ackTimeout
 }
 
-// acked records how an evaluation on console that waited ack for its
-// acknowledgement ended: no acknowledgement within ackTimeout marks the
-// console stuck; an answer clears it. (No acknowledgement within stuckAck
-// leaves the mark as it was, so a page that only got slow is waited for in
-// full again once it is stuckFor old.)
-func (s *Session) acked(console string, ack time.Duration, err error) {
+// acked records how a wait of ack for console's acknowledgement ended:
+// answered clears the console's mark; no acknowledgement within the full
+// ackTimeout marks it stuck. (None within stuckAck leaves the mark as it was,
+// so a page that only got slow is waited for in full again once the mark is
+// stuckFor old.)
+func (s *Session) acked(console string, ack time.Duration, answered bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
-	case err == nil:
+	case answered:
 		delete(s.stuck, console)
-	case errors.Is(err, rdp.ErrUnresponsive) && ack == ackTimeout:
+	case ack == ackTimeout:
 		if s.stuck == nil || len(s.stuck) >= 64 {
 			s.stuck = map[string]time.Time{} // (a few at most in practice)
 		}
@@ -782,7 +782,9 @@ func (s *Session) evaluate(ctx context.Context, pg page, console, src string, o 
 	go s.watchPage(ectx, pg, done, cancel)
 	ack := s.ackFor(console)
 	res, err := pg.c.EvaluateString(ectx, console, src, rdp.EvalOptions{Await: true, Self: o.self, Sent: o.sent, AckTimeout: ack})
-	s.acked(console, ack, err)
+	if err == nil || errors.Is(err, rdp.ErrUnresponsive) {
+		s.acked(console, ack, err == nil)
+	}
 	if err != nil {
 		var de *Error
 		if errors.As(context.Cause(ectx), &de) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/internal/errcode"
 	"github.com/firefox-rdp-mcp/firefox-rdp-mcp/pagejs"
@@ -317,5 +318,33 @@ func TestKeptPoints(t *testing.T) {
 	}
 	if got, idx := keptPoints(nil, nil, pagejs.FrameReachResult{Found: true, At: up, Keep: []int{0, 1}}); got != nil || idx != nil {
 		t.Errorf("no points asked: %v %v", got, idx)
+	}
+}
+
+// TestStuckConsoles: a console that did not acknowledge within the full
+// ackTimeout is given stuckAck afterwards; one that missed only stuckAck
+// keeps its mark's age (it is not renewed); an answer clears the mark.
+func TestStuckConsoles(t *testing.T) {
+	s := &Session{}
+	if got := s.ackFor("c1"); got != ackTimeout {
+		t.Fatalf("an unknown console: %v, want %v", got, ackTimeout)
+	}
+	s.acked("c1", ackTimeout, false)
+	if got := s.ackFor("c1"); got != stuckAck {
+		t.Fatalf("after a full wait unanswered: %v, want %v", got, stuckAck)
+	}
+	if got := s.ackFor("c2"); got != ackTimeout {
+		t.Errorf("another console: %v, want %v", got, ackTimeout)
+	}
+	old := time.Now().Add(-stuckFor - time.Second)
+	s.stuck["c1"] = old
+	s.acked("c1", stuckAck, false)
+	if !s.stuck["c1"].Equal(old) || s.ackFor("c1") != ackTimeout {
+		t.Errorf("a short wait unanswered renewed the mark (%v), or an old mark still shortens the wait", s.stuck["c1"])
+	}
+	s.acked("c1", ackTimeout, false)
+	s.acked("c1", stuckAck, true)
+	if got := s.ackFor("c1"); got != ackTimeout {
+		t.Errorf("after an answer: %v, want %v", got, ackTimeout)
 	}
 }

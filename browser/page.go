@@ -249,11 +249,11 @@ func (s *Session) startNavigation(ctx context.Context, pg page, u *url.URL) (fro
 		err = pg.c.Request(rctx, t.Actor, map[string]any{"type": "navigateTo", "url": u.String()}, nil)
 		cancel()
 		if err == nil {
-			s.acked(t.ConsoleActor, ack, nil)
+			s.acked(t.ConsoleActor, ack, true)
 			return from, sameDoc, nil
 		}
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			s.acked(t.ConsoleActor, ack, rdp.ErrUnresponsive)
+			s.acked(t.ConsoleActor, ack, false)
 			return navStart{}, false, pageUnresponsive()
 		}
 		if e, ok := AsError(s.Classify(ctx, err)); attempt+1 >= navigateTries || !ok || e.Code != errcode.TargetReplaced {

@@ -112,21 +112,16 @@ func (o *Op) Measure(ctx context.Context, l *Locator, full bool) (Area, error) {
 	// The page's content process answers prepareCapture; a page stuck in a
 	// script holds it, so past measureWait the page is unresponsive (past
 	// stuckAck when it was found so lately: ackFor).
-	wait := measureWait
-	if o.s.ackFor(t.ConsoleActor) == stuckAck {
-		wait = stuckAck
-	}
+	wait := min(measureWait, o.s.ackFor(t.ConsoleActor))
 	mctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	info, sh, err := o.s.prepare(mctx, pg, t, l, full)
 	if err != nil && ctx.Err() == nil && mctx.Err() != nil {
-		if wait == measureWait {
-			o.s.acked(t.ConsoleActor, ackTimeout, rdp.ErrUnresponsive)
-		}
+		o.s.acked(t.ConsoleActor, wait, false)
 		return Area{}, pageUnresponsive()
 	}
 	if err == nil {
-		o.s.acked(t.ConsoleActor, wait, nil)
+		o.s.acked(t.ConsoleActor, wait, true)
 	}
 	if err != nil {
 		return Area{}, replacedIfNavigated(pg, navs, err)
