@@ -75,12 +75,20 @@ const windowTitle = "firefox-rdp-mcp: allow"
 
 // lockSession is a session whose questions go to real zenity windows on an
 // Xvfb display, through the helper's socketpair protocol. The no-answer
-// wait is shortened to 20 s (windows take seconds to appear on a loaded machine, and zenity counts from its start) by the helper's test-only hook.
+// wait is shortened to 20 s (windows take seconds to appear on a loaded
+// machine, and zenity counts from its start) by the helper's test-only hook.
 func lockSession(t *testing.T, opts ...func(*browser.Options)) (*session, *recorder, *xwin.Display) {
+	t.Helper()
+	return lockSessionWaiting(t, 20*time.Second, opts...)
+}
+
+// lockSessionWaiting is lockSession with windows that wait wait for an
+// answer: a short one for a test in which nobody answers.
+func lockSessionWaiting(t *testing.T, wait time.Duration, opts ...func(*browser.Options)) (*session, *recorder, *xwin.Display) {
 	t.Helper()
 	xwin.Need(t, "zenity")
 	d := xwin.Start(t)
-	rec := &recorder{c: xwin.Pair(t, &confirm.Helper{Env: d.Env(os.Getenv("PATH")), Run: xwin.Run, Timeout: 20 * time.Second})}
+	rec := &recorder{c: xwin.Pair(t, &confirm.Helper{Env: d.Env(os.Getenv("PATH")), Run: xwin.Run, Timeout: wait})}
 	return newSession(t, append(opts, func(o *browser.Options) { o.Confirm = rec })...), rec, d
 }
 
@@ -115,7 +123,8 @@ func answered(t *testing.T, s *session, d *xwin.Display, keys []string, name str
 	return st, e, w.at.Sub(start), w.answered
 }
 
-// holds reports whether the page matches a CSS selector now.
+// holds reports whether the page matches a CSS selector, waiting for it at
+// most 1.5 s (an effect the action's settle did not wait for).
 func holds(t *testing.T, s *session, sel string) bool {
 	t.Helper()
 	_, e := call(t, s, "wait_for", map[string]any{"selector": sel, "timeout_ms": 1500, "observe": false})
@@ -123,6 +132,17 @@ func holds(t *testing.T, s *session, sel string) bool {
 		t.Logf("wait_for %s: %v", sel, e)
 	}
 	return e == nil
+}
+
+// absent reports whether the page still does not match a CSS selector
+// 300 ms after the call that was refused returned. The fixtures' handlers
+// set their marks synchronously, in the event the action dispatched, so a
+// dispatched action's mark is there when its call returns; the 300 ms are a
+// margin. (holds, which waits 1.5 s for a mark, cost 1.5 s per refusal.)
+func absent(t *testing.T, s *session, sel string) bool {
+	t.Helper()
+	_, e := call(t, s, "wait_for", map[string]any{"selector": sel, "timeout_ms": 300, "observe": false})
+	return e != nil && e.Code == errcode.WaitTimeout
 }
 
 // pageMillis reads the page's Date.now() after a label ("paid at 1733…").
@@ -138,9 +158,9 @@ func pageMillis(t *testing.T, s *session, label string) time.Time {
 
 // TestConfirmCheckout: a checkout whose card fields are in a frame of
 // another origin (as Stripe Elements). Applying a coupon and adding to the
-// cart ask nothing; paying asks, and a refusal (the default button, Escape,
-// no answer) leaves the page unpaid; a yes pays once, and the next click
-// asks again.
+// cart ask nothing; paying asks, and a refusal (the default button, Escape;
+// no answer: TestConfirmNoAnswer) leaves the page unpaid; a yes pays once,
+// and the next click asks again.
 func TestConfirmCheckout(t *testing.T) {
 	s, rec, d := lockSession(t)
 	other := otherSite(t)
@@ -156,7 +176,7 @@ func TestConfirmCheckout(t *testing.T) {
 	for _, tc := range []struct {
 		name, says string
 		keys       []string
-	}{{"default button", "the user refused", xwin.Refuse}, {"escape", "the user refused", xwin.Escape}, {"no answer", "did not answer", nil}} {
+	}{{"default button", "the user refused", xwin.Refuse}, {"escape", "the user refused", xwin.Escape}} {
 		_, e, _, _ := answered(t, s, d, tc.keys, "click", map[string]any{"element": pay})
 		wantCode(t, e, errcode.ConfirmationRefused)
 		if !strings.Contains(e.Message, tc.says) {
@@ -165,7 +185,7 @@ func TestConfirmCheckout(t *testing.T) {
 		if e.Code.Retryable() {
 			t.Errorf("%s: refusal is retryable", tc.name)
 		}
-		if holds(t, s, "body[data-paid]") {
+		if !absent(t, s, "body[data-paid]") {
 			t.Fatalf("%s: the page was paid", tc.name)
 		}
 	}
@@ -181,10 +201,10 @@ func TestConfirmCheckout(t *testing.T) {
 			pageMillis(t, s, "paid at").Sub(keyAt).Round(time.Millisecond))
 	}
 	reqs := rec.asked()
-	if len(reqs) != 5 {
-		t.Fatalf("%d questions, want 5 (one per click on Pay)", len(reqs))
+	if len(reqs) != 4 {
+		t.Fatalf("%d questions, want 4 (one per click on Pay)", len(reqs))
 	}
-	r := reqs[4]
+	r := reqs[3]
 	u, _ := url.Parse(pages.URL)
 	checks := map[string]bool{
 		"category payment":     slices.Equal(r.Categories, []confirm.Category{confirm.Payment}),
@@ -199,6 +219,25 @@ func TestConfirmCheckout(t *testing.T) {
 		if !ok {
 			t.Errorf("%s: %+v", what, r)
 		}
+	}
+}
+
+// TestConfirmNoAnswer: a window nobody answers refuses when its wait ends
+// (3 s here, 90 s in the program), and nothing reaches the page.
+func TestConfirmNoAnswer(t *testing.T) {
+	s, rec, d := lockSessionWaiting(t, 3*time.Second)
+	open(t, s, "checkout.html")
+	start := time.Now()
+	_, e, _, _ := answered(t, s, d, nil, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Pay €49.00")})
+	wantCode(t, e, errcode.ConfirmationRefused)
+	if !strings.Contains(e.Message, "did not answer") || e.Code.Retryable() {
+		t.Errorf("no answer: %v", e)
+	}
+	if took := time.Since(start); took < 3*time.Second {
+		t.Errorf("refused after %v, before the window's 3 s wait ended", took.Round(time.Millisecond))
+	}
+	if !absent(t, s, "body[data-paid]") || len(rec.asked()) != 1 {
+		t.Fatalf("no answer: paid, or %d questions", len(rec.asked()))
 	}
 }
 
@@ -218,8 +257,8 @@ func TestConfirmDeleteAccount(t *testing.T) {
 	_, e, _, _ := answered(t, s, d, xwin.Refuse, "handle_dialog", map[string]any{"action": "accept"})
 	wantCode(t, e, errcode.ConfirmationRefused)
 	must(t, s, "handle_dialog", map[string]any{"action": "dismiss"}) // asks nothing
-	if n := len(rec.asked()); n != 1 || holds(t, s, "body[data-erased]") {
-		t.Fatalf("after a refused accept and a dismiss: %d asks, erased %v", n, holds(t, s, "body[data-erased]"))
+	if n := len(rec.asked()); n != 1 || !absent(t, s, "body[data-erased]") {
+		t.Fatalf("after a refused accept and a dismiss: %d asks, erased %v", n, !absent(t, s, "body[data-erased]"))
 	}
 	if r := rec.asked()[0]; !slices.Equal(r.Categories, []confirm.Category{confirm.Deletion}) || !strings.Contains(r.Element, "erased permanently") {
 		t.Errorf("dialog question: %+v", r)
@@ -256,7 +295,7 @@ func TestConfirmChangePassword(t *testing.T) {
 	pw := ref(t, snap, "textbox", "New password")
 	_, e, _, _ := answered(t, s, d, xwin.Escape, "fill", map[string]any{"element": pw, "value": "n3w-Secret!", "submit": true})
 	wantCode(t, e, errcode.ConfirmationRefused)
-	if holds(t, s, "body[data-changed]") {
+	if !absent(t, s, "body[data-changed]") {
 		t.Fatal("the refused submission reached the page")
 	}
 	must(t, s, "fill", map[string]any{"element": pw, "value": "n3w-Secret!"}) // no submission: asks nothing
@@ -323,7 +362,7 @@ func TestConfirmNoFalseAlarms(t *testing.T) {
 	pw := ref(t, snapshot(t, s), "textbox", "New password")
 	_, e := call(t, s, "fill_form", map[string]any{"submit": true, "fields": []map[string]any{{"element": pw, "value": "n3w-Secret!"}}})
 	wantCode(t, e, errcode.ConfirmationUnavailable)
-	if holds(t, s, "body[data-changed]") {
+	if !absent(t, s, "body[data-changed]") {
 		t.Fatal("fill_form's refused submission reached the page")
 	}
 	suiteAsks.Add(-1) // (that one was asked for)
@@ -348,7 +387,7 @@ func TestConfirmUnavailable(t *testing.T) {
 		open(t, s, "checkout.html")
 		_, e := call(t, s, "click", map[string]any{"element": ref(t, snapshot(t, s), "button", "Pay €49.00")})
 		wantCode(t, e, errcode.ConfirmationUnavailable)
-		if !strings.Contains(e.Message, "zenity") || holds(t, s, "body[data-paid]") {
+		if !strings.Contains(e.Message, "zenity") || !absent(t, s, "body[data-paid]") {
 			t.Errorf("%s: %v", name, e)
 		}
 		st := must(t, s, "browser_status", map[string]any{}).Structured.(map[string]any)["confirmation"].(map[string]any)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,7 +72,34 @@ func dial(t testing.TB) (*rdp.Client, context.Context) {
 		t.Fatalf("Dial: %v", err)
 	}
 	t.Cleanup(func() { c.Close() })
+	started.Do(func() { waitStarted(t, ctx, c) })
 	return c, ctx
+}
+
+// started: the shared Firefox's first window is waited for once.
+var started sync.Once
+
+// waitStarted waits, bounded, until the shared Firefox's first browser window
+// has finished starting (pagejs.BrowserStartup), as the server does before it
+// chooses a tab. A tab opened before then (the first test's, in a Firefox just
+// started) was seen to stay on about:blank for good: openOn gave up on it only
+// after 20 s.
+func waitStarted(t testing.TB, ctx context.Context, c *rdp.Client) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var r pagejs.BrowserStartupResult
+		if err := chrome(t, ctx, c, pagejs.BrowserStartup, struct{}{}, &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Window && r.Ready {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Firefox's first window has not finished starting after 30 s: %+v", r)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // chrome runs a chrome script and decodes its value.
