@@ -142,6 +142,9 @@ func holds(t *testing.T, s *session, sel string) bool {
 func absent(t *testing.T, s *session, sel string) bool {
 	t.Helper()
 	_, e := call(t, s, "wait_for", map[string]any{"selector": sel, "timeout_ms": 300, "observe": false})
+	if e != nil && e.Code != errcode.WaitTimeout {
+		t.Logf("wait_for %s: %v", sel, e)
+	}
 	return e != nil && e.Code == errcode.WaitTimeout
 }
 
